@@ -1,0 +1,57 @@
+import { Link } from "@remix-run/react";
+import { LayoutDashboard, LogIn } from "lucide-react";
+import { ButtonLink } from "~/components/ui/button";
+import { Logo } from "~/components/ui/logo";
+
+export type SiteHeaderProps = {
+  /** When signed in, the header offers the dashboard instead of the login. */
+  user?: { name: string } | null;
+};
+
+const sectionLinks = [
+  { href: "#a-la-carte", label: "Services" },
+  { href: "#subscription-options", label: "Plans" },
+  { href: "#faq", label: "FAQ" },
+  { href: "#contact", label: "Contact" },
+];
+
+export function SiteHeader({ user }: SiteHeaderProps) {
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
+      <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Link
+          to="/"
+          aria-label="BrandLift home"
+          className="-m-1 rounded-lg p-1 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        >
+          <Logo />
+        </Link>
+        <nav aria-label="Sections" className="hidden md:block">
+          <ul className="flex items-center gap-1">
+            {sectionLinks.map((link) => (
+              <li key={link.href}>
+                <a
+                  href={link.href}
+                  className="inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100 hover:text-slate-950"
+                >
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {user ? (
+          <ButtonLink to="/dashboard" size="sm" title={`Signed in as ${user.name}`}>
+            <LayoutDashboard className="size-4" />
+            Dashboard
+          </ButtonLink>
+        ) : (
+          <ButtonLink to="/login" size="sm">
+            <LogIn className="size-4" />
+            Login
+          </ButtonLink>
+        )}
+      </div>
+    </header>
+  );
+}

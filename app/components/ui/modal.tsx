@@ -1,0 +1,155 @@
+import { X } from "lucide-react";
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
+import { cn } from "~/components/ui/cn";
+
+export type ModalSize = "sm" | "md" | "lg" | "xl";
+
+const widths: Record<ModalSize, string> = {
+  sm: "max-w-md",
+  md: "max-w-lg",
+  lg: "max-w-2xl",
+  xl: "max-w-4xl",
+};
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
+  'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+type ModalProps = {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children: ReactNode;
+  size?: ModalSize;
+  /** Receives focus on open; defaults to the first focusable element after the close button. */
+  initialFocusRef?: RefObject<HTMLElement>;
+  className?: string;
+};
+
+function focusableIn(container: HTMLElement) {
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+    (el) => !el.hasAttribute("inert") && el.getClientRects().length > 0,
+  );
+}
+
+/**
+ * Accessible modal dialog. It renders in place (no portal, so fields inside still belong to an
+ * enclosing form); keep it out of transformed ancestors so `fixed` covers the viewport.
+ */
+export function Modal({ open, onClose, title, description, children, size = "md", initialFocusRef, className }: ModalProps) {
+  const titleId = useId();
+  const descriptionId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const pressStartedOnBackdrop = useRef(false);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  useEffect(() => {
+    if (!open) return;
+    const { body, documentElement } = document;
+    const previousOverflow = body.style.overflow;
+    const previousPadding = body.style.paddingRight;
+    const scrollbarWidth = window.innerWidth - documentElement.clientWidth;
+    body.style.overflow = "hidden";
+    if (scrollbarWidth > 0) body.style.paddingRight = `${scrollbarWidth}px`;
+    return () => {
+      body.style.overflow = previousOverflow;
+      body.style.paddingRight = previousPadding;
+    };
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const panel = panelRef.current;
+    if (panel) {
+      const target =
+        initialFocusRef?.current ??
+        focusableIn(panel).find((el) => el !== closeRef.current) ??
+        closeRef.current ??
+        panel;
+      target.focus();
+    }
+    return () => previouslyFocused?.focus();
+  }, [open, initialFocusRef]);
+
+  if (!open) return null;
+
+  function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      onCloseRef.current();
+      return;
+    }
+    const panel = panelRef.current;
+    if (event.key !== "Tab" || !panel) return;
+    const focusable = focusableIn(panel);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) {
+      event.preventDefault();
+      panel.focus();
+    } else if (event.shiftKey && (document.activeElement === first || document.activeElement === panel)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  return (
+    // The backdrop is a mouse convenience; keyboard users close with Escape or the close button.
+    <div
+      className="fixed inset-0 z-50 flex items-end justify-center overflow-y-auto bg-slate-950/70 p-3 backdrop-blur-sm sm:items-center sm:p-6"
+      onKeyDown={handleKeyDown}
+      onMouseDown={(event) => {
+        pressStartedOnBackdrop.current = event.target === event.currentTarget;
+      }}
+      onClick={(event) => {
+        if (pressStartedOnBackdrop.current && event.target === event.currentTarget) onCloseRef.current();
+        pressStartedOnBackdrop.current = false;
+      }}
+      data-modal-backdrop=""
+    >
+      <div
+        ref={panelRef}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+        className={cn(
+          "relative my-auto w-full rounded-card bg-white text-slate-900 shadow-2xl focus-visible:outline-none",
+          widths[size],
+          className,
+        )}
+      >
+        <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 sm:px-6">
+          <div className="min-w-0">
+            <h2 id={titleId} className="text-xl font-semibold text-slate-950">
+              {title}
+            </h2>
+            {description ? (
+              <p id={descriptionId} className="mt-1 text-sm text-slate-600">
+                {description}
+              </p>
+            ) : null}
+          </div>
+          <button
+            ref={closeRef}
+            type="button"
+            onClick={() => onCloseRef.current()}
+            aria-label="Close"
+            className="-m-1.5 flex size-11 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            <X className="size-5" />
+          </button>
+        </div>
+        <div className="px-5 py-5 sm:px-6">{children}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
+import { toast as showToast } from "sonner";
+import { ButtonLink } from "~/components/ui/button";
+import { Toaster } from "~/components/ui/toaster";
+import { SiteFooter } from "~/components/landing/site-footer";
+import { SiteHeader } from "~/components/landing/site-header";
+import stylesheet from "~/styles/tailwind.css?url";
+import { getOptionalUser } from "~/utils/auth.server";
+import { env } from "~/utils/env.server";
+import { useNonce } from "~/utils/nonce";
+import { getToast } from "~/utils/toast.server";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [user, { toast, headers }] = await Promise.all([getOptionalUser(request), getToast(request)]);
+  return data(
+    {
+      user: user ? { id: user.id, name: user.name, role: user.role } : null,
+      toast,
+      testMode: !env.stripe,
+    },
+    headers ? { headers } : undefined,
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "BrandLift — Social media and branding agency" },
+  { name: "description", content: "A-la-carte social media services, branding and monthly growth plans from BrandLift." },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" className="h-full">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#312e81" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-full bg-slate-50 text-slate-900 antialiased">
+        {data?.testMode ? (
+          <p className="bg-amber-100 px-4 py-1 text-center text-sm text-amber-950">
+            Test mode: payments use the built-in test checkout and no card is charged.
+          </p>
+        ) : null}
+        {children}
+        <Toaster />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  useEffect(() => {
+    if (!toast) return;
+    const show = toast.type === "message" ? showToast : showToast[toast.type];
+    show(toast.message, { id: toast.id });
+  }, [toast]);
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const title = notFound ? "Page not found" : forbidden ? "Not allowed" : "Something went wrong";
+  const text = notFound
+    ? "We couldn't find the page you were looking for. It may have moved, or the link may be mistyped."
+    : forbidden
+      ? "Your account does not have access to this page."
+      : "An unexpected error occurred on our side. Please try again in a moment.";
+  return (
+    <div className="flex min-h-screen flex-col">
+      <SiteHeader />
+      <main className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-6 py-24 text-center">
+        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">
+          {isRouteErrorResponse(error) ? `Error ${error.status}` : "Error"}
+        </p>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <p className="mt-4 text-lg text-slate-600">{text}</p>
+        <div className="mt-8 flex gap-3">
+          <ButtonLink to="/">Go to Home Page</ButtonLink>
+          <ButtonLink to="/dashboard" variant="outline">
+            Dashboard
+          </ButtonLink>
+        </div>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
+const MIGRATION_LOCK = 72_431_905;
+
+export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connect_timeout: 10 });
+  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    async migrate() {
+      // Several nodes may boot at once: one migrates, the others wait on the advisory lock.
+      const lockClient = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+      try {
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        await migratePostgres(drizzlePostgres({ client: lockClient }), { migrationsFolder });
+        await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+      } finally {
+        await lockClient.end({ timeout: 5 });
+      }
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    async migrate() {
+      await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+    },
+    async ping() {
+      await client.query("select 1");
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** PGlite in dataDir (or in memory with no dataDir) when no URL is given; postgres.js otherwise. */
+export function connectDatabase(options: { url?: string; dataDir?: string }): Database {
+  if (options.url) return connectPostgres(options.url);
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  return wrapPglite(new PGlite(options.dataDir));
+}

@@ -1,0 +1,176 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type * as EntryModule from "./app/entry.server";
+import { env } from "./app/utils/env.server";
+import { logger } from "./app/utils/logger.server";
+
+/*
+ * One Express app and one http.Server: Remix (Vite middleware in dev, the build in production)
+ * and Socket.IO on the same port. Everything app-specific comes from the Remix server build's
+ * entry module, so the server and the routes share one copy of the database and Redis handles.
+ */
+
+type Entry = typeof EntryModule;
+
+const vite =
+  env.nodeEnv === "development"
+    ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
+    : undefined;
+
+const BUILD_PATH = path.resolve(process.cwd(), "build/server/index.js");
+const loadBuild = async () =>
+  (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
+
+const build = await loadBuild();
+const entry = build.entry.module as unknown as Entry;
+const started = await entry.boot();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", env.trustProxy);
+
+app.use((req, res, next) => {
+  const incoming = req.get("X-Request-Id");
+  res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  res.setHeader("X-Request-Id", res.locals.requestId);
+  next();
+});
+
+app.use(
+  pinoHttp({
+    logger,
+    genReqId: (_req, res) => (res as express.Response).locals.requestId,
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+    autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true || req.url === "/healthz" },
+  }),
+);
+
+const stripeCheckout = "https://checkout.stripe.com";
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      reportOnly: !!vite,
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
+        "form-action": ["'self'", stripeCheckout],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+        "upgrade-insecure-requests": env.secureCookies ? [] : null,
+      },
+    },
+    strictTransportSecurity: env.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+    crossOriginEmbedderPolicy: false,
+  }),
+);
+
+app.use(compression());
+
+if (vite) {
+  app.use(vite.middlewares);
+} else {
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+}
+
+const getLoadContext = (req: express.Request, res: express.Response) => ({
+  requestId: res.locals.requestId as string,
+  cspNonce: res.locals.cspNonce as string,
+  clientIp: req.ip ?? "unknown",
+});
+
+if (!vite) app.get("/", landingPageCache(build, getLoadContext));
+
+app.all(
+  "*",
+  createRequestHandler({
+    build: vite ? loadBuild : build,
+    mode: vite ? "development" : "production",
+    getLoadContext,
+  }),
+);
+
+const httpServer = http.createServer(app);
+const io = entry.attachSocketServer(httpServer);
+
+httpServer.listen(env.port, env.host, () => {
+  const address = httpServer.address();
+  const port = typeof address === "object" && address ? address.port : env.port;
+  logger.info({ port, database: started.database }, "server listening");
+  console.log(`\nBrandLift is running at ${env.appUrl.replace(/:\d+$/, `:${port}`)}`);
+  if (started.demoLogins.length) {
+    console.log("Demo sign-ins (embedded database only):");
+    for (const login of started.demoLogins) console.log(`  ${login.role.padEnd(4)}  ${login.email}  /  ${login.password}`);
+  }
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  // io.close() disconnects every socket and closes the http.Server: no new connections, while
+  // requests in flight finish before "close" fires.
+  const closed = new Promise<void>((resolve) => httpServer.once("close", () => resolve()));
+  io.close();
+  httpServer.closeIdleConnections();
+  await closed;
+  await vite?.close();
+  await entry.shutdown();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));
+
+/**
+ * The landing page is the same for every signed-out visitor: render it once every few seconds
+ * with a placeholder nonce and hand out copies with each request's own nonce.
+ */
+function landingPageCache(serverBuild: ServerBuild, context: typeof getLoadContext): express.RequestHandler {
+  const handle = createFetchHandler(serverBuild, "production");
+  const PLACEHOLDER = "__CSP_NONCE_PLACEHOLDER__";
+  const TTL_MS = 10_000;
+  let cached: { at: number; body: Promise<{ html: string; headers: [string, string][] } | null> } | undefined;
+
+  const render = async (req: express.Request, res: express.Response) => {
+    const response = await handle(new Request(`${env.appUrl}/`, { headers: { Accept: "text/html" } }), {
+      ...context(req, res),
+      cspNonce: PLACEHOLDER,
+    });
+    if (response.status !== 200 || response.headers.has("Set-Cookie")) return null;
+    return { html: await response.text(), headers: [...response.headers.entries()] };
+  };
+
+  return (req, res, next) => {
+    if (req.headers.cookie || Object.keys(req.query).length > 0) return next();
+    if (!cached || Date.now() - cached.at > TTL_MS) cached = { at: Date.now(), body: render(req, res).catch(() => null) };
+    cached.body.then((page) => {
+      if (!page) return next();
+      for (const [name, value] of page.headers) if (name !== "content-length") res.setHeader(name, value);
+      res.setHeader("X-Landing-Cache", "hit");
+      res.status(200).send(page.html.replaceAll(PLACEHOLDER, res.locals.cspNonce as string));
+    }, next);
+  };
+}

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test as base, type Page } from "@playwright/test";
+
+export const E2E_PORT = 3917;
+export const E2E_DATA_DIR = path.resolve("data-e2e");
+export const PASSWORD = "brandlift-demo";
+
+/**
+ * Accounts the e2e seed (tests/e2e/seed.ts) creates before the server starts. Each spec signs in
+ * as its own accounts so that rate limits and state changes of one spec do not touch another.
+ */
+export const ACCOUNTS = {
+  team: { email: "team@brandlift.test", name: "Taylor Brooks", role: "team" },
+  customer: { email: "customer@brandlift.test", name: "Jordan Avery", role: "user" },
+  customerB: { email: "casey@e2e.test", name: "Casey Lane", role: "user" },
+  emptyCustomer: { email: "empty@e2e.test", name: "Emery Stone", role: "user" },
+  resetter: { email: "reset@e2e.test", name: "Riley Reset", role: "user" },
+  staff2: { email: "staff2@e2e.test", name: "Sam Staff", role: "team" },
+  chatCustomer: { email: "chat@e2e.test", name: "Charlie Chat", role: "user" },
+} as const;
+export type AccountName = keyof typeof ACCOUNTS;
+
+/** The session cookies of every account, made once by the global setup. */
+export const storageStateFor = (account: AccountName) => path.join(E2E_DATA_DIR, "auth", `${account}.json`);
+
+export async function signIn(page: Page, account: AccountName) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(ACCOUNTS[account].email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+}
+
+/** Fails a test on any console error or uncaught page error. */
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(msg.text());
+      });
+      page.on("pageerror", (err) => errors.push(err.message));
+      await use(errors);
+      expect(errors, "console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+export function latestEmail(to: string): string | null {
+  const outbox = path.join(E2E_DATA_DIR, "outbox");
+  if (!fs.existsSync(outbox)) return null;
+  const files = fs
+    .readdirSync(outbox)
+    .filter((f) => f.includes(to.replace(/[^a-z0-9@._-]/gi, "_")))
+    .sort();
+  const last = files.at(-1);
+  return last ? fs.readFileSync(path.join(outbox, last), "utf8") : null;
+}

@@ -1,0 +1,31 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { connectPostgres, wrapPglite, type Database } from "../../db/client";
+
+export const TEMPLATE_DATABASE = "brandlift_test_template";
+
+/** A database of one's own for a test file, already migrated. */
+export async function createTestDatabase(template: string): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const blob = new Blob([await fs.readFile(template)]);
+    return wrapPglite(await PGlite.create({ loadDataDir: blob }));
+  }
+  const name = `brandlift_test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${template}`);
+  await admin.end();
+  const fileUrl = new URL(url);
+  fileUrl.pathname = `/${name}`;
+  const database = connectPostgres(fileUrl.toString(), { max: 5 });
+  const close = database.close.bind(database);
+  database.close = async () => {
+    await close();
+    const dropper = postgres(url, { max: 1, onnotice: () => {} });
+    await dropper.unsafe(`drop database if exists ${name} with (force)`);
+    await dropper.end();
+  };
+  return database;
+}

@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
+import { createTestDatabase } from "./database";
+
+/*
+ * Runs before each test file's imports: gives the file its own DATA_DIR and its own migrated
+ * database, registered where app/utils/db.server.ts looks for it. console.error fails a test.
+ */
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
+process.env.DATA_DIR = dataDir;
+
+const database = await createTestDatabase(inject("databaseTemplate"));
+const registry = ((globalThis as { __remember_epic_web?: Map<string, unknown> }).__remember_epic_web ??= new Map());
+registry.set("database", database);
+registry.delete("redis");
+
+let consoleErrors: unknown[][] = [];
+beforeEach(() => {
+  consoleErrors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+});
+afterEach(() => {
+  vi.mocked(console.error).mockRestore();
+  if (consoleErrors.length > 0) {
+    throw new Error(`console.error was called during the test:\n${consoleErrors.map((a) => a.map(String).join(" ")).join("\n")}`);
+  }
+});
+
+afterAll(async () => {
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,30 @@
+import path from "node:path";
+import { vitePlugin as remix } from "@remix-run/dev";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+declare module "@remix-run/node" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app"), "#db": path.resolve(import.meta.dirname, "db") } },
+  build: { target: "es2022" },
+  optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite"] },
+  server: { middlewareMode: true },
+  plugins: [
+    tailwindcss(),
+    remix({
+      ignoredRouteFiles: ["**/*.test.ts", "**/*.test.tsx"],
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+      },
+    }),
+  ],
+});
