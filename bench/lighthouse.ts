@@ -1,0 +1,40 @@
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { benchServer, writeResult } from "./support";
+
+/** Lighthouse mobile scores for / and /login on the production build. Target: 1.00 in all four. */
+const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+const server = await benchServer();
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROME_PATH,
+  chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const rows = [];
+  for (const page of ["/", "/login"]) {
+    const result = await lighthouse(`${server.url}${page}`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    const categories = result!.lhr.categories;
+    const failing = Object.values(result!.lhr.audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
+      .map((a) => `${a.id} (${a.score})`);
+    rows.push({
+      page,
+      performance: categories.performance.score,
+      accessibility: categories.accessibility.score,
+      bestPractices: categories["best-practices"].score,
+      seo: categories.seo.score,
+      failingAudits: failing.join(", "),
+    });
+  }
+  console.table(rows.map(({ failingAudits: _f, ...r }) => r));
+  for (const row of rows) if (row.failingAudits) console.log(`${row.page} audits below 1: ${row.failingAudits}`);
+  writeResult("lighthouse", rows);
+} finally {
+  await chrome.kill();
+  await server.close();
+}
