@@ -1,5 +1,5 @@
 import { CircleCheck, Mail, MapPin, Phone, Send } from "lucide-react";
-import type { ComponentType, ReactNode } from "react";
+import type { JSXElementConstructor, ReactNode } from "react";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { SocialLinks } from "~/components/landing/social-links";
 import { Button } from "~/components/ui/button";
@@ -21,7 +21,7 @@ export type ContactFormProps = {
 
 export type ContactSectionProps = {
   /** Defaults to a plain "form"; pass Remix's `Form` or a `fetcher.Form`. */
-  FormComponent?: "form" | ComponentType<ContactFormProps>;
+  FormComponent?: "form" | JSXElementConstructor<ContactFormProps>;
   action?: string;
   /** Errors by field name, as conform's reply gives them; `form` or "" holds errors about the whole form. */
   errors?: Record<string, readonly string[] | null | undefined>;
@@ -57,27 +57,32 @@ export function ContactSection({
             Tell us where your social media is today and where you want it to be. We answer every message within
             one business day.
           </SectionHeading>
-          <dl className="mt-10 space-y-6">
-            {contactDetails.map(({ icon: Icon, label, value, href }) => (
-              <div key={label} className="flex gap-4">
-                <span className="flex size-12 shrink-0 items-center justify-center rounded-2xl bg-brand-50 text-brand-700">
-                  <Icon className="size-5" />
-                </span>
-                <div>
-                  <dt className="text-sm font-semibold text-slate-600">{label}</dt>
-                  <dd className="mt-0.5 text-base text-slate-950">
-                    {href ? (
-                      <a href={href} className="inline-block py-1 font-medium underline-offset-4 hover:text-brand-700 hover:underline">
-                        {value}
-                      </a>
-                    ) : (
-                      value
-                    )}
-                  </dd>
-                </div>
-              </div>
-            ))}
-          </dl>
+          <address className="mt-10 not-italic">
+            <ul className="space-y-6">
+              {contactDetails.map(({ icon: Icon, label, value, href }) => (
+                <li key={label} className="flex gap-4">
+                  <span className="flex size-12 shrink-0 items-center justify-center rounded-2xl bg-brand-50 text-brand-700">
+                    <Icon className="size-5" />
+                  </span>
+                  <div>
+                    <p className="text-sm font-semibold text-slate-600">{label}</p>
+                    <p className="mt-0.5 text-base text-slate-950">
+                      {href ? (
+                        <a
+                          href={href}
+                          className="inline-block py-1 font-medium underline-offset-4 hover:text-brand-700 hover:underline"
+                        >
+                          {value}
+                        </a>
+                      ) : (
+                        value
+                      )}
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </address>
           <p className="mt-10 text-sm font-semibold text-slate-600">Follow our work</p>
           <SocialLinks className="mt-3" />
         </div>

@@ -1,4 +1,4 @@
-import { TrendingUp } from "lucide-react";
+import { ArrowRight, TrendingUp } from "lucide-react";
 import { cn } from "~/components/ui/cn";
 
 const grades = [
@@ -19,9 +19,10 @@ export function ReportCardIllustration({ className }: { className?: string }) {
             <p className="mt-1 text-lg font-bold text-slate-950">@yourbrand</p>
           </div>
           <div className="flex items-center gap-3">
-            <span className="flex size-12 items-center justify-center rounded-full border-2 border-slate-300 text-lg font-bold text-slate-600 line-through decoration-2">
+            <span className="flex size-12 items-center justify-center rounded-full border-2 border-dashed border-slate-300 text-lg font-bold text-slate-600">
               C
             </span>
+            <ArrowRight className="size-5 text-slate-600" />
             <span className="flex size-16 items-center justify-center rounded-full bg-brand-600 text-2xl font-extrabold text-white">
               A+
             </span>

@@ -7,7 +7,7 @@ export type CheckboxProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type"> 
 };
 
 const box =
-  "size-5 shrink-0 cursor-pointer rounded border-slate-400 accent-brand-600 " +
+  "size-5 shrink-0 cursor-pointer accent-brand-600 " +
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed";
 
 /** A native checkbox; with `label` it renders a clickable row with optional description. */

@@ -14,6 +14,7 @@ const widths: Record<ModalSize, string> = {
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
   'textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FIELDS = 'input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled])';
 
 type ModalProps = {
   open: boolean;
@@ -22,7 +23,10 @@ type ModalProps = {
   description?: ReactNode;
   children: ReactNode;
   size?: ModalSize;
-  /** Receives focus on open; defaults to the first focusable element after the close button. */
+  /**
+   * Receives focus on open. Otherwise an `autoFocus` element keeps it, else the first form field,
+   * else the dialog itself, so long content opens scrolled to its title.
+   */
   initialFocusRef?: RefObject<HTMLElement>;
   className?: string;
 };
@@ -41,7 +45,6 @@ export function Modal({ open, onClose, title, description, children, size = "md"
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const closeRef = useRef<HTMLButtonElement>(null);
   const pressStartedOnBackdrop = useRef(false);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -64,13 +67,9 @@ export function Modal({ open, onClose, title, description, children, size = "md"
     if (!open) return;
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const panel = panelRef.current;
-    if (panel) {
-      const target =
-        initialFocusRef?.current ??
-        focusableIn(panel).find((el) => el !== closeRef.current) ??
-        closeRef.current ??
-        panel;
-      target.focus();
+    if (panel && !panel.contains(document.activeElement)) {
+      const firstField = panel.querySelector<HTMLElement>(FIELDS);
+      (initialFocusRef?.current ?? firstField ?? panel).focus();
     }
     return () => previouslyFocused?.focus();
   }, [open, initialFocusRef]);
@@ -139,7 +138,6 @@ export function Modal({ open, onClose, title, description, children, size = "md"
             ) : null}
           </div>
           <button
-            ref={closeRef}
             type="button"
             onClick={() => onCloseRef.current()}
             aria-label="Close"
