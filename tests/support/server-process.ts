@@ -50,7 +50,7 @@ export async function startServer(env: Record<string, string>, options: { timeou
   let output = "";
   const child = spawn(process.execPath, [SERVER], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -84,7 +84,7 @@ export async function startServer(env: Record<string, string>, options: { timeou
 export function runServerExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
