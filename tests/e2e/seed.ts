@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { seedCatalogue } from "#db/seed";
 import { database, db, schema } from "~/utils/db.server";
 import { seedDemo } from "~/utils/demo.server";
@@ -13,5 +14,27 @@ for (const account of Object.values(ACCOUNTS)) {
     .insert(schema.users)
     .values({ email: account.email, name: account.name, role: account.role, passwordHash })
     .onConflictDoNothing();
+}
+// The chat spec's customer needs a service whose Message tab it can open.
+const [chatUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.chatCustomer.email));
+const [chatService] = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(1);
+const [chatOrder] = await db
+  .insert(schema.orders)
+  .values({ email: chatUser!.email, name: chatUser!.name, userId: chatUser!.id, status: "paid", totalCents: chatService!.priceCents, stripeSessionId: "cs_e2e_chat_seed" })
+  .onConflictDoNothing()
+  .returning();
+if (chatOrder) {
+  await db.insert(schema.purchases).values({ orderId: chatOrder.id, serviceId: chatService!.id, userId: chatUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
+}
+// The dashboard spec's customer B has one paid service for staff to report on and complete.
+const [caseyUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.customerB.email));
+const [caseyService] = await db.select().from(schema.services).where(eq(schema.services.slug, "content-calendar"));
+const [caseyOrder] = await db
+  .insert(schema.orders)
+  .values({ email: caseyUser!.email, name: caseyUser!.name, userId: caseyUser!.id, status: "paid", totalCents: caseyService!.priceCents, stripeSessionId: "cs_e2e_dashboard_seed" })
+  .onConflictDoNothing()
+  .returning();
+if (caseyOrder) {
+  await db.insert(schema.purchases).values({ orderId: caseyOrder.id, serviceId: caseyService!.id, userId: caseyUser!.id, amountCents: caseyService!.priceCents, status: "in_progress" });
 }
 await database.close();

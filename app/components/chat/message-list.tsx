@@ -1,0 +1,57 @@
+import { cn } from "~/components/ui/cn";
+import type { ChatMessage } from "~/realtime/events";
+
+const timeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+
+export function formatMessageTime(iso: string) {
+  return timeFormat.format(new Date(iso));
+}
+
+/**
+ * The conversation, oldest first; own messages on the right. Text is a React text node (with
+ * line breaks kept by CSS), never HTML, so `<script>` in a message shows as those characters.
+ */
+export function MessageList({
+  messages,
+  currentUserId,
+  hasEarlier,
+  onLoadEarlier,
+}: {
+  messages: ChatMessage[];
+  currentUserId: string;
+  hasEarlier: boolean;
+  onLoadEarlier: () => void;
+}) {
+  return (
+    <ol className="flex flex-col gap-3" aria-label="Messages">
+      {hasEarlier ? (
+        <li className="self-center">
+          <button type="button" onClick={onLoadEarlier} className="text-sm font-semibold text-brand-700 hover:underline">
+            Load earlier messages
+          </button>
+        </li>
+      ) : null}
+      {messages.map((m) => {
+        const own = m.senderId._id === currentUserId;
+        return (
+          <li key={m._id} data-testid="chat-message" className={cn("flex max-w-[80%] flex-col gap-1", own ? "self-end items-end" : "self-start items-start")}>
+            <span className="text-xs text-slate-600">
+              <span className="font-semibold text-slate-800">{own ? "You" : m.senderId.name}</span>
+              {" · "}
+              <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)}</time>
+            </span>
+            <p
+              className={cn(
+                "rounded-2xl px-4 py-2 text-sm whitespace-pre-wrap break-words",
+                own ? "rounded-br-sm bg-brand-600 text-white" : "rounded-bl-sm bg-slate-100 text-slate-900",
+              )}
+            >
+              {m.message}
+            </p>
+            {m.service ? <span className="text-xs text-slate-600">About: {m.service.name}</span> : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

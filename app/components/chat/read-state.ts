@@ -1,0 +1,28 @@
+/** Browser side of read positions: tell the server, and tell unread badges on this page. */
+
+export const CHAT_READ_EVENT = "brandlift:chat-read";
+export type ChatReadDetail = { customerId: string };
+
+const pending = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Debounced: a burst of live messages becomes one request. Only while the page is visible. */
+export function markThreadRead(customerId: string, lastMessageId: string) {
+  if (typeof document === "undefined" || document.visibilityState !== "visible") return;
+  clearTimeout(pending.get(customerId));
+  pending.set(
+    customerId,
+    setTimeout(() => {
+      pending.delete(customerId);
+      void fetch("/api/chat/read", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ userId: customerId, lastMessageId }),
+      })
+        .then((response) => {
+          if (response.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
+        })
+        .catch((error: unknown) => console.warn("chat read position failed:", error));
+    }, 400),
+  );
+}

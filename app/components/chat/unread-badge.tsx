@@ -1,0 +1,79 @@
+import { useEffect, useState } from "react";
+import { cn } from "~/components/ui/cn";
+import type { ChatMessage } from "~/realtime/events";
+import { useOptionalSocket } from "~/realtime/use-socket";
+import { CHAT_READ_EVENT, type ChatReadDetail } from "./read-state";
+
+type Counts = Record<string, number>;
+
+/**
+ * Unread counts per support thread, starting from the loader's figures and kept live by the
+ * socket: a message from the other side adds one; reading the thread (or, for staff, any staff
+ * reply in it) clears it. viewer "team" counts customer messages; viewer "user" counts replies.
+ */
+export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role: "user" | "team" }): Counts {
+  const { socket } = useOptionalSocket() ?? { socket: null };
+  const [counts, setCounts] = useState<Counts>(initial);
+  const initialKey = JSON.stringify(initial);
+  useEffect(() => setCounts(JSON.parse(initialKey) as Counts), [initialKey]);
+
+  useEffect(() => {
+    const onRead = (event: Event) => {
+      const { customerId } = (event as CustomEvent<ChatReadDetail>).detail;
+      setCounts((c) => ({ ...c, [customerId]: 0 }));
+    };
+    window.addEventListener(CHAT_READ_EVENT, onRead);
+    if (!socket) return () => window.removeEventListener(CHAT_READ_EVENT, onRead);
+
+    const onMessage = (m: ChatMessage) => {
+      const customerId = /^support-(.+)$/.exec(m.roomId)?.[1];
+      if (!customerId || m.senderId._id === viewer.id) return;
+      const fromCustomer = m.senderId._id === customerId;
+      if (viewer.role === "team") setCounts((c) => ({ ...c, [customerId]: fromCustomer ? (c[customerId] ?? 0) + 1 : 0 }));
+      else if (customerId === viewer.id) setCounts((c) => ({ ...c, [customerId]: (c[customerId] ?? 0) + 1 }));
+    };
+    socket.on("supportMessage", onMessage);
+    return () => {
+      window.removeEventListener(CHAT_READ_EVENT, onRead);
+      socket.off("supportMessage", onMessage);
+    };
+  }, [socket, viewer.id, viewer.role]);
+
+  return counts;
+}
+
+/** A small count bubble; nothing when zero. */
+export function UnreadCount({ count, className, label = "unread messages" }: { count: number; className?: string; label?: string }) {
+  if (count <= 0) return null;
+  return (
+    <span
+      data-testid="unread-count"
+      className={cn("inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-bold text-white", className)}
+    >
+      {count > 99 ? "99+" : count}
+      <span className="sr-only"> {label}</span>
+    </span>
+  );
+}
+
+/** Sidebar total for staff: pass getUnreadCountsForTeam().byCustomer from the loader. */
+export function TeamUnreadTotal({ initialByCustomer, viewer, className }: { initialByCustomer: Counts; viewer: { id: string }; className?: string }) {
+  const counts = useLiveUnreadCounts(initialByCustomer, { id: viewer.id, role: "team" });
+  return <UnreadCount className={className} count={Object.values(counts).reduce((a, b) => a + b, 0)} />;
+}
+
+/** One thread's count: staff in the user list (customerId = that customer), or a customer's own (customerId = own id). */
+export function ThreadUnreadCount({
+  customerId,
+  initialCount,
+  viewer,
+  className,
+}: {
+  customerId: string;
+  initialCount: number;
+  viewer: { id: string; role: "user" | "team" };
+  className?: string;
+}) {
+  const counts = useLiveUnreadCounts({ [customerId]: initialCount }, viewer);
+  return <UnreadCount className={className} count={counts[customerId] ?? 0} />;
+}

@@ -1,0 +1,33 @@
+import { FileText } from "lucide-react";
+import { DownloadButton } from "./download-button";
+import { FileIcon } from "./file-icon";
+import { formatDate, formatMegabytes, type ReportJson } from "./types";
+
+/** Reports of one service: title, date, size in MB, description and Download (spec §2). */
+export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: string }) {
+  if (reports.length === 0) {
+    return (
+      <p className="flex items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-sm text-slate-600">
+        <FileText className="size-5 text-slate-500" aria-hidden="true" />
+        {empty}
+      </p>
+    );
+  }
+  return (
+    <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+      {reports.map((report) => (
+        <li key={report._id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center">
+          <FileIcon mimeType={report.mimeType} className="size-10" />
+          <div className="min-w-0 flex-1">
+            <h4 className="font-semibold break-words text-slate-950">{report.title}</h4>
+            <p className="text-sm text-slate-600">
+              <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time> · {formatMegabytes(report.fileSize)}
+            </p>
+            {report.description ? <p className="mt-1 text-sm break-words text-slate-700">{report.description}</p> : null}
+          </div>
+          <DownloadButton reportId={report._id} title={report.title} />
+        </li>
+      ))}
+    </ul>
+  );
+}

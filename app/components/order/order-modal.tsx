@@ -1,0 +1,105 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "@remix-run/react";
+import { ShoppingBag } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { Button } from "~/components/ui/button";
+import { Field, Input } from "~/components/ui/input";
+import { Modal } from "~/components/ui/modal";
+import type { FieldErrorMap } from "./a-la-carte-picker";
+import { orderFormSchema, planFormSchema } from "./order-schema";
+import { OrderSummary, type SummaryLine } from "./order-summary";
+
+export type OrderModalProps = {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description?: string;
+  lines: SummaryLine[];
+  /** intent plus what is ordered: services[] (a-la-carte), packages[] (Our Services) or planId. */
+  hidden: Record<string, string | string[]>;
+  /** Field errors and the inline error text of the last failed submission. */
+  errors?: FieldErrorMap;
+  formError?: string;
+  pending?: boolean;
+  defaultValues?: { name?: string; email?: string };
+  /** Without JavaScript the close button cannot work, so a plain link back is offered. */
+  hydrated: boolean;
+  backHref?: string;
+};
+
+/**
+ * The order modal of the spec: chosen lines with prices, total, name and e-mail, 'Submit Order'.
+ * Submit stays disabled while submitting or while either field is blank after trimming.
+ */
+export function OrderModal({ open, onClose, title, description, lines, hidden, errors, formError, pending = false, defaultValues, hydrated, backHref = "/" }: OrderModalProps) {
+  const [name, setName] = useState(defaultValues?.name ?? "");
+  const [email, setEmail] = useState(defaultValues?.email ?? "");
+  const [clientErrors, setClientErrors] = useState<FieldErrorMap | null>(null);
+  const shown = clientErrors ?? errors;
+  const blank = name.trim() === "" || email.trim() === "";
+  const schema = hidden.intent === "plan" ? planFormSchema : orderFormSchema;
+
+  // The same zod schema as the action: a bad e-mail is caught here, and the server checks again.
+  function validate(event: FormEvent<HTMLFormElement>) {
+    const submission = parseWithZod(new FormData(event.currentTarget), { schema });
+    if (submission.status === "success") {
+      setClientErrors(null);
+      return;
+    }
+    event.preventDefault();
+    setClientErrors(submission.reply().error ?? null);
+  }
+
+  return (
+    <Modal open={open} onClose={onClose} title={title} description={description}>
+      <Form method="post" action="/?index" onSubmit={validate} noValidate={hydrated} className="space-y-5" aria-label={title}>
+        {Object.entries(hidden).flatMap(([key, value]) =>
+          [value].flat().map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />),
+        )}
+        <OrderSummary lines={lines} />
+        <Field id="order-name" label="Name" error={shown?.name}>
+          {(control) => (
+            <Input
+              {...control}
+              name="name"
+              required
+              autoComplete="name"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field id="order-email" label="Email" error={shown?.email}>
+          {(control) => (
+            <Input
+              {...control}
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        {formError || shown?.services?.[0] || shown?.planId?.[0] ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {formError ?? shown?.services?.[0] ?? shown?.planId?.[0]}
+          </p>
+        ) : null}
+        <Button type="submit" size="lg" className="w-full" loading={pending} disabled={pending || (hydrated && blank)}>
+          {pending ? null : <ShoppingBag aria-hidden="true" className="size-5" />}
+          {pending ? "Submitting..." : "Submit Order"}
+        </Button>
+        <p className="text-center text-xs text-slate-600">
+          You pay on a secure card checkout page. We never see your card details.
+        </p>
+        {hydrated ? null : (
+          <a href={backHref} className="block text-center text-sm font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Back without ordering
+          </a>
+        )}
+      </Form>
+    </Modal>
+  );
+}

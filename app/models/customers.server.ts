@@ -1,0 +1,75 @@
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { db, schema } from "~/utils/db.server";
+import { isUuid } from "./purchases.server";
+
+/** The staff's view of customer accounts: search by name or e-mail, paged, newest first. */
+
+export const USERS_PAGE_SIZE = 20;
+export const USERS_MAX_PAGE_SIZE = 100;
+
+export interface CustomerListQuery {
+  search?: string;
+  page?: number;
+  limit?: number;
+}
+
+export interface CustomerSummary {
+  id: string;
+  name: string;
+  email: string;
+  role: schema.Role;
+  createdAt: Date;
+}
+
+/** LIKE patterns treat % and _ as wildcards; a search for "a_b" means the literal text. */
+function likePattern(search: string) {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE }: CustomerListQuery = {}) {
+  const term = search?.trim();
+  const where = and(
+    eq(schema.users.role, "user"),
+    term ? or(ilike(schema.users.name, likePattern(term)), ilike(schema.users.email, likePattern(term))) : undefined,
+  );
+  const size = Math.min(Math.max(1, Math.floor(limit)), USERS_MAX_PAGE_SIZE);
+  const offset = (Math.max(1, Math.floor(page)) - 1) * size;
+  const [users, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: schema.users.id,
+        name: schema.users.name,
+        email: schema.users.email,
+        role: schema.users.role,
+        createdAt: schema.users.createdAt,
+      })
+      .from(schema.users)
+      .where(where)
+      .orderBy(desc(schema.users.createdAt), desc(schema.users.id))
+      .limit(size)
+      .offset(offset),
+    db.select({ total: sql<number>`count(*)::int` }).from(schema.users).where(where),
+  ]);
+  return { users: users as CustomerSummary[], total, page: Math.max(1, Math.floor(page)), limit: size };
+}
+
+/** A customer account by id; staff accounts and unknown ids are null. */
+export async function findCustomer(id: string): Promise<CustomerSummary | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({
+      id: schema.users.id,
+      name: schema.users.name,
+      email: schema.users.email,
+      role: schema.users.role,
+      createdAt: schema.users.createdAt,
+    })
+    .from(schema.users)
+    .where(and(eq(schema.users.id, id), eq(schema.users.role, "user")))
+    .limit(1);
+  return (row as CustomerSummary | undefined) ?? null;
+}
+
+export function toUserJson(user: CustomerSummary) {
+  return { _id: user.id, id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt.toISOString() };
+}

@@ -1,0 +1,60 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { formatMoney } from "~/components/ui/file-size";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { sendSetPasswordEmail } from "./password-tokens.server";
+import type { Order, OrderLine } from "./orders.server";
+
+type Customer = typeof schema.users.$inferSelect;
+
+const money = (cents: number) => formatMoney(cents / 100);
+
+export function describeLines(lines: OrderLine[]) {
+  return lines.map((line) => `${line.name}: ${money(line.amountCents * line.quantity)}${line.recurring ? " a month" : ""}`);
+}
+
+/** TEAM_INBOX, else every active team account. */
+export async function teamRecipients(): Promise<string[]> {
+  if (env.teamInbox?.length) return env.teamInbox;
+  const team = await db
+    .select({ email: schema.users.email })
+    .from(schema.users)
+    .where(and(eq(schema.users.role, "team"), isNull(schema.users.disabledAt)));
+  return team.map((member) => member.email);
+}
+
+/**
+ * After a fulfilment: the buyer's confirmation (lines, total, what happens in the next 24 hours),
+ * a set-password link when the account has no password yet, and a note to the team.
+ */
+export async function sendOrderEmails(order: Order, customer: Customer, lines: OrderLine[]) {
+  const total = `${money(order.totalCents)}${order.kind === "subscription" ? " a month" : ""}`;
+  await sendEmail({
+    to: order.email,
+    subject: "Your BrandLift order is confirmed",
+    heading: `Thank you for your order, ${order.name}!`,
+    paragraphs: [
+      "Your payment went through. Here is what you ordered:",
+      ...describeLines(lines).map((line) => `• ${line}`),
+      `Total: ${total}`,
+      "What happens next: a strategist from our team will contact you within 24 hours to book a short kickoff call and collect what we need to start.",
+      "Your invoice arrives in a separate e-mail from our payment provider. You can follow progress, download reports and message us from your dashboard.",
+    ],
+    action: { label: "Open your dashboard", url: `${env.appUrl}/login` },
+  });
+  if (!customer.passwordHash) await sendSetPasswordEmail(customer);
+  const recipients = await teamRecipients();
+  if (recipients.length === 0) return;
+  await sendEmail({
+    to: recipients,
+    subject: `New order: ${order.name} (${total})`,
+    heading: "A new order has been paid",
+    paragraphs: [
+      `${order.name} <${order.email}> paid ${total}.`,
+      ...describeLines(lines).map((line) => `• ${line}`),
+      "We promised to get in touch within 24 hours.",
+    ],
+    action: { label: "Open the customer list", url: `${env.appUrl}/dashboard` },
+  });
+}

@@ -1,0 +1,179 @@
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { hashPassword } from "~/utils/password.server";
+import { hashToken, randomToken } from "~/utils/tokens.server";
+import { revokeAllSessions } from "./sessions.server";
+import { findUserByEmail, type User } from "./users.server";
+
+/**
+ * Reset and set-password links (contracts §6): a 256-bit secret of which only the SHA-256 is
+ * stored, usable once, for one hour. A new link replaces every unused older one, and using a link
+ * ends every session and API token of the account.
+ */
+
+export type PasswordTokenPurpose = "reset" | "set";
+export const PASSWORD_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export const TOKEN_FAILURES = {
+  invalid: "This link is not valid. Please request a new one.",
+  used: "This link has already been used or replaced by a newer one. Please request a new one.",
+  expired: "This link has expired. Please request a new one.",
+} as const;
+export type TokenFailure = keyof typeof TOKEN_FAILURES;
+
+type Recipient = Pick<User, "id" | "email" | "name">;
+
+export function passwordLink(token: string) {
+  return `${env.appUrl}/reset-password?${new URLSearchParams({ token })}`;
+}
+
+/** Issues a fresh link secret; older unused links of the account stop working. */
+export async function issuePasswordToken(userId: string, purpose: PasswordTokenPurpose) {
+  const token = randomToken();
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(schema.passwordTokens)
+      .set({ usedAt: now })
+      .where(and(eq(schema.passwordTokens.userId, userId), isNull(schema.passwordTokens.usedAt)));
+    await tx.insert(schema.passwordTokens).values({
+      tokenHash: hashToken(token),
+      purpose,
+      userId,
+      expiresAt: new Date(now.getTime() + PASSWORD_TOKEN_TTL_MS),
+      createdAt: now,
+    });
+  });
+  return token;
+}
+
+/** Why a link cannot be used, or null when it can. Costs one indexed lookup: no password hashing. */
+export async function checkPasswordToken(token: string): Promise<TokenFailure | null> {
+  const [row] = await db
+    .select({ usedAt: schema.passwordTokens.usedAt, expiresAt: schema.passwordTokens.expiresAt })
+    .from(schema.passwordTokens)
+    .where(eq(schema.passwordTokens.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!row) return "invalid";
+  if (row.usedAt) return "used";
+  if (row.expiresAt.getTime() <= Date.now()) return "expired";
+  return null;
+}
+
+export type ResetResult = { ok: true; user: User } | { ok: false; failure: TokenFailure; message: string };
+
+/**
+ * Sets a new password through a link. The token is spent by a conditional update inside the
+ * same transaction as the password change, so two concurrent uses cannot both succeed.
+ */
+export async function resetPasswordWithToken(token: string, password: string): Promise<ResetResult> {
+  const failure = await checkPasswordToken(token);
+  if (failure) return { ok: false, failure, message: TOKEN_FAILURES[failure] };
+  const passwordHash = await hashPassword(password);
+  const now = new Date();
+  const user = await db.transaction(async (tx) => {
+    const [spent] = await tx
+      .update(schema.passwordTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(schema.passwordTokens.tokenHash, hashToken(token)),
+          isNull(schema.passwordTokens.usedAt),
+          gt(schema.passwordTokens.expiresAt, now),
+        ),
+      )
+      .returning({ id: schema.passwordTokens.id, userId: schema.passwordTokens.userId });
+    if (!spent) return null;
+    const [updated] = await tx
+      .update(schema.users)
+      .set({ passwordHash, updatedAt: now })
+      .where(eq(schema.users.id, spent.userId))
+      .returning();
+    await tx
+      .update(schema.passwordTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(schema.passwordTokens.userId, spent.userId),
+          ne(schema.passwordTokens.id, spent.id),
+          isNull(schema.passwordTokens.usedAt),
+        ),
+      );
+    return updated ?? null;
+  });
+  if (!user) return { ok: false, failure: "used", message: TOKEN_FAILURES.used };
+  await revokeAllSessions(user.id);
+  await deliver(passwordChangedEmail(user), "password changed");
+  return { ok: true, user };
+}
+
+/**
+ * Forgot password: e-mails a reset link when the account exists. The caller answers the same
+ * either way; the e-mail goes out after the response so its delivery time reveals nothing.
+ */
+export async function requestPasswordReset(email: string) {
+  const user = await findUserByEmail(email);
+  if (!user || user.disabledAt) return;
+  const token = await issuePasswordToken(user.id, "reset");
+  void deliver(resetEmail(user, token), "password reset");
+}
+
+/** For accounts created without a password (a first purchase, `npm run user:create`). */
+export async function sendSetPasswordEmail(user: Recipient) {
+  const token = await issuePasswordToken(user.id, "set");
+  await deliver(setPasswordEmail(user, token), "set password");
+  return passwordLink(token);
+}
+
+async function deliver(email: Parameters<typeof sendEmail>[0], kind: string) {
+  try {
+    await sendEmail(email);
+  } catch (error) {
+    logger.error({ err: error, kind }, "could not send account e-mail");
+  }
+}
+
+function resetEmail(user: Recipient, token: string) {
+  return {
+    to: user.email,
+    subject: "Reset your BrandLift password",
+    heading: "Reset your password",
+    paragraphs: [
+      `Hi ${user.name},`,
+      "We received a request to reset the password of your BrandLift account. Use the button below to choose a new one.",
+      "The link works once and expires in one hour. If you did not ask for this, you can ignore this e-mail: your password stays the same.",
+    ],
+    action: { label: "Reset password", url: passwordLink(token) },
+  };
+}
+
+function setPasswordEmail(user: Recipient, token: string) {
+  return {
+    to: user.email,
+    subject: "Set your BrandLift password",
+    heading: "Set your password",
+    paragraphs: [
+      `Hi ${user.name},`,
+      "Your BrandLift account is ready. Set your password to sign in to your dashboard, where you will find your services, reports and a direct line to our team.",
+      "The link works once and expires in one hour. When it has expired, use 'Forgot your password?' on the sign-in page to get a new one.",
+    ],
+    action: { label: "Set your password", url: passwordLink(token) },
+  };
+}
+
+function passwordChangedEmail(user: Recipient) {
+  return {
+    to: user.email,
+    subject: "Your BrandLift password was changed",
+    heading: "Your password was changed",
+    paragraphs: [
+      `Hi ${user.name},`,
+      "The password of your BrandLift account was just changed, and every device that was signed in has been signed out.",
+      "If this was not you, reset your password straight away with 'Forgot your password?' on the sign-in page and let our team know.",
+    ],
+    action: { label: "Sign in", url: `${env.appUrl}/login` },
+  };
+}

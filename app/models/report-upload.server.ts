@@ -1,0 +1,189 @@
+import crypto from "node:crypto";
+import { Readable } from "node:stream";
+import { unstable_parseMultipartFormData } from "@remix-run/node";
+import { fileTypeFromBuffer } from "file-type";
+import { HttpError } from "~/utils/http.server";
+import { extensionOf, MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/components/dashboard/upload-rules";
+import { storage } from "~/utils/storage.server";
+
+/*
+ * Receiving a report file: the multipart body is parsed as it arrives, the file part is checked
+ * (extension, then magic bytes of its first bytes) and streamed to storage under a generated key,
+ * and the 10 MiB limit is counted on the way, so a huge upload is refused at the limit and never
+ * written whole. Whatever fails, the stored object is deleted before the error leaves.
+ */
+
+export { MAX_REPORT_BYTES, UPLOAD_MESSAGES, REPORT_ACCEPT, extensionOf };
+
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+/** Extension → the MIME type its content must have. */
+export const REPORT_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: DOCX,
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+};
+
+const SNIFF_BYTES = 64 * 1024;
+const MAX_FIELD_BYTES = 16 * 1024;
+/** Multipart framing and the text fields on top of the file itself. */
+const MAX_ENVELOPE_BYTES = 256 * 1024;
+const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+export const tooLarge = () => new HttpError(413, UPLOAD_MESSAGES.size, "PAYLOAD_TOO_LARGE");
+export const wrongType = () => new HttpError(415, UPLOAD_MESSAGES.type, "UNSUPPORTED_MEDIA_TYPE");
+export const noFile = () => new HttpError(400, UPLOAD_MESSAGES.file, "FILE_REQUIRED");
+
+/** The name a person gave the file, reduced to something safe to show and to put in a header. */
+export function sanitizeFileName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? "";
+  const cleaned = base
+    // Control characters, and bidi overrides that could disguise the extension.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/^[.\s]+/, "")
+    .trim();
+  return cleaned.slice(-200);
+}
+
+/** The content must be what the extension says it is. */
+export async function contentMatches(extension: string, head: Buffer): Promise<boolean> {
+  const expected = REPORT_TYPES[extension];
+  if (!expected) return false;
+  if (extension === "doc") return head.subarray(0, 8).equals(OLE2);
+  const detected = await fileTypeFromBuffer(head);
+  if (extension === "docx") {
+    // A .docx is a zip whose parts name word/; file-type may only see "zip" in the first bytes.
+    if (detected?.mime === DOCX) return true;
+    const latin = head.toString("latin1");
+    return head.subarray(0, 4).equals(ZIP) && latin.includes("[Content_Types].xml") && (detected?.ext === "zip" || detected === undefined);
+  }
+  return detected?.mime === expected;
+}
+
+export interface StoredUpload {
+  key: string;
+  fileName: string;
+  size: number;
+  mimeType: string;
+}
+
+export interface ReceivedUpload {
+  fields: Record<string, string>;
+  file: StoredUpload | null;
+  /** Removes the stored file; for callers whose later checks fail. */
+  discard(): Promise<void>;
+}
+
+type Part = { name: string; filename?: string; contentType: string; data: AsyncIterable<Uint8Array> };
+
+async function drain(data: AsyncIterable<Uint8Array>) {
+  for await (const chunk of data) void chunk;
+}
+
+async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of data) {
+    size += chunk.byteLength;
+    if (size > MAX_FIELD_BYTES) throw new HttpError(400, "A form field is too long.", "INVALID_INPUT");
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Reads the first bytes for sniffing, then hands back the rest still to come. */
+async function peek(data: AsyncIterable<Uint8Array>) {
+  const iterator = data[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(Buffer.from(next.value));
+    size += next.value.byteLength;
+  }
+  return { head: Buffer.concat(chunks), iterator, done };
+}
+
+async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done: boolean) {
+  let size = head.byteLength;
+  if (size > MAX_REPORT_BYTES) throw tooLarge();
+  yield head;
+  if (done) return;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return;
+    size += next.value.byteLength;
+    if (size > MAX_REPORT_BYTES) throw tooLarge();
+    yield Buffer.from(next.value);
+  }
+}
+
+/** Parses a report upload; the file field is `report` (the spec's name). */
+export async function receiveReportUpload(request: Request, fileField = "report"): Promise<ReceivedUpload> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) throw noFile();
+  const length = Number(request.headers.get("Content-Length") ?? "0");
+  if (length > MAX_REPORT_BYTES + MAX_ENVELOPE_BYTES) throw tooLarge();
+
+  let stored: StoredUpload | null = null;
+  const discard = async () => {
+    if (stored) await storage.delete(stored.key).catch(() => {});
+    stored = null;
+  };
+
+  async function handle(part: Part): Promise<string | undefined> {
+    if (part.filename === undefined) return readField(part.data);
+    if (part.name !== fileField || stored) {
+      await drain(part.data);
+      return undefined;
+    }
+    const fileName = sanitizeFileName(part.filename);
+    const extension = extensionOf(fileName);
+    if (!part.filename && !fileName) {
+      // The browser sends an empty, nameless part when no file was chosen.
+      await drain(part.data);
+      return undefined;
+    }
+    if (!REPORT_TYPES[extension]) throw wrongType();
+    const { head, iterator, done } = await peek(part.data);
+    if (head.byteLength === 0) throw noFile();
+    if (head.byteLength > MAX_REPORT_BYTES) throw tooLarge();
+    if (!(await contentMatches(extension, head))) throw wrongType();
+
+    const mimeType = REPORT_TYPES[extension];
+    const key = `reports/${crypto.randomUUID()}.${extension}`;
+    let size = 0;
+    const counted = Readable.from(
+      (async function* () {
+        for await (const chunk of limited(head, iterator, done)) {
+          size += chunk.byteLength;
+          yield chunk;
+        }
+      })(),
+    );
+    await storage.put(key, counted, mimeType);
+    stored = { key, fileName, size, mimeType };
+    return undefined;
+  }
+
+  try {
+    const form = await unstable_parseMultipartFormData(request, (part) => handle(part as Part));
+    const fields: Record<string, string> = {};
+    for (const [name, value] of form) if (typeof value === "string" && !(name in fields)) fields[name] = value;
+    return { fields, file: stored, discard };
+  } catch (error) {
+    await discard();
+    if (error instanceof HttpError) throw error;
+    if (error instanceof TypeError) throw new HttpError(400, "The upload could not be read. Please try again.", "MALFORMED_UPLOAD");
+    throw error;
+  }
+}

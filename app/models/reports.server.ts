@@ -1,0 +1,187 @@
+import { and, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { badRequest, HttpError, notFound } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { can, type Actor } from "~/utils/permissions";
+import { storage } from "~/utils/storage.server";
+import { findCustomer } from "./customers.server";
+import { findPaidPurchase, isUuid } from "./purchases.server";
+import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
+
+export { MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "./report-upload.server";
+export { createDownloadUrl, verifyDownloadSignature, contentDisposition } from "./report-links.server";
+
+const columns = {
+  id: schema.reports.id,
+  userId: schema.reports.userId,
+  purchaseId: schema.reports.purchaseId,
+  title: schema.reports.title,
+  description: schema.reports.description,
+  fileName: schema.reports.fileName,
+  fileSize: schema.reports.fileSize,
+  mimeType: schema.reports.mimeType,
+  storageKey: schema.reports.storageKey,
+  createdAt: schema.reports.createdAt,
+  serviceId: schema.services.id,
+  serviceName: schema.services.name,
+};
+export type ReportRow = {
+  id: string;
+  userId: string;
+  purchaseId: string | null;
+  title: string;
+  description: string | null;
+  fileName: string;
+  fileSize: number;
+  mimeType: string;
+  storageKey: string;
+  createdAt: Date;
+  serviceId: string;
+  serviceName: string;
+};
+
+function selectReports() {
+  return db.select(columns).from(schema.reports).innerJoin(schema.services, eq(schema.services.id, schema.reports.serviceId));
+}
+const newestFirst = [desc(schema.reports.createdAt), desc(schema.reports.id)];
+
+export function listReportsForUser(userId: string): Promise<ReportRow[]> {
+  return selectReports().where(eq(schema.reports.userId, userId)).orderBy(...newestFirst);
+}
+
+export async function listReportsForService(userId: string, serviceId: string): Promise<ReportRow[]> {
+  if (!isUuid(userId) || !isUuid(serviceId)) return [];
+  return selectReports()
+    .where(and(eq(schema.reports.userId, userId), eq(schema.reports.serviceId, serviceId)))
+    .orderBy(...newestFirst);
+}
+
+/** A report for someone allowed to see it; everything else is the same logged 404. */
+export async function getReportFor(actor: Actor, id: string): Promise<ReportRow> {
+  const row = await findReport(id);
+  if (!row) throw notFound("Report not found.");
+  if (!can(actor, "report:read", { ownerId: row.userId })) {
+    logger.warn({ actorId: actor.id, reportId: id, ownerId: row.userId }, "refused access to another customer's report");
+    throw notFound("Report not found.");
+  }
+  return row;
+}
+
+export async function findReport(id: string): Promise<ReportRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await selectReports().where(eq(schema.reports.id, id)).limit(1);
+  return row ?? null;
+}
+
+export function openReportFile(row: Pick<ReportRow, "storageKey">) {
+  return storage.get(row.storageKey);
+}
+
+/** The Report shape of contracts §3. */
+export function toReportJson(row: ReportRow) {
+  return {
+    _id: row.id,
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    fileName: row.fileName,
+    fileSize: row.fileSize,
+    mimeType: row.mimeType,
+    createdAt: row.createdAt.toISOString(),
+    service: { _id: row.serviceId, name: row.serviceName },
+    userId: row.userId,
+  };
+}
+export type ReportJson = ReturnType<typeof toReportJson>;
+
+const uploadFields = z.object({
+  title: z
+    .string({ error: UPLOAD_MESSAGES.title })
+    .trim()
+    .min(1, UPLOAD_MESSAGES.title)
+    .max(200, "The report title must be at most 200 characters."),
+  description: z
+    .string()
+    .trim()
+    .max(2000, "The description must be at most 2,000 characters.")
+    .optional()
+    .transform((v) => (v ? v : null)),
+  userId: z.string({ error: "Please choose the customer." }).uuid("Customer not found."),
+  purchaseId: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().uuid("Purchase not found.").optional()),
+});
+
+/**
+ * Staff upload a report for one customer's purchased service. The file is streamed to storage
+ * first (it usually precedes the text fields); any later check that fails removes it again.
+ */
+export async function uploadReport(actor: Actor, serviceId: string, request: Request): Promise<ReportRow> {
+  if (!can(actor, "report:upload")) throw new HttpError(403, "You are not allowed to do that.");
+  // Refuse before reading a byte of the body when the service itself does not exist.
+  if (!(await serviceExists(serviceId))) throw notFound("Service not found.");
+  const upload = await receiveReportUpload(request);
+  let inserted: { id: string; purchaseId: string; customer: { email: string; name: string } };
+  try {
+    const parsed = uploadFields.safeParse(upload.fields);
+    if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid input.");
+    const { title, description, userId, purchaseId } = parsed.data;
+    if (!upload.file) throw badRequest(UPLOAD_MESSAGES.file, "FILE_REQUIRED");
+    const customer = await findCustomer(userId);
+    if (!customer) throw new HttpError(404, "Customer not found.", "CUSTOMER_NOT_FOUND");
+    const purchase = await findPaidPurchase(customer.id, serviceId, purchaseId);
+    if (!purchase) throw badRequest("This customer has not purchased this service.", "NOT_PURCHASED");
+
+    const [row] = await db
+      .insert(schema.reports)
+      .values({
+        userId: customer.id,
+        serviceId,
+        purchaseId: purchase.id,
+        uploadedById: actor.id,
+        title,
+        description,
+        fileName: upload.file.fileName,
+        fileSize: upload.file.size,
+        mimeType: upload.file.mimeType,
+        storageKey: upload.file.key,
+      })
+      .returning({ id: schema.reports.id });
+    inserted = { id: row.id, purchaseId: purchase.id, customer };
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
+  const report = (await findReport(inserted.id))!;
+  await notifyCustomer(inserted.customer, report, inserted.purchaseId);
+  return report;
+}
+
+async function serviceExists(id: string) {
+  if (!isUuid(id)) return false;
+  const [row] = await db.select({ id: schema.services.id }).from(schema.services).where(eq(schema.services.id, id)).limit(1);
+  return !!row;
+}
+
+/** The report is stored either way; a mail server that is down must not undo the upload. */
+async function notifyCustomer(customer: { email: string; name: string }, report: ReportRow, purchaseId: string) {
+  try {
+    await sendEmail({
+      to: customer.email,
+      subject: `Your new report is ready: ${report.title}`,
+      heading: "A new report is ready",
+      paragraphs: [
+        `Hi ${customer.name},`,
+        `We have uploaded "${report.title}" for ${report.serviceName}. You can read and download it in your dashboard.`,
+      ],
+      action: { label: "View your report", url: `${env.appUrl}/dashboard/services/${purchaseId}` },
+    });
+  } catch (error) {
+    logger.error({ err: error, reportId: report.id }, "could not send the new-report e-mail");
+  }
+}

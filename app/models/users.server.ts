@@ -1,0 +1,109 @@
+import { eq, sql } from "drizzle-orm";
+import { db, schema, type Db, type Tx } from "~/utils/db.server";
+import { hashPassword, verifyPassword } from "~/utils/password.server";
+import type { Role } from "~/utils/permissions";
+
+/** Accounts: looked up by e-mail without regard to case (the unique index is on lower(email)). */
+
+export type User = typeof schema.users.$inferSelect;
+type Executor = Db | Tx;
+
+export function normalizeEmail(email: string) {
+  return email.trim().toLowerCase();
+}
+
+export async function findUserByEmail(email: string, tx: Executor = db): Promise<User | null> {
+  const [user] = await tx
+    .select()
+    .from(schema.users)
+    .where(eq(sql`lower(${schema.users.email})`, normalizeEmail(email)))
+    .limit(1);
+  return user ?? null;
+}
+
+export async function getUserById(id: string, tx: Executor = db): Promise<User | null> {
+  if (!UUID.test(id)) return null;
+  const [user] = await tx.select().from(schema.users).where(eq(schema.users.id, id)).limit(1);
+  return user ?? null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role?: Role;
+  /** Omit to create an account that signs in only after setting a password through a link. */
+  password?: string;
+}
+
+export async function createUser(input: NewUser, tx: Executor = db): Promise<User> {
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const [user] = await tx
+    .insert(schema.users)
+    .values({ email: normalizeEmail(input.email), name: input.name.trim(), role: input.role ?? "user", passwordHash })
+    .returning();
+  return user;
+}
+
+export interface UserChanges {
+  name?: string;
+  role?: Role;
+  password?: string;
+}
+
+export async function updateUser(id: string, changes: UserChanges, tx: Executor = db): Promise<User> {
+  const passwordHash = changes.password === undefined ? undefined : await hashPassword(changes.password);
+  const [user] = await tx
+    .update(schema.users)
+    .set({
+      ...(changes.name === undefined ? {} : { name: changes.name.trim() }),
+      ...(changes.role === undefined ? {} : { role: changes.role }),
+      ...(passwordHash === undefined ? {} : { passwordHash }),
+      updatedAt: new Date(),
+    })
+    .where(eq(schema.users.id, id))
+    .returning();
+  if (!user) throw new Error(`No user ${id}`);
+  return user;
+}
+
+/**
+ * The buyer's account for a paid order (contracts §5): the existing account with this e-mail,
+ * whatever its case, or a new customer without a password. Safe against two fulfilments racing:
+ * the insert yields to the unique index and the winner's row is read back.
+ */
+export async function findOrCreateCustomer(
+  email: string,
+  name: string,
+  tx: Executor = db,
+): Promise<{ user: User; created: boolean }> {
+  const existing = await findUserByEmail(email, tx);
+  if (existing) return { user: existing, created: false };
+  const [inserted] = await tx
+    .insert(schema.users)
+    .values({ email: normalizeEmail(email), name: name.trim() || normalizeEmail(email), role: "user" })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return { user: inserted, created: true };
+  const winner = await findUserByEmail(email, tx);
+  if (!winner) throw new Error(`Could not create or find the account for ${email}`);
+  return { user: winner, created: false };
+}
+
+/**
+ * The account for these credentials, or null. An unknown e-mail, a disabled account and an
+ * account without a password all still verify against a real argon2 hash, so a wrong password
+ * and an unknown e-mail take the same time.
+ */
+export async function verifyLogin(email: string, password: string): Promise<User | null> {
+  const user = await findUserByEmail(email);
+  const usable = user && !user.disabledAt ? user : null;
+  const ok = await verifyPassword(password, usable?.passwordHash);
+  return ok ? usable : null;
+}
+
+/** The user as the JSON API shows it (contracts §3). */
+export function toApiUser(user: Pick<User, "id" | "name" | "email" | "role">) {
+  return { _id: user.id, id: user.id, name: user.name, email: user.email, role: user.role };
+}

@@ -1,0 +1,14 @@
+import { revokeSession } from "~/models/sessions.server";
+import { apiRoute } from "~/utils/api.server";
+import { sessionCookie } from "~/utils/auth.server";
+import { jsonError } from "~/utils/http.server";
+
+/** POST /api/auth/logout: the bearer token (or the browser session) stops working at once. */
+export const action = apiRoute({ auth: "any" }, async ({ identity }) => {
+  await revokeSession(identity!.token);
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  if (identity!.via === "cookie") headers.append("Set-Cookie", await sessionCookie.serialize("", { maxAge: 0 }));
+  return Response.json({ status: "success", message: "Logged out successfully!" }, { headers });
+});
+
+export const loader = () => jsonError(405, "Method not allowed.");

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { CONVERSATION_MAX_PAGE_SIZE, CONVERSATION_PAGE_SIZE, findChatCustomer, getConversation, type Cursor } from "~/models/chat.server";
+import { apiRoute, uuidParam } from "~/utils/api.server";
+import { badRequest, jsonError, notFound } from "~/utils/http.server";
+import { can } from "~/utils/permissions";
+
+/*
+ * GET /api/chat/conversation/:userId — the customer's support thread, oldest first.
+ * Paging (contracts §3): `before=<id>` for earlier messages; `after=<id>` (ours, for clients
+ * catching up after a reconnect) for the messages since; `limit` 1–200, default 50.
+ */
+
+const params = z.object({ userId: uuidParam("Conversation not found.") });
+const messageId = z.string().uuid({ message: "Unknown message id." }).optional();
+const query = z.object({
+  before: messageId,
+  after: messageId,
+  limit: z.coerce
+    .number({ message: `limit must be a number from 1 to ${CONVERSATION_MAX_PAGE_SIZE}.` })
+    .int({ message: `limit must be a number from 1 to ${CONVERSATION_MAX_PAGE_SIZE}.` })
+    .min(1, { message: `limit must be a number from 1 to ${CONVERSATION_MAX_PAGE_SIZE}.` })
+    .max(CONVERSATION_MAX_PAGE_SIZE, { message: `limit must be a number from 1 to ${CONVERSATION_MAX_PAGE_SIZE}.` })
+    .default(CONVERSATION_PAGE_SIZE),
+});
+
+export const loader = apiRoute({ auth: "any", params, query }, async ({ user, params, query }) => {
+  // Someone else's thread answers 404 like a missing one: "not found or not yours".
+  if (!can(user, "chat:read-conversation", { ownerId: params.userId })) throw notFound("Conversation not found.");
+  if (!(await findChatCustomer(params.userId))) throw notFound("Conversation not found.");
+  if (query.before && query.after) throw badRequest("Use either before or after, not both.");
+  const cursor: Cursor = query.before ? { before: query.before } : query.after ? { after: query.after } : {};
+  const messages = await getConversation(params.userId, cursor, query.limit);
+  if (!messages) throw badRequest("Unknown message id.");
+  return { status: "success", data: { messages } };
+});
+
+export const action = () => jsonError(405, "Method not allowed.");

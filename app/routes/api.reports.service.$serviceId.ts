@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { findCustomer } from "~/models/customers.server";
+import { listReportsForService, toReportJson } from "~/models/reports.server";
+import { apiRoute } from "~/utils/api.server";
+import { badRequest, jsonError, notFound } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+
+const params = z.object({ serviceId: z.string() });
+const query = z.object({ userId: z.string().optional() });
+
+/**
+ * GET /api/reports/service/:serviceId[?userId=U]: a customer's own reports for a service; staff
+ * name the customer with userId. A customer naming someone else gets the logged 404 of any
+ * other customer's things.
+ */
+export const loader = apiRoute({ auth: "any", params, query }, async ({ user, params, query }) => {
+  let ownerId = user.id;
+  if (user.role !== "team" && query.userId && query.userId !== user.id) {
+    logger.warn({ actorId: user.id, userId: query.userId }, "refused another customer's reports");
+    throw notFound("Customer not found.");
+  }
+  if (user.role === "team") {
+    if (!query.userId) throw badRequest("Please give the customer's userId.");
+    const customer = await findCustomer(query.userId);
+    if (!customer) throw notFound("Customer not found.");
+    ownerId = customer.id;
+  }
+  const reports = await listReportsForService(ownerId, params.serviceId);
+  return { success: true, data: { reports: reports.map(toReportJson) } };
+});
+
+export const action = () => jsonError(405, "Method not allowed.");

@@ -1,0 +1,11 @@
+import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
+import { apiRoute } from "~/utils/api.server";
+import { jsonError } from "~/utils/http.server";
+
+/** GET /api/users/count: the overview counts of the asker's role (contracts §3). */
+export const loader = apiRoute({ auth: "any" }, async ({ user }) => {
+  const serviceCounts = user.role === "team" ? await getTeamCounts() : await getCustomerCounts(user.id);
+  return { status: "success", data: { serviceCounts } };
+});
+
+export const action = () => jsonError(405, "Method not allowed.");

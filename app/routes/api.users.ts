@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { listCustomers, toUserJson, USERS_MAX_PAGE_SIZE, USERS_PAGE_SIZE } from "~/models/customers.server";
+import { apiRoute } from "~/utils/api.server";
+import { jsonError } from "~/utils/http.server";
+
+const query = z.object({
+  search: z.string().trim().max(200, "The search is too long.").optional(),
+  page: z.coerce.number({ error: "Page must be a whole number." }).int("Page must be a whole number.").min(1, "Page must be at least 1.").max(1_000_000).default(1),
+  limit: z.coerce
+    .number({ error: "Limit must be a whole number." })
+    .int("Limit must be a whole number.")
+    .min(1, "Limit must be at least 1.")
+    .max(USERS_MAX_PAGE_SIZE, `Limit must be at most ${USERS_MAX_PAGE_SIZE}.`)
+    .default(USERS_PAGE_SIZE),
+});
+
+/** GET /api/users[?search=&page=&limit=] (staff): customer accounts, newest first, with the total. */
+export const loader = apiRoute({ auth: "team", query }, async ({ query }) => {
+  const { users, total } = await listCustomers(query);
+  return { status: "success", data: { users: users.map(toUserJson), total } };
+});
+
+export const action = () => jsonError(405, "Method not allowed.");

@@ -1,0 +1,56 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { FileText } from "lucide-react";
+import { DownloadButton } from "~/components/dashboard/download-button";
+import { FileIcon } from "~/components/dashboard/file-icon";
+import { formatDate } from "~/components/dashboard/types";
+import { EmptyState } from "~/components/ui/empty-state";
+import { formatFileSize } from "~/components/ui/file-size";
+import { listReportsForUser, toReportJson } from "~/models/reports.server";
+import { requireUser } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
+
+/** /dashboard/reports: every report of the signed-in customer as a card grid. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "reports:list-own")) throw redirect("/dashboard/users");
+  const reports = await listReportsForUser(user.id);
+  return { reports: reports.map(toReportJson) };
+}
+
+export default function Reports() {
+  const { reports } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="reports-heading" className="space-y-4">
+      <h2 id="reports-heading" className="text-xl font-bold text-slate-950">
+        Your Reports
+      </h2>
+      {reports.length === 0 ? (
+        <EmptyState icon={FileText} title="No Reports Available" text="Reports our team prepares for your services will appear here." />
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {reports.map((report) => (
+            <li key={report._id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+              <div className="flex items-start gap-4">
+                <FileIcon mimeType={report.mimeType} />
+                <div className="min-w-0">
+                  <h3 className="font-semibold break-words text-slate-950">{report.title}</h3>
+                  <p className="text-sm text-slate-600">
+                    <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time> · {formatFileSize(report.fileSize)}
+                  </p>
+                </div>
+              </div>
+              <p className="text-sm font-medium text-brand-700">{report.service.name}</p>
+              {report.description ? <p className="text-sm break-words text-slate-700">{report.description}</p> : null}
+              <div className="mt-auto">
+                <DownloadButton reportId={report._id} title={report.title} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Reports — BrandLift dashboard" }];

@@ -1,0 +1,64 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { BackLink } from "~/components/dashboard/back-link";
+import { formatDate } from "~/components/dashboard/types";
+import { Badge, StatusBadge } from "~/components/ui/badge";
+import { formatMoney } from "~/components/ui/file-size";
+import { TabLinks } from "~/components/ui/tabs";
+import { loadOwnPurchase } from "~/models/dashboard.server";
+
+/** /dashboard/services/:purchaseId: one purchased service, its Reports and Message tabs below. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
+  // Staff reach a customer's purchase through that customer's page.
+  if (user.role === "team") throw redirect(purchase.userId ? `/dashboard/users/${purchase.userId}` : "/dashboard/users");
+  return { purchase: purchase.json };
+}
+
+export default function ServiceDetail() {
+  const { purchase } = useLoaderData<typeof loader>();
+  const base = `/dashboard/services/${purchase._id}`;
+  return (
+    <section aria-labelledby="service-heading" className="space-y-6">
+      <BackLink to="/dashboard/services">Back to services</BackLink>
+      <div className="rounded-card border border-slate-200 bg-white p-6 shadow-card">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h2 id="service-heading" className="text-2xl font-bold text-slate-950">
+              {purchase.service.name}
+            </h2>
+            <div className="mt-2 flex flex-wrap items-center gap-2">
+              <StatusBadge status={purchase.status} />
+              {purchase.quantity > 1 ? <Badge tone="brand">Qty {purchase.quantity}</Badge> : null}
+            </div>
+          </div>
+          <p className="text-2xl font-bold text-slate-950 tabular-nums">{formatMoney(purchase.amount, purchase.currency)}</p>
+        </div>
+        <p className="mt-4 max-w-prose text-slate-700">{purchase.service.description || "No description available for this service."}</p>
+        <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-2">
+          <div>
+            <dt className="font-medium text-slate-600">Purchase date</dt>
+            <dd className="font-semibold text-slate-950">
+              <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-600">Quantity</dt>
+            <dd className="font-semibold text-slate-950">{purchase.quantity}</dd>
+          </div>
+        </dl>
+      </div>
+      <TabLinks
+        label="Service"
+        className="max-w-sm"
+        items={[
+          { to: base, label: "Reports", end: true },
+          { to: `${base}/message`, label: "Message" },
+        ]}
+      />
+      <Outlet />
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.purchase.service.name ?? "Service"} — BrandLift dashboard` }];

@@ -1,0 +1,89 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { AlertTriangle, ArrowRight, ShoppingBag } from "lucide-react";
+import { formatDate } from "~/components/dashboard/types";
+import { StatusBadge } from "~/components/ui/badge";
+import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { formatMoney } from "~/components/ui/file-size";
+import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
+import { requireUser } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
+
+/** /dashboard/services: the customer's purchased services. Staff have no purchases: their tab is Users. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
+  const purchases = await listPurchasesForUser(user.id);
+  return { purchases: purchases.map(toPurchaseJson) };
+}
+
+export default function Services() {
+  const { purchases } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="services-heading" className="space-y-4">
+      <h2 id="services-heading" className="text-xl font-bold text-slate-950">
+        Purchased Services
+      </h2>
+      {purchases.length === 0 ? (
+        <EmptyState
+          icon={ShoppingBag}
+          title="No Purchased Services"
+          text="When you buy a service it appears here, with its reports and a line to our team."
+          action={<ButtonLink to="/#services">Browse services</ButtonLink>}
+        />
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {purchases.map((purchase) => (
+            <li key={purchase._id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+              <div className="flex items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <h3 className="text-lg font-semibold text-slate-950">{purchase.service.name}</h3>
+                  <p className="text-sm text-slate-600">
+                    Purchased <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
+                  </p>
+                </div>
+                <p className="text-lg font-bold text-slate-950 tabular-nums">{formatMoney(purchase.amount, purchase.currency)}</p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <StatusBadge status={purchase.status} />
+                {purchase.quantity > 1 ? <Badge tone="brand">Qty {purchase.quantity}</Badge> : null}
+              </div>
+              <Link
+                to={`/dashboard/services/${purchase._id}`}
+                prefetch="intent"
+                className="mt-auto inline-flex items-center gap-2 self-start rounded-full text-sm font-semibold text-brand-700 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                View Details
+                <ArrowRight className="size-4" aria-hidden="true" />
+                <span className="sr-only">of {purchase.service.name}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Services — BrandLift dashboard" }];
+
+/** The spec's error state: the list could not be loaded; Retry loads it again (a GET, with or without JavaScript). */
+export function ErrorBoundary() {
+  const navigation = useNavigation();
+  return (
+    <EmptyState
+      icon={AlertTriangle}
+      title="Error Loading Services"
+      text="Failed to load purchased services. Please try again."
+      action={
+        <Form method="get">
+          <Button type="submit" loading={navigation.state === "loading"}>
+            Retry
+          </Button>
+        </Form>
+      }
+    />
+  );
+}

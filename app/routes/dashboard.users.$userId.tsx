@@ -1,0 +1,52 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { Mail } from "lucide-react";
+import { BackLink } from "~/components/dashboard/back-link";
+import { formatDate } from "~/components/dashboard/types";
+import { TabLinks } from "~/components/ui/tabs";
+import { toUserJson } from "~/models/customers.server";
+import { loadCustomer } from "~/models/dashboard.server";
+
+/** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { customer } = await loadCustomer(request, params.userId);
+  return { customer: toUserJson(customer) };
+}
+
+export default function UserDetail() {
+  const { customer } = useLoaderData<typeof loader>();
+  const base = `/dashboard/users/${customer._id}`;
+  return (
+    <section aria-labelledby="user-heading" className="space-y-6">
+      <BackLink to="/dashboard/users">Back to users</BackLink>
+      <div className="flex flex-wrap items-center gap-4 rounded-card border border-slate-200 bg-white p-6 shadow-card">
+        <span aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-brand-100 text-xl font-bold text-brand-800">
+          {customer.name.trim().charAt(0).toUpperCase() || "?"}
+        </span>
+        <div className="min-w-0">
+          <h2 id="user-heading" className="text-2xl font-bold break-words text-slate-950">
+            {customer.name}
+          </h2>
+          <p className="flex items-center gap-2 text-sm break-all text-slate-600">
+            <Mail className="size-4 shrink-0" aria-hidden="true" />
+            <a href={`mailto:${customer.email}`} className="hover:text-brand-700">
+              {customer.email}
+            </a>
+          </p>
+          <p className="text-sm text-slate-600">Customer since {formatDate(customer.createdAt)}</p>
+        </div>
+      </div>
+      <TabLinks
+        label="Customer"
+        className="max-w-sm"
+        items={[
+          { to: base, label: "Reports", end: true },
+          { to: `${base}/message`, label: "Message" },
+        ]}
+      />
+      <Outlet />
+    </section>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "User"} — BrandLift dashboard` }];

@@ -1,0 +1,104 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { ArrowRight, Search, Users } from "lucide-react";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Input, Label } from "~/components/ui/input";
+import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
+import { requireTeam } from "~/utils/auth.server";
+
+/** /dashboard/users?search=&page=: staff find a customer among thousands, twenty at a time. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireTeam(request);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("search") ?? "").trim().slice(0, 200);
+  const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 1_000_000);
+  const { users, total } = await listCustomers({ search, page, limit: USERS_PAGE_SIZE });
+  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search };
+}
+
+export default function UsersTab() {
+  const { users, total, page, pages, search } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const pageLink = (n: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(n));
+    return `/dashboard/users?${next}`;
+  };
+  return (
+    <section aria-labelledby="users-heading" className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h2 id="users-heading" className="text-xl font-bold text-slate-950">
+          Users
+        </h2>
+        <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
+          <div className="flex-1">
+            <Label htmlFor="user-search" className="sr-only">
+              Search users by name or e-mail
+            </Label>
+            <Input id="user-search" type="search" name="search" defaultValue={search} placeholder="Search by name or e-mail" key={search} />
+          </div>
+          <Button type="submit" variant="outline" loading={navigation.state === "loading" && navigation.location.pathname === "/dashboard/users"}>
+            <Search className="size-4" aria-hidden="true" />
+            Search
+          </Button>
+        </Form>
+      </div>
+      <p className="text-sm text-slate-600" aria-live="polite">
+        {search ? `${total} ${total === 1 ? "customer matches" : "customers match"} “${search}”` : `${total} ${total === 1 ? "customer" : "customers"}`}
+      </p>
+      {users.length === 0 ? (
+        <EmptyState
+          icon={Users}
+          title={search ? "No users found" : "No users yet"}
+          text={search ? "Try another name or e-mail address." : "Customers appear here after their first purchase."}
+          action={search ? <ButtonLink to="/dashboard/users" variant="outline">Clear search</ButtonLink> : undefined}
+        />
+      ) : (
+        <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
+          {users.map((user) => (
+            <li key={user._id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
+              <div className="min-w-0 flex-1">
+                <p className="font-semibold break-words text-slate-950">{user.name}</p>
+                <p className="text-sm break-all text-slate-600">{user.email}</p>
+              </div>
+              <Link
+                to={`/dashboard/users/${user._id}`}
+                prefetch="intent"
+                className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                View Details
+                <ArrowRight className="size-4" aria-hidden="true" />
+                <span className="sr-only">of {user.name}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="flex items-center justify-between gap-4">
+          {page > 1 ? (
+            <ButtonLink to={pageLink(page - 1)} variant="outline" size="sm" rel="prev">
+              Previous
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+          <p className="text-sm text-slate-600">
+            Page {page} of {pages}
+          </p>
+          {page < pages ? (
+            <ButtonLink to={pageLink(page + 1)} variant="outline" size="sm" rel="next">
+              Next
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Users — BrandLift dashboard" }];

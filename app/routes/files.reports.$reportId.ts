@@ -1,0 +1,48 @@
+import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import { contentDisposition, findReport, getReportFor, openReportFile, verifyDownloadSignature, type ReportRow } from "~/models/reports.server";
+import { getIdentity } from "~/utils/auth.server";
+import { logger } from "~/utils/logger.server";
+
+/*
+ * GET /files/reports/:reportId — the report file itself. Either a signed link from
+ * /api/reports/:id/download (works without a header for five minutes), or, for the plain
+ * Download link that works without JavaScript, the signed-in owner or staff. Anything else: 404.
+ */
+
+const notFound = () =>
+  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const reportId = params.reportId ?? "";
+  let report: ReportRow | null = null;
+  if (url.searchParams.has("sig")) {
+    if (verifyDownloadSignature(reportId, url.searchParams.get("expires"), url.searchParams.get("sig"))) {
+      report = await findReport(reportId);
+    } else {
+      logger.warn({ reportId }, "refused a report download with a bad or expired signature");
+    }
+  } else {
+    const identity = await getIdentity(request);
+    if (identity) report = await getReportFor(identity.user, reportId).catch(() => null);
+  }
+  if (!report) return notFound();
+
+  let body;
+  try {
+    body = await openReportFile(report);
+  } catch (error) {
+    logger.error({ err: error, reportId }, "report file missing from storage");
+    return notFound();
+  }
+  return new Response(createReadableStreamFromReadable(body), {
+    headers: {
+      "Content-Type": report.mimeType,
+      "Content-Length": String(report.fileSize),
+      "Content-Disposition": contentDisposition(report.fileName),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    },
+  });
+}

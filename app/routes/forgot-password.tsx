@@ -1,0 +1,127 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, isRouteErrorResponse, Link, useActionData, useNavigation, useRouteError } from "@remix-run/react";
+import { ArrowLeft, MailCheck } from "lucide-react";
+import type { FormEvent } from "react";
+import { toast } from "sonner";
+import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { inputProps } from "~/components/auth/conform";
+import { forgotPasswordSchema } from "~/components/auth/schemas";
+import { Button } from "~/components/ui/button";
+import { Field, Input } from "~/components/ui/input";
+import { requestPasswordReset } from "~/models/password-tokens.server";
+import { normalizeEmail } from "~/models/users.server";
+import { HoneypotField } from "~/utils/honeypot";
+import { checkHoneypot } from "~/utils/honeypot.server";
+import { HttpError } from "~/utils/http.server";
+import { consume, limits } from "~/utils/rate-limit.server";
+
+const SUBMITTING_MESSAGE = "Submitting your request...";
+const FAILED_MESSAGE = "Failed to send reset email. Please try again later.";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  checkHoneypot(form);
+  const submission = parseWithZod(form, { schema: forgotPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), sentTo: null }, { status: 400 });
+  }
+  const email = submission.value.email;
+  try {
+    await consume(limits.forgotPassword, `email:${normalizeEmail(email)}`);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      return data({ result: submission.reply({ formErrors: [error.message] }), sentTo: null }, { status: error.status, headers: error.headers });
+    }
+    throw error;
+  }
+  // The same answer whether or not the account exists (contracts §3).
+  await requestPasswordReset(email);
+  return { result: submission.reply(), sentTo: email };
+}
+
+export default function ForgotPasswordPage() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password") === true;
+  const [form, fields] = useForm({
+    id: "forgot-password",
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    constraint: getZodConstraint(forgotPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+  });
+  const announce = (event: FormEvent<HTMLFormElement>) => {
+    if (!event.defaultPrevented) toast.info(SUBMITTING_MESSAGE);
+  };
+  const backToSignIn = (
+    <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to Sign In
+    </Link>
+  );
+
+  if (actionData?.sentTo) {
+    return (
+      <AuthLayout title="Check Your Email" footer={backToSignIn}>
+        <div className="flex gap-4">
+          <span className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+            <MailCheck aria-hidden="true" className="size-6" />
+          </span>
+          <div className="space-y-3 text-slate-700">
+            <p>
+              If an account exists for <strong className="font-semibold break-words text-slate-950">{actionData.sentTo}</strong>, we have
+              sent it a link to reset your password.
+            </p>
+            <p className="text-sm text-slate-600">The link works once and expires in one hour. Check your spam folder if it does not arrive.</p>
+          </div>
+        </div>
+        <Form method="post" onSubmit={announce} className="relative mt-8">
+          <HoneypotField id="resend-website" />
+          <input type="hidden" name="email" value={actionData.sentTo} />
+          <Button type="submit" variant="outline" className="w-full" loading={submitting}>
+            Resend
+          </Button>
+        </Form>
+      </AuthLayout>
+    );
+  }
+
+  const email = inputProps(fields.email, { type: "email" });
+  return (
+    <AuthLayout
+      title="Forgot Password"
+      subtitle="Enter the e-mail address of your account and we will send you a link to reset your password."
+      footer={backToSignIn}
+    >
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        onSubmit={(event) => {
+          form.onSubmit(event);
+          announce(event);
+        }}
+        className="relative space-y-5"
+      >
+        <HoneypotField id="forgot-website" />
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field id={fields.email.id} label="Email" error={fields.email.errors}>
+          <Input key={email.key} {...email.props} autoComplete="email" placeholder="you@company.com" />
+        </Field>
+        <Button type="submit" size="lg" className="w-full" loading={submitting}>
+          Reset Password
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Forgot Password | BrandLift" }];
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : FAILED_MESSAGE;
+  return <AuthErrorPanel title="Forgot Password" message={message} retryTo="/forgot-password" />;
+}

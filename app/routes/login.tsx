@@ -1,0 +1,132 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { inputProps, passwordInputProps } from "~/components/auth/conform";
+import { loginSchema } from "~/components/auth/schemas";
+import { Button } from "~/components/ui/button";
+import { Field, Input } from "~/components/ui/input";
+import { PasswordInput } from "~/components/ui/password-input";
+import { createSession, revokeSession } from "~/models/sessions.server";
+import { normalizeEmail } from "~/models/users.server";
+import { getIdentity, safeRedirect, sessionCookieHeader } from "~/utils/auth.server";
+import { authenticateForm, InvalidCredentialsError, LOGIN_SUCCESS_MESSAGE } from "~/utils/auth-form.server";
+import { HoneypotField } from "~/utils/honeypot";
+import { checkHoneypot } from "~/utils/honeypot.server";
+import { HttpError } from "~/utils/http.server";
+import { clientIp, consume, limits } from "~/utils/rate-limit.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials!";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getIdentity(request)) throw redirect("/dashboard");
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  checkHoneypot(form);
+  const submission = parseWithZod(form, { schema: loginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  }
+  const fail = (message: string, status: number, headers?: Record<string, string>) =>
+    data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status, headers });
+
+  try {
+    await consume(limits.signIn, `ip:${clientIp(request, context)}`, `email:${normalizeEmail(submission.value.email)}`);
+  } catch (error) {
+    if (error instanceof HttpError) return fail(error.message, error.status, error.headers);
+    throw error;
+  }
+
+  let user;
+  try {
+    user = await authenticateForm(request);
+  } catch (error) {
+    if (error instanceof InvalidCredentialsError) return fail(error.message, 401);
+    throw error;
+  }
+
+  // A fresh session id on every sign-in: a session the browser already had is ended (no fixation).
+  const previous = await getIdentity(request);
+  if (previous?.via === "cookie") await revokeSession(previous.token);
+  const session = await createSession(user.id, "cookie");
+  return redirectWithToast(
+    safeRedirect(submission.value.redirectTo),
+    { type: "success", message: LOGIN_SUCCESS_MESSAGE },
+    { headers: { "Set-Cookie": await sessionCookieHeader(session.token, session.expiresAt) } },
+  );
+}
+
+export default function LoginPage() {
+  const actionData = useActionData<typeof action>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction?.startsWith("/login") === true;
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { redirectTo: searchParams.get("redirectTo") ?? "" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  const email = inputProps(fields.email, { type: "email" });
+  const password = passwordInputProps(fields.password);
+  const redirectTo = inputProps(fields.redirectTo, { type: "hidden" });
+
+  return (
+    <AuthLayout
+      title="Welcome Back"
+      subtitle="Sign in to your account to see your services, reports and messages."
+      footer={
+        <>
+          New to BrandLift? Your account is created with your first order.{" "}
+          <Link to="/#a-la-carte" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Browse services
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="relative space-y-5">
+        <HoneypotField id="login-website" />
+        <input key={redirectTo.key} {...redirectTo.props} />
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field id={fields.email.id} label="Email" error={fields.email.errors}>
+          <Input key={email.key} {...email.props} autoComplete="email" placeholder="you@company.com" />
+        </Field>
+        <div className="space-y-1.5">
+          <div className="flex items-baseline justify-between gap-4">
+            <label htmlFor={fields.password.id} className="block text-sm font-semibold text-slate-800">
+              Password
+            </label>
+            <Link to="/forgot-password" className="text-sm font-semibold text-brand-700 underline-offset-4 hover:underline">
+              Forgot your password?
+            </Link>
+          </div>
+          <PasswordInput key={password.key} {...password.props} autoComplete="current-password" />
+          {fields.password.errors ? (
+            <p id={fields.password.errorId} role="alert" className="text-sm font-medium text-red-700">
+              {fields.password.errors.join(" ")}
+            </p>
+          ) : null}
+        </div>
+        <Button type="submit" size="lg" className="w-full" loading={submitting}>
+          Sign In
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign In | BrandLift" }];
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : LOGIN_FAILED_MESSAGE;
+  return <AuthErrorPanel title="Welcome Back" message={message} retryTo="/login" />;
+}

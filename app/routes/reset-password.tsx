@@ -1,0 +1,111 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
+import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { inputProps, passwordInputProps } from "~/components/auth/conform";
+import { resetPasswordSchema } from "~/components/auth/schemas";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/input";
+import { PasswordInput } from "~/components/ui/password-input";
+import { resetPasswordWithToken } from "~/models/password-tokens.server";
+import { sessionCookie } from "~/utils/auth.server";
+import { HoneypotField } from "~/utils/honeypot";
+import { checkHoneypot } from "~/utils/honeypot.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const SUCCESS_MESSAGE = "Password reset successfully. You can now log in with your new password.";
+const FAILED_MESSAGE = "Failed to reset password. Please try again later.";
+const SECRET_FIELDS = ["password", "confirmPassword"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token")?.trim();
+  if (!token) throw redirect("/forgot-password");
+  return { token };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  checkHoneypot(form);
+  const token = form.get("token");
+  if (typeof token !== "string" || token.trim() === "") throw redirect("/forgot-password");
+  const submission = parseWithZod(form, { schema: resetPasswordSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+  }
+  const outcome = await resetPasswordWithToken(submission.value.token, submission.value.password);
+  if (!outcome.ok) {
+    const result = submission.reply({ formErrors: [`Failed to reset password: ${outcome.message}`], hideFields: SECRET_FIELDS });
+    return data({ result }, { status: 400 });
+  }
+  // Every session of the account has ended; this browser's cookie, if any, goes too.
+  return redirectWithToast(
+    "/login",
+    { type: "success", message: SUCCESS_MESSAGE },
+    { headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } },
+  );
+}
+
+export default function ResetPasswordPage() {
+  const { token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/reset-password") === true;
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    constraint: getZodConstraint(resetPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { token },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+  });
+  const tokenInput = inputProps(fields.token, { type: "hidden" });
+  const password = passwordInputProps(fields.password);
+  const confirm = passwordInputProps(fields.confirmPassword);
+
+  return (
+    <AuthLayout
+      title="Reset Password"
+      subtitle="Choose a new password for your account: at least 8 characters."
+      footer={
+        <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to Sign In
+        </Link>
+      }
+    >
+      <Form method="post" {...getFormProps(form)} className="relative space-y-5">
+        <HoneypotField id="reset-website" />
+        <input key={tokenInput.key} {...tokenInput.props} />
+        <FormAlert id={form.errorId} errors={form.errors} />
+        <Field id={fields.password.id} label="New Password" error={fields.password.errors}>
+          <PasswordInput key={password.key} {...password.props} autoComplete="new-password" />
+        </Field>
+        <Field id={fields.confirmPassword.id} label="Confirm Password" error={fields.confirmPassword.errors}>
+          <PasswordInput key={confirm.key} {...confirm.props} autoComplete="new-password" />
+        </Field>
+        {form.errors ? (
+          <p className="text-sm text-slate-600">
+            Need a new link?{" "}
+            <Link to="/forgot-password" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+              Request another reset e-mail
+            </Link>
+          </p>
+        ) : null}
+        <Button type="submit" size="lg" className="w-full" loading={submitting}>
+          Reset Password
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Reset Password | BrandLift" }];
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : FAILED_MESSAGE;
+  return <AuthErrorPanel title="Reset Password" message={message} retryTo="/forgot-password" />;
+}

@@ -1,0 +1,93 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { SiteFooter } from "~/components/landing/site-footer";
+import { SiteHeader } from "~/components/landing/site-header";
+
+const sections: { title: string; paragraphs: string[] }[] = [
+  {
+    title: "Who we are",
+    paragraphs: [
+      "BrandLift is a social media marketing and branding agency. These terms govern every order placed on this website, whether for an a-la-carte service or a monthly plan. By placing an order you agree to them.",
+    ],
+  },
+  {
+    title: "Orders and payment",
+    paragraphs: [
+      "Prices are shown in US dollars and are charged in full at checkout through our card payment provider. We never see or store your card details. An invoice is e-mailed to you after every payment.",
+      "An order is confirmed once the payment succeeds. We then create your client account with the e-mail address you gave and send you a link to set your password.",
+    ],
+  },
+  {
+    title: "Delivery",
+    paragraphs: [
+      "A member of our team contacts you within 24 hours of a confirmed order to book a kickoff and collect what we need. Delivery times stated on a service start once we have received those materials from you.",
+      "Reports and deliverables are published in your dashboard, where you can also message the team working on your account.",
+    ],
+  },
+  {
+    title: "Monthly plans",
+    paragraphs: [
+      "Plans renew automatically every month on the date of your first payment until cancelled. There is no minimum term: cancel before the next renewal date and you will not be charged again. Plan credits such as ad credits are used within the month and do not roll over.",
+    ],
+  },
+  {
+    title: "Refunds",
+    paragraphs: [
+      "If we have not started work on an a-la-carte service, you may cancel it for a full refund within 14 days of ordering. Once work has started, we refund any part we cannot deliver. Refunds go back to the original card.",
+    ],
+  },
+  {
+    title: "Your content and ours",
+    paragraphs: [
+      "You keep ownership of the materials you send us and grant us permission to use them to perform the services. Once an invoice is paid, the designs, captions and videos we create for you are yours. We may show finished work in our portfolio unless you ask us not to.",
+      "You are responsible for making sure the materials you give us do not infringe anyone else's rights, and for the accounts and pages we manage on your behalf.",
+    ],
+  },
+  {
+    title: "Results and liability",
+    paragraphs: [
+      "Social platforms change their rules and algorithms often, so we cannot guarantee specific follower counts, reach or sales. We do promise careful, professional work. Our total liability for any order is limited to the amount you paid for it.",
+    ],
+  },
+  {
+    title: "Changes and contact",
+    paragraphs: [
+      "We may update these terms; the version on this page at the time of your order applies to that order. Questions? Write to hello@brandlift.agency or use the contact form on our home page.",
+    ],
+  },
+];
+
+export default function Terms() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <SiteHeader />
+      <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-16 sm:px-6">
+        <h1 className="text-4xl font-bold tracking-tight text-slate-950">Terms of Service</h1>
+        <p className="mt-3 text-slate-600">Last updated 1 March 2023</p>
+        {sections.map((section) => (
+          <section key={section.title} className="mt-10">
+            <h2 className="text-2xl font-semibold text-slate-950">{section.title}</h2>
+            {section.paragraphs.map((paragraph) => (
+              <p key={paragraph} className="mt-4 leading-relaxed text-slate-700">
+                {paragraph}
+              </p>
+            ))}
+          </section>
+        ))}
+        <p className="mt-12 text-slate-700">
+          See also our{" "}
+          <Link to="/privacy" className="font-semibold text-brand-700 underline underline-offset-4">
+            Privacy Policy
+          </Link>
+          .
+        </p>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "Terms of Service | BrandLift" },
+  { name: "description", content: "The terms that apply to BrandLift orders, monthly plans, delivery and refunds." },
+];

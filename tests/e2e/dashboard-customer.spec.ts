@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
+
+/** Deliberate 4xx/5xx answers are logged by the browser; those, and only those, are expected. */
+function allowConsole(errors: string[], pattern: RegExp) {
+  const rest = errors.filter((e) => !pattern.test(e));
+  errors.length = 0;
+  errors.push(...rest);
+}
+
+/** The customer's dashboard: Services, a service's Reports and Message tabs, Reports, and their states. */
+
+test.describe("customer with purchases", () => {
+  test.use({ storageState: storageStateFor("customer") });
+
+  test("services list, detail with tabs that have their own URLs, and back @no-js", async ({ page }, testInfo) => {
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/dashboard\/services$/);
+    const overview = page.getByRole("region", { name: "Overview" });
+    await expect(overview.getByText("Total Services Booked")).toBeVisible();
+    await expect(overview.getByText("Completed")).toBeVisible();
+    await expect(overview.getByText("In Progress")).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Dashboard" });
+    await expect(nav.getByRole("link", { name: "Services" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Reports" })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Social Media Audit" })).toBeVisible();
+    await expect(page.getByText("$149.00")).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("services.png"), fullPage: true });
+
+    await page.getByRole("link", { name: "View Details of Social Media Audit" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/services\/[0-9a-f-]{36}$/);
+    const detailUrl = page.url();
+    await expect(page.getByRole("heading", { level: 2, name: "Social Media Audit" })).toBeVisible();
+    await expect(page.getByText("A line-by-line review of your profiles")).toBeVisible();
+    await expect(page.getByText("Purchase date")).toBeVisible();
+    await expect(page.getByText("Quantity")).toBeVisible();
+    const tabs = page.getByRole("navigation", { name: "Service" });
+    await expect(tabs.getByRole("link", { name: "Reports" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { name: "Audit findings and 90-day plan" })).toBeVisible();
+    await expect(page.getByText("< 0.01 MB")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download Audit findings and 90-day plan" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("service-detail.png"), fullPage: true });
+
+    await tabs.getByRole("link", { name: "Message" }).click();
+    await expect(page).toHaveURL(`${detailUrl}/message`);
+    await expect(tabs.getByRole("link", { name: "Message" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByPlaceholder("Type Message Here")).toBeVisible();
+
+    // A reload lands on the same tab; Back returns to the Reports tab.
+    await page.reload();
+    await expect(page.getByPlaceholder("Type Message Here")).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(detailUrl);
+    await page.getByRole("link", { name: "Back to services" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/services$/);
+  });
+
+  test("a service without reports says so", async ({ page }) => {
+    await page.goto("/dashboard/services");
+    await page.getByRole("link", { name: "View Details of Brand Identity Kit" }).click();
+    await expect(page.getByText("No reports available for this service yet.")).toBeVisible();
+  });
+
+  test("reports grid and download through a signed link", async ({ page }, testInfo) => {
+    await page.goto("/dashboard/reports");
+    const card = page.getByRole("listitem").filter({ hasText: "Audit findings and 90-day plan" });
+    await expect(card.getByText("Social Media Audit")).toBeVisible();
+    await expect(card.getByText("406 Bytes")).toBeVisible();
+    await expect(card.getByText("PDF")).toBeAttached();
+    await page.screenshot({ path: testInfo.outputPath("reports.png"), fullPage: true });
+    const downloading = page.waitForEvent("download");
+    await card.getByRole("link", { name: /Download/ }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe("social-media-audit.pdf");
+    expect(download.url()).toMatch(/\/files\/reports\/[0-9a-f-]{36}\?expires=\d+&sig=/);
+    expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString()).toBe("%PDF-");
+    await expect(page.getByText("Report downloaded successfully!")).toBeVisible();
+  });
+
+  test("download without JavaScript @no-js", async ({ page }) => {
+    await page.goto("/dashboard/reports");
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download Audit findings and 90-day plan" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe("social-media-audit.pdf");
+    expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString()).toBe("%PDF-");
+  });
+
+  test("a failed list shows 'Error Loading Services' and Retry loads it", async ({ page, consoleErrors }) => {
+    await page.goto("/dashboard/reports");
+    // The network drops the list's data request, as a flaky connection or a server restart would.
+    await page.route(/\/dashboard\/services\.data/, (route) => route.abort("connectionreset"));
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Services" }).click();
+    await expect(page.getByRole("heading", { name: "Error Loading Services" })).toBeVisible();
+    await page.unroute(/\/dashboard\/services\.data/);
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect(page.getByRole("heading", { name: "Social Media Audit" })).toBeVisible();
+    allowConsole(consoleErrors, /ERR_CONNECTION_RESET|Failed to fetch/);
+  });
+
+  test("staff pages and another customer's purchase are refused @no-js", async ({ page, consoleErrors }) => {
+    const users = await page.goto("/dashboard/users");
+    expect(users?.status()).toBe(403);
+    await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+    const foreign = await page.goto("/dashboard/services/00000000-0000-4000-8000-000000000000");
+    expect(foreign?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    allowConsole(consoleErrors, /status of 40[34]/);
+  });
+});
+
+test.describe("customer without purchases", () => {
+  test.use({ storageState: storageStateFor("emptyCustomer") });
+
+  test("empty states: no services, no reports, zero counts @no-js", async ({ page }, testInfo) => {
+    await page.goto("/dashboard/services");
+    await expect(page.getByRole("heading", { name: `Welcome back, ${ACCOUNTS.emptyCustomer.name.split(" ")[0]}` })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "No Purchased Services" })).toBeVisible();
+    const overview = page.getByRole("region", { name: "Overview" });
+    await expect(overview.locator("dd")).toHaveText(["0", "0", "0"]);
+    await page.screenshot({ path: testInfo.outputPath("empty-services.png"), fullPage: true });
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Reports" }).click();
+    await expect(page.getByRole("heading", { name: "No Reports Available" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("empty-reports.png"), fullPage: true });
+  });
+});

@@ -1,0 +1,160 @@
+import fs from "node:fs";
+import type { Page } from "@playwright/test";
+import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
+
+/**
+ * Staff: find a customer, open them, upload a report (with and without JavaScript), mark the
+ * work completed; then the customer sees the report, downloads the same bytes, and the counts moved.
+ */
+
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+const casey = ACCOUNTS.customerB;
+
+test.use({ storageState: storageStateFor("team") });
+
+async function openCasey(page: Page) {
+  await page.goto("/dashboard/users");
+  await page.getByRole("searchbox", { name: "Search users by name or e-mail" }).fill("casey");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/search=casey/);
+  await expect(page.getByText("1 customer matches")).toBeVisible();
+  await page.getByRole("link", { name: `View Details of ${casey.name}` }).click();
+  await expect(page.getByRole("heading", { level: 2, name: casey.name })).toBeVisible();
+}
+
+/** Deliberate 4xx answers are logged by the browser; those, and only those, are expected. */
+function allowConsole(errors: string[], pattern: RegExp) {
+  const rest = errors.filter((e) => !pattern.test(e));
+  errors.length = 0;
+  errors.push(...rest);
+}
+
+const calendar = (page: Page) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "30-Day Content Calendar" }) });
+
+test("users list with search, user detail with tabs, and back @no-js", async ({ page }, testInfo) => {
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard\/users$/);
+  const overview = page.getByRole("region", { name: "Overview" });
+  await expect(overview.getByText("Total Revenue")).toBeVisible();
+  await expect(overview.getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
+  await expect(overview.getByText("Services Booked")).toBeVisible();
+  await expect(overview.getByText("Active Users")).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Dashboard" });
+  await expect(nav.getByRole("link", { name: "Users" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Services" })).toHaveCount(0);
+  await expect(page.getByText(ACCOUNTS.customer.email)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("users.png"), fullPage: true });
+
+  await page.getByRole("searchbox", { name: "Search users by name or e-mail" }).fill("nobody-by-this-name");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("heading", { name: "No users found" })).toBeVisible();
+
+  await openCasey(page);
+  const userUrl = page.url();
+  await expect(calendar(page).getByRole("link", { name: /Upload Report/ })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("user-detail.png"), fullPage: true });
+  const tabs = page.getByRole("navigation", { name: "Customer" });
+  await tabs.getByRole("link", { name: "Message" }).click();
+  await expect(page).toHaveURL(`${userUrl}/message`);
+  await expect(page.getByPlaceholder("Type Message Here")).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(userUrl);
+  await page.getByRole("link", { name: "Back to users" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/users$/);
+});
+
+test("a customer with no purchases", async ({ page }) => {
+  await page.goto(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.emptyCustomer.email)}`);
+  await page.getByRole("link", { name: `View Details of ${ACCOUNTS.emptyCustomer.name}` }).click();
+  await expect(page.getByText("This user has not purchased any services yet.")).toBeVisible();
+});
+
+test("the upload modal checks its fields and shows the server's refusal", async ({ page, consoleErrors }, testInfo) => {
+  await openCasey(page);
+  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Upload Report" });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await expect(dialog.getByText("Please enter a report title")).toBeVisible();
+  await expect(dialog.getByText("Please select a file to upload")).toBeVisible();
+  await dialog.getByLabel("Report title").fill("   ");
+  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "setup.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
+  await expect(dialog.getByText("Please upload only PDF, DOC, DOCX, or image files")).toBeVisible();
+  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) });
+  await expect(dialog.getByText("File size must be less than 10MB")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("upload-errors.png") });
+  // The browser cannot see that this ".pdf" is HTML; the server can.
+  await dialog.getByLabel("Report title").fill("Sneaky");
+  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "sneaky.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html><script>alert(1)</script></html>") });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await expect(dialog.getByText("Please upload only PDF, DOC, DOCX, or image files")).toBeVisible();
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(calendar(page).getByText("Sneaky")).toHaveCount(0);
+  allowConsole(consoleErrors, /status of 415/);
+});
+
+test("upload without JavaScript is a plain form that works @no-js", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
+  const title = `Plain form report (${testInfo.project.name})`;
+  await openCasey(page);
+  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  await expect(page).toHaveURL(/\?upload=[0-9a-f-]{36}$/);
+  const dialog = page.getByRole("dialog", { name: "Upload Report" });
+  await dialog.getByLabel("Report title").fill("   ");
+  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "plain.pdf", mimeType: "application/pdf", buffer: PDF });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await expect(dialog.getByText("Please enter a report title")).toBeVisible();
+  await dialog.getByLabel("Report title").fill(title);
+  await dialog.getByLabel("Description (optional)").fill("Sent the old-fashioned way.");
+  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "plain.pdf", mimeType: "application/pdf", buffer: PDF });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(calendar(page).getByRole("heading", { name: title })).toBeVisible();
+  if (javaScriptEnabled) await expect(page.getByText("Report uploaded successfully!")).toBeVisible();
+  allowConsole(consoleErrors, /status of 400/);
+});
+
+test("done: staff upload a PDF (drag and drop) and complete the work; the customer sees it all", async ({ page, browser }, testInfo) => {
+  const title = `Content calendar, weeks 1-4 (${Date.now()})`;
+  const customer = await browser.newContext({ storageState: storageStateFor("customerB") });
+  const customerPage = await customer.newPage();
+  await customerPage.goto("/dashboard/services");
+  const counts = customerPage.getByRole("region", { name: "Overview" }).locator("dd");
+  const before = await counts.allTextContents();
+
+  await openCasey(page);
+  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Upload Report" });
+  await dialog.getByLabel("Report title").fill(`  ${title}  `);
+  await dialog.getByLabel("Description (optional)").fill("Your first four weeks of posts.");
+  // Drop a file on the drop zone as a person dragging it from their desktop would.
+  await dialog.getByTestId("dropzone").evaluate((zone, bytes) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], "calendar.pdf", { type: "application/pdf" }));
+    zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, [...PDF]);
+  await expect(dialog.getByText("Selected: calendar.pdf")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("upload-modal.png") });
+  await dialog.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText("Report uploaded successfully!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(calendar(page).getByRole("heading", { name: title })).toBeVisible();
+
+  await calendar(page).getByRole("button", { name: /Mark as completed/ }).click();
+  await expect(calendar(page).getByText("Completed", { exact: true })).toBeVisible();
+  await expect(calendar(page).getByRole("button", { name: /Move back to in progress/ })).toBeVisible();
+
+  await customerPage.reload();
+  const after = await counts.allTextContents();
+  expect(Number(after[1])).toBe(Number(before[1]) + 1);
+  expect(Number(after[2])).toBe(Number(before[2]) - 1);
+  await customerPage.getByRole("link", { name: "Reports" }).click();
+  const card = customerPage.getByRole("listitem").filter({ hasText: title });
+  await expect(card.getByText("Your first four weeks of posts.")).toBeVisible();
+  const downloading = customerPage.waitForEvent("download");
+  await card.getByRole("link", { name: /Download/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("calendar.pdf");
+  expect(fs.readFileSync((await download.path())!).equals(PDF)).toBe(true);
+  await customer.close();
+});

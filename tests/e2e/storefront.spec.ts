@@ -1,0 +1,195 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, latestEmail, test } from "./fixtures";
+
+/*
+ * The storefront on the embedded default (no Stripe key): the landing page, the order modal and
+ * the built-in test checkout, end to end. Tests tagged @no-js also run with JavaScript disabled.
+ */
+
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@e2e-shop.test`;
+
+async function payWithTestCard(page: Page) {
+  await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Name on card").fill("E2E Buyer");
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await expect(page).toHaveURL(/\/purchase\/success\?session_id=cs_test_/);
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+}
+
+/** Ticks services and gets to the checkout: through the modal with JavaScript, the inline form without. */
+async function orderServices(page: Page, javaScriptEnabled: boolean, email: string, names: string[]) {
+  await page.goto("/");
+  for (const name of names) await page.getByRole("checkbox", { name: new RegExp(name) }).check();
+  if (javaScriptEnabled) {
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Complete your order" });
+    await dialog.getByLabel("Name").fill("E2E Buyer");
+    await dialog.getByLabel("Email").fill(email);
+    await dialog.getByRole("button", { name: "Submit Order" }).click();
+  } else {
+    const form = page.locator("#a-la-carte-form");
+    await form.getByLabel("Name").fill("E2E Buyer");
+    await form.getByLabel("Email").fill(email);
+    await form.getByRole("button", { name: "Continue" }).click();
+  }
+}
+
+test("the landing page shows every section with its headings, prices and plans @no-js", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveTitle(/BrandLift/);
+  await expect(page.getByRole("link", { name: "BrandLift home" })).toHaveAttribute("href", "/");
+  await expect(page.getByRole("banner").getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("What would you grade your social media page?");
+  const headings = ["A-La-Carte Services", "Our Services", "Subscription options", "Why choose us?", "Frequently asked questions", "Get in touch"];
+  for (const name of headings) await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
+  // In the spec's order.
+  const tops = await Promise.all(headings.map(async (name) => (await page.getByRole("heading", { name, level: 2 }).boundingBox())!.y));
+  expect([...tops].sort((a, b) => a - b)).toEqual(tops);
+
+  await expect(page.getByRole("checkbox")).toHaveCount(10);
+  await expect(page.getByRole("checkbox", { name: /Social Media Audit/ })).toBeVisible();
+  const services = page.locator("#our-services");
+  for (const price of ["$28.99", "$38.99", "$50.00"]) await expect(services.getByText(price)).toBeVisible();
+  const plans = page.locator("#subscription-options");
+  for (const [title, price] of [["STARTER PACKAGE", "$49"], ["PRO PACKAGE", "$159"], ["VIP TREATMENT", "$589"]]) {
+    const card = plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title }) });
+    await expect(card.getByText(price, { exact: true })).toBeVisible();
+    await expect(card.getByText("/mo")).toBeVisible();
+  }
+  await expect(plans.getByText("$100 ad credits every month (no rollover)")).toBeVisible();
+  await expect(page.locator("#why-choose-us").getByRole("listitem")).toHaveCount(5);
+  const footer = page.getByRole("contentinfo");
+  for (const [name, href] of [["Home", "/"], ["Terms", "/terms"], ["Privacy", "/privacy"]]) {
+    await expect(footer.getByRole("link", { name })).toHaveAttribute("href", href);
+  }
+  await expect(footer).toContainText("© 2023");
+});
+
+test("the order modal: Continue waits for a tick, lists the choices, validates, and closes", async ({ page }) => {
+  await page.goto("/");
+  const continueButton = page.getByRole("button", { name: "Continue", exact: true });
+  await expect(continueButton).toBeDisabled();
+  await page.getByRole("checkbox", { name: /Social Media Audit/ }).check();
+  await page.getByRole("checkbox", { name: /Profile Makeover/ }).check();
+  await expect(continueButton).toBeEnabled();
+  await continueButton.click();
+
+  const dialog = page.getByRole("dialog", { name: "Complete your order" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText("Social Media Audit")).toBeVisible();
+  await expect(dialog.getByText("$149.00")).toBeVisible();
+  await expect(dialog.getByText("$99.00")).toBeVisible();
+  await expect(dialog.getByTestId("order-total")).toHaveText("$248.00");
+  const submit = dialog.getByRole("button", { name: "Submit Order" });
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel("Name").fill("   ");
+  await dialog.getByLabel("Email").fill("someone@example.com");
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel("Name").fill("Ada");
+  await dialog.getByLabel("Email").fill("not-an-email");
+  await submit.click();
+  await expect(dialog.getByText("Invalid email address")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  await continueButton.click();
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(5, 450);
+  await expect(dialog).toBeHidden();
+});
+
+test("the order modal shows 'Submitting...' while it submits and then goes to the checkout", async ({ page }) => {
+  await page.goto("/");
+  // Hold the action's request a moment so the submitting state can be seen.
+  await page.route(/\.data\?index/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await page.getByRole("checkbox", { name: /Paid Ads Setup/ }).check();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Complete your order" });
+  await dialog.getByLabel("Name").fill("Sam Submit");
+  await dialog.getByLabel("Email").fill(unique("submitting"));
+  await dialog.getByRole("button", { name: "Submit Order" }).click();
+  await expect(dialog.getByRole("button", { name: "Submitting..." })).toBeDisabled();
+  await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Paid Ads Setup")).toBeVisible();
+});
+
+test("order, pay on the test checkout, set a password from the e-mail and see the purchase @no-js", async ({ page, javaScriptEnabled }) => {
+  const email = unique("buyer");
+  await orderServices(page, javaScriptEnabled, email, ["Brand Identity Kit"]);
+  await expect(page.getByText("$499.00").first()).toBeVisible();
+  await payWithTestCard(page);
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to Home Page" })).toHaveAttribute("href", "/");
+  await expect(page.getByRole("link", { name: "View Dashboard" })).toHaveAttribute("href", "/login");
+
+  const mail = (latestEmail(email) ?? "").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const link = /http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[\w-]+/.exec(mail)?.[0];
+  expect(link, "the set-password e-mail is in the outbox").toBeTruthy();
+  await page.goto(link!);
+  await page.getByLabel("New Password").fill("a-strong-password-1");
+  await page.getByLabel("Confirm Password").fill("a-strong-password-1");
+  await page.getByRole("button", { name: "Reset Password" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a-strong-password-1");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+  await expect(page.getByText("Brand Identity Kit").first()).toBeVisible();
+});
+
+test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js", async ({ page, javaScriptEnabled }) => {
+  await orderServices(page, javaScriptEnabled, unique("canceller"), ["Monthly Analytics Report"]);
+  await expect(page).toHaveURL(/\/checkout\/test\//);
+  await page.getByRole("button", { name: "Cancel and return to BrandLift" }).click();
+  await expect(page).toHaveURL(/\/purchase\/cancel$/);
+  await expect(page.getByRole("heading", { name: "Payment Cancelled by You" })).toBeVisible();
+  await expect(page.getByText("No charge was made")).toBeVisible();
+  await page.getByRole("link", { name: "Go to Home Page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a plan's Continue opens the order form for a monthly subscription @no-js", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Continue with PRO PACKAGE" }).click();
+  const dialog = page.getByRole("dialog", { name: "Subscribe to PRO PACKAGE" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("order-total")).toHaveText("$159.00/mo");
+  await dialog.getByLabel("Name").fill("Pat Plan");
+  await dialog.getByLabel("Email").fill(unique("planner"));
+  await dialog.getByRole("button", { name: "Submit Order" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("$159.00 per month").first()).toBeVisible();
+  await payWithTestCard(page);
+});
+
+test("the contact form needs only an e-mail and thanks the visitor @no-js", async ({ page }) => {
+  await page.goto("/#contact");
+  const form = page.getByRole("form", { name: "Send us a message" });
+  await form.getByLabel(/E-mail/).fill(unique("contact"));
+  await form.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeVisible();
+});
+
+test("the terms and privacy pages are real pages @no-js", async ({ page }) => {
+  await page.goto("/terms");
+  await expect(page.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Refunds" })).toBeVisible();
+  await page.goto("/privacy");
+  await expect(page.getByRole("heading", { name: "Privacy Policy", level: 1 })).toBeVisible();
+});
+
+test("axe finds no serious accessibility violation on the landing page", async ({ page }) => {
+  await page.goto("/");
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+});

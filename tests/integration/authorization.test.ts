@@ -1,0 +1,205 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ActionFunction, LoaderFunction } from "@remix-run/node";
+import { beforeAll, describe, expect, test } from "vitest";
+import { BASE_URL, createTestUser, credentialHeaders, loadContext } from "./authorization/helpers";
+import type { Actor, AuthorizationRow, Call, Expected, Fixtures, Outcome, RowsModule, Transport } from "./authorization/types";
+
+/**
+ * The authorization table: every route file × {anonymous, customer A, customer B, team} ×
+ * {cookie, bearer}. Rows come from tests/integration/authorization/*.rows.ts, one file per area.
+ * A route file without rows for each handler it exports fails the first test, by name.
+ */
+
+interface RouteModule {
+  loader?: LoaderFunction;
+  action?: ActionFunction;
+  default?: unknown;
+}
+
+const ACTORS: Actor[] = ["anonymous", "customerA", "customerB", "team"];
+const TRANSPORTS: Transport[] = ["cookie", "bearer"];
+const ROUTES_DIR = path.resolve("app/routes");
+
+const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
+const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*/route.{ts,tsx}", "!/app/routes/**/*.test.*"]);
+const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
+
+/** Route files as Remix sees them: `x.tsx` or `x/route.tsx` in app/routes (tests excluded). */
+function routeFiles(): string[] {
+  return fs
+    .readdirSync(ROUTES_DIR, { withFileTypes: true })
+    .flatMap((entry) => {
+      if (entry.isFile()) return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [entry.name] : [];
+      const inner = ["route.tsx", "route.ts"].find((f) => fs.existsSync(path.join(ROUTES_DIR, entry.name, f)));
+      return inner ? [`${entry.name}/${inner}`] : [];
+    })
+    .sort();
+}
+
+function loadRoute(file: string) {
+  const load = routeModules[`/app/routes/${file}`];
+  if (!load) throw new Error(`No route module app/routes/${file}`);
+  return load();
+}
+
+/** The URL pattern of a flat-routes file name, with named groups for its params. */
+export function routePattern(file: string): RegExp {
+  const id = file.replace(/\/route\.tsx?$/, "").replace(/\.tsx?$/, "");
+  const segments: string[] = [];
+  let current = "";
+  let escaped = false;
+  for (const char of id) {
+    if (char === "[") escaped = true;
+    else if (char === "]") escaped = false;
+    else if (char === "." && !escaped) {
+      segments.push(current);
+      current = "";
+    } else current += escaped ? `\\${char}` : char;
+  }
+  segments.push(current);
+  const parts = segments
+    .filter((s) => s !== "_index" && !s.startsWith("_"))
+    .map((s) => s.replace(/_$/, ""))
+    .map((s) => (s === "$" ? "(?<splat>.*)" : s.startsWith("$") ? `(?<${s.slice(1)}>[^/]+)` : s.replace(/[-/\\^$*+?.()|{}]/g, (c) => (c === "\\" ? c : `\\${c}`))));
+  return new RegExp(`^/${parts.join("/")}$`);
+}
+
+function paramsFor(file: string, pathname: string): Record<string, string> | null {
+  const match = routePattern(file).exec(pathname);
+  if (!match) return null;
+  return Object.fromEntries(
+    Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]),
+  );
+}
+
+function isDataWithInit(value: unknown): value is { init: ResponseInit | null } {
+  return typeof value === "object" && value !== null && (value as { type?: string }).type === "DataWithResponseInit";
+}
+
+interface Actual {
+  status: number;
+  location?: string | null;
+  error?: string;
+}
+
+function outcomeOf(value: unknown): Actual {
+  if (value instanceof Response) return { status: value.status, location: value.headers.get("Location") };
+  if (isDataWithInit(value)) {
+    const headers = new Headers(value.init?.headers);
+    return { status: value.init?.status ?? 200, location: headers.get("Location") };
+  }
+  return { status: 200 };
+}
+
+/** What Remix would answer: the handler's response, a thrown Response, or 500 for anything else thrown. */
+async function invoke(module: RouteModule, request: Request, params: Record<string, string>): Promise<Actual> {
+  const handler = request.method === "GET" ? module.loader : module.action;
+  if (!handler) return { status: request.method === "GET" && module.default ? 200 : 405 };
+  try {
+    return outcomeOf(await handler({ request, params, context: loadContext() }));
+  } catch (error) {
+    if (error instanceof Response || isDataWithInit(error)) return outcomeOf(error);
+    return { status: 500, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+async function buildRequest(row: AuthorizationRow, fixtures: Fixtures, call: Call): Promise<Request> {
+  const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+  const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
+  const headers = new Headers(row.headers);
+  if (call.user) for (const [name, value] of Object.entries(await credentialHeaders(call.user.id, call.transport, row.method))) headers.set(name, value);
+  let payload: BodyInit | undefined;
+  if (body && "json" in body) {
+    headers.set("Content-Type", "application/json");
+    payload = JSON.stringify(body.json);
+  } else if (body && "form" in body) {
+    payload = new URLSearchParams(body.form);
+  } else if (body && "multipart" in body) {
+    payload = body.multipart();
+  }
+  return new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
+}
+
+function describeOutcome(expected: Outcome, actual?: Actual): string {
+  const want = typeof expected === "number" ? { status: expected } : expected;
+  if (!actual) return want.location ? `${want.status} → ${String(want.location)}` : String(want.status);
+  const locationOk =
+    !want.location ||
+    (typeof want.location === "string" ? actual.location?.startsWith(want.location) : want.location.test(actual.location ?? ""));
+  const shown = want.location ? ` → ${locationOk ? String(want.location) : (actual.location ?? "(none)")}` : "";
+  return `${actual.status}${shown}${actual.error ? ` (${actual.error})` : ""}`;
+}
+
+function expectedFor(expected: Expected, transport: Transport): Outcome {
+  return typeof expected === "object" && "cookie" in expected ? expected[transport] : expected;
+}
+
+const fixtures = {} as Fixtures;
+
+beforeAll(async () => {
+  const base = {
+    customerA: await createTestUser({ role: "user", name: "Customer A" }),
+    customerB: await createTestUser({ role: "user", name: "Customer B" }),
+    team: await createTestUser({ role: "team", name: "Team Member" }),
+  };
+  const ids: Record<string, string> = {};
+  for (const file of Object.values(rowFiles)) Object.assign(ids, await file.fixtures?.(base));
+  Object.assign(fixtures, base, { ids });
+});
+
+describe("authorization table", () => {
+  test("every route file has rows for each handler it exports", async () => {
+    const missing: string[] = [];
+    for (const file of routeFiles()) {
+      const module = await loadRoute(file);
+      const ofFile = rows.filter((r) => r.route === file);
+      if (module.loader && !ofFile.some((r) => r.method === "GET")) missing.push(`${file}: GET (loader)`);
+      if (module.action && !ofFile.some((r) => r.method !== "GET")) missing.push(`${file}: POST/PATCH/DELETE (action)`);
+      if (!module.loader && !module.action && ofFile.length === 0) missing.push(`${file}: GET (page)`);
+    }
+    expect(
+      missing,
+      `These routes have no authorization rows. Add them to tests/integration/authorization/<area>.rows.ts:\n  ${missing.join("\n  ")}\n`,
+    ).toEqual([]);
+  });
+
+  test("every row names an existing route file, and its path fits that route", async () => {
+    const files = new Set(routeFiles());
+    const problems: string[] = [];
+    for (const row of rows) {
+      if (!files.has(row.route)) {
+        problems.push(`${row.route}: no such file in app/routes`);
+        continue;
+      }
+      for (const actor of ACTORS) {
+        const call: Call = { actor, transport: "cookie", user: actor === "anonymous" ? null : fixtures[actor] };
+        const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+        const pathname = new URL(target, BASE_URL).pathname;
+        if (!paramsFor(row.route, pathname)) problems.push(`${row.method} ${target}: does not match ${row.route} (${routePattern(row.route)})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test.each(rows.map((row) => [`${row.method} ${typeof row.path === "string" ? row.path : row.route}${row.note ? ` (${row.note})` : ""}`, row] as const))(
+    "%s",
+    async (_name, row) => {
+      const module = await loadRoute(row.route);
+      const want: Record<string, string> = {};
+      const got: Record<string, string> = {};
+      for (const actor of ACTORS) {
+        for (const transport of TRANSPORTS) {
+          const call: Call = { actor, transport, user: actor === "anonymous" ? null : fixtures[actor] };
+          const request = await buildRequest(row, fixtures, call);
+          const params = paramsFor(row.route, new URL(request.url).pathname) ?? {};
+          const expected = expectedFor(row.expect[actor], transport);
+          const key = `${actor} / ${transport}`;
+          want[key] = describeOutcome(expected);
+          got[key] = describeOutcome(expected, await invoke(module, request, params));
+        }
+      }
+      expect(got).toEqual(want);
+    },
+  );
+});

@@ -1,0 +1,201 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, test } from "vitest";
+import * as checkoutRoute from "~/routes/checkout.t[e]st.$sessionId";
+import * as landing from "~/routes/_index";
+import * as servicesRoute from "~/routes/api.services";
+import * as purchaseRoute from "~/routes/api.services.purchase";
+import * as cancelRoute from "~/routes/purchase.cancel";
+import { db, schema } from "~/utils/db.server";
+import { CONTEXT, decodeEmail, emailsTo, formRequest, freshContext, jsonRequest, seedServices, uniqueEmail } from "../payments-helpers";
+
+/* The embedded default: no STRIPE_SECRET_KEY, so orders go to the built-in test checkout. */
+
+let services: Awaited<ReturnType<typeof seedServices>>;
+beforeAll(async () => {
+  services = await seedServices();
+});
+
+const responseOf = async (run: () => Promise<unknown>): Promise<Response> => {
+  try {
+    const result = await run();
+    if (result instanceof Response) return result;
+    // Remix's data() wraps the body and its init; a plain object is the body itself.
+    const single = result as { type?: string; data: unknown; init?: ResponseInit | null };
+    if (single.type === "DataWithResponseInit") return Response.json(single.data, single.init ?? undefined);
+    return Response.json(result);
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+};
+
+async function orderFromLanding(fields: Record<string, string | string[]>, context = freshContext()) {
+  return responseOf(() => landing.action({ request: formRequest("/?index", { intent: "order", ...fields }), params: {}, context }));
+}
+
+const sessionIdOf = (location: string) => location.split("/checkout/test/")[1];
+const orderBySession = async (id: string) => (await db.select().from(schema.orders).where(eq(schema.orders.stripeSessionId, id)))[0];
+const pay = (sessionId: string, fields: Record<string, string>) =>
+  responseOf(() => checkoutRoute.action({ request: formRequest(`/checkout/test/${sessionId}`, fields), params: { sessionId }, context: CONTEXT }));
+const GOOD_CARD = { intent: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123", cardholder: "Morgan Lee" };
+
+describe("the landing page", () => {
+  test("its loader lists the active catalogue and sets no cookie for a signed-out visitor", async () => {
+    const result = await responseOf(() => landing.loader({ request: new Request("http://localhost/"), params: {}, context: CONTEXT }));
+    expect(result.headers.get("Set-Cookie")).toBeNull();
+    const body = await result.json();
+    expect(body.user).toBeNull();
+    expect(body.services.map((s: { name: string }) => s.name)).toEqual(services.map((s) => s.name));
+    expect(body.services[0]).toEqual({ _id: services[0].id, name: services[0].name, price: services[0].priceCents / 100, currency: "usd", description: services[0].description });
+  });
+
+  test("GET /api/services answers the catalogue in the contract's shape", async () => {
+    const response = await servicesRoute.loader({ request: new Request("http://localhost/api/services"), params: {}, context: CONTEXT });
+    const body = await response.json();
+    expect(body.success).toBe(true);
+    expect(body.data).toHaveLength(services.length);
+    expect(body.data[0]).toMatchObject({ _id: expect.any(String), name: expect.any(String), price: expect.any(Number), currency: "usd" });
+  });
+
+  test("the order form (no JavaScript needed) creates a pending order and redirects to the test checkout", async () => {
+    const email = uniqueEmail();
+    const response = await orderFromLanding({ name: "Form Buyer", email, services: [services[3].id, services[4].id] });
+    expect(response.status).toBe(302);
+    const location = response.headers.get("Location")!;
+    expect(location).toMatch(/^http:\/\/localhost:\d+\/checkout\/test\/cs_test_/);
+    const order = await orderBySession(sessionIdOf(location));
+    expect(order).toMatchObject({ status: "pending", email, totalCents: services[3].priceCents + services[4].priceCents });
+  });
+
+  test("form errors come back inline with the spec's words and nothing is stored", async () => {
+    const before = await db.$count(schema.orders);
+    const empty = await orderFromLanding({ name: "X", email: uniqueEmail() });
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).result.error.services).toEqual(["Please select at least one service."]);
+    const blank = await orderFromLanding({ name: " ", email: "bad", services: services[0].id });
+    const errors = (await blank.json()).result.error;
+    expect(errors.name).toEqual(["Name is required"]);
+    expect(errors.email).toEqual(["Invalid email address"]);
+    const unknown = await orderFromLanding({ name: "X", email: uniqueEmail(), services: "00000000-0000-4000-8000-000000000000" });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).formError).toMatch(/not available/);
+    expect(await db.$count(schema.orders)).toBe(before);
+  });
+
+  test("'Order Now' on an Our Services package is priced from the package list, not from the form", async () => {
+    const response = await orderFromLanding({ name: "Pkg Buyer", email: uniqueEmail(), packages: "social-audit:starter", price: "0.01" });
+    expect(response.status).toBe(302);
+    const order = await orderBySession(sessionIdOf(response.headers.get("Location")!));
+    expect(order.totalCents).toBe(2899);
+    const again = await orderFromLanding({ name: "Pkg Buyer", email: uniqueEmail(), packages: "social-audit:starter" });
+    expect(again.status).toBe(302);
+    expect(await db.$count(schema.services, eq(schema.services.slug, "package-social-audit-starter"))).toBe(1);
+    const listed = await servicesRoute.loader({ request: new Request("http://localhost/api/services"), params: {}, context: CONTEXT });
+    expect((await listed.json()).data.some((s: { name: string }) => s.name.includes("(Starter)"))).toBe(false);
+    expect((await orderFromLanding({ name: "P", email: uniqueEmail(), packages: "nope:starter" })).status).toBe(400);
+  });
+
+  test("a plan order goes to the test checkout as a monthly subscription", async () => {
+    const response = await responseOf(() =>
+      landing.action({ request: formRequest("/?index", { intent: "plan", planId: "vip", name: "Vic", email: uniqueEmail() }), params: {}, context: freshContext() }),
+    );
+    expect(response.status).toBe(302);
+    const order = await orderBySession(sessionIdOf(response.headers.get("Location")!));
+    expect(order).toMatchObject({ kind: "subscription", planId: "vip", totalCents: 58900 });
+    const bad = await responseOf(() => landing.action({ request: formRequest("/?index", { intent: "plan", planId: "gold", name: "V", email: uniqueEmail() }), params: {}, context: freshContext() }));
+    expect(bad.status).toBe(400);
+  });
+
+  test("orders are limited to 20 a minute per IP address", async () => {
+    const context = freshContext();
+    const line = [{ serviceId: services[0].id, pricingType: "one_time", quantity: 1 }];
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const response = await purchaseRoute.action({ request: jsonRequest("/api/services/purchase", { name: "R", email: uniqueEmail(), services: line }), params: {}, context });
+      statuses.push(response.status);
+      if (i === 20) expect(response.headers.get("Retry-After")).toMatch(/^\d+$/);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
+
+describe("the test checkout", () => {
+  test("shows the lines and total, refuses other cards, and Pay fulfils once then redirects to the success URL", async () => {
+    const email = uniqueEmail();
+    const location = (await orderFromLanding({ name: "Card Buyer", email, services: services[5].id })).headers.get("Location")!;
+    const sessionId = sessionIdOf(location);
+    const page = await responseOf(() => checkoutRoute.loader({ request: new Request(location), params: { sessionId }, context: CONTEXT }));
+    const shown = await page.json();
+    expect(shown).toMatchObject({ email, totalCents: services[5].priceCents, lines: [{ name: services[5].name, amountCents: services[5].priceCents }] });
+
+    const declined = await pay(sessionId, { ...GOOD_CARD, cardNumber: "4000 0000 0000 0002" });
+    expect(declined.status).toBe(400);
+    expect((await declined.json()).result.error.cardNumber).toEqual(["Your card was declined. In test mode, use 4242 4242 4242 4242."]);
+    expect((await orderBySession(sessionId)).status).toBe("pending");
+
+    const paid = await pay(sessionId, GOOD_CARD);
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("Location")).toMatch(new RegExp(`/purchase/success\\?session_id=${sessionId}$`));
+    const order = await orderBySession(sessionId);
+    expect(order.status).toBe("paid");
+    const purchases = await db.select().from(schema.purchases).where(eq(schema.purchases.orderId, order.id));
+    expect(purchases.every((p) => p.status === "in_progress" && p.userId === order.userId)).toBe(true);
+
+    const mails = emailsTo(email).map(decodeEmail);
+    expect(mails.filter((m) => m.includes("Your BrandLift order is confirmed"))).toHaveLength(1);
+    expect(mails.some((m) => m.includes("/reset-password?token="))).toBe(true);
+    // Paying again (a double click, the back button) changes nothing and goes to the success page.
+    const twice = await responseOf(() => checkoutRoute.loader({ request: new Request(location), params: { sessionId }, context: CONTEXT }));
+    expect(twice.status).toBe(302);
+    expect(emailsTo(email).map(decodeEmail).filter((m) => m.includes("Your BrandLift order is confirmed"))).toHaveLength(1);
+  });
+
+  test("Cancel cancels the order and redirects to the cancel URL", async () => {
+    const location = (await orderFromLanding({ name: "Cancel Buyer", email: uniqueEmail(), services: services[6].id })).headers.get("Location")!;
+    const sessionId = sessionIdOf(location);
+    const cancelled = await pay(sessionId, { intent: "cancel" });
+    expect(cancelled.status).toBe(302);
+    expect(cancelled.headers.get("Location")).toMatch(/\/purchase\/cancel$/);
+    expect((await orderBySession(sessionId)).status).toBe("cancelled");
+    expect((await pay(sessionId, GOOD_CARD)).status).toBe(409);
+    expect(cancelRoute.default).toBeTypeOf("function");
+  });
+
+  test("an unknown session is a 404", async () => {
+    const missing = await responseOf(() => checkoutRoute.loader({ request: new Request("http://localhost/checkout/test/cs_test_nope"), params: { sessionId: "cs_test_nope" }, context: CONTEXT }));
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe("the contact form", () => {
+  const contact = (fields: Record<string, string>, context = freshContext()) =>
+    responseOf(() => landing.action({ request: formRequest("/?index", { intent: "contact", ...fields }), params: {}, context }));
+
+  test("needs only an e-mail; stores the message, e-mails the team and sets a thank-you toast", async () => {
+    const email = uniqueEmail("visitor");
+    const response = await contact({ email, message: "Can you help with TikTok?" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Set-Cookie")).toContain("__toast");
+    expect((await response.json()).sent).toBe(true);
+    const [saved] = await db.select().from(schema.contactMessages).where(eq(schema.contactMessages.email, email));
+    expect(saved).toMatchObject({ message: "Can you help with TikTok?", firstName: null });
+    const teamEmails = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.role, "team"));
+    if (teamEmails[0]) expect(emailsTo(teamEmails[0].email).some((m) => decodeEmail(m).includes(email))).toBe(true);
+  });
+
+  test("a missing or bad e-mail is refused; a filled honeypot stores nothing; the rate limit holds", async () => {
+    const missing = await contact({ message: "hi" });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).result.error.email).toEqual(["Email is required"]);
+    expect((await contact({ email: "nope" })).status).toBe(400);
+    const before = await db.$count(schema.contactMessages);
+    expect((await contact({ email: uniqueEmail(), website: "http://spam.example" })).status).toBe(400);
+    expect(await db.$count(schema.contactMessages)).toBe(before);
+
+    const context = freshContext();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await contact({ email: uniqueEmail() }, context)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});

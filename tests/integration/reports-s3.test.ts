@@ -1,0 +1,107 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+/*
+ * The same upload and download, with the files in S3-compatible storage (s3rver on a local
+ * port). The S3_* settings must be in place before the app's env module is first imported.
+ */
+const s3 = vi.hoisted(() => {
+  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  const settings = {
+    S3_BUCKET: "brandlift-reports",
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+  };
+  Object.assign(process.env, settings);
+  return { port, ...settings };
+});
+
+const { storage } = await import("~/utils/storage.server");
+const { env } = await import("~/utils/env.server");
+const helpers = await import("../dashboard-helpers");
+const cases = await import("../reports-cases");
+
+let server: S3rver;
+let directory: string;
+const client = new S3Client({
+  region: s3.S3_REGION,
+  endpoint: s3.S3_ENDPOINT,
+  forcePathStyle: true,
+  credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY },
+});
+
+async function objectKeys() {
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.S3_BUCKET }));
+  return (listed.Contents ?? []).map((o) => o.Key!);
+}
+
+let staff: Awaited<ReturnType<typeof helpers.createAccount>>;
+let customer: typeof staff;
+let serviceId: string;
+
+beforeAll(async () => {
+  directory = fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-"));
+  server = new S3rver({ port: s3.port, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: s3.S3_BUCKET, configs: [] }] });
+  await server.run();
+  const services = await helpers.catalogue();
+  serviceId = services[2].id;
+  staff = await helpers.createAccount("team");
+  customer = await helpers.createAccount("user");
+  await helpers.createPurchase(customer.user.id, services[2]);
+});
+
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(directory, { recursive: true, force: true });
+});
+
+describe("report upload and download on S3-compatible storage", () => {
+  it("uses S3, not the disk", () => {
+    expect(env.s3?.bucket).toBe(s3.S3_BUCKET);
+    expect(storage.kind).toBe("s3");
+  });
+
+  it("stores the file in the bucket under a generated key and serves the same bytes", async () => {
+    const bytes = cases.samples.pdfOfSize(6 * cases.MiB + 123);
+    const response = await cases.postUpload(staff, serviceId, { file: { name: "growth plan.pdf", bytes }, title: "Growth plan", userId: customer.user.id });
+    expect(response.status).toBe(201);
+    const { data } = await response.json();
+    const key = await cases.storedKey(data._id);
+    expect(key).toMatch(/^reports\/[0-9a-f-]{36}\.pdf$/);
+    expect(await objectKeys()).toEqual([key]);
+    expect(fs.existsSync(env.storageDir) ? cases.filesUnder(env.storageDir) : []).toEqual([]);
+
+    const { response: served } = await cases.downloadThroughSignedUrl(customer, data._id);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(served.headers.get("Content-Disposition")).toContain("filename*=UTF-8''growth%20plan.pdf");
+  });
+
+  const refusals: [string, Parameters<typeof cases.postUpload>[2], number, string][] = [
+    ["10 MiB + 1 byte", { file: { name: "big.pdf", bytes: cases.samples.pdfOfSize(10 * cases.MiB + 1) }, title: "Big" }, 413, "File size must be less than 10MB"],
+    ["an empty file", { file: { name: "empty.pdf", bytes: Buffer.alloc(0) }, title: "Empty" }, 400, "Please select a file to upload"],
+    ["a .pdf that is HTML", { file: { name: "x.pdf", bytes: cases.samples.html() }, title: "Fake" }, 415, "Please upload only PDF, DOC, DOCX, or image files"],
+    ["an .exe renamed .png", { file: { name: "x.png", bytes: cases.samples.exe() }, title: "Exe" }, 415, "Please upload only PDF, DOC, DOCX, or image files"],
+    ["a title of spaces", { file: { name: "ok.pdf", bytes: cases.samples.pdf() }, title: "  " }, 400, "Please enter a report title"],
+  ];
+  for (const [name, input, status, message] of refusals) {
+    it(`${name}: refused, nothing left in the bucket or the database`, async () => {
+      const before = { keys: await objectKeys(), rows: await cases.reportCount() };
+      await cases.expectUploadRefused(await cases.postUpload(staff, serviceId, { ...input, userId: customer.user.id }), status, message);
+      expect({ keys: await objectKeys(), rows: await cases.reportCount() }).toEqual(before);
+    });
+  }
+
+  it("a userId that is not a customer: the object already streamed to S3 is deleted again", async () => {
+    const before = { keys: await objectKeys(), rows: await cases.reportCount() };
+    const response = await cases.postUpload(staff, serviceId, { file: { name: "ok.pdf", bytes: cases.samples.pdf() }, title: "T", userId: staff.user.id });
+    await cases.expectUploadRefused(response, 404, "Customer not found.");
+    expect({ keys: await objectKeys(), rows: await cases.reportCount() }).toEqual(before);
+  });
+});
