@@ -2,13 +2,14 @@ import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
-import { createRequestHandler as createFetchHandler, type ServerBuild } from "@remix-run/node";
+import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type * as EntryModule from "./app/entry.server";
 import { env } from "./app/utils/env.server";
+import { createLandingCache } from "./app/utils/landing-cache.server";
 import { logger } from "./app/utils/logger.server";
 
 /*
@@ -32,6 +33,8 @@ const build = await loadBuild();
 const entry = build.entry.module as unknown as Entry;
 const started = await entry.boot();
 
+const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
+
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.trustProxy);
@@ -39,7 +42,9 @@ app.set("trust proxy", env.trustProxy);
 app.use((req, res, next) => {
   const incoming = req.get("X-Request-Id");
   res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
-  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  res.locals.cspNonce =
+    landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ??
+    crypto.randomBytes(16).toString("base64");
   res.setHeader("X-Request-Id", res.locals.requestId);
   next();
 });
@@ -98,7 +103,7 @@ const getLoadContext = (req: express.Request, res: express.Response) => ({
   clientIp: req.ip ?? "unknown",
 });
 
-if (!vite) app.get("/", landingPageCache(build, getLoadContext));
+if (landingCache) app.use(landingCache.middleware);
 
 app.all(
   "*",
@@ -143,34 +148,3 @@ async function stop(signal: string) {
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));
-
-/**
- * The landing page is the same for every signed-out visitor: render it once every few seconds
- * with a placeholder nonce and hand out copies with each request's own nonce.
- */
-function landingPageCache(serverBuild: ServerBuild, context: typeof getLoadContext): express.RequestHandler {
-  const handle = createFetchHandler(serverBuild, "production");
-  const PLACEHOLDER = "__CSP_NONCE_PLACEHOLDER__";
-  const TTL_MS = 10_000;
-  let cached: { at: number; body: Promise<{ html: string; headers: [string, string][] } | null> } | undefined;
-
-  const render = async (req: express.Request, res: express.Response) => {
-    const response = await handle(new Request(`${env.appUrl}/`, { headers: { Accept: "text/html" } }), {
-      ...context(req, res),
-      cspNonce: PLACEHOLDER,
-    });
-    if (response.status !== 200 || response.headers.has("Set-Cookie")) return null;
-    return { html: await response.text(), headers: [...response.headers.entries()] };
-  };
-
-  return (req, res, next) => {
-    if (req.headers.cookie || Object.keys(req.query).length > 0) return next();
-    if (!cached || Date.now() - cached.at > TTL_MS) cached = { at: Date.now(), body: render(req, res).catch(() => null) };
-    cached.body.then((page) => {
-      if (!page) return next();
-      for (const [name, value] of page.headers) if (name !== "content-length") res.setHeader(name, value);
-      res.setHeader("X-Landing-Cache", "hit");
-      res.status(200).send(page.html.replaceAll(PLACEHOLDER, res.locals.cspNonce as string));
-    }, next);
-  };
-}
