@@ -13,7 +13,8 @@ import { SubscriptionOptions } from "~/components/landing/subscription-options";
 import { WhyChooseUs } from "~/components/landing/why-choose-us";
 import { AlaCartePicker, type FieldErrorMap, type PickerService } from "~/components/order/a-la-carte-picker";
 import { OrderModal } from "~/components/order/order-modal";
-import { contactFormSchema, ORDER_INTENT, orderFormSchema, packageKey, PLAN_INTENT, planFormSchema } from "~/components/order/order-schema";
+import { CONTACT_INTENT, ORDER_INTENT, packageKey, PLAN_INTENT } from "~/components/order/order-intents";
+import { contactFormSchema, orderFormSchema, planFormSchema } from "~/components/order/order-schema";
 import { PlanOrderModal } from "~/components/order/plan-order-modal";
 import { Button } from "~/components/ui/button";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -43,7 +44,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type Intent = typeof ORDER_INTENT | typeof PLAN_INTENT | "contact";
+type Intent = typeof ORDER_INTENT | typeof PLAN_INTENT | typeof CONTACT_INTENT;
 type Reply = { error?: FieldErrorMap; initialValue?: Record<string, unknown> | null };
 interface LandingActionData {
   intent: Intent;
@@ -63,19 +64,19 @@ const toReply = (submission: { reply: (options?: { formErrors?: string[] }) => u
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
-  if (intent === "contact") {
+  if (intent === CONTACT_INTENT) {
     checkHoneypot(form);
     const submission = parseWithZod(form, { schema: contactFormSchema });
-    if (submission.status !== "success") return failure("contact", toReply(submission), 400);
+    if (submission.status !== "success") return failure(CONTACT_INTENT, toReply(submission), 400);
     try {
       await consume(limits.contact, `ip:${clientIp(request, context)}`);
     } catch (error) {
-      if (error instanceof HttpError) return failure("contact", toReply(submission, [error.message]), error.status, { formError: error.message });
+      if (error instanceof HttpError) return failure(CONTACT_INTENT, toReply(submission, [error.message]), error.status, { formError: error.message });
       throw error;
     }
     await createContactMessage(submission.value);
     const headers = await createToastHeaders({ type: "success", message: "Thank you for your message! We will reply within one business day." });
-    return respond({ intent: "contact", result: toReply(submission), sent: true }, { headers });
+    return respond({ intent: CONTACT_INTENT, result: toReply(submission), sent: true }, { headers });
   }
 
   const isPlan = intent === PLAN_INTENT;
@@ -108,7 +109,7 @@ export default function Index() {
 
   const orderFailure = actionData?.intent === ORDER_INTENT ? actionData : undefined;
   const planFailure = actionData?.intent === PLAN_INTENT ? actionData : undefined;
-  const contactResult = actionData?.intent === "contact" ? actionData : undefined;
+  const contactResult = actionData?.intent === CONTACT_INTENT ? actionData : undefined;
   const lastValues = (actionData?.result.initialValue ?? {}) as { name?: string; email?: string; services?: string | string[] };
 
   const continuePlan = (plan: Plan) => (
@@ -152,7 +153,7 @@ export default function Index() {
           action="/?index"
           errors={contactResult?.result.error}
           defaultValues={contactResult && !contactResult.sent ? (contactResult.result.initialValue as Record<string, string> | undefined) : undefined}
-          pending={submittingIntent === "contact"}
+          pending={submittingIntent === CONTACT_INTENT}
           sent={contactResult?.sent === true}
         />
       </main>

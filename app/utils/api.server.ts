@@ -24,6 +24,8 @@ export interface ApiContext<A extends Auth, P, Q, B> {
   query: Infer<Q>;
   body: Infer<B>;
   requestId: string;
+  /** The client address as Express saw it (trust proxy honoured). */
+  clientIp: string;
 }
 
 export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again.";
@@ -53,6 +55,7 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
         query: parse(config.query, Object.fromEntries(new URL(request.url).searchParams)) as Infer<Q>,
         body: (config.body ? parse(config.body, await readBody(request)) : undefined) as Infer<B>,
         requestId,
+        clientIp: (context as { clientIp?: string } | undefined)?.clientIp ?? "unknown",
       });
       return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {

@@ -115,6 +115,23 @@ test.describe("sign-in", () => {
   });
 });
 
+test("the Sign In button shows a spinner and is disabled while submitting", async ({ page }) => {
+  await page.goto("/login");
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/login.data**", async (route) => {
+    if (route.request().method() === "POST") await held;
+    await route.continue();
+  });
+  await fillSignIn(page, unknownEmail(), "whatever-password");
+  const button = page.getByRole("button", { name: "Sign In" });
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAttribute("aria-busy", "true");
+  release();
+  await expect(page.getByText("Invalid email or password.")).toBeVisible();
+  await expect(button).toBeEnabled();
+});
+
 test.describe("signed in", () => {
   test.use({ storageState: storageStateFor("customer") });
 
@@ -150,12 +167,20 @@ test.describe("forgot password", () => {
 });
 
 test.describe("reset password", () => {
-  test("without a token it goes to /forgot-password; validation and a bad link's message @no-js", async ({ page }) => {
+  test("without a token it goes to /forgot-password; validation and a bad link's message @no-js", async ({ page }, testInfo) => {
     await page.goto("/reset-password");
     await expect(page).toHaveURL(/\/forgot-password$/);
 
     await page.goto("/reset-password?token=made-up-token");
     await expect(page.getByRole("heading", { name: "Reset Password" })).toBeVisible();
+    if (withJs(testInfo)) {
+      // Each field has its own show/hide toggle.
+      await page.getByRole("button", { name: "Show password" }).nth(1).click();
+      await expect(page.getByLabel("Confirm Password")).toHaveAttribute("type", "text");
+      await expect(page.getByLabel("New Password")).toHaveAttribute("type", "password");
+      await page.getByRole("button", { name: "Show password" }).click();
+      await expect(page.getByLabel("New Password")).toHaveAttribute("type", "text");
+    }
     await page.getByRole("button", { name: "Reset Password" }).click();
     await expect(page.getByText("Password is required", { exact: true })).toBeVisible();
     await expect(page.getByText("Confirm Password is required")).toBeVisible();
@@ -174,16 +199,14 @@ test.describe("reset password", () => {
 test.describe("an unexpected failure shows the catalogue's message", () => {
   // The failure is a request the browser itself aborts, which it reports as a console error.
   test.use({ allowedConsoleErrors: /Failed to load resource|net::ERR_FAILED/ });
-  test("an unexpected failure shows 'Login failed. Please check your credentials!'", async ({ page }, testInfo) => {
-    test.skip(!withJs(testInfo), "the network failure is simulated in the browser's own request");
+  test("an unexpected failure shows 'Login failed. Please check your credentials!'", async ({ page }) => {
     await page.goto("/login");
     await failSubmissions(page, "login");
     await fillSignIn(page, unknownEmail(), "whatever-password");
     await expect(page.getByText("Login failed. Please check your credentials!")).toBeVisible();
   });
 
-  test("an unexpected failure shows 'Failed to send reset email. Please try again later.'", async ({ page }, testInfo) => {
-    test.skip(!withJs(testInfo), "the network failure is simulated in the browser's own request");
+  test("an unexpected failure shows 'Failed to send reset email. Please try again later.'", async ({ page }) => {
     await page.goto("/forgot-password");
     await failSubmissions(page, "forgot-password");
     await page.getByLabel("Email").fill(unknownEmail());
@@ -191,8 +214,7 @@ test.describe("an unexpected failure shows the catalogue's message", () => {
     await expect(page.getByText("Failed to send reset email. Please try again later.")).toBeVisible();
   });
 
-  test("an unexpected failure shows 'Failed to reset password. Please try again later.'", async ({ page }, testInfo) => {
-    test.skip(!withJs(testInfo), "the network failure is simulated in the browser's own request");
+  test("an unexpected failure shows 'Failed to reset password. Please try again later.'", async ({ page }) => {
     await page.goto("/reset-password?token=made-up-token");
     await failSubmissions(page, "reset-password");
     await page.getByLabel("New Password").fill("long enough password");

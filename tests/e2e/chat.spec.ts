@@ -81,6 +81,7 @@ test("a customer and a staff member chat live in two browsers", async ({ browser
 
     // Both are stored: a reload shows the whole conversation in order.
     await customer.page.reload();
+    await expect(chat(customer.page).messages.filter({ hasText: answer })).toBeVisible();
     const texts = await chat(customer.page).messages.allInnerTexts();
     const q = texts.findIndex((t) => t.includes(question));
     const a = texts.findIndex((t) => t.includes(answer));

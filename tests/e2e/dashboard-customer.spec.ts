@@ -1,5 +1,21 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
+import { decode } from "turbo-stream";
 import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
+
+/**
+ * The server's real single-fetch answer with one route's loader turned into a thrown error,
+ * encoded by Remix's own encoder: what the browser gets when that loader fails on the server.
+ */
+async function withLoaderError(body: Buffer, routeId: string) {
+  const decoded = await decode(new Response(new Uint8Array(body)).body!);
+  await decoded.done;
+  const results = { ...(decoded.value as Record<string, unknown>), [routeId]: { error: new Error("Unexpected Server Error") } };
+  const singleFetch = createRequire(import.meta.url)("@remix-run/server-runtime/dist/single-fetch.js") as {
+    encodeViaTurboStream(data: unknown, signal: AbortSignal, timeout: undefined, mode: string): ReadableStream<Uint8Array>;
+  };
+  return Buffer.from(await new Response(singleFetch.encodeViaTurboStream(results, new AbortController().signal, undefined, "production")).arrayBuffer());
+}
 
 /** Deliberate 4xx/5xx answers are logged by the browser; those, and only those, are expected. */
 function allowConsole(errors: string[], pattern: RegExp) {
@@ -88,16 +104,19 @@ test.describe("customer with purchases", () => {
     expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
-  test("a failed list shows 'Error Loading Services' and Retry loads it", async ({ page, consoleErrors }) => {
+  test("a failed list shows 'Error Loading Services' and Retry loads it", async ({ page, consoleErrors }, testInfo) => {
     await page.goto("/dashboard/reports");
-    // The network drops the list's data request, as a flaky connection or a server restart would.
-    await page.route(/\/dashboard\/services\.data/, (route) => route.abort("connectionreset"));
+    await page.route(/\/dashboard\/services\.data/, async (route) => {
+      const real = await route.fetch();
+      await route.fulfill({ status: 500, headers: real.headers(), body: await withLoaderError(await real.body(), "routes/dashboard.services._index") });
+    });
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Services" }).click();
     await expect(page.getByRole("heading", { name: "Error Loading Services" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("services-error.png"), fullPage: true });
     await page.unroute(/\/dashboard\/services\.data/);
     await page.getByRole("button", { name: "Retry" }).click();
     await expect(page.getByRole("heading", { name: "Social Media Audit" })).toBeVisible();
-    allowConsole(consoleErrors, /ERR_CONNECTION_RESET|Failed to fetch/);
+    allowConsole(consoleErrors, /status of 500/);
   });
 
   test("staff pages and another customer's purchase are refused @no-js", async ({ page, consoleErrors }) => {

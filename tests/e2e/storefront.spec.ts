@@ -122,6 +122,25 @@ test("the order modal shows 'Submitting...' while it submits and then goes to th
   await expect(page.getByText("Paid Ads Setup")).toBeVisible();
 });
 
+test("'Order Now' in an Our Services detail modal orders that package", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: /Content Creation Kit: \$38\.99/ }).click();
+  const detail = page.getByRole("dialog", { name: "Content Creation Kit" });
+  await expect(detail.getByRole("img")).toBeVisible();
+  await expect(page.locator("body")).toHaveCSS("overflow", "hidden");
+  await detail.getByRole("tab", { name: "Growth" }).click();
+  await expect(detail.getByText("$79.99")).toBeVisible();
+  await detail.getByRole("button", { name: "Order Now" }).click();
+  const order = page.getByRole("dialog", { name: "Complete your order" });
+  await expect(order.getByText("Content Creation Kit (Growth)")).toBeVisible();
+  await expect(order.getByTestId("order-total")).toHaveText("$79.99");
+  await order.getByLabel("Name").fill("Pia Package");
+  await order.getByLabel("Email").fill(unique("package"));
+  await order.getByRole("button", { name: "Submit Order" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Content Creation Kit (Growth)")).toBeVisible();
+});
+
 test("order, pay on the test checkout, set a password from the e-mail and see the purchase @no-js", async ({ page, javaScriptEnabled }) => {
   const email = unique("buyer");
   await orderServices(page, javaScriptEnabled, email, ["Brand Identity Kit"]);

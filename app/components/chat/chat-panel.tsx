@@ -119,6 +119,9 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser }: Chat
       </div>
 
       <form onSubmit={onSubmit} className="border-t border-slate-200 p-3">
+        <noscript>
+          <p className="mb-2 text-sm text-slate-700">The chat needs JavaScript. Please enable it to read and send messages.</p>
+        </noscript>
         {conversation.sendError ? (
           <p role="alert" className="mb-2 text-sm font-medium text-red-700">
             {conversation.sendError}

@@ -12,6 +12,7 @@ interface PresenceStore {
   listeners: Set<() => void>;
 }
 
+const PRESENCE_REFRESH_MS = 60_000;
 const stores = new WeakMap<ClientSocket, PresenceStore>();
 const EMPTY: ReadonlySet<string> = new Set();
 
@@ -32,6 +33,11 @@ function presenceStore(socket: ClientSocket): PresenceStore {
     update(next);
   });
   if (socket.connected) refresh();
+  // A node that dies cannot announce its customers leaving: ask again now and then.
+  const timer = setInterval(() => {
+    if (!socket.active) clearInterval(timer);
+    else if (socket.connected) refresh();
+  }, PRESENCE_REFRESH_MS);
   stores.set(socket, created);
   return created;
 }

@@ -5,7 +5,7 @@ import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/components/ui/file-size";
 import { Field, Input } from "~/components/ui/input";
-import { ORDER_INTENT } from "./order-schema";
+import { ORDER_INTENT } from "./order-intents";
 
 export interface PickerService {
   _id: string;

@@ -1,4 +1,3 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
 import { useState, type FormEvent } from "react";
@@ -6,7 +5,6 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
 import type { FieldErrorMap } from "./a-la-carte-picker";
-import { orderFormSchema, planFormSchema } from "./order-schema";
 import { OrderSummary, type SummaryLine } from "./order-summary";
 
 export type OrderModalProps = {
@@ -37,17 +35,23 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
   const [clientErrors, setClientErrors] = useState<FieldErrorMap | null>(null);
   const shown = clientErrors ?? errors;
   const blank = name.trim() === "" || email.trim() === "";
-  const schema = hidden.intent === "plan" ? planFormSchema : orderFormSchema;
 
-  // The same zod schema as the action: a bad e-mail is caught here, and the server checks again.
+  // The rules and messages of order-schema.ts, checked with the browser's own validation so the
+  // landing page ships no zod; the action parses with the schema and has the last word.
   function validate(event: FormEvent<HTMLFormElement>) {
-    const submission = parseWithZod(new FormData(event.currentTarget), { schema });
-    if (submission.status === "success") {
+    const field = (name: string) => event.currentTarget.elements.namedItem(name) as HTMLInputElement;
+    const found: FieldErrorMap = {};
+    if (!field("name").value.trim()) found.name = ["Name is required"];
+    const emailInput = field("email");
+    const value = emailInput.value.trim();
+    if (!value) found.email = ["Email is required"];
+    else if (emailInput.validity.typeMismatch || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) found.email = ["Invalid email address"];
+    if (Object.keys(found).length === 0) {
       setClientErrors(null);
       return;
     }
     event.preventDefault();
-    setClientErrors(submission.reply().error ?? null);
+    setClientErrors(found);
   }
 
   return (

@@ -1,13 +1,11 @@
-import { z } from "zod";
-
-// zod 4 probes `new Function("")` to JIT object parsers; our CSP (no 'unsafe-eval') blocks it and the
-// browser logs a CSP issue on every page that builds a schema. Plain parsing is fast enough for forms.
-z.config({ jitless: true });
+import { CONTACT_INTENT, ORDER_INTENT, PLAN_INTENT } from "./order-intents";
+import { z } from "./zod";
 
 /*
- * One schema per form, used by conform in the browser and by the landing action on the server
- * (which adds the checks that need the database: active services, prices). The JSON API's body
- * schema shares the field rules.
+ * One schema per form, used by the landing action on the server (which adds the checks that need
+ * the database: active services, prices). The JSON API's body schema shares the field rules. The
+ * landing page itself does not ship zod (decision 034): the order modal mirrors these rules with
+ * the browser's own constraint validation and the same messages.
  */
 
 export const nameField = z
@@ -23,13 +21,6 @@ export const emailField = z
   .max(254, "Invalid email address")
   .pipe(z.email("Invalid email address"));
 
-/** How the order form names an "Our Services" package: `<sample service id>:<package name>`. */
-export function packageKey({ serviceId, packageName }: { serviceId: string; packageName: string }) {
-  return `${serviceId}:${packageName.toLowerCase()}`;
-}
-
-export const ORDER_INTENT = "order";
-export const PLAN_INTENT = "plan";
 
 export const orderFormSchema = z
   .object({
@@ -52,7 +43,7 @@ export const planFormSchema = z.object({
 });
 
 export const contactFormSchema = z.object({
-  intent: z.literal("contact"),
+  intent: z.literal(CONTACT_INTENT),
   firstName: z.string().trim().max(100, "First name must be at most 100 characters").optional(),
   lastName: z.string().trim().max(100, "Last name must be at most 100 characters").optional(),
   email: emailField,

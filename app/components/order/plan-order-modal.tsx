@@ -1,6 +1,6 @@
 import { findPlan, formatPlanPrice } from "~/components/landing/plans";
 import { OrderModal, type OrderModalProps } from "./order-modal";
-import { PLAN_INTENT } from "./order-schema";
+import { PLAN_INTENT } from "./order-intents";
 
 type PlanOrderModalProps = Omit<OrderModalProps, "open" | "title" | "lines" | "hidden" | "description"> & {
   planId: string | null;
