@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { receiveReportUpload } from "~/models/report-upload.server";
 import * as download from "~/routes/api.reports.$id.download";
 import * as file from "~/routes/files.reports.$reportId";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 import { call, catalogue, createAccount, createPurchase, type Account } from "../dashboard-helpers";
 import { downloadThroughSignedUrl, expectUploadRefused, filesUnder, MiB, postRawUpload, postUpload, reportCount, samples, unfoldMail } from "../reports-cases";
@@ -65,10 +66,15 @@ describe("report upload and download on local disk", () => {
 
     // Staff may download it too; another customer may not, neither by API nor by the plain link.
     expect((await downloadThroughSignedUrl(staff, report._id)).response.status).toBe(200);
+    const warn = vi.spyOn(logger, "warn");
     const refused = await call(download.loader, `/api/reports/${report._id}/download`, { auth: other, params: { id: report._id } });
     expect(refused.status).toBe(404);
     const plain = await call(file.loader, `/files/reports/${report._id}`, { auth: { cookie: other.cookie }, params: { reportId: report._id } });
     expect(plain.status).toBe(404);
+    // Both attempts are logged with who asked for whose report.
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(warn).toHaveBeenCalledWith({ actorId: other.user.id, reportId: report._id, ownerId: customer.user.id }, "refused access to another customer's report");
+    warn.mockRestore();
     const own = await call(file.loader, `/files/reports/${report._id}`, { auth: { cookie: customer.cookie }, params: { reportId: report._id } });
     expect(own.status).toBe(200);
     expect(Buffer.from(await own.arrayBuffer()).equals(bytes)).toBe(true);
