@@ -104,6 +104,11 @@ export async function call(
   try {
     const result = await handler({ request, params, context } as LoaderFunctionArgs & ActionFunctionArgs);
     if (result instanceof Response) return result;
+    // Remix's data(value, init): the value as JSON with its status and headers.
+    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
+      const { data, init } = result as { data: unknown; init: ResponseInit | null };
+      return Response.json(data, init ?? undefined);
+    }
     return Response.json(result);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;

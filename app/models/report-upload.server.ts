@@ -33,7 +33,8 @@ const MAX_ENVELOPE_BYTES = 256 * 1024;
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-export const tooLarge = () => new HttpError(413, UPLOAD_MESSAGES.size, "PAYLOAD_TOO_LARGE");
+/** Closing the connection stops the client sending the rest of a huge body we will never read. */
+export const tooLarge = () => new HttpError(413, UPLOAD_MESSAGES.size, "PAYLOAD_TOO_LARGE", { Connection: "close" });
 export const wrongType = () => new HttpError(415, UPLOAD_MESSAGES.type, "UNSUPPORTED_MEDIA_TYPE");
 export const noFile = () => new HttpError(400, UPLOAD_MESSAGES.file, "FILE_REQUIRED");
 

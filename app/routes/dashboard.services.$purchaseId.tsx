@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/dashboard/back-link";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { formatMoney } from "~/components/ui/file-size";
@@ -62,3 +63,7 @@ export default function ServiceDetail() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.purchase.service.name ?? "Service"} — BrandLift dashboard` }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard/services" backLabel="Back to services" />;
+}

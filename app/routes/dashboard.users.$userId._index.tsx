@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { ShoppingBag, Upload } from "lucide-react";
-import { z } from "zod";
+import { z } from "~/utils/zod";
 import { ReportList } from "~/components/dashboard/report-list";
 import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/components/dashboard/types";
 import { UploadReportModal } from "~/components/dashboard/upload-modal";

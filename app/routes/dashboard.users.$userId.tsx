@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Mail } from "lucide-react";
 import { BackLink } from "~/components/dashboard/back-link";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
 import { TabLinks } from "~/components/ui/tabs";
 import { toUserJson } from "~/models/customers.server";
@@ -50,3 +51,7 @@ export default function UserDetail() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "User"} — BrandLift dashboard` }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />;
+}

@@ -126,6 +126,8 @@ test.describe("customer with purchases", () => {
     const foreign = await page.goto("/dashboard/services/00000000-0000-4000-8000-000000000000");
     expect(foreign?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Back to services" }).first().click();
+    await expect(page).toHaveURL(/\/dashboard\/services$/);
     allowConsole(consoleErrors, /status of 40[34]/);
   });
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
+import { ACCOUNTS, expect, latestEmail, storageStateFor, test } from "./fixtures";
 
 /**
  * Staff: find a customer, open them, upload a report (with and without JavaScript), mark the
@@ -139,6 +139,10 @@ test("done: staff upload a PDF (drag and drop) and complete the work; the custom
   await expect(page.getByText("Report uploaded successfully!")).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(calendar(page).getByRole("heading", { name: title })).toBeVisible();
+  // The customer is told, with a link to the service's page.
+  const mail = (latestEmail(casey.email) ?? "").replace(/=\r?\n/g, "");
+  expect(mail).toContain("A new report is ready");
+  expect(mail).toMatch(/\/dashboard\/services\/[0-9a-f-]{36}/);
 
   await calendar(page).getByRole("button", { name: /Mark as completed/ }).click();
   await expect(calendar(page).getByText("Completed", { exact: true })).toBeVisible();

@@ -22,7 +22,7 @@ const TRANSPORTS: Transport[] = ["cookie", "bearer"];
 const ROUTES_DIR = path.resolve("app/routes");
 
 const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
-const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*/route.{ts,tsx}", "!/app/routes/**/*.test.*"]);
+const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*/route.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
 const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
 
 /** Route files as Remix sees them: `x.tsx` or `x/route.tsx` in app/routes (tests excluded). */
@@ -55,7 +55,7 @@ export function routePattern(file: string): RegExp {
     else if (char === "." && !escaped) {
       segments.push(current);
       current = "";
-    } else current += escaped ? `\\${char}` : char;
+    } else current += char;
   }
   segments.push(current);
   const parts = segments

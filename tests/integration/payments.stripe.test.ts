@@ -129,6 +129,20 @@ describe("ordering through Stripe Checkout", () => {
     expect((await purchasesOf(row.id)).every((p) => p.status === "pending")).toBe(true);
   }, 30_000);
 
+  test("the landing form shows the same message inline when Stripe fails, and redirects to Stripe when it works", async () => {
+    const landing = await import("~/routes/_index");
+    const { formRequest } = await import("../payments-helpers");
+    const submit = () =>
+      landing.action({ request: formRequest("/?index", { intent: "order", name: "Form Buyer", email: uniqueEmail(), services: services[2].id }), params: {}, context: freshContext() });
+    fake.failNext(503, 3);
+    const failed = (await submit()) as unknown as { data: { formError: string }; init: { status: number } };
+    expect(failed.init.status).toBe(502);
+    expect(failed.data.formError).toBe("Network error. Please try again.");
+    const redirected = (await submit()) as Response;
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get("Location")).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+  }, 30_000);
+
   test("a session without a URL gives 'Checkout URL not found. Please try again.'", async () => {
     fake.omitUrlNext();
     const result = await order({ name: "No Url", email: uniqueEmail(), services: [{ serviceId: services[1].id, pricingType: "one_time", quantity: 1 }] });
@@ -260,7 +274,7 @@ describe("the success page and the webhook share one fulfilment", () => {
 
 describe("the built-in test checkout", () => {
   test("does not exist while a Stripe key is set", async () => {
-    const checkoutRoute = await import("~/routes/checkout.t[e]st.$sessionId");
+    const checkoutRoute = await import("~/routes/checkout.test.$sessionId");
     const { sessionId } = await placeOrder();
     const args = { params: { sessionId }, context: freshContext() };
     const thrown = await checkoutRoute.loader({ request: new Request(`http://localhost/checkout/test/${sessionId}`), ...args }).catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import * as checkoutRoute from "~/routes/checkout.t[e]st.$sessionId";
+import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
 import * as landing from "~/routes/_index";
 import * as servicesRoute from "~/routes/api.services";
 import * as purchaseRoute from "~/routes/api.services.purchase";

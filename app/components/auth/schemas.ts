@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/utils/zod";
 
 /**
  * One zod schema per auth form, used by conform in the browser, by the page actions and by the

@@ -6,6 +6,15 @@ import { CHAT_READ_EVENT, type ChatReadDetail } from "./read-state";
 
 type Counts = Record<string, number>;
 
+/** The counts after one live support message, as `viewer` sees them. */
+export function countMessage(counts: Counts, m: ChatMessage, viewer: { id: string; role: "user" | "team" }): Counts {
+  const customerId = /^support-(.+)$/.exec(m.roomId)?.[1];
+  if (!customerId || m.senderId._id === viewer.id) return counts;
+  if (viewer.role === "user") return customerId === viewer.id ? { ...counts, [customerId]: (counts[customerId] ?? 0) + 1 } : counts;
+  // Staff: a customer message adds one; any staff reply means the thread has been handled.
+  return { ...counts, [customerId]: m.senderId._id === customerId ? (counts[customerId] ?? 0) + 1 : 0 };
+}
+
 /**
  * Unread counts per support thread, starting from the loader's figures and kept live by the
  * socket: a message from the other side adds one; reading the thread (or, for staff, any staff
@@ -25,13 +34,7 @@ export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role:
     window.addEventListener(CHAT_READ_EVENT, onRead);
     if (!socket) return () => window.removeEventListener(CHAT_READ_EVENT, onRead);
 
-    const onMessage = (m: ChatMessage) => {
-      const customerId = /^support-(.+)$/.exec(m.roomId)?.[1];
-      if (!customerId || m.senderId._id === viewer.id) return;
-      const fromCustomer = m.senderId._id === customerId;
-      if (viewer.role === "team") setCounts((c) => ({ ...c, [customerId]: fromCustomer ? (c[customerId] ?? 0) + 1 : 0 }));
-      else if (customerId === viewer.id) setCounts((c) => ({ ...c, [customerId]: (c[customerId] ?? 0) + 1 }));
-    };
+    const onMessage = (m: ChatMessage) => setCounts((c) => countMessage(c, m, { id: viewer.id, role: viewer.role }));
     socket.on("supportMessage", onMessage);
     return () => {
       window.removeEventListener(CHAT_READ_EVENT, onRead);

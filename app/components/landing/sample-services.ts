@@ -1,3 +1,7 @@
+import auditImage from "~/assets/service-audit.svg";
+import contentImage from "~/assets/service-content.svg";
+import strategyImage from "~/assets/service-strategy.svg";
+
 export type ServicePackage = {
   name: string;
   /** Dollars as text, e.g. "28.99"; shown as "$28.99". */
@@ -23,7 +27,7 @@ export const sampleServices: SampleService[] = [
   {
     id: "social-audit",
     title: "Social Media Audit",
-    image: "/images/service-audit.svg",
+    image: auditImage,
     imageAlt: "A profile scorecard with a letter grade and engagement charts",
     rating: 4.8,
     reviewCount: 126,
@@ -69,7 +73,7 @@ export const sampleServices: SampleService[] = [
   {
     id: "content-kit",
     title: "Content Creation Kit",
-    image: "/images/service-content.svg",
+    image: contentImage,
     imageAlt: "A grid of branded social posts with a video play button",
     rating: 4.9,
     reviewCount: 98,
@@ -115,7 +119,7 @@ export const sampleServices: SampleService[] = [
   {
     id: "brand-strategy",
     title: "Brand Strategy Session",
-    image: "/images/service-strategy.svg",
+    image: strategyImage,
     imageAlt: "A strategy board with a target, a colour palette and sticky notes",
     rating: 4.7,
     reviewCount: 74,

@@ -1,5 +1,5 @@
 import { CONTACT_INTENT, ORDER_INTENT, PLAN_INTENT } from "./order-intents";
-import { z } from "./zod";
+import { z } from "~/utils/zod";
 
 /*
  * One schema per form, used by the landing action on the server (which adds the checks that need

@@ -1,4 +1,4 @@
-import { z } from "./zod";
+import { z } from "~/utils/zod";
 
 /** The built-in test checkout's card form. Only Stripe's famous test card is accepted. */
 export const TEST_CARD_NUMBER = "4242424242424242";

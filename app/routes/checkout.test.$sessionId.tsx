@@ -20,8 +20,7 @@ import {
 import { cancelUrl, isTestCheckout, successUrl } from "~/utils/stripe.server";
 
 /*
- * /checkout/test/:sessionId. The brackets in the file name (Remix's escape: "t[e]st" is "test")
- * keep ".test." out of it, so globs that skip test files (`*.test.*`) still see this route.
+ * /checkout/test/:sessionId.
  *
  * The built-in test checkout of contracts §5, used only when no STRIPE_SECRET_KEY is set: it
  * stands in for Stripe's hosted page. "Pay" runs the one fulfilment and redirects to the

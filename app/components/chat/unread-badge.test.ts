@@ -1,0 +1,36 @@
+import { describe, expect, test } from "vitest";
+import type { ChatMessage } from "~/realtime/events";
+import { countMessage } from "./unread-badge";
+
+const customer = "11111111-1111-4111-8111-111111111111";
+const staff = { id: "22222222-2222-4222-8222-222222222222", role: "team" as const };
+const otherStaff = "33333333-3333-4333-8333-333333333333";
+
+const from = (senderId: string, roomId = `support-${customer}`): ChatMessage => ({
+  _id: Math.random().toString(36),
+  roomId,
+  senderId: { _id: senderId, name: "x", profileImage: null },
+  receiverId: null,
+  message: "hi",
+  messageType: "text",
+  createdAt: new Date().toISOString(),
+  service: null,
+});
+
+describe("live unread counts", () => {
+  test("staff: customer messages add up; another staff member's reply clears the thread", () => {
+    let counts = countMessage({}, from(customer), staff);
+    counts = countMessage(counts, from(customer), staff);
+    expect(counts[customer]).toBe(2);
+    expect(countMessage(counts, from(otherStaff), staff)[customer]).toBe(0);
+    expect(countMessage(counts, from(staff.id), staff)).toBe(counts); // own message: unchanged
+  });
+
+  test("customer: staff replies in their own thread add up; their own messages and other rooms do not", () => {
+    const me = { id: customer, role: "user" as const };
+    let counts = countMessage({}, from(staff.id), me);
+    counts = countMessage(counts, from(customer), me);
+    counts = countMessage(counts, from(staff.id, `${customer}-${staff.id}`), me);
+    expect(counts).toEqual({ [customer]: 1 });
+  });
+});

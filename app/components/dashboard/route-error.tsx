@@ -1,0 +1,23 @@
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { AlertTriangle, SearchX } from "lucide-react";
+import { ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+
+/** A detail view's error inside the dashboard, so the sidebar and a way back stay on screen. */
+export function DashboardRouteError({ backTo, backLabel }: { backTo: string; backLabel: string }) {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <EmptyState
+      icon={notFound ? SearchX : AlertTriangle}
+      headingLevel="h2"
+      title={notFound ? "Not found" : "Something went wrong"}
+      text={notFound ? "We couldn't find that. It may have been removed, or the link may be mistyped." : "Please try again in a moment."}
+      action={
+        <ButtonLink to={backTo} variant="outline">
+          {backLabel}
+        </ButtonLink>
+      }
+    />
+  );
+}
