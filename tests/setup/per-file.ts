@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
 import { createTestDatabase } from "./database";
 
@@ -16,6 +17,19 @@ const database = await createTestDatabase(inject("databaseTemplate"));
 const registry = ((globalThis as { __remember_epic_web?: Map<string, unknown> }).__remember_epic_web ??= new Map());
 registry.set("database", database);
 registry.delete("redis");
+
+// Rate-limit counters live in Redis for a minute or an hour: a file must not inherit the last file's.
+if (process.env.REDIS_URL) {
+  const redis = new Redis(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  for (let cursor = "0"; ; ) {
+    const [next, keys] = await redis.scan(cursor, "MATCH", "rl:*", "COUNT", 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+    if (cursor === "0") break;
+  }
+  await redis.quit();
+}
 
 let consoleErrors: unknown[][] = [];
 beforeEach(() => {
