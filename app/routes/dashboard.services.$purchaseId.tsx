@@ -1,23 +1,28 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
+import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { formatMoney } from "~/components/ui/file-size";
 import { TabLinks } from "~/components/ui/tabs";
+import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { loadOwnPurchase } from "~/models/dashboard.server";
 
-/** /dashboard/services/:purchaseId: one purchased service, its Reports and Message tabs below. */
+/**
+ * /dashboard/services/:purchaseId: one purchased service, its Reports and Message tabs below; the
+ * customer's unread replies (one support thread for all their services) as a badge on Message.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
   // Staff reach a customer's purchase through that customer's page.
   if (user.role === "team") throw redirect(purchase.userId ? `/dashboard/users/${purchase.userId}` : "/dashboard/users");
-  return { purchase: purchase.json };
+  return { purchase: purchase.json, unread: await getUnreadCountForCustomer(user.id), userId: user.id };
 }
 
 export default function ServiceDetail() {
-  const { purchase } = useLoaderData<typeof loader>();
+  const { purchase, unread, userId } = useLoaderData<typeof loader>();
   const base = `/dashboard/services/${purchase._id}`;
   return (
     <section aria-labelledby="service-heading" className="space-y-6">
@@ -54,7 +59,15 @@ export default function ServiceDetail() {
         className="max-w-sm"
         items={[
           { to: base, label: "Reports", end: true },
-          { to: `${base}/message`, label: "Message" },
+          {
+            to: `${base}/message`,
+            label: (
+              <>
+                Message
+                <ThreadUnreadCount customerId={userId} initialCount={unread} viewer={{ id: userId, role: "user" }} label="unread" />
+              </>
+            ),
+          },
         ]}
       />
       <Outlet />

@@ -1,21 +1,25 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Mail } from "lucide-react";
+import { OnlineBadge } from "~/components/chat/online-badge";
+import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
 import { TabLinks } from "~/components/ui/tabs";
+import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { toUserJson } from "~/models/customers.server";
 import { loadCustomer } from "~/models/dashboard.server";
 
-/** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs. */
+/** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs (its unread count on Message). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { customer } = await loadCustomer(request, params.userId);
-  return { customer: toUserJson(customer) };
+  const { staff, customer } = await loadCustomer(request, params.userId);
+  const { byCustomer } = await getUnreadCountsForTeam();
+  return { customer: toUserJson(customer), unread: byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
 export default function UserDetail() {
-  const { customer } = useLoaderData<typeof loader>();
+  const { customer, unread, staffId } = useLoaderData<typeof loader>();
   const base = `/dashboard/users/${customer._id}`;
   return (
     <section aria-labelledby="user-heading" className="space-y-6">
@@ -25,9 +29,12 @@ export default function UserDetail() {
           {customer.name.trim().charAt(0).toUpperCase() || "?"}
         </span>
         <div className="min-w-0">
-          <h2 id="user-heading" className="text-2xl font-bold break-words text-slate-950">
-            {customer.name}
-          </h2>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <h2 id="user-heading" className="text-2xl font-bold break-words text-slate-950">
+              {customer.name}
+            </h2>
+            <OnlineBadge userId={customer._id} />
+          </div>
           <p className="flex items-center gap-2 text-sm break-all text-slate-600">
             <Mail className="size-4 shrink-0" aria-hidden="true" />
             <a href={`mailto:${customer.email}`} className="hover:text-brand-700">
@@ -42,7 +49,16 @@ export default function UserDetail() {
         className="max-w-sm"
         items={[
           { to: base, label: "Reports", end: true },
-          { to: `${base}/message`, label: "Message" },
+          {
+            to: `${base}/message`,
+            // "unread", not "unread messages": the link's name should stay "Message …".
+            label: (
+              <>
+                Message
+                <ThreadUnreadCount customerId={customer._id} initialCount={unread} viewer={{ id: staffId, role: "team" }} label="unread" />
+              </>
+            ),
+          },
         ]}
       />
       <Outlet />

@@ -1,24 +1,32 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ArrowRight, Search, Users } from "lucide-react";
+import { OnlineBadge } from "~/components/chat/online-badge";
+import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input, Label } from "~/components/ui/input";
+import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { requireTeam } from "~/utils/auth.server";
 
-/** /dashboard/users?search=&page=: staff find a customer among thousands, twenty at a time. */
+/**
+ * /dashboard/users?search=&page=: staff find a customer among thousands, twenty at a time, with
+ * each one's unread support messages (read here, not from the layout, so they are fresh on every visit).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireTeam(request);
+  const staff = await requireTeam(request);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").trim().slice(0, 200);
   const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 1_000_000);
   const { users, total } = await listCustomers({ search, page, limit: USERS_PAGE_SIZE });
-  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search };
+  const { byCustomer } = await getUnreadCountsForTeam();
+  const unread = Object.fromEntries(users.map((u) => [u.id, byCustomer[u.id] ?? 0]));
+  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, staffId: staff.id };
 }
 
 export default function UsersTab() {
-  const { users, total, page, pages, search } = useLoaderData<typeof loader>();
+  const { users, total, page, pages, search, unread, staffId } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const pageLink = (n: number) => {
@@ -60,7 +68,11 @@ export default function UsersTab() {
           {users.map((user) => (
             <li key={user._id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
               <div className="min-w-0 flex-1">
-                <p className="font-semibold break-words text-slate-950">{user.name}</p>
+                <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <span className="font-semibold break-words text-slate-950">{user.name}</span>
+                  <OnlineBadge userId={user._id} />
+                  <ThreadUnreadCount customerId={user._id} initialCount={unread[user._id] ?? 0} viewer={{ id: staffId, role: "team" }} />
+                </p>
                 <p className="text-sm break-all text-slate-600">{user.email}</p>
               </div>
               <Link

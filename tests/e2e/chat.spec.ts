@@ -114,3 +114,70 @@ test("losing the connection shows 'Reconnecting…' and disables sending until i
     await customer.context.close();
   }
 });
+
+test("staff see a customer's unread messages until they open the thread; the customer sees the reply's badge on Message", async ({ browser }) => {
+  const customer = await openAs(browser, "chatCustomer");
+  const staff = await openAs(browser, "staff2");
+  try {
+    // The customer writes, then moves to the Reports tab (the thread is no longer on screen).
+    await customerThread(customer.page);
+    const atCustomer = chat(customer.page);
+    await expect(atCustomer.input).toBeEnabled();
+    const question = `Is there any news? ${Date.now()}`;
+    await atCustomer.input.fill(question);
+    await atCustomer.input.press("Enter");
+    await expect(atCustomer.messages.filter({ hasText: question })).toBeVisible();
+    const serviceTabs = customer.page.getByRole("navigation", { name: "Service" });
+    await serviceTabs.getByRole("link", { name: "Reports" }).click();
+    await expect(serviceTabs.getByRole("link", { name: "Reports" })).toHaveAttribute("aria-current", "page");
+
+    // Staff: the customer's row counts it and shows them online; the sidebar's Users has a total.
+    await staff.page.goto(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.chatCustomer.email)}`);
+    const row = staff.page.getByRole("listitem").filter({ hasText: ACCOUNTS.chatCustomer.name });
+    await expect(row.getByTestId("unread-count")).toHaveText("1 unread messages");
+    await expect(row.getByTestId("online-badge")).toBeVisible();
+    const sidebarUsers = staff.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Users" });
+    await expect(sidebarUsers.getByTestId("unread-count")).toBeVisible();
+
+    // The user's page counts it on the Message tab; opening the thread reads it.
+    await row.getByRole("link", { name: "View Details" }).click();
+    const userTabs = staff.page.getByRole("navigation", { name: "Customer" });
+    await expect(userTabs.getByRole("link", { name: "Message" }).getByTestId("unread-count")).toHaveText("1 unread");
+    await userTabs.getByRole("link", { name: "Message" }).click();
+    const atStaff = chat(staff.page);
+    await expect(atStaff.messages.filter({ hasText: question })).toBeVisible();
+    await expect(userTabs.getByTestId("unread-count")).toHaveCount(0);
+    const threadUrl = staff.page.url();
+
+    // Read on the server too: a fresh Users page no longer counts this customer.
+    await staff.page.goto(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.chatCustomer.email)}`);
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId("unread-count")).toHaveCount(0);
+
+    // A staff reply reaches the customer live as a badge on Message and next to Services.
+    await staff.page.goto(threadUrl);
+    await expect(atStaff.input).toBeEnabled();
+    const answer = `Yes, the first draft is ready. ${Date.now()}`;
+    await atStaff.input.fill(answer);
+    await atStaff.input.press("Enter");
+    await expect(atStaff.messages.filter({ hasText: answer })).toBeVisible();
+    await expect(serviceTabs.getByRole("link", { name: "Message" }).getByTestId("unread-count")).toHaveText("1 unread");
+    const sidebarServices = customer.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Services" });
+    await expect(sidebarServices.getByTestId("unread-count")).toHaveText("1 unread");
+
+    // Opening Message reads it: both badges go, and stay gone after a reload.
+    await serviceTabs.getByRole("link", { name: "Message" }).click();
+    await expect(atCustomer.messages.filter({ hasText: answer })).toBeVisible();
+    await expect(serviceTabs.getByTestId("unread-count")).toHaveCount(0);
+    await expect(sidebarServices.getByTestId("unread-count")).toHaveCount(0);
+    await customer.page.reload();
+    await expect(atCustomer.messages.filter({ hasText: answer })).toBeVisible();
+    await expect(customer.page.getByTestId("unread-count")).toHaveCount(0);
+
+    expect(customer.errors, "customer console errors").toEqual([]);
+    expect(staff.errors, "staff console errors").toEqual([]);
+  } finally {
+    await customer.context.close();
+    await staff.context.close();
+  }
+});

@@ -7,7 +7,7 @@ import { MESSAGE_MAX_LENGTH } from "~/realtime/events";
 import { SocketProvider, useOptionalSocket, type SocketStatus } from "~/realtime/use-socket";
 import { MessageList } from "./message-list";
 import { OnlineBadge } from "./online-badge";
-import { markThreadRead } from "./read-state";
+import { markThreadRead, openThread } from "./read-state";
 import { useConversation } from "./use-conversation";
 
 export interface ChatPanelProps {
@@ -58,6 +58,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser }: Chat
   const isCustomer = currentUser.role === "user";
 
   // What is on screen counts as read (for unread badges and for grouping notification e-mails).
+  useEffect(() => openThread(customerId), [customerId]);
   const lastId = messages.at(-1)?._id;
   useEffect(() => {
     if (lastId) markThreadRead(customerId, lastId);

@@ -26,3 +26,21 @@ export function markThreadRead(customerId: string, lastMessageId: string) {
     }, 400),
   );
 }
+
+/** Threads whose chat panel is on screen now (a count, as two panels may show the same thread). */
+const open = new Map<string, number>();
+
+/** A chat panel shows this thread until the returned function is called. */
+export function openThread(customerId: string): () => void {
+  open.set(customerId, (open.get(customerId) ?? 0) + 1);
+  return () => {
+    const left = (open.get(customerId) ?? 1) - 1;
+    if (left > 0) open.set(customerId, left);
+    else open.delete(customerId);
+  };
+}
+
+/** A live message here is being read as it arrives: badges need not count it (no +1 then 0 flicker). */
+export function isThreadOnScreen(customerId: string): boolean {
+  return open.has(customerId) && typeof document !== "undefined" && document.visibilityState === "visible";
+}

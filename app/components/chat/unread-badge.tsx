@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { cn } from "~/components/ui/cn";
 import type { ChatMessage } from "~/realtime/events";
 import { useOptionalSocket } from "~/realtime/use-socket";
-import { CHAT_READ_EVENT, type ChatReadDetail } from "./read-state";
+import { CHAT_READ_EVENT, isThreadOnScreen, type ChatReadDetail } from "./read-state";
 
 type Counts = Record<string, number>;
 
@@ -34,7 +34,11 @@ export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role:
     window.addEventListener(CHAT_READ_EVENT, onRead);
     if (!socket) return () => window.removeEventListener(CHAT_READ_EVENT, onRead);
 
-    const onMessage = (m: ChatMessage) => setCounts((c) => countMessage(c, m, { id: viewer.id, role: viewer.role }));
+    const onMessage = (m: ChatMessage) => {
+      // The open chat panel marks it read itself.
+      if (isThreadOnScreen(m.roomId.replace(/^support-/, ""))) return;
+      setCounts((c) => countMessage(c, m, { id: viewer.id, role: viewer.role }));
+    };
     socket.on("supportMessage", onMessage);
     return () => {
       window.removeEventListener(CHAT_READ_EVENT, onRead);
@@ -59,10 +63,23 @@ export function UnreadCount({ count, className, label = "unread messages" }: { c
   );
 }
 
-/** Sidebar total for staff: pass getUnreadCountsForTeam().byCustomer from the loader. */
-export function TeamUnreadTotal({ initialByCustomer, viewer, className }: { initialByCustomer: Counts; viewer: { id: string }; className?: string }) {
+/**
+ * Sidebar total for staff: pass getUnreadCountsForTeam().byCustomer from the loader. Inside a link,
+ * give a `label` without "message" so the link's name stays distinct from the Message tab's.
+ */
+export function TeamUnreadTotal({
+  initialByCustomer,
+  viewer,
+  className,
+  label,
+}: {
+  initialByCustomer: Counts;
+  viewer: { id: string };
+  className?: string;
+  label?: string;
+}) {
   const counts = useLiveUnreadCounts(initialByCustomer, { id: viewer.id, role: "team" });
-  return <UnreadCount className={className} count={Object.values(counts).reduce((a, b) => a + b, 0)} />;
+  return <UnreadCount className={className} label={label} count={Object.values(counts).reduce((a, b) => a + b, 0)} />;
 }
 
 /** One thread's count: staff in the user list (customerId = that customer), or a customer's own (customerId = own id). */
@@ -71,12 +88,14 @@ export function ThreadUnreadCount({
   initialCount,
   viewer,
   className,
+  label,
 }: {
   customerId: string;
   initialCount: number;
   viewer: { id: string; role: "user" | "team" };
   className?: string;
+  label?: string;
 }) {
   const counts = useLiveUnreadCounts({ [customerId]: initialCount }, viewer);
-  return <UnreadCount className={className} count={counts[customerId] ?? 0} />;
+  return <UnreadCount className={className} label={label} count={counts[customerId] ?? 0} />;
 }

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink } from "@remix-run/react";
 import { FileText, LogOut, ShoppingBag, Users } from "lucide-react";
+import type { ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
 
@@ -15,8 +16,11 @@ const itemClass =
   "flex min-h-11 w-full items-center gap-3 rounded-xl px-4 text-sm font-semibold transition-colors " +
   "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-300";
 
-/** The spec's sidebar: Users for staff, Services and Reports for customers, Logout for both. */
-export function Sidebar({ role, name }: { role: "user" | "team"; name: string }) {
+/**
+ * The spec's sidebar: Users for staff, Services and Reports for customers, Logout for both.
+ * `badges`: something to show at the end of a link (unread counts), by the link's path.
+ */
+export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; name: string; badges?: Partial<Record<string, ReactNode>> }) {
   return (
     <div className="bg-brand-950 text-white lg:w-64 lg:shrink-0">
     <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
@@ -38,6 +42,7 @@ export function Sidebar({ role, name }: { role: "user" | "team"; name: string })
               >
                 <Icon className="size-5" aria-hidden="true" />
                 {label}
+                {badges[to] ? <span className="ml-auto">{badges[to]}</span> : null}
               </NavLink>
             </li>
           ))}
