@@ -11,7 +11,21 @@ declare module "@remix-run/node" {
 
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app"), "#db": path.resolve(import.meta.dirname, "db") } },
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    // A few shared chunks (framework, icons, design system) instead of dozens of tiny ones: on a
+    // slow mobile connection every extra request is another round trip before first paint.
+    rollupOptions: {
+      output: {
+        manualChunks(id) {
+          if (/\/node_modules\/(react|react-dom|scheduler|@remix-run|react-router|react-router-dom|turbo-stream)\//.test(id)) return "framework";
+          if (id.includes("/node_modules/lucide-react/")) return "icons";
+          if (/\/app\/components\/ui\/|\/node_modules\/(clsx|tailwind-merge)\//.test(id)) return "ui";
+          return undefined;
+        },
+      },
+    },
+  },
   optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite"] },
   server: { middlewareMode: true },
   plugins: [

@@ -1,9 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
-import { toast as showToast } from "sonner";
 import { ButtonLink } from "~/components/ui/button";
-import { Toaster } from "~/components/ui/toaster";
+import { notify, Toaster } from "~/components/ui/toaster";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import stylesheet from "~/styles/tailwind.css?url";
@@ -66,8 +65,7 @@ export default function App() {
   const { toast } = useLoaderData<typeof loader>();
   useEffect(() => {
     if (!toast) return;
-    const show = toast.type === "message" ? showToast : showToast[toast.type];
-    show(toast.message, { id: toast.id });
+    void notify(toast.type, toast.message, { id: toast.id });
   }, [toast]);
   return <Outlet />;
 }

@@ -22,8 +22,15 @@ try {
     const failing = Object.values(result!.lhr.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual")
       .map((a) => `${a.id} (${a.score})`);
+    const consoleErrors = (result!.lhr.audits["errors-in-console"]?.details as { items?: { description?: string; source?: string }[] } | undefined)?.items ?? [];
+    for (const item of consoleErrors) console.log(`${page} console error: ${item.source ?? ""} ${item.description ?? ""}`);
+    const ms = (id: string) => Math.round(result!.lhr.audits[id]?.numericValue ?? NaN);
     rows.push({
       page,
+      fcpMs: ms("first-contentful-paint"),
+      lcpMs: ms("largest-contentful-paint"),
+      tbtMs: ms("total-blocking-time"),
+      cls: result!.lhr.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
       performance: categories.performance.score,
       accessibility: categories.accessibility.score,
       bestPractices: categories["best-practices"].score,

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, isRouteErrorResponse, Link, useActionData, useNavigation, useRouteError } from "@remix-run/react";
 import { ArrowLeft, MailCheck } from "lucide-react";
 import type { FormEvent } from "react";
-import { toast } from "sonner";
+import { notify } from "~/components/ui/toaster";
 import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
 import { forgotPasswordSchema } from "~/components/auth/schemas";
@@ -54,7 +54,7 @@ export default function ForgotPasswordPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
   const announce = (event: FormEvent<HTMLFormElement>) => {
-    if (!event.defaultPrevented) toast.info(SUBMITTING_MESSAGE);
+    if (!event.defaultPrevented) void notify("info", SUBMITTING_MESSAGE);
   };
   const backToSignIn = (
     <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
@@ -118,7 +118,10 @@ export default function ForgotPasswordPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Forgot Password | BrandLift" }];
+export const meta: MetaFunction = () => [
+  { title: "Forgot Password | BrandLift" },
+  { name: "description", content: "Reset the password of your BrandLift account: we e-mail you a secure link." },
+];
 
 export function ErrorBoundary() {
   const error = useRouteError();

@@ -123,7 +123,10 @@ export default function LoginPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Sign In | BrandLift" }];
+export const meta: MetaFunction = () => [
+  { title: "Sign In | BrandLift" },
+  { name: "description", content: "Sign in to your BrandLift dashboard to follow your services, download reports and message our team." },
+];
 
 export function ErrorBoundary() {
   const error = useRouteError();

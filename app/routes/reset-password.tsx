@@ -102,7 +102,11 @@ export default function ResetPasswordPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Reset Password | BrandLift" }];
+export const meta: MetaFunction = () => [
+  { title: "Reset Password | BrandLift" },
+  { name: "description", content: "Choose a new password for your BrandLift account." },
+  { name: "robots", content: "noindex" },
+];
 
 export function ErrorBoundary() {
   const error = useRouteError();

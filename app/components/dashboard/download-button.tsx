@@ -1,6 +1,6 @@
 import { Download } from "lucide-react";
 import { useState, type MouseEvent } from "react";
-import { toast } from "sonner";
+import { notify } from "~/components/ui/toaster";
 import { buttonClassName } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 
@@ -26,9 +26,9 @@ export function DownloadButton({ reportId, title }: { reportId: string; title: s
       document.body.append(link);
       link.click();
       link.remove();
-      toast.success("Report downloaded successfully!");
+      void notify("success", "Report downloaded successfully!");
     } catch {
-      toast.error("Failed to download report");
+      void notify("error", "Failed to download report");
     } finally {
       setBusy(false);
     }

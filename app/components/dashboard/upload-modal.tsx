@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { UploadCloud } from "lucide-react";
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
-import { toast } from "sonner";
+import { notify } from "~/components/ui/toaster";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { formatFileSize } from "~/components/ui/file-size";
@@ -82,7 +82,7 @@ export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, 
     xhr.onload = () => {
       setProgress(null);
       if (xhr.status === 201) {
-        toast.success("Report uploaded successfully!");
+        void notify("success", "Report uploaded successfully!");
         onUploaded();
         return;
       }
