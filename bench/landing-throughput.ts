@@ -19,15 +19,18 @@ try {
     autocannon({ url: `${server.url}${path}`, connections: CONNECTIONS, duration: DURATION, headers: { "accept-encoding": "gzip" } });
   await run("/"); // warm-up: fills the landing cache and JIT
   const staticFile = await run("/__bench-landing.html");
+  const staticSmall = await run("/favicon.svg");
   const landing = await run("/");
   const ratio = landing.requests.average / staticFile.requests.average;
   const result = {
     connections: CONNECTIONS,
     seconds: DURATION,
-    staticRps: Math.round(staticFile.requests.average),
+    staticSameBytesRps: Math.round(staticFile.requests.average),
+    staticFaviconRps: Math.round(staticSmall.requests.average),
     landingRps: Math.round(landing.requests.average),
     landingP99ms: landing.latency.p99,
     ratio: Number(ratio.toFixed(2)),
+    ratioToFavicon: Number((landing.requests.average / staticSmall.requests.average).toFixed(2)),
     non2xx: landing.non2xx + staticFile.non2xx,
   };
   console.table(result);

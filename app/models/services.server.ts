@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { sampleServices } from "~/components/landing/sample-services";
 import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,13 +30,28 @@ export function toServiceJson(service: Pick<Service, "id" | "name" | "priceCents
   };
 }
 
+/*
+ * The catalogue changes only with a deploy (seed or migration), yet the landing page and
+ * GET /api/services read it on every request: each node keeps it for a few seconds. Tests read
+ * through, since they change the catalogue between assertions.
+ */
+const CATALOGUE_TTL_MS = 5_000;
+let catalogue: { at: number; rows: Promise<Service[]> } | undefined;
+
 /** The a-la-carte catalogue: active services in display order. */
 export function listActiveServices(): Promise<Service[]> {
-  return db
-    .select()
-    .from(schema.services)
-    .where(eq(schema.services.active, true))
-    .orderBy(asc(schema.services.sortOrder), asc(schema.services.name));
+  if (!env.isTest && catalogue && Date.now() - catalogue.at < CATALOGUE_TTL_MS) return catalogue.rows;
+  // Promise.resolve runs the query once; a drizzle query re-runs on every await.
+  const rows = Promise.resolve(
+    db
+      .select()
+      .from(schema.services)
+      .where(eq(schema.services.active, true))
+      .orderBy(asc(schema.services.sortOrder), asc(schema.services.name)),
+  );
+  catalogue = { at: Date.now(), rows };
+  rows.catch(() => (catalogue = undefined));
+  return rows;
 }
 
 /** The active services among `ids` (unknown and inactive ids are simply absent). */
