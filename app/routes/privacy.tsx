@@ -1,9 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
-import { SiteFooter } from "~/components/landing/site-footer";
-import { SiteHeader } from "~/components/landing/site-header";
+import { LegalPage, type LegalSection } from "~/components/legal-page";
 
-const sections: { title: string; paragraphs: string[] }[] = [
+const sections: LegalSection[] = [
   {
     title: "What we collect",
     paragraphs: [
@@ -44,33 +42,7 @@ const sections: { title: string; paragraphs: string[] }[] = [
 ];
 
 export default function Privacy() {
-  return (
-    <div className="flex min-h-screen flex-col">
-      <SiteHeader />
-      <main className="mx-auto w-full max-w-3xl flex-1 px-4 py-16 sm:px-6">
-        <h1 className="text-4xl font-bold tracking-tight text-slate-950">Privacy Policy</h1>
-        <p className="mt-3 text-slate-600">Last updated 1 March 2023</p>
-        {sections.map((section) => (
-          <section key={section.title} className="mt-10">
-            <h2 className="text-2xl font-semibold text-slate-950">{section.title}</h2>
-            {section.paragraphs.map((paragraph) => (
-              <p key={paragraph} className="mt-4 leading-relaxed text-slate-700">
-                {paragraph}
-              </p>
-            ))}
-          </section>
-        ))}
-        <p className="mt-12 text-slate-700">
-          See also our{" "}
-          <Link to="/terms" className="font-semibold text-brand-700 underline underline-offset-4">
-            Terms of Service
-          </Link>
-          .
-        </p>
-      </main>
-      <SiteFooter />
-    </div>
-  );
+  return <LegalPage title="Privacy Policy" sections={sections} seeAlso={{ to: "/terms", label: "Terms of Service" }} />;
 }
 
 export const meta: MetaFunction = () => [
