@@ -26,7 +26,26 @@ export default defineConfig({
       },
     },
   },
-  optimizeDeps: { exclude: ["@node-rs/argon2", "@electric-sql/pglite"] },
+  optimizeDeps: {
+    // Pre-bundle the browser's dependencies at start-up: discovered one page at a time, each new
+    // one makes Vite re-optimise and reload, and the first page load can see two Reacts.
+    include: [
+      "react",
+      "react-dom",
+      "react-dom/client",
+      "react/jsx-runtime",
+      "@remix-run/react",
+      "lucide-react",
+      "clsx",
+      "tailwind-merge",
+      "sonner",
+      "zod",
+      "@conform-to/react",
+      "@conform-to/zod/v4",
+      "socket.io-client",
+    ],
+    exclude: ["@node-rs/argon2", "@electric-sql/pglite"],
+  },
   server: { middlewareMode: true },
   plugins: [
     tailwindcss(),
