@@ -9,7 +9,7 @@ import { NonceProvider } from "./utils/nonce";
 
 // The Express server (server.ts) takes these from the build, so it and the routes share one
 // set of singletons (database, Redis, Socket.IO).
-export { boot, healthy, shutdown } from "./utils/boot.server";
+export { boot, shutdown } from "./utils/boot.server";
 export { attachSocketServer } from "./realtime/socket.server";
 
 const ABORT_DELAY = 5_000;

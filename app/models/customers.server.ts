@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
-import { isUuid } from "./purchases.server";
+import { isUuid } from "~/utils/ids";
 
 /** The staff's view of customer accounts: search by name or e-mail, paged, newest first. */
 
@@ -26,6 +26,14 @@ function likePattern(search: string) {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+const summaryColumns = {
+  id: schema.users.id,
+  name: schema.users.name,
+  email: schema.users.email,
+  role: schema.users.role,
+  createdAt: schema.users.createdAt,
+};
+
 export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE }: CustomerListQuery = {}) {
   const term = search?.trim();
   const where = and(
@@ -36,13 +44,7 @@ export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE 
   const offset = (Math.max(1, Math.floor(page)) - 1) * size;
   const [users, [{ total }]] = await Promise.all([
     db
-      .select({
-        id: schema.users.id,
-        name: schema.users.name,
-        email: schema.users.email,
-        role: schema.users.role,
-        createdAt: schema.users.createdAt,
-      })
+      .select(summaryColumns)
       .from(schema.users)
       .where(where)
       .orderBy(desc(schema.users.createdAt), desc(schema.users.id))
@@ -57,13 +59,7 @@ export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE 
 export async function findCustomer(id: string): Promise<CustomerSummary | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({
-      id: schema.users.id,
-      name: schema.users.name,
-      email: schema.users.email,
-      role: schema.users.role,
-      createdAt: schema.users.createdAt,
-    })
+    .select(summaryColumns)
     .from(schema.users)
     .where(and(eq(schema.users.id, id), eq(schema.users.role, "user")))
     .limit(1);

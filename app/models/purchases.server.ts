@@ -4,6 +4,7 @@ import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { can, type Actor } from "~/utils/permissions";
 import { WORK_STATUSES, type WorkStatus } from "~/components/dashboard/types";
+import { isUuid } from "~/utils/ids";
 
 /**
  * Purchases as the dashboard and the JSON API see them. A customer sees what they paid for
@@ -71,10 +72,6 @@ export async function listPurchasesByEmail(email: string): Promise<PurchaseRow[]
     .limit(1);
   return owner[0] ? listPurchasesForUser(owner[0].id) : [];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs: a malformed one is simply not found (and never reaches a uuid cast). */
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
 
 export async function findPurchase(id: string): Promise<PurchaseRow | null> {
   if (!isUuid(id)) return null;

@@ -8,7 +8,8 @@ import { logger } from "~/utils/logger.server";
 import { can, type Actor } from "~/utils/permissions";
 import { storage } from "~/utils/storage.server";
 import { findCustomer } from "./customers.server";
-import { findPaidPurchase, isUuid } from "./purchases.server";
+import { isUuid } from "~/utils/ids";
+import { findPaidPurchase } from "./purchases.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 
 export { MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "./report-upload.server";

@@ -2,8 +2,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { sampleServices } from "~/components/landing/sample-services";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { isUuid } from "~/utils/ids";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Service = typeof schema.services.$inferSelect;
 
@@ -57,7 +57,7 @@ export function listActiveServices(): Promise<Service[]> {
 /** The active services among `ids` (unknown and inactive ids are simply absent). */
 export function findActiveServices(ids: string[]): Promise<Service[]> {
   // A malformed id is just an unknown one: never let it reach the uuid column as a cast error.
-  const valid = ids.filter((id) => UUID.test(id));
+  const valid = ids.filter(isUuid);
   if (valid.length === 0) return Promise.resolve([]);
   return db
     .select()

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import type { Role } from "~/utils/permissions";
+import { isUuid } from "~/utils/ids";
 
 /** Accounts: looked up by e-mail without regard to case (the unique index is on lower(email)). */
 
@@ -22,12 +23,11 @@ export async function findUserByEmail(email: string, tx: Executor = db): Promise
 }
 
 export async function getUserById(id: string, tx: Executor = db): Promise<User | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [user] = await tx.select().from(schema.users).where(eq(schema.users.id, id)).limit(1);
   return user ?? null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface NewUser {
   email: string;

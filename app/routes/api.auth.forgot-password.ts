@@ -4,7 +4,7 @@ import { requestPasswordReset } from "~/models/password-tokens.server";
 import { normalizeEmail } from "~/models/users.server";
 import { apiRoute } from "~/utils/api.server";
 import { checkHoneypot } from "~/utils/honeypot.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 import { consume, limits } from "~/utils/rate-limit.server";
 
 const FORGOT_PASSWORD_MESSAGE = "If an account exists for this email, we have sent a link to reset the password.";
@@ -17,4 +17,4 @@ export const action = apiRoute({ auth: "none", body: z.object({ email: emailFiel
   return { status: "success", message: FORGOT_PASSWORD_MESSAGE };
 });
 
-export const loader = () => jsonError(405, "Method not allowed.");
+export const loader = methodNotAllowed;

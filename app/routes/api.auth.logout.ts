@@ -1,7 +1,7 @@
 import { revokeSession } from "~/models/sessions.server";
 import { apiRoute } from "~/utils/api.server";
 import { sessionCookie } from "~/utils/auth.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 /** POST /api/auth/logout: the bearer token (or the browser session) stops working at once. */
 export const action = apiRoute({ auth: "any" }, async ({ identity }) => {
@@ -11,4 +11,4 @@ export const action = apiRoute({ auth: "any" }, async ({ identity }) => {
   return Response.json({ status: "success", message: "Logged out successfully!" }, { headers });
 });
 
-export const loader = () => jsonError(405, "Method not allowed.");
+export const loader = methodNotAllowed;

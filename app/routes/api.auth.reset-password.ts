@@ -1,7 +1,7 @@
 import { apiResetPasswordSchema } from "~/components/auth/schemas";
 import { resetPasswordWithToken } from "~/models/password-tokens.server";
 import { apiRoute } from "~/utils/api.server";
-import { HttpError, jsonError } from "~/utils/http.server";
+import { HttpError, methodNotAllowed } from "~/utils/http.server";
 
 /** POST /api/auth/reset-password {password, token}: a bad, used or expired token answers 400. */
 export const action = apiRoute({ auth: "none", body: apiResetPasswordSchema }, async ({ body }) => {
@@ -10,4 +10,4 @@ export const action = apiRoute({ auth: "none", body: apiResetPasswordSchema }, a
   return { status: "success", message: "Password reset successfully. You can now log in with your new password." };
 });
 
-export const loader = () => jsonError(405, "Method not allowed.");
+export const loader = methodNotAllowed;

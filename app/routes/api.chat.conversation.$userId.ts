@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CONVERSATION_MAX_PAGE_SIZE, CONVERSATION_PAGE_SIZE, findChatCustomer, getConversation, type Cursor } from "~/models/chat.server";
 import { apiRoute, uuidParam } from "~/utils/api.server";
-import { badRequest, jsonError, notFound } from "~/utils/http.server";
+import { badRequest, methodNotAllowed, notFound } from "~/utils/http.server";
 import { can } from "~/utils/permissions";
 
 /*
@@ -34,4 +34,4 @@ export const loader = apiRoute({ auth: "any", params, query }, async ({ user, pa
   return { status: "success", data: { messages } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDownloadUrl, getReportFor } from "~/models/reports.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 const params = z.object({ id: z.string() });
 
@@ -11,4 +11,4 @@ export const loader = apiRoute({ auth: "any", params }, async ({ user, params })
   return { success: true, data: { downloadUrl: createDownloadUrl(report.id), fileName: report.fileName } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

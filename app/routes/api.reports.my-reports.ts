@@ -1,6 +1,6 @@
 import { listReportsForUser, toReportJson } from "~/models/reports.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/reports/my-reports: every report of the signed-in customer, newest first. */
 export const loader = apiRoute({ auth: "user" }, async ({ user }) => {
@@ -8,4 +8,4 @@ export const loader = apiRoute({ auth: "user" }, async ({ user }) => {
   return { success: true, data: { reports: reports.map(toReportJson) } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { findCustomer } from "~/models/customers.server";
 import { listReportsForService, toReportJson } from "~/models/reports.server";
 import { apiRoute } from "~/utils/api.server";
-import { badRequest, jsonError, notFound } from "~/utils/http.server";
+import { badRequest, methodNotAllowed, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 
 const params = z.object({ serviceId: z.string() });
@@ -29,4 +29,4 @@ export const loader = apiRoute({ auth: "any", params, query }, async ({ user, pa
   return { success: true, data: { reports: reports.map(toReportJson) } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

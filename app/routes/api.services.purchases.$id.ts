@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { getPurchaseFor, setPurchaseStatus, toPurchaseJson, WORK_STATUSES } from "~/models/purchases.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 const params = z.object({ id: z.string() });
 const body = z.object({
@@ -22,6 +22,6 @@ const patch = apiRoute({ auth: "team", params, body }, async ({ user, params, bo
 
 /** PATCH /api/services/purchases/:id {status}: staff move work between in progress and completed. */
 export async function action(args: ActionFunctionArgs) {
-  if (args.request.method !== "PATCH") return jsonError(405, "Method not allowed.");
+  if (args.request.method !== "PATCH") return methodNotAllowed();
   return patch(args);
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listPurchasesByEmail, toPurchaseJson } from "~/models/purchases.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 const query = z.object({ email: z.string({ error: "Please give the customer's e-mail." }).trim().email("Invalid email address") });
 
@@ -11,4 +11,4 @@ export const loader = apiRoute({ auth: "team", query }, async ({ query }) => {
   return { success: true, data: { purchases: purchases.map(toPurchaseJson) } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

@@ -1,6 +1,6 @@
 import { listActiveServices, toServiceJson } from "~/models/services.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/services: the active a-la-carte catalogue in display order. Public. */
 export const loader = apiRoute({ auth: "none" }, async () => {
@@ -8,4 +8,4 @@ export const loader = apiRoute({ auth: "none" }, async () => {
   return { success: true, data: services.map(toServiceJson) };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

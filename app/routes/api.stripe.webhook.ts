@@ -1,17 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { handleStripeEvent } from "~/models/payments.server";
-import { jsonError } from "~/utils/http.server";
+import { jsonError, methodNotAllowed } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { constructWebhookEvent, WebhookSignatureError } from "~/utils/stripe.server";
 
-export const loader = () => jsonError(405, "Method not allowed.");
+export const loader = methodNotAllowed;
 
 /**
  * POST /api/stripe/webhook. The signature is checked on the raw body; a bad or stale one is a 400.
  * An unexpected failure answers 500 so that Stripe retries; the event id makes the retry harmless.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return jsonError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const rawBody = await request.text();
   let event;
   try {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { findCustomer } from "~/models/customers.server";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError, notFound } from "~/utils/http.server";
+import { methodNotAllowed, notFound } from "~/utils/http.server";
 
 const params = z.object({ id: z.string() });
 
@@ -14,4 +14,4 @@ export const loader = apiRoute({ auth: "team", params }, async ({ params }) => {
   return { success: true, data: { purchases: purchases.map(toPurchaseJson) } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

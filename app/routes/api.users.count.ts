@@ -1,6 +1,6 @@
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/users/count: the overview counts of the asker's role (contracts §3). */
 export const loader = apiRoute({ auth: "any" }, async ({ user }) => {
@@ -8,4 +8,4 @@ export const loader = apiRoute({ auth: "any" }, async ({ user }) => {
   return { status: "success", data: { serviceCounts } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { listCustomers, toUserJson, USERS_MAX_PAGE_SIZE, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { apiRoute } from "~/utils/api.server";
-import { jsonError } from "~/utils/http.server";
+import { methodNotAllowed } from "~/utils/http.server";
 
 const query = z.object({
   search: z.string().trim().max(200, "The search is too long.").optional(),
@@ -20,4 +20,4 @@ export const loader = apiRoute({ auth: "team", query }, async ({ query }) => {
   return { status: "success", data: { users: users.map(toUserJson), total } };
 });
 
-export const action = () => jsonError(405, "Method not allowed.");
+export const action = methodNotAllowed;

@@ -1,12 +1,11 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { BackLink } from "~/components/dashboard/back-link";
+import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { formatMoney } from "~/components/ui/file-size";
-import { TabLinks } from "~/components/ui/tabs";
 import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { loadOwnPurchase } from "~/models/dashboard.server";
 
@@ -54,22 +53,7 @@ export default function ServiceDetail() {
           </div>
         </dl>
       </div>
-      <TabLinks
-        label="Service"
-        className="max-w-sm"
-        items={[
-          { to: base, label: "Reports", end: true },
-          {
-            to: `${base}/message`,
-            label: (
-              <>
-                Message
-                <ThreadUnreadCount customerId={userId} initialCount={unread} viewer={{ id: userId, role: "user" }} label="unread" />
-              </>
-            ),
-          },
-        ]}
-      />
+      <DetailTabs label="Service" base={base} customerId={userId} unread={unread} viewer={{ id: userId, role: "user" }} />
       <Outlet />
     </section>
   );

@@ -2,11 +2,10 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Mail } from "lucide-react";
 import { OnlineBadge } from "~/components/chat/online-badge";
-import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { BackLink } from "~/components/dashboard/back-link";
+import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { formatDate } from "~/components/dashboard/types";
-import { TabLinks } from "~/components/ui/tabs";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { toUserJson } from "~/models/customers.server";
 import { loadCustomer } from "~/models/dashboard.server";
@@ -44,23 +43,7 @@ export default function UserDetail() {
           <p className="text-sm text-slate-600">Customer since {formatDate(customer.createdAt)}</p>
         </div>
       </div>
-      <TabLinks
-        label="Customer"
-        className="max-w-sm"
-        items={[
-          { to: base, label: "Reports", end: true },
-          {
-            to: `${base}/message`,
-            // "unread", not "unread messages": the link's name should stay "Message …".
-            label: (
-              <>
-                Message
-                <ThreadUnreadCount customerId={customer._id} initialCount={unread} viewer={{ id: staffId, role: "team" }} label="unread" />
-              </>
-            ),
-          },
-        ]}
-      />
+      <DetailTabs label="Customer" base={base} customerId={customer._id} unread={unread} viewer={{ id: staffId, role: "team" }} />
       <Outlet />
     </section>
   );

@@ -1,11 +1,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, isRouteErrorResponse, Link, useActionData, useNavigation, useRouteError } from "@remix-run/react";
+import { data, Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, MailCheck } from "lucide-react";
 import type { FormEvent } from "react";
 import { notify } from "~/components/ui/toaster";
-import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
 import { forgotPasswordSchema } from "~/components/auth/schemas";
 import { Button } from "~/components/ui/button";
@@ -124,7 +124,5 @@ export const meta: MetaFunction = () => [
 ];
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : FAILED_MESSAGE;
-  return <AuthErrorPanel title="Forgot Password" message={message} retryTo="/forgot-password" />;
+  return <AuthErrorBoundary title="Forgot Password" fallback={FAILED_MESSAGE} retryTo="/forgot-password" />;
 }

@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
-import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
 import { loginSchema } from "~/components/auth/schemas";
 import { Button } from "~/components/ui/button";
@@ -129,7 +129,5 @@ export const meta: MetaFunction = () => [
 ];
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : LOGIN_FAILED_MESSAGE;
-  return <AuthErrorPanel title="Welcome Back" message={message} retryTo="/login" />;
+  return <AuthErrorBoundary title="Welcome Back" fallback={LOGIN_FAILED_MESSAGE} retryTo="/login" />;
 }

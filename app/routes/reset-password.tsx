@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, isRouteErrorResponse, Link, redirect, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { AuthErrorPanel, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
 import { resetPasswordSchema } from "~/components/auth/schemas";
 import { Button } from "~/components/ui/button";
@@ -109,7 +109,5 @@ export const meta: MetaFunction = () => [
 ];
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : FAILED_MESSAGE;
-  return <AuthErrorPanel title="Reset Password" message={message} retryTo="/forgot-password" />;
+  return <AuthErrorBoundary title="Reset Password" fallback={FAILED_MESSAGE} retryTo="/forgot-password" />;
 }

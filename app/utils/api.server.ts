@@ -4,6 +4,7 @@ import { getIdentity, type Identity, type SessionUser } from "./auth.server";
 import { env } from "./env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, unauthorized } from "./http.server";
 import { logger } from "./logger.server";
+import { clientIp } from "./rate-limit.server";
 
 type Auth = "none" | "optional" | "any" | "user" | "team";
 type UserFor<A extends Auth> = A extends "none" ? null : A extends "optional" ? SessionUser | null : SessionUser;
@@ -55,7 +56,7 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
         query: parse(config.query, Object.fromEntries(new URL(request.url).searchParams)) as Infer<Q>,
         body: (config.body ? parse(config.body, await readBody(request)) : undefined) as Infer<B>,
         requestId,
-        clientIp: (context as { clientIp?: string } | undefined)?.clientIp ?? "unknown",
+        clientIp: clientIp(request, context),
       });
       return result instanceof Response ? result : Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {

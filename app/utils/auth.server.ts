@@ -1,7 +1,7 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { getSessionUser, revokeSession, type SessionUser } from "~/models/sessions.server";
 import { env, sessionSecrets } from "./env.server";
-import { forbidden, HttpError, unauthorized } from "./http.server";
+import { forbidden, unauthorized } from "./http.server";
 
 /** The cookie holds only the session secret; the session itself lives in the database. */
 export const sessionCookie = createCookie("__session", {
@@ -101,8 +101,4 @@ export async function endSession(request: Request) {
   const identity = await getIdentity(request);
   if (identity) await revokeSession(identity.token);
   return sessionCookie.serialize("", { maxAge: 0 });
-}
-
-export function isHttpError(error: unknown): error is HttpError {
-  return error instanceof HttpError;
 }

@@ -94,7 +94,7 @@ export function parseEnv(source: Record<string, string | undefined>) {
     redisUrl: raw.REDIS_URL,
     sessionSecrets: raw.SESSION_SECRET?.split(",").map((s) => s.trim()).filter(Boolean),
     stripe: raw.STRIPE_SECRET_KEY
-      ? { secretKey: raw.STRIPE_SECRET_KEY, webhookSecret: raw.STRIPE_WEBHOOK_SECRET, apiUrl: raw.STRIPE_API_URL }
+      ? { secretKey: raw.STRIPE_SECRET_KEY, apiUrl: raw.STRIPE_API_URL }
       : undefined,
     stripeWebhookSecret: raw.STRIPE_WEBHOOK_SECRET,
     smtpUrl: raw.SMTP_URL,

@@ -32,6 +32,9 @@ export const unauthorized = (message = "Please sign in to continue.") => new Htt
 export const forbidden = (message = "You are not allowed to do that.") => new HttpError(403, message);
 export const notFound = (message = "Not found.") => new HttpError(404, message);
 
+/** The answer of an /api route to a method it does not take. */
+export const methodNotAllowed = () => jsonError(405, "Method not allowed.");
+
 export function errorBody(message: string, code: string, requestId?: string) {
   return { success: false, status: "error", message, error: message, code, ...(requestId ? { requestId } : {}) };
 }

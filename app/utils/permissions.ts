@@ -1,3 +1,5 @@
+import { UUID_SOURCE } from "./ids";
+
 /**
  * Who may do what: the one place that decides. Loaders, actions, API routes and socket
  * handlers ask `can()`; the UI asks the same function what to show.
@@ -56,9 +58,8 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
   }
 }
 
-const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-const SUPPORT_ROOM = new RegExp(`^support-(${UUID})$`);
-const DIRECT_ROOM = new RegExp(`^(${UUID})-(${UUID})$`);
+const SUPPORT_ROOM = new RegExp(`^support-(${UUID_SOURCE})$`);
+const DIRECT_ROOM = new RegExp(`^(${UUID_SOURCE})-(${UUID_SOURCE})$`);
 
 export function supportRoomId(customerId: string) {
   return `support-${customerId}`;

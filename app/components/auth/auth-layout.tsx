@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
@@ -81,7 +81,13 @@ export function FormAlert({ id, errors, tone = "error" }: { id?: string; errors?
 }
 
 /** Shown by each auth route's error boundary: the catalogue message and a way to try again. */
-export function AuthErrorPanel({ title, message, retryTo }: { title: string; message: string; retryTo: string }) {
+/**
+ * The error boundary of the auth screens: a 400 thrown with a text body shows that text, anything
+ * else the screen's own catalogue message from the spec.
+ */
+export function AuthErrorBoundary({ title, fallback, retryTo }: { title: string; fallback: string; retryTo: string }) {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : fallback;
   return (
     <AuthLayout title={title}>
       <FormAlert errors={message} />
