@@ -26,7 +26,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh embedded database with the demo and e2e accounts, then the production server on it.
-    command: `rm -rf ${E2E_DATA_DIR} && npx tsx tests/e2e/seed.ts && node build/server.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && npx tsx tests/e2e/seed.ts && node ${process.env.BUILD_DIR ?? "build"}/server.js`,
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

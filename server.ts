@@ -1,16 +1,24 @@
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
+import { createAdapter as createClusterAdapter } from "@socket.io/cluster-adapter";
 import type * as EntryModule from "./app/entry.server";
+import { runPrimary } from "./app/utils/cluster.server";
 import { env } from "./app/utils/env.server";
 import { createLandingCache } from "./app/utils/landing-cache.server";
 import { logger } from "./app/utils/logger.server";
+import { installProcessPolicy } from "./app/utils/process-policy.server";
+import { requestContext } from "./app/utils/request-context.server";
+import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
+import { privateCache } from "./app/web/private-cache.server";
 
 /*
  * One Express app and one http.Server: Remix (Vite middleware in dev, the build in production)
@@ -18,133 +26,162 @@ import { logger } from "./app/utils/logger.server";
  * entry module, so the server and the routes share one copy of the database and Redis handles.
  */
 
-type Entry = typeof EntryModule;
-
-const vite =
-  env.nodeEnv === "development"
-    ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
-    : undefined;
-
-const BUILD_PATH = path.resolve(process.cwd(), "build/server/index.js");
-const loadBuild = async () =>
-  (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
-
-const build = await loadBuild();
-const entry = build.entry.module as unknown as Entry;
-const started = await entry.boot();
-
-const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
-
-const app = express();
-app.disable("x-powered-by");
-app.set("trust proxy", env.trustProxy);
-
-app.use((req, res, next) => {
-  const incoming = req.get("X-Request-Id");
-  res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
-  res.locals.cspNonce =
-    landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ??
-    crypto.randomBytes(16).toString("base64");
-  res.setHeader("X-Request-Id", res.locals.requestId);
-  next();
-});
-
-app.use(
-  pinoHttp({
-    logger,
-    genReqId: (_req, res) => (res as express.Response).locals.requestId,
-    serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-    autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true || req.url === "/healthz" },
-  }),
-);
-
-const stripeCheckout = "https://checkout.stripe.com";
-app.use(
-  helmet({
-    contentSecurityPolicy: {
-      reportOnly: !!vite,
-      useDefaults: false,
-      directives: {
-        "default-src": ["'self'"],
-        "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-        "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "blob:"],
-        "font-src": ["'self'"],
-        "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
-        "form-action": ["'self'", stripeCheckout],
-        "frame-ancestors": ["'none'"],
-        "base-uri": ["'self'"],
-        "object-src": ["'none'"],
-        "upgrade-insecure-requests": env.secureCookies ? [] : null,
-      },
-    },
-    strictTransportSecurity: env.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-    xFrameOptions: { action: "deny" },
-    crossOriginEmbedderPolicy: false,
-  }),
-);
-
-app.use(compression());
-
-if (vite) {
-  app.use(vite.middlewares);
+if (cluster.isPrimary && env.webConcurrency > 1) {
+  runPrimary(env.webConcurrency, { clusterAdapter: !env.redisUrl });
 } else {
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  await startNode();
 }
 
-const getLoadContext = (req: express.Request, res: express.Response) => ({
-  requestId: res.locals.requestId as string,
-  cspNonce: res.locals.cspNonce as string,
-  clientIp: req.ip ?? "unknown",
-});
+/** One node: the whole app in this process (a worker when WEB_CONCURRENCY > 1). */
+async function startNode() {
+  type Entry = typeof EntryModule;
 
-if (landingCache) app.use(landingCache.middleware);
+  // Before anything can fail in the background (Redis absent at boot, a dropped database connection).
+  let drainAndExit: (reason: string, code: number) => void = (_reason, code) => process.exit(code);
+  installProcessPolicy({ drainAndExit: (reason, code) => drainAndExit(reason, code) });
 
-app.all(
-  "*",
-  createRequestHandler({
-    build: vite ? loadBuild : build,
-    mode: vite ? "development" : "production",
-    getLoadContext,
-  }),
-);
+  const vite =
+    env.nodeEnv === "development"
+      ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
+      : undefined;
 
-const httpServer = http.createServer(app);
-const io = entry.attachSocketServer(httpServer);
+  // In production this file runs as <build>/server.js, beside server/ and client/.
+  const BUILD_DIR = path.dirname(fileURLToPath(import.meta.url));
+  const BUILD_PATH = path.join(BUILD_DIR, "server/index.js");
+  const loadBuild = async () =>
+    (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
 
-httpServer.listen(env.port, env.host, () => {
-  const address = httpServer.address();
-  const port = typeof address === "object" && address ? address.port : env.port;
-  logger.info({ port, database: started.database }, "server listening");
-  console.log(`\nBrandLift is running at ${env.appUrl.replace(/:\d+$/, `:${port}`)}`);
-  if (started.demoLogins.length) {
-    console.log("Demo sign-ins (embedded database only):");
-    for (const login of started.demoLogins) console.log(`  ${login.role.padEnd(4)}  ${login.email}  /  ${login.password}`);
+  const build = await loadBuild();
+  const entry = build.entry.module as unknown as Entry;
+  const started = await entry.boot();
+
+  const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.trustProxy);
+
+  app.use((req, res, next) => {
+    const incoming = req.get("X-Request-Id");
+    res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    res.locals.cspNonce =
+      landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ??
+      crypto.randomBytes(16).toString("base64");
+    res.setHeader("X-Request-Id", res.locals.requestId);
+    // Draining: tell a proxy not to reuse this connection, so it sends the next request elsewhere.
+    if (stopping) res.setHeader("Connection", "close");
+    // Whatever this request starts (including a rejection nobody handles) logs with its id.
+    requestContext.run({ requestId: res.locals.requestId as string }, next);
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as express.Response).locals.requestId,
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true || req.url === "/healthz" },
+    }),
+  );
+
+  const stripeCheckout = "https://checkout.stripe.com";
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        reportOnly: !!vite,
+        useDefaults: false,
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "blob:"],
+          "font-src": ["'self'"],
+          "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
+          "form-action": ["'self'", stripeCheckout],
+          "frame-ancestors": ["'none'"],
+          "base-uri": ["'self'"],
+          "object-src": ["'none'"],
+          "upgrade-insecure-requests": env.secureCookies ? [] : null,
+        },
+      },
+      strictTransportSecurity: env.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+      xFrameOptions: { action: "deny" },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  app.use(compression());
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    app.use("/assets", express.static(path.join(BUILD_DIR, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(path.join(BUILD_DIR, "client"), { maxAge: "1h", index: false }));
   }
-});
 
-let stopping = false;
-async function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  // io.close() disconnects every socket and closes the http.Server: no new connections, while
-  // requests in flight finish before "close" fires.
-  const closed = new Promise<void>((resolve) => httpServer.once("close", () => resolve()));
-  io.close();
-  httpServer.closeIdleConnections();
-  await closed;
-  await vite?.close();
-  await entry.shutdown();
-  logger.info("stopped");
-  process.exit(0);
+  const getLoadContext = (req: express.Request, res: express.Response) => ({
+    requestId: res.locals.requestId as string,
+    cspNonce: res.locals.cspNonce as string,
+    clientIp: req.ip ?? "unknown",
+  });
+
+  // Bodies are counted before Remix reads them: over the limit, a 413.
+  app.use(bodyLimit);
+  app.use(privateCache);
+  if (landingCache) app.use(landingCache.middleware);
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build: vite ? loadBuild : build,
+      mode: vite ? "development" : "production",
+      getLoadContext,
+    }),
+  );
+  app.use(bodyLimitErrors);
+
+  const httpServer = http.createServer(app);
+  const io = entry.attachSocketServer(httpServer);
+  // Workers without Redis broadcast to each other through the primary.
+  if (cluster.isWorker && !env.redisUrl) io.adapter(createClusterAdapter());
+
+  httpServer.listen(env.port, env.host, () => {
+    const address = httpServer.address();
+    const port = typeof address === "object" && address ? address.port : env.port;
+    logger.info({ port, database: started.database }, "server listening");
+    if (cluster.isWorker && cluster.worker?.id !== 1) return;
+    console.log(`\nBrandLift is running at ${env.appUrl.replace(/:\d+$/, `:${port}`)}`);
+    if (started.demoLogins.length) {
+      console.log("Demo sign-ins (embedded database only):");
+      for (const login of started.demoLogins) console.log(`  ${login.role.padEnd(4)}  ${login.email}  /  ${login.password}`);
+    }
+  });
+
+  let stopping = false;
+  async function stop(signal: string, code = 0) {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    // io.close() disconnects every socket and closes the http.Server: no new connections, while
+    // requests in flight finish before "close" fires.
+    const closed = new Promise<void>((resolve) => httpServer.once("close", () => resolve()));
+    io.close();
+    // Keep-alive connections (a proxy's) go idle one by one as their last response ends.
+    const idle = setInterval(() => httpServer.closeIdleConnections(), 50);
+    httpServer.closeIdleConnections();
+    await closed;
+    clearInterval(idle);
+    await vite?.close();
+    await entry.shutdown();
+    logger.info("stopped");
+    process.exit(code);
+  }
+  drainAndExit = (reason, code) => void stop(reason, code);
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
 }
-process.on("SIGTERM", () => void stop("SIGTERM"));
-process.on("SIGINT", () => void stop("SIGINT"));

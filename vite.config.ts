@@ -50,6 +50,9 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
+      // BUILD_DIR lets several checkouts' suites build side by side; `build` by default.
+      // eslint-disable-next-line no-restricted-properties -- build configuration, not an app setting
+      buildDirectory: process.env.BUILD_DIR ?? "build",
       ignoredRouteFiles: ["**/*.test.ts", "**/*.test.tsx"],
       future: {
         v3_fetcherPersist: true,

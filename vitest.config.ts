@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app"), "#db": path.resolve(import.meta.dirname, "db") };
 const shared = {
@@ -9,6 +9,9 @@ const shared = {
   hookTimeout: 60_000,
 };
 const dataTests = ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/integration/**/*.test.ts"];
+/** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
+const buildTests = ["tests/integration/server-boot.test.ts", "tests/integration/user-create.test.ts", "tests/integration/migrations.test.ts"];
+const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
 
 export default defineConfig({
   resolve: { alias },
@@ -20,7 +23,17 @@ export default defineConfig({
           ...shared,
           name: "unit",
           include: dataTests,
-          env: { NODE_ENV: "test", DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" },
+          exclude: [...configDefaults.exclude, ...buildTests],
+          env: embedded,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "build",
+          include: buildTests,
+          env: embedded,
         },
       },
       {

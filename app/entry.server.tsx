@@ -1,18 +1,23 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { logger } from "./utils/logger.server";
-import { NonceProvider } from "./utils/nonce";
+import { NonceProvider } from "~/components/nonce";
+import { isBodyLimitError } from "~/web/body-limit.server";
+import { isDatabaseUnavailable } from "~/utils/db.server";
 
 // The Express server (server.ts) takes these from the build, so it and the routes share one
 // set of singletons (database, Redis, Socket.IO).
-export { boot, shutdown } from "./utils/boot.server";
+export { boot, shutdown } from "~/web/boot.server";
 export { attachSocketServer } from "./realtime/socket.server";
 
 const ABORT_DELAY = 5_000;
+
+/** Document requests whose loaders met a database that is away: the error page goes out as 503. */
+const databaseUnavailable = new WeakSet<Request>();
 
 export default function handleRequest(
   request: Request,
@@ -22,6 +27,9 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext?.cspNonce ?? "";
+  // The body guard of server.ts has answered 413 already and this answer is dropped: skip the render.
+  if (bodyRefused(remixContext)) return new Response(null, { status: 413 });
+  if (databaseUnavailable.has(request)) responseStatusCode = 503;
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -51,8 +59,21 @@ export default function handleRequest(
   });
 }
 
+function bodyRefused(context: EntryContext) {
+  return Object.values(context.staticHandlerContext.errors ?? {}).some(
+    (error) => isBodyLimitError(error) || (isRouteErrorResponse(error) && error.status === 413 && (error.data as { code?: string } | null)?.code === "PAYLOAD_TOO_LARGE"),
+  );
+}
+
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   if (error instanceof Response) return;
+  // The body guard of server.ts already answered 413 and stopped the body.
+  if (isBodyLimitError(error)) return;
+  // A database restart costs the request (503), not an error report per request.
+  if (isDatabaseUnavailable(error)) {
+    databaseUnavailable.add(request);
+    return void logger.warn({ err: error, url: request.url }, "database unavailable");
+  }
   logger.error({ err: error, url: request.url }, "unhandled route error");
 };

@@ -1,15 +1,16 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ButtonLink } from "~/components/ui/button";
 import { notify, Toaster } from "~/components/ui/toaster";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import stylesheet from "~/styles/tailwind.css?url";
-import { getOptionalUser } from "~/utils/auth.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { env } from "~/utils/env.server";
-import { useNonce } from "~/utils/nonce";
-import { getToast } from "~/utils/toast.server";
+import { useNonce } from "~/components/nonce";
+import { getToast } from "~/web/toast.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -48,9 +49,10 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-full bg-slate-50 text-slate-900 antialiased">
         {data?.testMode ? (
-          <p className="bg-amber-100 px-4 py-1 text-center text-sm text-amber-950">
+          // A landmark of its own, so every bit of the page sits in one (axe: region).
+          <aside aria-label="Test mode" className="bg-amber-100 px-4 py-1 text-center text-sm text-amber-950">
             Test mode: payments use the built-in test checkout and no card is charged.
-          </p>
+          </aside>
         ) : null}
         {children}
         <Toaster />
@@ -71,22 +73,28 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  const forbidden = isRouteErrorResponse(error) && error.status === 403;
-  const title = notFound ? "Page not found" : forbidden ? "Not allowed" : "Something went wrong";
-  const text = notFound
-    ? "We couldn't find the page you were looking for. It may have moved, or the link may be mistyped."
-    : forbidden
-      ? "Your account does not have access to this page."
-      : "An unexpected error occurred on our side. Please try again in a moment.";
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorPage eyebrow="Error 404" title="Page not found" text="We couldn't find the page you were looking for. It may have moved, or the link may be mistyped." />
+        ),
+        403: () => <ErrorPage eyebrow="Error 403" title="Not allowed" text="Your account does not have access to this page." />,
+      }}
+      defaultStatusHandler={({ error }) => <ErrorPage eyebrow={`Error ${error.status}`} title="Something went wrong" text={UNEXPECTED} />}
+      unexpectedErrorHandler={() => <ErrorPage eyebrow="Error" title="Something went wrong" text={UNEXPECTED} />}
+    />
+  );
+}
+
+const UNEXPECTED = "An unexpected error occurred on our side. Please try again in a moment.";
+
+function ErrorPage({ eyebrow, title, text }: { eyebrow: string; title: string; text: string }) {
   return (
     <div className="flex min-h-screen flex-col">
       <SiteHeader />
       <main className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center justify-center px-6 py-24 text-center">
-        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">
-          {isRouteErrorResponse(error) ? `Error ${error.status}` : "Error"}
-        </p>
+        <p className="text-sm font-semibold uppercase tracking-wide text-indigo-700">{eyebrow}</p>
         <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900">{title}</h1>
         <p className="mt-4 text-lg text-slate-600">{text}</p>
         <div className="mt-8 flex gap-3">

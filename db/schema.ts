@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { ORDER_STATUSES, PURCHASE_STATUSES, ROLES, type OrderStatus, type PurchaseStatus, type Role } from "../app/domain/status";
 
 /*
  * Money is integer cents, ids are UUIDs, times are timestamptz.
@@ -22,14 +23,9 @@ const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
-export const ROLES = ["user", "team"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, PURCHASE_STATUSES, ORDER_STATUSES } from "../app/domain/status";
+export type { Role, PurchaseStatus, OrderStatus } from "../app/domain/status";
 
-export const PURCHASE_STATUSES = ["pending", "in_progress", "completed", "cancelled", "refunded"] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
-
-export const ORDER_STATUSES = ["pending", "paid", "cancelled", "refunded", "failed"] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(", ")})`);
@@ -49,6 +45,8 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
+    // The inbox search by name or e-mail (docs/decisions/095).
+    index("users_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || ${t.email})`),
     index("users_role_created_idx").on(t.role, t.createdAt),
     check("users_role_check", inList("role", ROLES)),
   ],
@@ -66,6 +64,9 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
+    /** The device, as its User-Agent named it, and when the session was last used (minute precision). */
+    userAgent: text("user_agent"),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
   },
   (t) => [index("sessions_user_idx").on(t.userId), check("sessions_kind_check", inList("kind", ["cookie", "bearer"]))],
 );
@@ -100,7 +101,14 @@ export const services = pgTable(
     sortOrder: integer("sort_order").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [check("services_price_check", sql`${t.priceCents} >= 0`)],
+  (t) => [
+    check("services_price_check", sql`${t.priceCents} >= 0`),
+    // Names are unique among the services staff see; the hidden rows behind packages and plans
+    // (slugs package-… and plan-…) are named after them and stay out (decision 075).
+    uniqueIndex("services_name_unique_idx")
+      .on(sql`lower(${t.name})`)
+      .where(sql`${t.slug} not like 'package-%' and ${t.slug} not like 'plan-%'`),
+  ],
 );
 
 export const orders = pgTable(
@@ -113,6 +121,8 @@ export const orders = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     status: text("status").$type<OrderStatus>().notNull().default("pending"),
     totalCents: integer("total_cents").notNull(),
+    /** What has been refunded so far (db/schema/ops.ts refunds); revenue counts total - refunded. */
+    refundedCents: integer("refunded_cents").notNull().default(0),
     currency: text("currency").notNull().default("usd"),
     planId: text("plan_id"),
     stripeSessionId: text("stripe_session_id").unique(),
@@ -125,6 +135,11 @@ export const orders = pgTable(
   (t) => [
     index("orders_user_idx").on(t.userId),
     index("orders_payment_intent_idx").on(t.stripePaymentIntentId),
+    // The orders list (newest first, by status) and the revenue series (by month paid): docs/decisions/092.
+    index("orders_created_idx").on(t.createdAt, t.id),
+    index("orders_status_created_idx").on(t.status, t.createdAt, t.id),
+    index("orders_paid_revenue_idx").on(t.paidAt, t.status, t.totalCents, t.refundedCents).where(sql`${t.paidAt} is not null`),
+    check("orders_refunded_check", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`),
     check("orders_status_check", inList("status", ORDER_STATUSES)),
     check("orders_kind_check", inList("kind", ["services", "subscription"])),
   ],
@@ -189,6 +204,9 @@ export const reports = pgTable(
       .notNull()
       .references(() => services.id, { onDelete: "restrict" }),
     purchaseId: uuid("purchase_id").references(() => purchases.id, { onDelete: "set null" }),
+    /** A plan's report: the subscription and the month ("2026-11") it covers. */
+    subscriptionId: uuid("subscription_id").references(() => subscriptions.id, { onDelete: "set null" }),
+    period: text("period"),
     uploadedById: uuid("uploaded_by_id").references(() => users.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description"),
@@ -210,9 +228,8 @@ export const chatMessages = pgTable(
   {
     id: id(),
     roomId: text("room_id").notNull(),
-    senderId: uuid("sender_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null for a contact-form visitor's message (their thread names them; docs/decisions/096). */
+    senderId: uuid("sender_id").references(() => users.id, { onDelete: "cascade" }),
     receiverId: uuid("receiver_id").references(() => users.id, { onDelete: "set null" }),
     customerId: uuid("customer_id").references(() => users.id, { onDelete: "cascade" }),
     serviceId: uuid("service_id").references(() => services.id, { onDelete: "set null" }),
@@ -222,6 +239,8 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index("chat_messages_room_created_idx").on(t.roomId, t.createdAt, t.id),
+    // The inbox's search by message text (prefix words, docs/decisions/095).
+    index("chat_messages_search_idx").using("gin", sql`to_tsvector('simple', ${t.message})`),
     check("chat_messages_length_check", sql`char_length(${t.message}) between 1 and 2000`),
   ],
 );
@@ -287,3 +306,9 @@ export const chatMessagesRelations = relations(chatMessages, ({ one }) => ({
 export const servicesRelations = relations(services, ({ many }) => ({
   purchases: many(purchases),
 }));
+export * from "./schema/inbox";
+export * from "./schema/catalogue";
+
+export * from "./schema/billing";
+export * from "./schema/ops";
+export * from "./schema/grader";

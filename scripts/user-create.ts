@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { emailField, newPasswordField } from "~/components/auth/schemas";
+import { emailField, newPasswordField } from "~/domain/schemas/auth";
 import { issuePasswordToken, passwordLink, PASSWORD_TOKEN_TTL_MS } from "~/models/password-tokens.server";
 import { revokeAllSessions } from "~/models/sessions.server";
 import { createUser, findUserByEmail, updateUser } from "~/models/users.server";

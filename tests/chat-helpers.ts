@@ -5,8 +5,7 @@ import { io as connect, type Socket } from "socket.io-client";
 import type { ChatMessage, ClientToServerEvents, SendResult, ServerToClientEvents } from "~/realtime/events";
 import { catchUpCursor } from "~/components/chat/use-conversation";
 import { attachSocketServer, type IoServer } from "~/realtime/socket.server";
-import { createSession } from "~/models/sessions.server";
-import { db, schema } from "~/utils/db.server";
+import { createAccount, uniqueEmail } from "./factories";
 
 /** Chat tests: accounts with bearer tokens, an in-process Socket.IO server, clients that wait. */
 
@@ -14,12 +13,8 @@ export type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
 const unique = () => crypto.randomBytes(4).toString("hex");
 
 export async function chatAccount(role: "user" | "team", name = role === "team" ? "Sam Staff" : "Charlie Chat") {
-  const [user] = await db
-    .insert(schema.users)
-    .values({ email: `chat-${role}-${unique()}@chat.test`, name, role })
-    .returning();
-  const { token } = await createSession(user!.id, "bearer");
-  return { id: user!.id, name, role, token, email: user!.email };
+  const { id, email, token } = await createAccount({ role, name, email: uniqueEmail(`chat-${role}`, "chat.test") });
+  return { id, name, role, token, email };
 }
 export type ChatAccount = Awaited<ReturnType<typeof chatAccount>>;
 

@@ -1,73 +1,16 @@
-import crypto from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { seedCatalogue } from "#db/seed";
-import { createSession } from "~/models/sessions.server";
-import { sessionCookieHeader } from "~/utils/auth.server";
-import { db, schema } from "~/utils/db.server";
-import type { PurchaseStatus } from "#db/schema";
+import { createAccount as makeAccount, type Account } from "./factories";
 
 /** Rows and callers for the dashboard's tests: customers, staff, orders and purchases, real Requests. */
 
 export const BASE = "http://localhost";
 export const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
 
-const unique = () => crypto.randomBytes(4).toString("hex");
+/** Accounts, the catalogue and purchases come from tests/factories.ts. */
+export { catalogue, createPurchase, type Account } from "./factories";
 
-export async function createAccount(role: "user" | "team" = "user", overrides: { name?: string; email?: string; disabledAt?: Date } = {}) {
-  const [user] = await db
-    .insert(schema.users)
-    .values({
-      email: overrides.email ?? `${role}-${unique()}@dash.test`,
-      name: overrides.name ?? (role === "team" ? "Staff Member" : "Customer Person"),
-      role,
-      disabledAt: overrides.disabledAt,
-    })
-    .returning();
-  const bearer = (await createSession(user.id, "bearer")).token;
-  const cookieSession = await createSession(user.id, "cookie");
-  const cookie = (await sessionCookieHeader(cookieSession.token, cookieSession.expiresAt)).split(";")[0];
-  return { user, bearer, cookie };
-}
-export type Account = Awaited<ReturnType<typeof createAccount>>;
-
-export async function catalogue() {
-  await seedCatalogue(db);
-  return db.select().from(schema.services).orderBy(schema.services.sortOrder);
-}
-
-/** A paid order of one service for a customer, its purchase in the given status. */
-export async function createPurchase(
-  userId: string | null,
-  service: { id: string; priceCents: number },
-  options: { status?: PurchaseStatus; quantity?: number; createdAt?: Date; orderStatus?: schema.OrderStatus } = {},
-) {
-  const status = options.status ?? "in_progress";
-  const quantity = options.quantity ?? 1;
-  const [order] = await db
-    .insert(schema.orders)
-    .values({
-      email: `buyer-${unique()}@dash.test`,
-      name: "Buyer",
-      userId,
-      status: options.orderStatus ?? (status === "pending" ? "pending" : status === "cancelled" ? "cancelled" : status === "refunded" ? "refunded" : "paid"),
-      totalCents: service.priceCents * quantity,
-      stripeSessionId: `cs_test_${unique()}`,
-      createdAt: options.createdAt,
-    })
-    .returning();
-  const [purchase] = await db
-    .insert(schema.purchases)
-    .values({
-      orderId: order.id,
-      serviceId: service.id,
-      userId,
-      amountCents: service.priceCents * quantity,
-      quantity,
-      status,
-      createdAt: options.createdAt,
-    })
-    .returning();
-  return { order, purchase };
+export function createAccount(role: "user" | "team" = "user", overrides: { name?: string; email?: string; disabledAt?: Date } = {}) {
+  return makeAccount({ role, ...overrides });
 }
 
 type Auth = { bearer?: string; cookie?: string } | Account | null;

@@ -1,11 +1,14 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { ChatMessage, ChatUser } from "~/realtime/events";
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { ChatAttachment, ChatMessage, ChatUser } from "~/domain/chat";
+import { isVisitorRoom } from "~/domain/inbox";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { supportRoomId } from "~/utils/permissions";
+import { supportCustomerId, supportRoomId } from "~/domain/chat";
+import { can } from "~/domain/permissions";
 import { VISIBLE_STATUSES } from "./purchases.server";
+import { threadEvents, type ReadReceipt } from "./thread-events.server";
 
 /*
  * Chat: one support thread per customer (`support-{customerId}`), written to by the customer and
@@ -19,44 +22,120 @@ export const CONVERSATION_MAX_PAGE_SIZE = 200;
 export const NOTIFY_AGAIN_AFTER = "24 hours";
 
 const m = schema.chatMessages;
+const t = schema.chatThreads;
+const a = schema.chatAttachments;
 
 export interface NewMessage {
   roomId: string;
-  sender: ChatUser;
+  /** Null: a contact-form visitor (their thread names them). */
+  sender: ChatUser | null;
   receiverId: string | null;
   customerId: string | null;
   service: { _id: string; name: string } | null;
   message: string;
+  /** A `file` message: an attachment the sender uploaded to this room and has not sent yet. */
+  attachmentId?: string;
+}
+
+export class AttachmentNotFoundError extends Error {
+  constructor() {
+    super("Attachment not found.");
+  }
 }
 
 /**
- * Stores one message (one statement, one commit: the acknowledgement waits for nothing else);
- * the result is what every client receives. The caller marks the thread read for the sender.
+ * Stores one message and, in the same transaction, its thread's summary (last message, unread
+ * counts, a closed thread reopened by a customer message: docs/decisions/095-thread-summary.md).
+ * The result is what every client receives. The caller marks the thread read for the sender.
  */
 export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
-  const [row] = await db
-    .insert(m)
-    .values({
-      roomId: input.roomId,
-      senderId: input.sender._id,
-      receiverId: input.receiverId,
-      customerId: input.customerId,
-      serviceId: input.service?._id ?? null,
-      message: input.message,
-      messageType: "text",
-      createdAt: sql`clock_timestamp()`,
-    })
-    .returning({ id: m.id, createdAt: m.createdAt });
+  const threaded = supportCustomerId(input.roomId) !== null || isVisitorRoom(input.roomId);
+  const fromCustomer = input.sender === null || input.sender._id === input.customerId;
+  const result = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(m)
+      .values({
+        roomId: input.roomId,
+        senderId: input.sender?._id ?? null,
+        receiverId: input.receiverId,
+        customerId: input.customerId,
+        serviceId: input.service?._id ?? null,
+        message: input.message,
+        messageType: input.attachmentId ? "file" : "text",
+        createdAt: sql`clock_timestamp()`,
+      })
+      .returning({ id: m.id, createdAt: m.createdAt, exactAt: sql<string>`${m.createdAt}::text` });
+    let attachment: ChatAttachment | undefined;
+    if (input.attachmentId) {
+      const [claimed] = await tx
+        .update(a)
+        .set({ messageId: row!.id })
+        .where(and(eq(a.id, input.attachmentId), eq(a.roomId, input.roomId), eq(a.uploaderId, input.sender?._id ?? ""), isNull(a.messageId)))
+        .returning({ _id: a.id, fileName: a.fileName, mimeType: a.mimeType, fileSize: a.fileSize });
+      if (!claimed) throw new AttachmentNotFoundError();
+      attachment = claimed;
+    }
+    if (threaded) {
+      // The stored time to the microsecond (a JS Date keeps milliseconds only).
+      const at = sql`${row!.exactAt}::timestamptz`;
+      const words = sql`strip(to_tsvector('simple', ${input.message}))`;
+      const set = {
+        lastMessageId: sql`case when ${at} >= coalesce(${t.lastMessageAt}, 'epoch') then ${row!.id}::uuid else ${t.lastMessageId} end`,
+        lastMessageAt: sql`greatest(${t.lastMessageAt}, ${at})`,
+        // Staff: a customer message adds one; any staff reply means the thread has been handled (decision 050).
+        teamUnread: fromCustomer ? sql`${t.teamUnread} + 1` : sql`0`,
+        customerUnread: fromCustomer ? sql`${t.customerUnread}` : sql`${t.customerUnread} + 1`,
+        // Writing counts as reading up to here; a customer writing in a closed thread reopens it.
+        ...(fromCustomer ? { customerReadMessageId: row!.id, status: "open" as const } : { teamReadMessageId: row!.id }),
+        // The inbox search by text looks here, not in a million messages.
+        searchDocument: sql`${t.searchDocument} || ${words}`,
+        updatedAt: sql`now()`,
+      };
+      if (input.customerId) {
+        await tx
+          .insert(t)
+          .values({
+            roomId: input.roomId,
+            customerId: input.customerId,
+            lastMessageId: row!.id,
+            lastMessageAt: at,
+            teamUnread: fromCustomer ? 1 : 0,
+            customerUnread: fromCustomer ? 0 : 1,
+            teamReadMessageId: fromCustomer ? null : row!.id,
+            customerReadMessageId: fromCustomer ? row!.id : null,
+            searchDocument: words,
+          })
+          .onConflictDoUpdate({ target: t.roomId, set });
+      } else {
+        // A visitor's thread exists before its first message (it carries their address).
+        await tx.update(t).set(set).where(eq(t.roomId, input.roomId));
+      }
+    }
+    return { row: row!, attachment };
+  });
+  if (threaded) threadEvents.emit("changed", input.roomId);
+  const sender = input.sender ?? (await visitorSender(input.roomId));
   return {
-    _id: row!.id,
+    _id: result.row.id,
     roomId: input.roomId,
-    senderId: input.sender,
+    senderId: sender,
     receiverId: input.receiverId,
     message: input.message,
-    messageType: "text",
-    createdAt: row!.createdAt.toISOString(),
+    messageType: result.attachment ? "file" : "text",
+    ...(result.attachment ? { attachment: result.attachment } : {}),
+    createdAt: result.row.createdAt.toISOString(),
     service: input.service,
   };
+}
+
+/** A visitor has no account: their thread id and the name (or address) they gave stand in for one. */
+async function visitorSender(roomId: string): Promise<ChatUser> {
+  const [thread] = await db
+    .select({ id: t.id, name: t.visitorName, email: t.visitorEmail })
+    .from(t)
+    .where(eq(t.roomId, roomId))
+    .limit(1);
+  return { _id: thread?.id ?? "", name: thread?.name || thread?.email || "Visitor", profileImage: null };
 }
 
 /**
@@ -69,7 +148,7 @@ export async function findMessageService(serviceId: string, customer: { id: stri
     .from(schema.services)
     .where(eq(schema.services.id, serviceId))
     .limit(1);
-  if (!service || customer.role === "team") return service ?? null;
+  if (!service || can(customer, "area:team")) return service ?? null;
   const [bought] = await db
     .select({ id: schema.purchases.id })
     .from(schema.purchases)
@@ -112,15 +191,24 @@ export async function getRoomMessages(roomId: string, cursor: Cursor, limit = CO
       receiverId: m.receiverId,
       message: m.message,
       createdAt: m.createdAt,
+      messageType: m.messageType,
       senderId: schema.users.id,
       senderName: schema.users.name,
       senderImage: schema.users.profileImage,
+      visitorId: t.id,
+      visitorName: sql<string | null>`coalesce(${t.visitorName}, ${t.visitorEmail})`,
       serviceId: schema.services.id,
       serviceName: schema.services.name,
+      attachmentId: a.id,
+      attachmentName: a.fileName,
+      attachmentType: a.mimeType,
+      attachmentSize: a.fileSize,
     })
     .from(m)
-    .innerJoin(schema.users, eq(schema.users.id, m.senderId))
+    .leftJoin(schema.users, eq(schema.users.id, m.senderId))
+    .leftJoin(t, and(isNull(m.senderId), eq(t.roomId, m.roomId)))
     .leftJoin(schema.services, eq(schema.services.id, m.serviceId))
+    .leftJoin(a, eq(a.messageId, m.id))
     .where(and(eq(m.roomId, roomId), position))
     .orderBy(...(forward ? [asc(m.createdAt), asc(m.id)] : [desc(m.createdAt), desc(m.id)]))
     .limit(limit);
@@ -128,10 +216,14 @@ export async function getRoomMessages(roomId: string, cursor: Cursor, limit = CO
   return rows.map((r) => ({
     _id: r.id,
     roomId: r.roomId,
-    senderId: { _id: r.senderId, name: r.senderName, profileImage: r.senderImage },
+    senderId: r.senderId
+      ? { _id: r.senderId, name: r.senderName ?? "", profileImage: r.senderImage }
+      : { _id: r.visitorId ?? "", name: r.visitorName || "Visitor", profileImage: null },
     receiverId: r.receiverId,
     message: r.message,
-    messageType: "text",
+    ...(r.messageType === "file" && r.attachmentId
+      ? { messageType: "file" as const, attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! } }
+      : { messageType: "text" as const }),
     createdAt: r.createdAt.toISOString(),
     service: r.serviceId && r.serviceName ? { _id: r.serviceId, name: r.serviceName } : null,
   }));
@@ -141,8 +233,25 @@ export function getConversation(customerId: string, cursor: Cursor, limit?: numb
   return getRoomMessages(supportRoomId(customerId), cursor, limit);
 }
 
-/** The user has seen everything in the room up to now. */
-export async function markRead(userId: string, roomId: string) {
+/** Whether a message belongs to a room (a read receipt must name a message of its own room). */
+export async function isMessageInRoom(messageId: string, roomId: string): Promise<boolean> {
+  const [row] = await db.select({ id: m.id }).from(m).where(and(eq(m.id, messageId), eq(m.roomId, roomId))).limit(1);
+  return !!row;
+}
+
+/**
+ * The user has seen the room up to `upTo` (a message of that room), or up to its newest message.
+ * Support and visitor threads also move that side's read receipt forward and recount its unread
+ * messages from there. Returns the receipt, or null when `upTo` is not a message of this room
+ * (a forged `read`) or nothing moved.
+ */
+export async function markRead(userId: string, roomId: string, upTo?: string): Promise<ReadReceipt | null> {
+  const customerId = supportCustomerId(roomId);
+  let anchorId = upTo ?? null;
+  if (upTo) {
+    const [anchor] = await db.select({ id: m.id }).from(m).where(and(eq(m.id, upTo), eq(m.roomId, roomId))).limit(1);
+    if (!anchor) return null;
+  }
   await db
     .insert(schema.chatReadPositions)
     .values({ userId, roomId, lastReadAt: sql`clock_timestamp()` })
@@ -150,49 +259,59 @@ export async function markRead(userId: string, roomId: string) {
       target: [schema.chatReadPositions.userId, schema.chatReadPositions.roomId],
       set: { lastReadAt: sql`clock_timestamp()` },
     });
-}
+  if (!customerId && !isVisitorRoom(roomId)) return null;
 
-/** Replies from staff in the customer's thread that the customer has not read yet. */
-export async function getUnreadCountForCustomer(userId: string): Promise<number> {
-  const room = supportRoomId(userId);
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(m)
+  const customerSide = customerId !== null && userId === customerId;
+  anchorId ??= (await db.select({ id: t.lastMessageId }).from(t).where(eq(t.roomId, roomId)).limit(1))[0]?.id ?? null;
+  if (!anchorId) return null;
+  const readColumn = customerSide ? t.customerReadMessageId : t.teamReadMessageId;
+  const anchorRow = sql`(select ${m.createdAt}, ${m.id} from ${m} where ${m.id} = ${anchorId})`;
+  // The other side's messages after the anchor (a visitor's have no sender).
+  const theirs = customerSide
+    ? sql`${m.senderId} is not null and ${m.senderId} <> ${t.customerId}`
+    : sql`(${m.senderId} is null or ${m.senderId} = ${t.customerId})`;
+  const moved = await db
+    .update(t)
+    .set({
+      ...(customerSide
+        ? { customerReadMessageId: anchorId, customerUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})` }
+        : { teamReadMessageId: anchorId, teamUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})` }),
+    })
     .where(
       and(
-        eq(m.roomId, room),
-        sql`${m.senderId} <> ${userId}`,
-        sql`${m.createdAt} > coalesce((select ${schema.chatReadPositions.lastReadAt} from ${schema.chatReadPositions}
-          where ${schema.chatReadPositions.userId} = ${userId} and ${schema.chatReadPositions.roomId} = ${room}), 'epoch')`,
+        eq(t.roomId, roomId),
+        // Forward only: a late receipt for an older message changes nothing.
+        sql`not exists (select 1 from ${m} as cur where cur.id = ${readColumn} and (cur.created_at, cur.id) >= ${anchorRow})`,
       ),
-    );
+    )
+    .returning({ id: t.id });
+  if (moved.length === 0) return null;
+  const receipt: ReadReceipt = { roomId, userId, messageId: anchorId, customerId };
+  threadEvents.emit("changed", roomId);
+  threadEvents.emit("read", receipt);
+  return receipt;
+}
+
+/** Replies from staff in the customer's thread that the customer has not read yet (from the thread summary). */
+export async function getUnreadCountForCustomer(userId: string): Promise<number> {
+  const [row] = await db.select({ count: t.customerUnread }).from(t).where(eq(t.customerId, userId)).limit(1);
   return row?.count ?? 0;
 }
 
 /**
- * Customer messages no team member has read or answered yet, per customer. The support inbox is
- * shared: once any staff member has read a thread (or replied in it), it is no longer unread.
+ * Customer (and visitor) messages no team member has read or answered yet, per thread key (the
+ * customer's id; a visitor thread's own id), from the thread summary. The inbox is shared: once
+ * any staff member has read a thread (or replied in it), it is no longer unread.
  */
 export async function getUnreadCountsForTeam(): Promise<{ total: number; byCustomer: Record<string, number> }> {
-  const rp = schema.chatReadPositions;
   const rows = await db
-    .select({ customerId: m.customerId, count: sql<number>`count(*)::int` })
-    .from(m)
-    .where(
-      and(
-        sql`${m.senderId} = ${m.customerId}`,
-        sql`${m.createdAt} > coalesce((select max(${rp.lastReadAt}) from ${rp} join ${schema.users} on ${schema.users.id} = ${rp.userId}
-          where ${schema.users.role} = 'team' and ${rp.roomId} = ${m.roomId}), 'epoch')`,
-        sql`not exists (select 1 from ${m} as reply where reply.room_id = ${m.roomId}
-          and reply.sender_id <> ${m.customerId} and reply.created_at > ${m.createdAt})`,
-      ),
-    )
-    .groupBy(m.customerId);
+    .select({ key: sql<string>`coalesce(${t.customerId}, ${t.id})`, count: t.teamUnread })
+    .from(t)
+    .where(sql`${t.teamUnread} > 0`);
   const byCustomer: Record<string, number> = {};
   let total = 0;
   for (const row of rows) {
-    if (!row.customerId) continue;
-    byCustomer[row.customerId] = row.count;
+    byCustomer[row.key] = row.count;
     total += row.count;
   }
   return { total, byCustomer };
@@ -251,5 +370,5 @@ export async function findChatCustomer(userId: string) {
     .from(schema.users)
     .where(eq(schema.users.id, userId))
     .limit(1);
-  return user && user.role === "user" ? user : null;
+  return user && can(user, "area:customer") ? user : null;
 }

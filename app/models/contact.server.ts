@@ -1,6 +1,7 @@
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { logger } from "~/utils/logger.server";
+import { recordContactMessage } from "./inbox.server";
 import { teamRecipients } from "./order-emails.server";
 
 export interface ContactMessageInput {
@@ -22,6 +23,10 @@ export async function createContactMessage(input: ContactMessageInput) {
     })
     .returning();
   const name = [input.firstName, input.lastName].filter(Boolean).join(" ") || "Someone";
+  // The support inbox shows it as a thread staff can answer (docs/decisions/096-visitor-threads.md).
+  await recordContactMessage({ email: input.email, name: name === "Someone" ? null : name, message: input.message ?? null }).catch((error: unknown) =>
+    logger.error({ err: error, contactMessageId: saved.id }, "the contact message did not reach the inbox"),
+  );
   try {
     const recipients = await teamRecipients();
     if (recipients.length > 0) {

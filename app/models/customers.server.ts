@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
-import { isUuid } from "~/utils/ids";
+import { isUuid } from "~/domain/ids";
+import { toApiUser } from "./users.server";
 
 /** The staff's view of customer accounts: search by name or e-mail, paged, newest first. */
 
@@ -66,6 +67,7 @@ export async function findCustomer(id: string): Promise<CustomerSummary | null> 
   return (row as CustomerSummary | undefined) ?? null;
 }
 
+/** The User shape of the JSON API: the signed-in user's fields (toApiUser) and when the account was made. */
 export function toUserJson(user: CustomerSummary) {
-  return { _id: user.id, id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt.toISOString() };
+  return { ...toApiUser(user), createdAt: user.createdAt.toISOString() };
 }

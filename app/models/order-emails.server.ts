@@ -1,10 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
+import { recordOrderEmail } from "./orders-list.server";
 import { sendSetPasswordEmail } from "./password-tokens.server";
-import type { Order, OrderLine } from "./orders.server";
+import type { OrderLine } from "~/domain/order";
+
+type Order = typeof schema.orders.$inferSelect;
 
 type Customer = typeof schema.users.$inferSelect;
 
@@ -40,10 +43,15 @@ export async function sendOrderEmails(order: Order, customer: Customer, lines: O
       `Total: ${total}`,
       "What happens next: a strategist from our team will contact you within 24 hours to book a short kickoff call and collect what we need to start.",
       "Your invoice arrives in a separate e-mail from our payment provider. You can follow progress, download reports and message us from your dashboard.",
+      `Your receipt: ${env.appUrl}/receipts/order/${order.id}`,
     ],
     action: { label: "Open your dashboard", url: `${env.appUrl}/login` },
   });
-  if (!customer.passwordHash) await sendSetPasswordEmail(customer);
+  await recordOrderEmail(order.id, "confirmation", order.email, "Your BrandLift order is confirmed");
+  if (!customer.passwordHash) {
+    await sendSetPasswordEmail(customer);
+    await recordOrderEmail(order.id, "set-password", customer.email, "Set your BrandLift password");
+  }
   const recipients = await teamRecipients();
   if (recipients.length === 0) return;
   await sendEmail({
@@ -57,4 +65,5 @@ export async function sendOrderEmails(order: Order, customer: Customer, lines: O
     ],
     action: { label: "Open the customer list", url: `${env.appUrl}/dashboard` },
   });
+  await recordOrderEmail(order.id, "team-notice", recipients, `New order: ${order.name} (${total})`);
 }

@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { findPlan } from "~/components/landing/plans";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { planLineName } from "~/domain/catalogue";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
 import { sendOrderEmails } from "./order-emails.server";
-import { ensurePackageService, findActiveServices, type Service } from "./services.server";
+import { ensurePackageService, findPlan } from "./catalogue.server";
+import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
 
 export type Order = typeof schema.orders.$inferSelect;
@@ -24,17 +25,14 @@ export interface CheckoutStart {
   checkoutUrl: string;
 }
 
-/** One line of an order as the checkout page, the success page and the e-mails show it. */
-export interface OrderLine {
-  name: string;
-  amountCents: number;
-  quantity: number;
-  recurring: boolean;
-}
+import { isUuid } from "~/domain/ids";
+import type { OrderLine } from "~/domain/order";
+
+export type { OrderLine };
 
 /**
- * An a-la-carte order: every price comes from our catalogue (a-la-carte services by id, the
- * "Our Services" packages from their code price list), never from the client.
+ * An a-la-carte order: every price comes from the catalogue as it is now (services by id, "Our
+ * Services" packages by key), never from the client; the order keeps those prices.
  */
 export async function createServicesOrder(buyer: Buyer, serviceIds: string[], packageKeys: string[] = []): Promise<CheckoutStart> {
   if (serviceIds.length + packageKeys.length === 0) throw new HttpError(400, "Please select at least one service.", "INVALID_INPUT");
@@ -70,18 +68,18 @@ export async function createServicesOrder(buyer: Buyer, serviceIds: string[], pa
 
 /** A monthly plan: the same flow in subscription mode, with a subscription row kept current by webhooks. */
 export async function createPlanOrder(buyer: Buyer, planId: string): Promise<CheckoutStart> {
-  const plan = findPlan(planId);
+  const plan = await findPlan(planId);
   if (!plan) throw new HttpError(400, "Please choose one of our plans.", "UNKNOWN_PLAN");
   const order = await db.transaction(async (tx) => {
     const [created] = await tx
       .insert(schema.orders)
-      .values({ kind: "subscription", ...buyer, planId: plan.id, totalCents: plan.priceCents })
+      .values({ kind: "subscription", ...buyer, planId: plan.key, totalCents: plan.priceCents, currency: plan.currency })
       .returning();
-    await tx.insert(schema.subscriptions).values({ orderId: created.id, planId: plan.id, priceCents: plan.priceCents, status: "incomplete" });
+    await tx.insert(schema.subscriptions).values({ orderId: created.id, planId: plan.key, priceCents: plan.priceCents, currency: plan.currency, status: "incomplete" });
     return created;
   });
-  const line = { name: `${plan.title} (monthly)`, description: plan.tagline, amountCents: plan.priceCents, currency: "usd", quantity: 1 };
-  return startCheckout(order, "subscription", [line], plan.id);
+  const line = { name: planLineName(plan), description: plan.tagline, amountCents: plan.priceCents, currency: plan.currency, quantity: 1 };
+  return startCheckout(order, "subscription", [line], plan.key);
 }
 
 /** The order is stored before Stripe is asked, so a Stripe failure leaves a pending order and nothing else. */
@@ -104,15 +102,15 @@ export async function findOrderBySession(sessionId: string): Promise<Order | nul
 }
 
 export async function findOrder(id: string): Promise<Order | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, id)).limit(1);
   return order ?? null;
 }
 
 export async function orderLines(order: Order): Promise<OrderLine[]> {
   if (order.kind === "subscription") {
-    const plan = order.planId ? findPlan(order.planId) : undefined;
-    return [{ name: plan ? `${plan.title} (monthly)` : "Monthly plan", amountCents: order.totalCents, quantity: 1, recurring: true }];
+    const plan = order.planId ? await findPlan(order.planId) : null;
+    return [{ name: plan ? planLineName(plan) : "Monthly plan", amountCents: order.totalCents, quantity: 1, recurring: true }];
   }
   const rows = await db
     .select({ name: schema.services.name, amountCents: schema.purchases.amountCents, quantity: schema.purchases.quantity })
@@ -147,7 +145,8 @@ export function testCheckoutSession(order: Order, paid = order.status === "paid"
     mode: order.kind === "subscription" ? "subscription" : "payment",
     customer: null,
     payment_intent: null,
-    subscription: null,
+    // The test checkout's plan gets a subscription id of its own, like Stripe's, for the test billing page.
+    subscription: order.kind === "subscription" ? `sub_test_${order.id}` : null,
     customer_details: { email: order.email, name: order.name },
   };
 }
@@ -212,6 +211,8 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
           status: "active",
           userId: customer.id,
           updatedAt: now,
+          // Until Stripe's subscription events say otherwise, the first period is a month from now.
+          currentPeriodEnd: sql`coalesce(${schema.subscriptions.currentPeriodEnd}, now() + interval '1 month')`,
           // customer.subscription.created may have linked it already; never overwrite with null.
           ...(idOf(session.subscription) ? { stripeSubscriptionId: idOf(session.subscription), stripeCustomerId: idOf(session.customer) } : {}),
         })
@@ -234,7 +235,7 @@ export async function cancelCheckoutSession(session: Pick<CheckoutSession, "id" 
   return db.transaction(async (tx) => {
     if (!(await recordStripeEvent(tx, event))) return "duplicate-event" as const;
     const orderId = session.client_reference_id;
-    if (!orderId || !/^[0-9a-f-]{36}$/i.test(orderId)) return "unknown-order" as const;
+    if (!isUuid(orderId)) return "unknown-order" as const;
     const [order] = await tx
       .update(schema.orders)
       .set({ status, updatedAt: new Date() })
@@ -254,4 +255,4 @@ export async function cancelCheckoutSession(session: Pick<CheckoutSession, "id" 
 }
 
 /** For the dashboard: the customer's current monthly plan (see subscriptions.server.ts). */
-export { getActiveSubscription, type ActiveSubscription } from "./subscriptions.server";
+export { getActiveSubscription } from "./subscriptions.server";

@@ -9,7 +9,7 @@ import { revokeAllSessions } from "./sessions.server";
 import { findUserByEmail, type User } from "./users.server";
 
 /**
- * Reset and set-password links (contracts §6): a 256-bit secret of which only the SHA-256 is
+ * Reset and set-password links (single use, valid one hour): a 256-bit secret of which only the SHA-256 is
  * stored, usable once, for one hour. A new link replaces every unused older one, and using a link
  * ends every session and API token of the account.
  */
@@ -63,6 +63,16 @@ export async function checkPasswordToken(token: string): Promise<TokenFailure | 
   return null;
 }
 
+/** What a usable link is for: "set" (a new account's first password) or "reset"; null when it cannot be used. */
+export async function passwordTokenPurpose(token: string): Promise<PasswordTokenPurpose | null> {
+  const [row] = await db
+    .select({ purpose: schema.passwordTokens.purpose, usedAt: schema.passwordTokens.usedAt, expiresAt: schema.passwordTokens.expiresAt })
+    .from(schema.passwordTokens)
+    .where(eq(schema.passwordTokens.tokenHash, hashToken(token)))
+    .limit(1);
+  return row && !row.usedAt && row.expiresAt.getTime() > Date.now() ? row.purpose : null;
+}
+
 export type ResetResult = { ok: true; user: User } | { ok: false; failure: TokenFailure; message: string };
 
 /**
@@ -111,14 +121,14 @@ export async function resetPasswordWithToken(token: string, password: string): P
 }
 
 /**
- * Forgot password: e-mails a reset link when the account exists. The caller answers the same
- * either way; the e-mail goes out after the response so its delivery time reveals nothing.
+ * Forgot password: e-mails a reset link when the account exists. Callers run it after answering
+ * (startPasswordReset in app/web), so neither the lookup nor the delivery shows in the answer.
  */
 export async function requestPasswordReset(email: string) {
   const user = await findUserByEmail(email);
   if (!user || user.disabledAt) return;
   const token = await issuePasswordToken(user.id, "reset");
-  void deliver(resetEmail(user, token), "password reset");
+  await deliver(resetEmail(user, token), "password reset");
 }
 
 /** For accounts created without a password (a first purchase, `npm run user:create`). */

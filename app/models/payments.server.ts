@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { db, schema, type Tx } from "~/utils/db.server";
-import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
 import { cancelCheckoutSession, fulfilCheckoutSession, recordStripeEvent, type StripeEventRef } from "./orders.server";
-import { applyInvoice, syncSubscription } from "./subscriptions.server";
+import { applyChargeRefund, prepareChargeRefund, sendRefundEmail } from "./refunds.server";
+import { applyInvoiceRefund } from "./invoices.server";
+import { applyInvoice, sendPaymentFailedEmail, syncSubscription } from "./subscriptions.server";
 
 /*
  * The webhook's dispatcher. Every effect runs in one transaction with the insert of the event id,
@@ -20,27 +21,36 @@ async function once(event: StripeEventRef, effect: (tx: Tx) => Promise<unknown>)
   });
 }
 
-/** A full refund takes the order and its paid purchases out of revenue; a partial one is only logged. */
+/**
+ * charge.refunded: the order's refunds converge with the dashboard's (app/models/refunds.server.ts,
+ * docs/decisions/090); full or partial, revenue drops by what was refunded. The customer is
+ * e-mailed about money refunded outside the app (the dashboard's button sends its own e-mail).
+ */
 export async function refundCharge(charge: Stripe.Charge, event: StripeEventRef): Promise<WebhookOutcome> {
-  const paymentIntentId = typeof charge.payment_intent === "string" ? charge.payment_intent : (charge.payment_intent?.id ?? null);
-  return once(event, async (tx) => {
-    if (!paymentIntentId) return "no-match";
-    if (!charge.refunded) {
-      logger.warn({ paymentIntentId, amountRefunded: charge.amount_refunded }, "partial refund: order left as paid");
-      return "partial-refund";
-    }
-    const [order] = await tx
-      .update(schema.orders)
-      .set({ status: "refunded", updatedAt: new Date() })
-      .where(and(eq(schema.orders.stripePaymentIntentId, paymentIntentId), eq(schema.orders.status, "paid")))
-      .returning({ id: schema.orders.id });
-    if (!order) return "no-match";
-    await tx
-      .update(schema.purchases)
-      .set({ status: "refunded", updatedAt: new Date() })
-      .where(and(eq(schema.purchases.orderId, order.id), inArray(schema.purchases.status, ["in_progress", "completed"])));
+  const plan = await prepareChargeRefund(charge);
+  let added = 0;
+  const outcome = await once(event, async (tx) => {
+    // A renewal's charge: its invoice's revenue drops by the refund, partial or full.
+    const invoice = await applyInvoiceRefund(tx, charge);
+    if (!plan) return invoice ? "invoice-refunded" : "no-match";
+    added = await applyChargeRefund(tx, charge, plan);
     return "refunded";
   });
+  if (plan && outcome === "refunded" && added > 0) {
+    const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, plan.order.id));
+    await sendRefundEmail(order, added);
+  }
+  return outcome;
+}
+
+/** invoice.paid / invoice.payment_failed; the failed-payment e-mail goes out after the commit. */
+async function handleInvoice(invoice: Stripe.Invoice, event: StripeEventRef, paid: boolean): Promise<WebhookOutcome> {
+  const result = await db.transaction(async (tx) => {
+    if (!(await recordStripeEvent(tx, event))) return { outcome: "duplicate-event" as const, notify: undefined };
+    return applyInvoice(tx, invoice, paid);
+  });
+  if (result.notify) await sendPaymentFailedEmail(result.notify);
+  return result.outcome;
 }
 
 export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOutcome> {
@@ -62,7 +72,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<WebhookOut
       return once(ref, (tx) => syncSubscription(tx, event.data.object, event.type === "customer.subscription.deleted"));
     case "invoice.paid":
     case "invoice.payment_failed":
-      return once(ref, (tx) => applyInvoice(tx, event.data.object, event.type === "invoice.paid"));
+      return handleInvoice(event.data.object, ref, event.type === "invoice.paid");
     default:
       return "ignored";
   }

@@ -29,7 +29,7 @@ describe("purchases", () => {
     expect(await listPurchasesByEmail("nobody@dash.test")).toEqual([]);
   });
 
-  it("shapes a purchase as contracts §3 says: dollars, ISO date, the service", async () => {
+  it("shapes a purchase as the API documents it: dollars, ISO date, the service", async () => {
     const { purchase, order } = await createPurchase(bob.user.id, services[1], { quantity: 3 });
     const row = await getPurchaseFor(bob.user, purchase.id);
     expect(toPurchaseJson(row)).toEqual({

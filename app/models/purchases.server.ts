@@ -1,10 +1,12 @@
+import { centsToDollars } from "~/domain/format";
+import type { PurchaseJson } from "~/domain/purchase";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { can, type Actor } from "~/utils/permissions";
-import { WORK_STATUSES, type WorkStatus } from "~/components/dashboard/types";
-import { isUuid } from "~/utils/ids";
+import { can, type Actor } from "~/domain/permissions";
+import { WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
+import { isUuid } from "~/domain/ids";
 
 /**
  * Purchases as the dashboard and the JSON API see them. A customer sees what they paid for
@@ -85,7 +87,7 @@ export async function findPurchase(id: string): Promise<PurchaseRow | null> {
  */
 export async function getPurchaseFor(actor: Actor, id: string): Promise<PurchaseRow> {
   const row = await findPurchase(id);
-  const visible = !!row && (actor.role === "team" || (VISIBLE_STATUSES as readonly string[]).includes(row.status));
+  const visible = !!row && (can(actor, "purchases:list-any") || (VISIBLE_STATUSES as readonly string[]).includes(row.status));
   if (!row || !visible) throw notFound("Purchase not found.");
   if (!can(actor, "purchase:read", { ownerId: row.userId })) {
     logger.warn({ actorId: actor.id, purchaseId: id, ownerId: row.userId }, "refused access to another customer's purchase");
@@ -128,10 +130,9 @@ export async function findPaidPurchase(userId: string, serviceId: string, purcha
   return row ?? null;
 }
 
-export const centsToDollars = (cents: number) => Math.round(cents) / 100;
 
-/** The Purchase shape of contracts §3. */
-export function toPurchaseJson(row: PurchaseRow) {
+/** The Purchase shape of the JSON API (docs/api.md). */
+export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
   return {
     _id: row.id,
     id: row.id,
@@ -144,4 +145,3 @@ export function toPurchaseJson(row: PurchaseRow) {
     service: { _id: row.serviceId, name: row.serviceName, description: row.serviceDescription },
   };
 }
-export type PurchaseJson = ReturnType<typeof toPurchaseJson>;

@@ -3,7 +3,8 @@ import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { fileTypeFromBuffer } from "file-type";
 import { HttpError } from "~/utils/http.server";
-import { extensionOf, MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/components/dashboard/upload-rules";
+import { extensionOf, MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/domain/report";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { storage } from "~/utils/storage.server";
 
 /*
@@ -28,8 +29,8 @@ export const REPORT_TYPES: Record<string, string> = {
 
 const SNIFF_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 16 * 1024;
-/** Multipart framing and the text fields on top of the file itself. */
-const MAX_ENVELOPE_BYTES = 256 * 1024;
+/** Multipart framing, the text fields and any other part, on top of the file itself. */
+const MAX_ENVELOPE_BYTES = 64 * 1024;
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -51,8 +52,8 @@ export function sanitizeFileName(raw: string): string {
 }
 
 /** The content must be what the extension says it is. */
-export async function contentMatches(extension: string, head: Buffer): Promise<boolean> {
-  const expected = REPORT_TYPES[extension];
+export async function contentMatches(extension: string, head: Buffer, types: Record<string, string> = REPORT_TYPES): Promise<boolean> {
+  const expected = types[extension];
   if (!expected) return false;
   if (extension === "doc") return head.subarray(0, 8).equals(OLE2);
   const detected = await fileTypeFromBuffer(head);
@@ -79,16 +80,27 @@ export interface ReceivedUpload {
   discard(): Promise<void>;
 }
 
-type Part = { name: string; filename?: string; contentType: string; data: AsyncIterable<Uint8Array> };
-
-async function drain(data: AsyncIterable<Uint8Array>) {
-  for await (const chunk of data) void chunk;
+/** Storage failed (not the client's input): passed on as it is, unlike a parser error. */
+class StorageFailure extends Error {
+  constructor(cause: unknown) {
+    super("storage failed", { cause });
+  }
 }
 
-async function readField(data: AsyncIterable<Uint8Array>): Promise<string> {
+type Part = { name: string; filename?: string; contentType: string; data: AsyncIterable<Uint8Array> };
+
+/** Counts what is not the file against MAX_ENVELOPE_BYTES. */
+type Spend = (bytes: number) => void;
+
+async function drain(data: AsyncIterable<Uint8Array>, spend: Spend) {
+  for await (const chunk of data) spend(chunk.byteLength);
+}
+
+async function readField(data: AsyncIterable<Uint8Array>, spend: Spend): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of data) {
+    spend(chunk.byteLength);
     size += chunk.byteLength;
     if (size > MAX_FIELD_BYTES) throw new HttpError(400, "A form field is too long.", "INVALID_INPUT");
     chunks.push(Buffer.from(chunk));
@@ -128,40 +140,53 @@ async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done:
   }
 }
 
+/** What an upload may be and where it is stored: reports by default; chat attachments pass their own. */
+export interface UploadRules {
+  types: Record<string, string>;
+  keyPrefix: string;
+}
+const REPORT_RULES: UploadRules = { types: REPORT_TYPES, keyPrefix: "reports" };
+
 /** Parses a report upload; the file field is `report` (the spec's name). */
-export async function receiveReportUpload(request: Request, fileField = "report"): Promise<ReceivedUpload> {
+export async function receiveReportUpload(request: Request, fileField = "report", rules: UploadRules = REPORT_RULES): Promise<ReceivedUpload> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) throw noFile();
   const length = Number(request.headers.get("Content-Length") ?? "0");
   if (length > MAX_REPORT_BYTES + MAX_ENVELOPE_BYTES) throw tooLarge();
 
   let stored: StoredUpload | null = null;
+  let otherBytes = 0;
+  const spend: Spend = (bytes) => {
+    otherBytes += bytes;
+    if (otherBytes > MAX_ENVELOPE_BYTES) throw tooLarge();
+  };
   const discard = async () => {
     if (stored) await storage.delete(stored.key).catch(() => {});
     stored = null;
   };
 
   async function handle(part: Part): Promise<string | undefined> {
-    if (part.filename === undefined) return readField(part.data);
+    if (part.filename === undefined) return readField(part.data, spend);
     if (part.name !== fileField || stored) {
-      await drain(part.data);
+      await drain(part.data, spend);
       return undefined;
     }
+    if (hasControlCharacters(part.filename)) throw new HttpError(400, controlCharacterMessage("The file name"), "INVALID_INPUT");
     const fileName = sanitizeFileName(part.filename);
     const extension = extensionOf(fileName);
     if (!part.filename && !fileName) {
       // The browser sends an empty, nameless part when no file was chosen.
-      await drain(part.data);
+      await drain(part.data, spend);
       return undefined;
     }
-    if (!REPORT_TYPES[extension]) throw wrongType();
+    if (!rules.types[extension]) throw wrongType();
     const { head, iterator, done } = await peek(part.data);
     if (head.byteLength === 0) throw noFile();
     if (head.byteLength > MAX_REPORT_BYTES) throw tooLarge();
-    if (!(await contentMatches(extension, head))) throw wrongType();
+    if (!(await contentMatches(extension, head, rules.types))) throw wrongType();
 
-    const mimeType = REPORT_TYPES[extension];
-    const key = `reports/${crypto.randomUUID()}.${extension}`;
+    const mimeType = rules.types[extension]!;
+    const key = `${rules.keyPrefix}/${crypto.randomUUID()}.${extension}`;
     let size = 0;
     const counted = Readable.from(
       (async function* () {
@@ -171,7 +196,9 @@ export async function receiveReportUpload(request: Request, fileField = "report"
         }
       })(),
     );
-    await storage.put(key, counted, mimeType);
+    await storage.put(key, counted, mimeType).catch((error: unknown) => {
+      throw error instanceof HttpError ? error : new StorageFailure(error);
+    });
     stored = { key, fileName, size, mimeType };
     return undefined;
   }
@@ -184,7 +211,8 @@ export async function receiveReportUpload(request: Request, fileField = "report"
   } catch (error) {
     await discard();
     if (error instanceof HttpError) throw error;
-    if (error instanceof TypeError) throw new HttpError(400, "The upload could not be read. Please try again.", "MALFORMED_UPLOAD");
-    throw error;
+    if (error instanceof StorageFailure) throw error.cause;
+    // Anything else is the multipart parser refusing the body (no boundary, a bad header, cut short).
+    throw new HttpError(400, "The upload could not be read. Please try again.", "MALFORMED_UPLOAD");
   }
 }

@@ -1,3 +1,4 @@
+import type { ReportJson } from "~/domain/purchase";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { db, schema } from "~/utils/db.server";
@@ -5,10 +6,12 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { can, type Actor } from "~/utils/permissions";
+import { can, type Actor } from "~/domain/permissions";
 import { storage } from "~/utils/storage.server";
 import { findCustomer } from "./customers.server";
-import { isUuid } from "~/utils/ids";
+import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
+import { isUuid } from "~/domain/ids";
+import { line, text } from "~/domain/zod";
 import { findPaidPurchase } from "./purchases.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 
@@ -81,8 +84,10 @@ export function openReportFile(row: Pick<ReportRow, "storageKey">) {
   return storage.get(row.storageKey);
 }
 
-/** The Report shape of contracts §3. */
-export function toReportJson(row: ReportRow) {
+/** The Report shape of the JSON API (docs/api.md). */
+export function toReportJson(
+  row: Pick<ReportRow, "id" | "title" | "description" | "fileName" | "fileSize" | "mimeType" | "createdAt" | "serviceId" | "serviceName" | "userId">,
+): ReportJson {
   return {
     _id: row.id,
     id: row.id,
@@ -96,18 +101,13 @@ export function toReportJson(row: ReportRow) {
     userId: row.userId,
   };
 }
-export type ReportJson = ReturnType<typeof toReportJson>;
 
 const uploadFields = z.object({
-  title: z
-    .string({ error: UPLOAD_MESSAGES.title })
-    .trim()
-    .min(1, UPLOAD_MESSAGES.title)
-    .max(200, "The report title must be at most 200 characters."),
-  description: z
-    .string()
-    .trim()
-    .max(2000, "The description must be at most 2,000 characters.")
+  title: line(
+    z.string({ error: UPLOAD_MESSAGES.title }).trim().min(1, UPLOAD_MESSAGES.title).max(200, "The report title must be at most 200 characters."),
+    "The report title",
+  ),
+  description: text(z.string().trim().max(2000, "The description must be at most 2,000 characters."), "The description")
     .optional()
     .transform((v) => (v ? v : null)),
   userId: z.string({ error: "Please choose the customer." }).uuid("Customer not found."),
@@ -118,6 +118,13 @@ const uploadFields = z.object({
     .pipe(z.string().uuid("Purchase not found.").optional()),
 });
 
+/** An upload with more than one field wrong; the API answers the first message, forms show each. */
+export class UploadFieldsError extends HttpError {
+  constructor(public fields: { title?: string; file?: string }) {
+    super(400, fields.title ?? fields.file ?? "Invalid input.");
+  }
+}
+
 /**
  * Staff upload a report for one customer's purchased service. The file is streamed to storage
  * first (it usually precedes the text fields); any later check that fails removes it again.
@@ -127,9 +134,12 @@ export async function uploadReport(actor: Actor, serviceId: string, request: Req
   // Refuse before reading a byte of the body when the service itself does not exist.
   if (!(await serviceExists(serviceId))) throw notFound("Service not found.");
   const upload = await receiveReportUpload(request);
-  let inserted: { id: string; purchaseId: string; customer: { email: string; name: string } };
+  let inserted: { id: string; purchaseId: string; customer: { id: string; email: string; name: string } };
   try {
     const parsed = uploadFields.safeParse(upload.fields);
+    // No title and no file: both messages, so a form (without JavaScript too) can show each under its field.
+    const titleError = parsed.success ? undefined : parsed.error.issues.find((issue) => issue.path[0] === "title")?.message;
+    if (titleError && !upload.file) throw new UploadFieldsError({ title: titleError, file: UPLOAD_MESSAGES.file });
     if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid input.");
     const { title, description, userId, purchaseId } = parsed.data;
     if (!upload.file) throw badRequest(UPLOAD_MESSAGES.file, "FILE_REQUIRED");
@@ -169,8 +179,18 @@ async function serviceExists(id: string) {
   return !!row;
 }
 
-/** The report is stored either way; a mail server that is down must not undo the upload. */
-async function notifyCustomer(customer: { email: string; name: string }, report: ReportRow, purchaseId: string) {
+/**
+ * The report is stored either way; a mail server that is down must not undo the upload. One
+ * e-mail per customer per quiet period (app/models/report-notices.server.ts): a batch of uploads
+ * is one e-mail, not one each.
+ */
+async function notifyCustomer(customer: { id: string; email: string; name: string }, report: ReportRow, purchaseId: string) {
+  try {
+    if (!(await claimReportNotice(customer.id))) return;
+  } catch (error) {
+    logger.error({ err: error, reportId: report.id }, "could not claim the new-report e-mail");
+    return;
+  }
   try {
     await sendEmail({
       to: customer.email,
@@ -179,10 +199,12 @@ async function notifyCustomer(customer: { email: string; name: string }, report:
       paragraphs: [
         `Hi ${customer.name},`,
         `We have uploaded "${report.title}" for ${report.serviceName}. You can read and download it in your dashboard.`,
+        "If we add more reports before you have had a look, they will be waiting there too: we send one e-mail, not one per report.",
       ],
       action: { label: "View your report", url: `${env.appUrl}/dashboard/services/${purchaseId}` },
     });
   } catch (error) {
+    await releaseReportNotice(customer.id).catch(() => {});
     logger.error({ err: error, reportId: report.id }, "could not send the new-report e-mail");
   }
 }

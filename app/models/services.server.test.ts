@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { beforeAll, expect, test } from "vitest";
 import { db, schema } from "~/utils/db.server";
 import { seedServices } from "../../tests/payments-helpers";
-import { ensurePackageService, findActiveServices, findPackage, listActiveServices, toServiceJson } from "./services.server";
+import { findActiveServices, listActiveServices, toServiceJson } from "./services.server";
 
 beforeAll(async () => {
   await seedServices();
@@ -21,15 +20,4 @@ test("the catalogue lists active services in display order, as dollars", async (
     description: null,
   });
   expect(await findActiveServices([hidden.id, "not-a-uuid"])).toEqual([]);
-});
-
-test("an Our Services package becomes one inactive catalogue row, priced from the package list", async () => {
-  expect(findPackage("brand-strategy:growth")).toMatchObject({ slug: "package-brand-strategy-growth", priceCents: 12900 });
-  expect(findPackage("brand-strategy:platinum")).toBeNull();
-  expect(findPackage("../etc:starter")).toBeNull();
-  const [first, second] = await Promise.all([ensurePackageService("content-kit:premium"), ensurePackageService("content-kit:premium")]);
-  expect(first?.id).toBe(second?.id);
-  expect(first).toMatchObject({ name: "Content Creation Kit (Premium)", priceCents: 14999, active: false });
-  await db.update(schema.services).set({ priceCents: 1 }).where(eq(schema.services.id, first!.id));
-  expect((await ensurePackageService("content-kit:premium"))?.priceCents).toBe(14999);
 });

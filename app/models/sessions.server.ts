@@ -1,7 +1,8 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
+import { revokeSocketsOfSession, revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
-import type { Role } from "~/utils/permissions";
+import type { Role } from "~/domain/permissions";
 
 export type SessionKind = "cookie" | "bearer";
 
@@ -25,8 +26,14 @@ export async function createSession(userId: string, kind: SessionKind) {
 
 /** The signed-in user behind a session secret, if it is live and the account is not disabled. */
 export async function getSessionUser(token: string, kind: SessionKind): Promise<SessionUser | null> {
+  return (await findSession(token, kind))?.user ?? null;
+}
+
+/** The live session behind a secret and its user (sockets keep the id to be revoked by it). */
+export async function findSession(token: string, kind: SessionKind): Promise<{ sessionId: string; user: SessionUser } | null> {
   const [row] = await db
     .select({
+      sessionId: schema.sessions.id,
       id: schema.users.id,
       name: schema.users.name,
       email: schema.users.email,
@@ -46,14 +53,38 @@ export async function getSessionUser(token: string, kind: SessionKind): Promise<
     )
     .limit(1);
   if (!row || row.disabledAt) return null;
-  const { disabledAt: _disabled, ...user } = row;
-  return user;
+  const { disabledAt: _disabled, sessionId, ...user } = row;
+  return { sessionId, user };
 }
 
+/** Of these session ids, the ones still live with an account that is not disabled. */
+export async function liveSessionIds(sessionIds: string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: schema.sessions.id })
+    .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .where(and(inArray(schema.sessions.id, sessionIds), gt(schema.sessions.expiresAt, sql`now()`), isNull(schema.users.disabledAt)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Ends one session; its open sockets on every node are disconnected too. */
 export async function revokeSession(token: string) {
-  await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token)));
+  const ended = await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).returning({ id: schema.sessions.id });
+  for (const { id } of ended) revokeSocketsOfSession(id);
 }
 
+/** Ends every session of an account (password reset); every socket of the user is disconnected. */
 export async function revokeAllSessions(userId: string) {
   await db.delete(schema.sessions).where(eq(schema.sessions.userId, userId));
+  revokeSocketsOfUser(userId);
+}
+
+/** Ends every session of an account but the one given (password change); their sockets too. */
+export async function revokeOtherSessions(userId: string, keepToken: string) {
+  const ended = await db
+    .delete(schema.sessions)
+    .where(and(eq(schema.sessions.userId, userId), ne(schema.sessions.tokenHash, hashToken(keepToken))))
+    .returning({ id: schema.sessions.id });
+  for (const { id } of ended) revokeSocketsOfSession(id);
 }

@@ -1,10 +1,12 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
-import { centsToDollars, PAID_STATUSES } from "./purchases.server";
+import { centsToDollars } from "~/domain/format";
+import { netRevenueCents } from "./revenue.server";
+import { PAID_STATUSES } from "./purchases.server";
 
 /*
- * The dashboard's overview counts (contracts §3). Revenue is net of refunds: a refunded purchase
- * leaves the sum, a paid subscription order adds its total. One aggregate query per role.
+ * The dashboard's overview counts (GET /api/users/count, docs/api.md). Revenue is net of every
+ * refund, renewals included (revenue.server.ts, docs/decisions/091).
  */
 
 export interface TeamCounts {
@@ -21,22 +23,16 @@ export interface CustomerCounts {
 
 export async function getTeamCounts(): Promise<TeamCounts> {
   const [purchases] = await db
-    .select({
-      revenueCents: sql<string>`coalesce(sum(${schema.purchases.amountCents}), 0)`,
-      booked: sql<number>`count(*)::int`,
-    })
+    .select({ booked: sql<number>`count(*)::int` })
     .from(schema.purchases)
     .where(inArray(schema.purchases.status, [...PAID_STATUSES]));
-  const [plans] = await db
-    .select({ revenueCents: sql<string>`coalesce(sum(${schema.orders.totalCents}), 0)` })
-    .from(schema.orders)
-    .where(and(eq(schema.orders.kind, "subscription"), eq(schema.orders.status, "paid")));
   const [users] = await db
     .select({ active: sql<number>`count(*)::int` })
     .from(schema.users)
     .where(and(eq(schema.users.role, "user"), isNull(schema.users.disabledAt)));
   return {
-    totalRevenue: centsToDollars(Number(purchases.revenueCents) + Number(plans.revenueCents)),
+    // Paid orders net of their refunds, full or partial, plus renewals: app/models/revenue.server.ts.
+    totalRevenue: centsToDollars(await netRevenueCents()),
     servicesBooked: purchases.booked,
     totalActiveUsers: users.active,
   };

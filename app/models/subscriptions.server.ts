@@ -1,96 +1,272 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
-import { findPlan } from "~/components/landing/plans";
+import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import {
+  apiSubscriptionStatus,
+  isLiveStatus,
+  LIVE_SUBSCRIPTION_STATUSES,
+  type SubscriptionJson,
+} from "~/domain/billing";
+import { centsToDollars } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
+import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { notFound } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
+import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
+import { recordInvoice } from "./invoices.server";
 
-/** Stripe statuses in which the customer still has their plan. */
-export const LIVE_SUBSCRIPTION_STATUSES = ["active", "trialing", "past_due"] as const;
+/*
+ * Subscriptions (monthly plans) as first-class records. Stripe is the source of truth: checkout
+ * creates the row, customer.subscription.* and invoice.* webhooks keep it current (the test
+ * billing page drives the same functions with Stripe-shaped objects). A row is "ours" when it was
+ * created by our checkout; a webhook for any other subscription changes nothing.
+ */
 
-export interface ActiveSubscription {
-  id: string;
-  planId: string;
-  title: string;
-  priceCents: number;
-  /** Dollars a month. */
-  price: number;
-  currency: string;
-  status: string;
-  currentPeriodEnd: Date | null;
-  cancelAtPeriodEnd: boolean;
+export { LIVE_SUBSCRIPTION_STATUSES };
+export type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
+
+/** A plan's name and what it includes, from the catalogue (as it reads now). */
+export async function planFor(key: string) {
+  const plan = await findPlan(key);
+  return { key, name: plan?.name ?? key, features: plan?.features ?? [], priceCents: plan?.priceCents ?? null };
 }
 
-/** The customer's current monthly plan, for the dashboard; null when they have none. */
-export async function getActiveSubscription(userId: string): Promise<ActiveSubscription | null> {
-  const [row] = await db
+/** Statuses never shown to the customer: checkouts that were never paid. */
+const HIDDEN_STATUSES = ["incomplete", "incomplete_expired"];
+
+/** The Subscription shape of the API, with the plan's name and what it includes from the catalogue. */
+export async function toSubscriptionJsons(rows: SubscriptionRow[]): Promise<SubscriptionJson[]> {
+  if (rows.length === 0) return [];
+  const plans = new Map((await listPlans()).map((plan) => [plan.key, plan]));
+  return rows.map((row) => subscriptionJson(row, plans.get(row.planId)));
+}
+
+export async function toSubscriptionJson(row: SubscriptionRow): Promise<SubscriptionJson> {
+  return subscriptionJson(row, (await findPlan(row.planId)) ?? undefined);
+}
+
+function subscriptionJson(row: SubscriptionRow, plan: PlanRecord | undefined): SubscriptionJson {
+  return {
+    _id: row.id,
+    id: row.id,
+    plan: { _id: plan?.id ?? row.planId, key: row.planId, name: plan?.name ?? row.planId },
+    price: centsToDollars(row.priceCents),
+    currency: row.currency,
+    status: apiSubscriptionStatus(row.status),
+    currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    features: plan?.features ?? [],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The customer's plans, newest first: live ones and ended ones, never unpaid checkouts. */
+export async function listSubscriptionsForUser(userId: string): Promise<SubscriptionRow[]> {
+  if (!isUuid(userId)) return [];
+  return db
     .select()
     .from(schema.subscriptions)
-    .where(and(eq(schema.subscriptions.userId, userId), inArray(schema.subscriptions.status, [...LIVE_SUBSCRIPTION_STATUSES])))
-    .orderBy(desc(schema.subscriptions.createdAt))
-    .limit(1);
-  if (!row) return null;
-  return {
-    id: row.id,
-    planId: row.planId,
-    title: findPlan(row.planId)?.title ?? row.planId,
-    priceCents: row.priceCents,
-    price: row.priceCents / 100,
-    currency: row.currency,
-    status: row.status,
-    currentPeriodEnd: row.currentPeriodEnd,
-    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-  };
+    .where(and(eq(schema.subscriptions.userId, userId), notInArray(schema.subscriptions.status, HIDDEN_STATUSES)))
+    .orderBy(desc(schema.subscriptions.createdAt), desc(schema.subscriptions.id));
+}
+
+/** For the staff's customer list: each customer's plans, by customer id. */
+export async function subscriptionsByUser(userIds: string[]): Promise<Record<string, SubscriptionJson[]>> {
+  const ids = userIds.filter(isUuid);
+  if (ids.length === 0) return {};
+  const rows = await db
+    .select()
+    .from(schema.subscriptions)
+    .where(and(inArray(schema.subscriptions.userId, ids), notInArray(schema.subscriptions.status, HIDDEN_STATUSES)))
+    .orderBy(desc(schema.subscriptions.createdAt));
+  const result: Record<string, SubscriptionJson[]> = {};
+  const json = await toSubscriptionJsons(rows);
+  rows.forEach((row, index) => (result[row.userId!] ??= []).push(json[index]));
+  return result;
+}
+
+export async function findSubscription(id: string, tx: Tx | typeof db = db): Promise<SubscriptionRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await tx.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** One plan for someone allowed to see it (its customer, staff); anything else is the same 404. */
+export async function getSubscriptionFor(actor: Actor, id: string): Promise<SubscriptionRow> {
+  const row = await findSubscription(id);
+  if (!row || HIDDEN_STATUSES.includes(row.status) || !row.userId) throw notFound("Plan not found.");
+  if (!can(actor, "subscription:read", { ownerId: row.userId })) {
+    logger.warn({ actorId: actor.id, subscriptionId: id }, "refused access to another customer's plan");
+    throw notFound("Plan not found.");
+  }
+  return row;
+}
+
+export interface SubscriptionMetrics {
+  /** Monthly recurring revenue in dollars: the monthly price of every live plan. */
+  mrr: number;
+  activeSubscribers: number;
+}
+
+/** Staff overview: MRR and the number of customers with a live plan. */
+export async function getSubscriptionMetrics(): Promise<SubscriptionMetrics> {
+  const [row] = await db
+    .select({
+      mrrCents: sql<string>`coalesce(sum(${schema.subscriptions.priceCents}), 0)`,
+      subscribers: sql<number>`count(distinct ${schema.subscriptions.userId})::int`,
+    })
+    .from(schema.subscriptions)
+    .where(inArray(schema.subscriptions.status, [...LIVE_SUBSCRIPTION_STATUSES]));
+  return { mrr: centsToDollars(Number(row.mrrCents)), activeSubscribers: row.subscribers };
+}
+
+/** The customer's current plan (the newest live one), for the staff's and the customer's headers. */
+export async function getActiveSubscription(userId: string) {
+  const rows = await listSubscriptionsForUser(userId);
+  const row = rows.find((candidate) => isLiveStatus(candidate.status));
+  return row ? { ...row, title: (await planFor(row.planId)).name, price: centsToDollars(row.priceCents) } : null;
 }
 
 const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+const orderIdOf = (metadata: Record<string, string> | null | undefined) => {
+  const value = metadata?.orderId;
+  return value && isUuid(value) ? value : null;
+};
 
-/** customer.subscription.*: mirror Stripe's status, period end and cancellation onto our row. */
-export async function syncSubscription(tx: Tx, subscription: Stripe.Subscription, deleted = false) {
+/** The plan a subscription item's price stands for: its lookup key, its metadata, or its amount. */
+async function planOfPrice(tx: Tx, price: Stripe.Price | undefined | null) {
+  if (!price) return null;
+  const plans = await tx.select().from(schema.plans);
+  const key = price.lookup_key ?? price.metadata?.planId;
+  return plans.find((plan) => plan.key === key) ?? plans.find((plan) => plan.priceCents === price.unit_amount) ?? null;
+}
+
+/**
+ * Our row for a Stripe subscription: by its id, else (events can arrive before checkout's) by the
+ * order id our checkout put in its metadata, which links it. Null: a subscription we never sold.
+ */
+async function findOurs(tx: Tx, stripeSubscriptionId: string, metadata: Record<string, string> | null | undefined) {
+  const [byId] = await tx.select().from(schema.subscriptions).where(eq(schema.subscriptions.stripeSubscriptionId, stripeSubscriptionId)).limit(1);
+  if (byId) return byId;
+  const orderId = orderIdOf(metadata);
+  if (!orderId) return null;
+  const [linked] = await tx
+    .update(schema.subscriptions)
+    .set({ stripeSubscriptionId, updatedAt: new Date() })
+    .where(and(eq(schema.subscriptions.orderId, orderId), sql`${schema.subscriptions.stripeSubscriptionId} is null`))
+    .returning();
+  return linked ?? null;
+}
+
+/** customer.subscription.*: mirror Stripe's status, period end, cancellation and plan onto our row. */
+export async function syncSubscription(tx: Tx, subscription: Stripe.Subscription, deleted = false): Promise<boolean | string> {
+  const ours = await findOurs(tx, subscription.id, subscription.metadata);
+  if (!ours) {
+    logger.info({ stripeSubscriptionId: subscription.id }, "subscription event for a subscription we did not sell: ignored");
+    return "unknown-subscription";
+  }
   const item = subscription.items?.data?.[0] as (Stripe.SubscriptionItem & { current_period_end?: number }) | undefined;
   const legacy = subscription as Stripe.Subscription & { current_period_end?: number };
-  const values = {
-    status: deleted ? "canceled" : subscription.status,
-    currentPeriodEnd: toDate(item?.current_period_end ?? legacy.current_period_end),
-    cancelAtPeriodEnd: subscription.cancel_at_period_end ?? false,
-    stripeCustomerId: typeof subscription.customer === "string" ? subscription.customer : (subscription.customer?.id ?? null),
-    updatedAt: new Date(),
-  };
-  const updated = await tx
-    .update(schema.subscriptions)
-    .set(values)
-    .where(eq(schema.subscriptions.stripeSubscriptionId, subscription.id))
-    .returning({ id: schema.subscriptions.id });
-  if (updated.length > 0) return true;
-  // The subscription events can arrive before checkout.session.completed: link by our order id.
-  const orderId = subscription.metadata?.orderId;
-  if (!orderId || !/^[0-9a-f-]{36}$/i.test(orderId)) return false;
-  const linked = await tx
-    .update(schema.subscriptions)
-    .set({ ...values, stripeSubscriptionId: subscription.id })
-    .where(eq(schema.subscriptions.orderId, orderId))
-    .returning({ id: schema.subscriptions.id });
-  return linked.length > 0;
-}
-
-function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const fromParent = invoice.parent?.subscription_details?.subscription;
-  const legacy = (invoice as Stripe.Invoice & { subscription?: string | { id: string } | null }).subscription;
-  const value = fromParent ?? legacy;
-  return typeof value === "string" ? value : (value?.id ?? null);
-}
-
-/** invoice.paid keeps the plan active for the next period; invoice.payment_failed marks it past due. */
-export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolean) {
-  const subscriptionId = invoiceSubscriptionId(invoice);
-  if (!subscriptionId) return false;
-  const periodEnd = invoice.lines?.data?.[0]?.period?.end;
-  const updated = await tx
+  const plan = await planOfPrice(tx, item?.price);
+  const periodEnd = toDate(item?.current_period_end ?? legacy.current_period_end);
+  await tx
     .update(schema.subscriptions)
     .set({
-      status: paid ? "active" : "past_due",
-      ...(paid && periodEnd ? { currentPeriodEnd: toDate(periodEnd) } : {}),
+      status: deleted ? "canceled" : subscription.status,
+      ...(periodEnd ? { currentPeriodEnd: periodEnd } : {}),
+      cancelAtPeriodEnd: deleted ? false : (subscription.cancel_at_period_end ?? false),
+      ...(idOf(subscription.customer) ? { stripeCustomerId: idOf(subscription.customer) } : {}),
+      ...(plan ? { planId: plan.key } : {}),
+      ...(typeof item?.price?.unit_amount === "number" ? { priceCents: item.price.unit_amount } : plan ? { priceCents: plan.priceCents } : {}),
       updatedAt: new Date(),
     })
-    .where(eq(schema.subscriptions.stripeSubscriptionId, subscriptionId))
-    .returning({ id: schema.subscriptions.id });
-  return updated.length > 0;
+    .where(eq(schema.subscriptions.id, ours.id));
+  return deleted ? "canceled" : "updated";
+}
+
+/** The subscription an invoice belongs to, and the metadata our checkout left on it. */
+export function invoiceSubscription(invoice: Stripe.Invoice): { id: string | null; metadata: Record<string, string> | null } {
+  const details = invoice.parent?.subscription_details;
+  const legacy = invoice as Stripe.Invoice & {
+    subscription?: string | { id: string } | null;
+    subscription_details?: { metadata?: Record<string, string> | null } | null;
+  };
+  const id = idOf(details?.subscription ?? legacy.subscription ?? null);
+  const metadata = details?.metadata ?? legacy.subscription_details?.metadata ?? invoice.lines?.data?.[0]?.metadata ?? null;
+  return { id, metadata };
+}
+
+export type InvoiceOutcome = "recorded" | "already-recorded" | "payment-failed" | "unknown-subscription" | "order-invoice" | "ignored";
+
+/**
+ * invoice.paid: the invoice is recorded once (a renewal is revenue) and the plan is active until the
+ * paid period's end. invoice.payment_failed: the plan is past due and the customer is e-mailed.
+ */
+export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolean): Promise<{ outcome: InvoiceOutcome; notify?: SubscriptionRow }> {
+  const { id: stripeSubscriptionId, metadata } = invoiceSubscription(invoice);
+  if (!stripeSubscriptionId) {
+    // An a-la-carte order's invoice (invoice_creation): kept for the order's receipt link.
+    const orderId = orderIdOf(invoice.metadata);
+    if (!paid || !orderId) return { outcome: "ignored" };
+    const [order] = await tx.select({ id: schema.orders.id, userId: schema.orders.userId }).from(schema.orders).where(eq(schema.orders.id, orderId)).limit(1);
+    if (!order) return { outcome: "ignored" };
+    await recordInvoice(tx, invoice, { orderId: order.id, userId: order.userId, subscriptionId: null, renewal: false });
+    return { outcome: "order-invoice" };
+  }
+  const ours = await findOurs(tx, stripeSubscriptionId, metadata);
+  if (!ours) {
+    logger.info({ stripeSubscriptionId, invoiceId: invoice.id }, "invoice for a subscription we did not sell: ignored");
+    return { outcome: "unknown-subscription" };
+  }
+  if (!paid) {
+    await tx.update(schema.subscriptions).set({ status: "past_due", updatedAt: new Date() }).where(eq(schema.subscriptions.id, ours.id));
+    return { outcome: "payment-failed", notify: ours };
+  }
+  // The first invoice's money is the plan order's; every later one is a renewal (or a switch's proration).
+  const renewal = invoice.billing_reason !== "subscription_create";
+  const recorded = await recordInvoice(tx, invoice, { orderId: renewal ? null : ours.orderId, userId: ours.userId, subscriptionId: ours.id, renewal });
+  const periodEnd = toDate(invoice.lines?.data?.[0]?.period?.end);
+  const later = periodEnd && (!ours.currentPeriodEnd || periodEnd > ours.currentPeriodEnd);
+  await tx
+    .update(schema.subscriptions)
+    .set({
+      // A paid invoice settles a past-due plan; an ended plan stays ended.
+      ...(ours.status === "canceled" ? {} : { status: "active" }),
+      ...(later ? { currentPeriodEnd: periodEnd } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(schema.subscriptions.id, ours.id));
+  return { outcome: recorded ? "recorded" : "already-recorded" };
+}
+
+/** A failed renewal: the customer learns it, with a link that opens billing to fix the card. */
+export async function sendPaymentFailedEmail(subscription: SubscriptionRow) {
+  const [owner] = subscription.userId
+    ? await db.select({ email: schema.users.email, name: schema.users.name }).from(schema.users).where(eq(schema.users.id, subscription.userId))
+    : [];
+  const [order] =
+    !owner && subscription.orderId
+      ? await db.select({ email: schema.orders.email, name: schema.orders.name }).from(schema.orders).where(eq(schema.orders.id, subscription.orderId))
+      : [];
+  const to = owner ?? order;
+  if (!to) return;
+  const plan = await planFor(subscription.planId);
+  try {
+    await sendEmail({
+      to: to.email,
+      subject: `Payment failed for your ${plan.name} plan`,
+      heading: "We could not renew your plan",
+      paragraphs: [
+        `Hi ${to.name},`,
+        `The monthly payment for your ${plan.name} plan did not go through, so your plan is now past due.`,
+        "Please update your card to keep your plan running. We will try the payment again automatically.",
+      ],
+      action: { label: "Update your payment details", url: `${env.appUrl}/dashboard/billing` },
+    });
+  } catch (error) {
+    logger.error({ err: error, subscriptionId: subscription.id }, "could not send the payment-failed e-mail");
+  }
 }

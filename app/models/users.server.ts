@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
-import type { Role } from "~/utils/permissions";
-import { isUuid } from "~/utils/ids";
+import type { Role } from "~/domain/permissions";
+import { isUuid } from "~/domain/ids";
 
 /** Accounts: looked up by e-mail without regard to case (the unique index is on lower(email)). */
 
@@ -69,7 +69,7 @@ export async function updateUser(id: string, changes: UserChanges, tx: Executor 
 }
 
 /**
- * The buyer's account for a paid order (contracts §5): the existing account with this e-mail,
+ * The buyer's account for a paid order: the existing account with this e-mail,
  * whatever its case, or a new customer without a password. Safe against two fulfilments racing:
  * the insert yields to the unique index and the winner's row is read back.
  */
@@ -103,7 +103,7 @@ export async function verifyLogin(email: string, password: string): Promise<User
   return ok ? usable : null;
 }
 
-/** The user as the JSON API shows it (contracts §3). */
+/** The user as the JSON API shows it (docs/api.md). */
 export function toApiUser(user: Pick<User, "id" | "name" | "email" | "role">) {
   return { _id: user.id, id: user.id, name: user.name, email: user.email, role: user.role };
 }

@@ -1,22 +1,9 @@
-/** The Socket.IO events of contracts §4, shared by the server and the browser. */
+import type { ChatMessage } from "~/domain/chat";
+import type { Thread } from "~/domain/inbox";
 
-export interface ChatUser {
-  _id: string;
-  name: string;
-  profileImage: string | null;
-}
+export { CHAT_ERRORS, MESSAGE_MAX_LENGTH, MESSAGE_RATE, type ChatMessage, type ChatUser } from "~/domain/chat";
 
-export interface ChatMessage {
-  _id: string;
-  roomId: string;
-  senderId: ChatUser;
-  receiverId: string | null;
-  message: string;
-  messageType: "text";
-  createdAt: string;
-  /** The service a customer wrote about (support threads only); null when none was given. */
-  service: { _id: string; name: string } | null;
-}
+/** The Socket.IO events, shared by the server and the browser (docs/api.md). */
 
 /** Answer to a client's optional acknowledgement callback: the stored message or the error text. */
 export type SendResult = { ok: true; message: ChatMessage } | { ok: false; error: string };
@@ -28,6 +15,8 @@ export interface SendMessagePayload {
   messageType?: string;
   roomId: string;
   serviceId?: string | null;
+  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments. */
+  attachmentId?: string;
 }
 
 export interface SupportMessagePayload {
@@ -36,6 +25,21 @@ export interface SupportMessagePayload {
   supportRoomId?: string;
   userId?: string;
   serviceId?: string | null;
+  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments. */
+  attachmentId?: string;
+}
+
+/** Typing indicators and read receipts, relayed to the room's other members. */
+export interface TypingEvent {
+  roomId: string;
+  userId: string;
+  /** Ours: who is typing, for "Taylor is typing…". */
+  name?: string;
+}
+export interface ReadEvent {
+  roomId: string;
+  userId: string;
+  messageId: string;
 }
 
 export interface ClientToServerEvents {
@@ -44,6 +48,10 @@ export interface ClientToServerEvents {
   supportMessage: (payload: SupportMessagePayload, ack: Ack) => void;
   /** Team only: the customers with an open connection on any node (answered through the callback). */
   onlineUsers: (ack: (userIds: string[]) => void) => void;
+  /** At most one per 2 s per socket is relayed. */
+  typing: (payload: { roomId: string }) => void;
+  /** The sender has seen the room up to messageId (a message of that room, else refused with `error`). */
+  read: (payload: { roomId: string; messageId: string }, ack?: (result: { ok: boolean; error?: string }) => void) => void;
 }
 
 export interface ServerToClientEvents {
@@ -58,22 +66,14 @@ export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
   /** Ours: this node lost Redis at `since` (server time); fetch what may have been missed since then. */
   resync: (payload: { since: string }) => void;
+  typing: (payload: TypingEvent) => void;
+  read: (payload: ReadEvent) => void;
+  /** To the team room: a thread's last message, unread count, status or assignee changed. */
+  threadUpdated: (thread: Thread) => void;
 }
 
 export interface SocketData {
   user: { id: string; name: string; role: "user" | "team"; profileImage: string | null };
+  /** The session that opened the socket: revoking it disconnects the socket. */
+  sessionId: string;
 }
-
-/** Contracts §4 limits, shared so the input can stop what the server would refuse. */
-export const MESSAGE_MAX_LENGTH = 2000;
-export const MESSAGE_RATE = { points: 20, windowMs: 10_000 };
-
-export const CHAT_ERRORS = {
-  empty: "Message cannot be empty.",
-  tooLong: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.`,
-  rate: "You are sending messages too fast. Please wait a few seconds.",
-  room: "You cannot join this conversation.",
-  service: "That service was not found.",
-  invalid: "Invalid message.",
-  failed: "Message could not be sent. Please try again.",
-} as const;

@@ -1,37 +1,47 @@
 import type http from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Redis } from "ioredis";
-import { Server, type Socket } from "socket.io";
-import { findMessageService, markRead, notifyCustomerOfReply, storeMessage } from "~/models/chat.server";
-import { resolveIdentity } from "~/utils/auth.server";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { Server } from "socket.io";
+import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
+import { findMessageService, markRead, storeMessage } from "~/models/chat.server";
+import { liveSessionIds } from "~/models/sessions.server";
+import { resolveIdentity } from "~/web/auth.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { can, supportRoomId } from "~/utils/permissions";
-import { createRedis } from "~/utils/redis.server";
+import { parseRoomId } from "~/domain/chat";
+import { can } from "~/domain/permissions";
+import { isUuid } from "~/domain/ids";
+import { supportRoomId } from "~/domain/chat";
+import { limits } from "~/utils/rate-limit.server";
+import { createAdapterClients } from "~/utils/redis.server";
+import { onSocketRevocation, type SocketRevocation } from "~/utils/socket-revocation.server";
+import { registerInboxHandlers } from "./inbox-handlers.server";
 import {
   CHAT_ERRORS,
   MESSAGE_MAX_LENGTH,
-  MESSAGE_RATE,
-  type ChatMessage,
-  type ClientToServerEvents,
   type SendResult,
-  type ServerToClientEvents,
   type SocketData,
   type SupportMessagePayload,
 } from "./events";
 
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export { CUSTOMERS_ROOM, sessionRoom, TEAM_ROOM, userRoom, type IoServer };
+export { socketsAnywhere, type IoSocket };
 
-export const TEAM_ROOM = "team";
-/** Every customer socket, on any node: the source of the online list. */
-export const CUSTOMERS_ROOM = "customers";
-/** Every socket of one user, on any node: presence and "has an open connection" checks. */
-export const userRoom = (userId: string) => `user-${userId}`;
 
-const SUPPORT_ROOM = /^support-(.+)$/;
 const FETCH_TIMEOUT_MS = 3000;
 const RESYNC_DELAY_MS = 300;
+/** At most this many sockets per user on one node. */
+export const MAX_SOCKETS_PER_USER = 10;
+export const SOCKET_ERRORS = {
+  unauthorized: "unauthorized",
+  origin: "origin not allowed",
+  tooMany: "too many connections",
+  /** The identity could not be checked (database away): the client tries again later. */
+  unavailable: "unavailable",
+};
+/** Sessions of open sockets are re-checked this often, so expiry or a revocation Redis missed still ends them. */
+const SESSION_SWEEP_MS = 30_000;
 
 /**
  * Socket.IO on the app's own http.Server; Redis adapter with REDIS_URL so nodes share rooms.
@@ -41,9 +51,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
   const io: IoServer = new Server(httpServer, { path: "/socket.io", serveClient: false });
 
   if (env.redisUrl) {
-    const pub = createRedis(env.redisUrl);
-    const sub = pub.duplicate();
-    sub.on("error", (err: Error) => logger.warn({ err: err.message }, "redis error"));
+    const { pub, sub } = createAdapterClients(env.redisUrl);
     io.adapter(createAdapter(pub, sub, { requestsTimeout: FETCH_TIMEOUT_MS, key: options.adapterKey }));
     resyncAfterRedisOutage(io, [pub, sub]);
     httpServer.once("close", () => {
@@ -52,26 +60,43 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
     });
   }
 
+  const stopRevocations = onSocketRevocation((revocation) => disconnectRevoked(io, revocation));
+  const sweep = setInterval(() => void disconnectEndedSessions(io), SESSION_SWEEP_MS);
+  sweep.unref();
+  httpServer.once("close", () => {
+    stopRevocations();
+    clearInterval(sweep);
+  });
+
   // The same identity functions as HTTP: a bearer token (auth.token or ?token=) or the session cookie.
   io.use(async (socket, next) => {
     try {
       const auth = socket.handshake.auth as { token?: unknown };
       const query = socket.handshake.query.token;
       const token = typeof auth?.token === "string" ? auth.token : typeof query === "string" ? query : null;
+      // A cookie rides along on any cross-site request: only our own pages may use it here.
+      if (!token && !sameOrigin(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
       const identity = await resolveIdentity(token, token ? null : socket.handshake.headers.cookie ?? null);
-      if (!identity) return next(new Error("unauthorized"));
+      if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
+      if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
       socket.data.user = { id: identity.user.id, name: identity.user.name, role: identity.user.role, profileImage: identity.user.profileImage };
+      socket.data.sessionId = identity.sessionId;
       next();
     } catch (error) {
-      logger.error({ err: error }, "socket handshake failed");
-      next(new Error("unauthorized"));
+      logger.warn({ err: error }, "socket handshake failed");
+      next(new Error(SOCKET_ERRORS.unavailable));
     }
   });
 
   io.on("connection", (socket) => {
     const user = socket.data.user;
-    void socket.join(userRoom(user.id));
-    if (user.role === "team") {
+    void socket.join([userRoom(user.id), sessionRoom(socket.data.sessionId)]);
+    // Handshakes of one user that raced past the check above.
+    if (localSocketCount(io, user.id) > MAX_SOCKETS_PER_USER) {
+      socket.emit("error", { message: SOCKET_ERRORS.tooMany });
+      return void socket.disconnect(true);
+    }
+    if (can(user, "area:team")) {
       void socket.join(TEAM_ROOM);
       socket.emit("teamRoomJoined", { roomId: TEAM_ROOM });
     } else {
@@ -82,45 +107,38 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       io.to(TEAM_ROOM).emit("userConnected", { userId: user.id, name: user.name });
     }
 
-    const allowMessage = rateLimiter();
-
     socket.on("joinRoom", (payload) => {
       const roomId = typeof payload?.roomId === "string" ? payload.roomId : "";
       if (!can(user, "chat:join-room", { roomId })) return void socket.emit("error", { message: CHAT_ERRORS.room });
       void socket.join(roomId);
-      socket.emit(SUPPORT_ROOM.test(roomId) ? "supportRoomJoined" : "joinedRoom", { roomId });
+      socket.emit(parseRoomId(roomId)?.kind === "support" ? "supportRoomJoined" : "joinedRoom", { roomId });
     });
 
     socket.on("supportMessage", (payload, ack) => {
       const roomId = supportRoomOf(user, payload);
-      void handleMessage(io, socket, allowMessage, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
+      void handleMessage(io, socket, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
     });
 
     socket.on("sendMessage", (payload, ack) => {
       const roomId = typeof payload?.roomId === "string" ? payload.roomId : "";
-      void handleMessage(io, socket, allowMessage, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
+      void handleMessage(io, socket, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
     });
 
     socket.on("onlineUsers", (ack) => {
       if (typeof ack !== "function") return;
-      if (user.role !== "team") return ack([]);
+      if (!can(user, "area:team")) return ack([]);
       void onlineCustomerIds(io).then(ack, () => ack([]));
     });
 
     socket.on("disconnect", () => {
-      if (user.role !== "user") return;
+      if (!can(user, "area:customer")) return;
       // Presence across nodes: offline only when no socket of this user is left anywhere.
-      void io
-        .in(userRoom(user.id))
-        .fetchSockets()
-        .then(
-          (left) => {
-            if (left.length === 0) io.to(TEAM_ROOM).emit("userDisconnected", { userId: user.id });
-          },
-          () => io.to(TEAM_ROOM).emit("userDisconnected", { userId: user.id }),
-        );
+      void socketsAnywhere(io, userRoom(user.id)).then((left) => {
+        if (left.length === 0) io.to(TEAM_ROOM).emit("userDisconnected", { userId: user.id });
+      });
     });
   });
+  registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (issue 14)
 
   return io;
 }
@@ -150,65 +168,115 @@ function resyncAfterRedisOutage(io: IoServer, clients: Redis[]) {
   }
 }
 
-/** The customers with at least one open socket on any node. */
+/** The customers with at least one open socket on any node (this node's alone while Redis is away). */
 export async function onlineCustomerIds(io: IoServer): Promise<string[]> {
-  const sockets = await io.in(CUSTOMERS_ROOM).fetchSockets();
+  const sockets = await socketsAnywhere(io, CUSTOMERS_ROOM);
   return [...new Set(sockets.map((s) => s.data.user.id))];
+}
+
+/** The sockets of a room on every node; this node's own when the other nodes cannot be asked. */
+
+function localSocketCount(io: IoServer, userId: string) {
+  return io.of("/").adapter.rooms.get(userRoom(userId))?.size ?? 0;
+}
+
+/** A cookie handshake from a browser carries Origin (WebSocket, cross-site XHR); it must be APP_URL's. */
+function sameOrigin(headers: http.IncomingHttpHeaders) {
+  const origin = headers.origin;
+  if (origin) return origin === new URL(env.appUrl).origin;
+  // No Origin: a same-origin polling GET, or not a browser at all (which holds the cookie anyway).
+  const site = headers["sec-fetch-site"];
+  return site === undefined || site === "same-origin" || site === "none";
+}
+
+/**
+ * Revocation on every node: through the adapter (Redis) for the other nodes, and directly on
+ * this one, which must not wait for Redis (or go without it while Redis is away).
+ */
+function disconnectRevoked(io: IoServer, revocation: SocketRevocation) {
+  const room = revocation.kind === "session" ? sessionRoom(revocation.sessionId) : userRoom(revocation.userId);
+  io.local.in(room).disconnectSockets(true);
+  io.in(room).disconnectSockets(true);
+}
+
+/** Sockets whose session expired or was revoked without this node hearing of it. */
+async function disconnectEndedSessions(io: IoServer) {
+  const sockets = [...io.of("/").sockets.values()];
+  if (sockets.length === 0) return;
+  try {
+    const live = await liveSessionIds([...new Set(sockets.map((s) => s.data.sessionId))]);
+    for (const socket of sockets) if (!live.has(socket.data.sessionId)) socket.disconnect(true);
+  } catch (error) {
+    logger.warn({ err: error }, "socket sessions not re-checked");
+  }
 }
 
 /** The thread a supportMessage names: supportRoomId, else the userId's thread, else a customer's own. */
 function supportRoomOf(user: SocketData["user"], payload: Partial<SupportMessagePayload> | undefined): string {
   if (typeof payload?.supportRoomId === "string") return payload.supportRoomId;
   if (typeof payload?.userId === "string") return supportRoomId(payload.userId);
-  return user.role === "user" ? supportRoomId(user.id) : "";
-}
-
-/** contracts §4: at most MESSAGE_RATE.points messages per window, per socket. */
-function rateLimiter() {
-  const sent: number[] = [];
-  return () => {
-    const now = Date.now();
-    while (sent.length > 0 && now - sent[0]! >= MESSAGE_RATE.windowMs) sent.shift();
-    if (sent.length >= MESSAGE_RATE.points) return false;
-    sent.push(now);
-    return true;
-  };
+  return can(user, "area:customer") ? supportRoomId(user.id) : "";
 }
 
 type Incoming = { roomId: string; text: unknown; serviceId: unknown };
 
+/**
+ * Before a socket writes: a session revoked where Redis could not carry the news to this node
+ * (or expired, or its account disabled) cannot write. False: the caller answers `unauthorized`,
+ * and the socket is disconnected right after that answer.
+ */
+export async function sessionStillLive(socket: IoSocket) {
+  if ((await liveSessionIds([socket.data.sessionId])).has(socket.data.sessionId)) return true;
+  setImmediate(() => socket.disconnect(true));
+  return false;
+}
+
+/** MESSAGE_RATE per user across all their sockets (and nodes, while Redis is up). */
+export async function allowMessage(userId: string) {
+  try {
+    await limits.chatMessage.consume(userId);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
+    logger.warn({ err: error }, "chat rate limit unavailable");
+    return true;
+  }
+}
+
 /** Validate, store, then broadcast: a message clients see is always in the database. */
-async function handleMessage(io: IoServer, socket: IoSocket, allow: () => boolean, input: Incoming, ack: unknown) {
+async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ack: unknown) {
   const user = socket.data.user;
   const reply = (result: SendResult) => {
     if (!result.ok) socket.emit("error", { message: result.error });
     if (typeof ack === "function") (ack as (r: SendResult) => void)(result);
   };
 
-  if (!allow()) return reply({ ok: false, error: CHAT_ERRORS.rate });
+  if (!(await allowMessage(user.id))) return reply({ ok: false, error: CHAT_ERRORS.rate });
   if (typeof input.text !== "string") return reply({ ok: false, error: CHAT_ERRORS.invalid });
   const text = input.text.trim();
   if (text.length === 0) return reply({ ok: false, error: CHAT_ERRORS.empty });
   if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
   if (!can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
 
-  const support = SUPPORT_ROOM.exec(input.roomId);
-  const customerId = support ? support[1]! : null;
-  const otherMember = support ? null : input.roomId.split("-").length === 10 ? directPartner(input.roomId, user.id) : null;
+  const room = parseRoomId(input.roomId);
+  const support = room?.kind === "support";
+  const customerId = room?.kind === "support" ? room.customerId : null;
+  const otherMember = room?.kind === "direct" ? (room.members.find((id) => id !== user.id) ?? null) : null;
 
   try {
+    if (!(await sessionStillLive(socket))) return reply({ ok: false, error: SOCKET_ERRORS.unauthorized });
     let service: { _id: string; name: string } | null = null;
     if (support && input.serviceId != null && input.serviceId !== "") {
-      if (typeof input.serviceId !== "string" || !/^[0-9a-f-]{36}$/i.test(input.serviceId)) {
+      if (!isUuid(input.serviceId)) {
         return reply({ ok: false, error: CHAT_ERRORS.service });
       }
-      service = await findMessageService(input.serviceId, { id: customerId!, role: user.role === "team" ? "team" : "user" });
+      service = await findMessageService(input.serviceId, { id: customerId!, role: user.role });
       if (!service) return reply({ ok: false, error: CHAT_ERRORS.service });
     }
     const message = await storeMessage({
       roomId: input.roomId,
       sender: { _id: user.id, name: user.name, profileImage: user.profileImage },
-      receiverId: support ? (user.role === "team" ? customerId : null) : otherMember,
+      receiverId: support ? (can(user, "area:team") ? customerId : null) : otherMember,
       customerId,
       service,
       message: text,
@@ -218,41 +286,10 @@ async function handleMessage(io: IoServer, socket: IoSocket, allow: () => boolea
     broadcast(io, socket, message, customerId, otherMember);
     // Writing counts as reading; off the delivery path, since a commit costs a disk flush.
     markRead(user.id, message.roomId).catch((error: unknown) => logger.warn({ err: error }, "chat read position not saved"));
-    if (customerId && user.role === "team") void notifyIfAway(io, customerId, user.name);
+    if (customerId && can(user, "area:team")) void notifyIfAway(io, customerId, user.name);
   } catch (error) {
     logger.error({ err: error, roomId: input.roomId }, "chat message not stored");
     reply({ ok: false, error: CHAT_ERRORS.failed });
   }
 }
 
-/** A direct room is two sorted uuids joined by "-": the member that is not the sender. */
-function directPartner(roomId: string, senderId: string) {
-  const parts = roomId.split("-");
-  const a = parts.slice(0, 5).join("-");
-  const b = parts.slice(5).join("-");
-  return a === senderId ? b : a;
-}
-
-/**
- * Support threads go to the room, to every socket of the customer, and to the team room (the
- * shared inbox: unread counts for staff who have not opened the thread); a socket in several of
- * these rooms gets it once. The sender's own socket has its acknowledgement instead.
- */
-function broadcast(io: IoServer, socket: IoSocket, message: ChatMessage, customerId: string | null, otherMember: string | null) {
-  if (customerId) {
-    io.to([message.roomId, userRoom(customerId), TEAM_ROOM]).except(socket.id).emit("supportMessage", message);
-  } else {
-    const rooms = [message.roomId, userRoom(socket.data.user.id), ...(otherMember ? [userRoom(otherMember)] : [])];
-    io.to(rooms).except(socket.id).emit("newMessage", message);
-  }
-}
-
-async function notifyIfAway(io: IoServer, customerId: string, staffName: string) {
-  try {
-    const sockets = await io.in(userRoom(customerId)).fetchSockets().catch(() => []);
-    if (sockets.length > 0) return;
-    await notifyCustomerOfReply(customerId, staffName);
-  } catch (error) {
-    logger.warn({ err: error, customerId }, "chat reply notification failed");
-  }
-}

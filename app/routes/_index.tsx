@@ -1,31 +1,37 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { ContactSection } from "~/components/landing/contact";
 import { Faq } from "~/components/landing/faq";
 import { Hero } from "~/components/landing/hero";
 import { OurServices } from "~/components/landing/our-services";
-import { findPlan, type Plan } from "~/components/landing/plans";
+import { packageKey, packageLineName, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { SubscriptionOptions } from "~/components/landing/subscription-options";
 import { WhyChooseUs } from "~/components/landing/why-choose-us";
 import { AlaCartePicker, type FieldErrorMap, type PickerService } from "~/components/order/a-la-carte-picker";
 import { OrderModal } from "~/components/order/order-modal";
-import { CONTACT_INTENT, ORDER_INTENT, packageKey, PLAN_INTENT } from "~/components/order/order-intents";
-import { contactFormSchema, orderFormSchema, planFormSchema } from "~/components/order/order-schema";
+import { CONTACT_INTENT, ORDER_INTENT, ORDER_NETWORK_ERROR, PLAN_INTENT } from "~/domain/order-intents";
+import { contactFormSchema, orderFormSchema, planFormSchema } from "~/domain/schemas/order";
 import { PlanOrderModal } from "~/components/order/plan-order-modal";
 import { Button } from "~/components/ui/button";
+import { SectionError } from "~/components/ui/section-error";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { createContactMessage } from "~/models/contact.server";
 import { createPlanOrder, createServicesOrder } from "~/models/orders.server";
-import { listActiveServices, toServiceJson } from "~/models/services.server";
-import { getOptionalUser } from "~/utils/auth.server";
-import { checkHoneypot } from "~/utils/honeypot.server";
+import { getStorefront } from "~/models/catalogue.server";
+import { toServiceJson } from "~/models/services.server";
+import { getOptionalUser } from "~/web/auth.server";
+import { loadSection, sectionHeaders } from "~/web/sections.server";
+import { checkHoneypot } from "~/web/honeypot.server";
 import { HttpError } from "~/utils/http.server";
+import { replyOnHttpError } from "~/web/form-reply.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
-import { createToastHeaders } from "~/utils/toast.server";
+import { createToastHeaders } from "~/web/toast.server";
+import { readForm } from "~/web/body-limit.server";
 
 /*
  * The landing page. Its loader sets no cookie for a signed-out visitor, so server.ts can serve
@@ -34,15 +40,38 @@ import { createToastHeaders } from "~/utils/toast.server";
  */
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [services, user] = await Promise.all([listActiveServices(), getOptionalUser(request)]);
-  // ?planId= is how "Continue" on a plan opens the plan order form without JavaScript.
-  const planId = new URL(request.url).searchParams.get("planId");
-  return {
-    services: services.map(toServiceJson),
-    user: user ? { name: user.name } : null,
-    selectedPlanId: planId && findPlan(planId) ? planId : null,
-  };
+  // Every price on the page comes from the catalogue's one snapshot (app/models/catalogue.server.ts).
+  // A catalogue that cannot be read fails only its sections ("Failed to load services"), never the page.
+  const [services, showcase, plans, user] = await Promise.all([
+    loadSection("services", async () => (await getStorefront()).services.map(toServiceJson)),
+    loadSection("showcase", async () => (await getStorefront()).showcase),
+    loadSection("plans", async () => (await getStorefront()).plans),
+    getOptionalUser(request),
+  ]);
+  // Modals open from the URL too, which is how they work without JavaScript (decision 080):
+  // ?planId= a plan's order form, ?service= an Our Services card, ?package= a package's order form.
+  const query = new URL(request.url).searchParams;
+  const planId = query.get("planId");
+  return data(
+    {
+      services,
+      showcase,
+      plans,
+      user: user ? { name: user.name, email: user.email } : null,
+      selectedPlanId: planId && plans.ok && plans.data.some((plan) => plan.key === planId) ? planId : null,
+      selectedServiceId: query.get("service"),
+      selectedPackage: query.get("package"),
+    },
+    { headers: sectionHeaders(services, showcase, plans) },
+  );
 }
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const headers = new Headers();
+  const cacheControl = loaderHeaders.get("Cache-Control");
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  return headers;
+};
 
 type Intent = typeof ORDER_INTENT | typeof PLAN_INTENT | typeof CONTACT_INTENT;
 type Reply = { error?: FieldErrorMap; initialValue?: Record<string, unknown> | null };
@@ -62,18 +91,17 @@ const toReply = (submission: { reply: (options?: { formErrors?: string[] }) => u
   submission.reply(formErrors ? { formErrors } : undefined) as Reply;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === CONTACT_INTENT) {
     checkHoneypot(form);
     const submission = parseWithZod(form, { schema: contactFormSchema });
     if (submission.status !== "success") return failure(CONTACT_INTENT, toReply(submission), 400);
-    try {
-      await consume(limits.contact, `ip:${clientIp(request, context)}`);
-    } catch (error) {
-      if (error instanceof HttpError) return failure(CONTACT_INTENT, toReply(submission, [error.message]), error.status, { formError: error.message });
-      throw error;
-    }
+    const refused = await replyOnHttpError(
+      () => consume(limits.contact, `ip:${clientIp(request, context)}`),
+      (error) => failure(CONTACT_INTENT, toReply(submission, [error.message]), error.status, { formError: error.message }),
+    );
+    if (refused) return refused;
     await createContactMessage(submission.value);
     const headers = await createToastHeaders({ type: "success", message: "Thank you for your message! We will reply within one business day." });
     return respond({ intent: CONTACT_INTENT, result: toReply(submission), sent: true }, { headers });
@@ -96,25 +124,76 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * In the browser: an order that never reached the server (offline, connection dropped) answers
+ * the spec's inline "Network error. Please try again." instead of the error page. The 503 status
+ * keeps Remix from reloading the page's data over the same dead connection.
+ */
+export async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+  const intent = (await request.clone().formData()).get("intent");
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    // fetch() rejects with a TypeError when no answer arrived; anything else is the server's.
+    if (!(error instanceof TypeError)) throw error;
+    const body: LandingActionData = { intent: intent === PLAN_INTENT || intent === CONTACT_INTENT ? intent : ORDER_INTENT, result: {}, sent: false, formError: ORDER_NETWORK_ERROR };
+    return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as LandingActionData;
+  }
+}
+
 type OrderFlow = { kind: "services"; services: PickerService[] } | { kind: "package"; key: string; name: string; priceCents: number } | null;
 
+function packageFlow(service: ShowcaseService, servicePackage: PackageView): OrderFlow {
+  return {
+    kind: "package",
+    key: packageKey({ serviceSlug: service.slug, tier: servicePackage.tier }),
+    name: packageLineName(service, servicePackage),
+    priceCents: servicePackage.priceCents,
+  };
+}
+
+/** The package behind `<service slug>:<tier>` (from ?package= or a failed order's fields). */
+function findPackageFlow(showcase: ShowcaseService[], key: unknown): OrderFlow {
+  if (typeof key !== "string") return null;
+  for (const service of showcase) {
+    const found = service.packages.find((p) => packageKey({ serviceSlug: service.slug, tier: p.tier }) === key);
+    if (found) return packageFlow(service, found);
+  }
+  return null;
+}
+
 export default function Index() {
-  const { services, user, selectedPlanId } = useLoaderData<typeof loader>();
+  const { services, showcase: showcaseSection, plans: planSection, user, selectedPlanId, selectedServiceId, selectedPackage } = useLoaderData<typeof loader>();
+  const showcase = showcaseSection.ok ? showcaseSection.data : [];
+  const plans = planSection.ok ? planSection.data : [];
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const submittingIntent = navigation.state !== "idle" && navigation.formMethod === "POST" ? navigation.formData?.get("intent") : null;
-  const [flow, setFlow] = useState<OrderFlow>(null);
+  const [flow, setFlow] = useState<OrderFlow>(() => {
+    const failed = actionData && "result" in actionData ? (actionData.result.initialValue as { packages?: unknown } | null | undefined) : undefined;
+    return findPackageFlow(showcase, selectedPackage) ?? findPackageFlow(showcase, failed?.packages);
+  });
   const [planId, setPlanId] = useState<string | null>(selectedPlanId ?? actionData?.planId ?? null);
+  // A client-side navigation to ?planId= or ?package= (a GET form submitted while hydrating) opens its modal too.
+  const [seenUrlState, setSeenUrlState] = useState({ selectedPlanId, selectedPackage });
+  if (seenUrlState.selectedPlanId !== selectedPlanId || seenUrlState.selectedPackage !== selectedPackage) {
+    setSeenUrlState({ selectedPlanId, selectedPackage });
+    if (selectedPlanId) setPlanId(selectedPlanId);
+    const opened = findPackageFlow(showcase, selectedPackage);
+    if (opened) setFlow(opened);
+  }
 
   const orderFailure = actionData?.intent === ORDER_INTENT ? actionData : undefined;
+  // A package's failed order (without JavaScript) shows in its modal, an a-la-carte one in the picker.
+  const packageFailed = !!findPackageFlow(showcase, (orderFailure?.result.initialValue as { packages?: unknown } | null | undefined)?.packages);
   const planFailure = actionData?.intent === PLAN_INTENT ? actionData : undefined;
   const contactResult = actionData?.intent === CONTACT_INTENT ? actionData : undefined;
   const lastValues = (actionData?.result.initialValue ?? {}) as { name?: string; email?: string; services?: string | string[] };
 
-  const continuePlan = (plan: Plan) => (
-    <Button type="button" size="lg" variant={plan.highlighted ? "primary" : "outline"} className="w-full" onClick={() => setPlanId(plan.id)}>
-      Continue<span className="sr-only"> with {plan.title}</span>
+  const continuePlan = (plan: PlanView, highlighted: boolean) => (
+    <Button type="button" size="lg" variant={highlighted ? "primary" : "outline"} className="w-full" onClick={() => setPlanId(plan.key)}>
+      Continue<span className="sr-only"> with {plan.name}</span>
     </Button>
   );
 
@@ -127,25 +206,33 @@ export default function Index() {
           services={services}
           hydrated={hydrated}
           onContinue={(chosen) => setFlow({ kind: "services", services: chosen })}
-          errors={orderFailure?.result.error}
-          formError={orderFailure?.formError}
-          defaultValues={{ name: lastValues.name, email: lastValues.email, services: [lastValues.services ?? []].flat() }}
+          errors={packageFailed ? undefined : orderFailure?.result.error}
+          formError={packageFailed ? undefined : orderFailure?.formError}
+          defaultValues={{ name: lastValues.name ?? user?.name, email: lastValues.email ?? user?.email, services: [lastValues.services ?? []].flat() }}
           pending={submittingIntent === ORDER_INTENT}
         />
-        <OurServices
-          onOrderNow={(service, servicePackage) =>
-            setFlow({
-              kind: "package",
-              key: packageKey({ serviceId: service.id, packageName: servicePackage.name }),
-              name: `${service.title} (${servicePackage.name})`,
-              priceCents: Math.round(Number(servicePackage.price) * 100),
-            })
-          }
-        />
+        {showcaseSection.ok ? (
+          <OurServices
+            services={showcase}
+            onOrderNow={(service, servicePackage) => setFlow(packageFlow(service, servicePackage))}
+            openServiceId={selectedServiceId}
+            hydrated={hydrated}
+          />
+        ) : (
+          <section id="our-services" aria-label="Our Services" className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
+            <SectionError message="Failed to load services" retryHref="/#our-services" />
+          </section>
+        )}
         {/* Without JavaScript each plan's Continue is a GET submit to ?planId=…, which opens the plan form. */}
-        <Form method="get" action="/" preventScrollReset>
-          <SubscriptionOptions renderContinue={hydrated ? continuePlan : undefined} />
-        </Form>
+        {planSection.ok ? (
+          <Form method="get" action="/" preventScrollReset>
+            <SubscriptionOptions plans={plans} renderContinue={hydrated ? continuePlan : undefined} />
+          </Form>
+        ) : (
+          <section id="subscription-options" aria-label="Subscription options" className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
+            <SectionError message="Failed to load plans" retryHref="/#subscription-options" />
+          </section>
+        )}
         <WhyChooseUs />
         <Faq />
         <ContactSection
@@ -175,18 +262,20 @@ export default function Index() {
             ? { intent: ORDER_INTENT, packages: flow.key }
             : { intent: ORDER_INTENT, services: flow?.kind === "services" ? flow.services.map((s) => s._id) : [] }
         }
-        errors={hydrated ? orderFailure?.result.error : undefined}
-        formError={hydrated ? orderFailure?.formError : undefined}
+        defaultValues={{ name: user?.name, email: user?.email }}
+        errors={hydrated || packageFailed ? orderFailure?.result.error : undefined}
+        formError={hydrated || packageFailed ? orderFailure?.formError : undefined}
         pending={submittingIntent === ORDER_INTENT}
         hydrated={hydrated}
+        backHref={flow?.kind === "package" ? "/#our-services" : "/#a-la-carte"}
       />
       <PlanOrderModal
-        planId={planId}
+        plan={plans.find((plan) => plan.key === planId) ?? null}
         onClose={() => setPlanId(null)}
         errors={planFailure?.result.error}
         formError={planFailure?.formError}
         pending={submittingIntent === PLAN_INTENT}
-        defaultValues={{ name: lastValues.name, email: lastValues.email }}
+        defaultValues={{ name: lastValues.name ?? user?.name, email: lastValues.email ?? user?.email }}
         hydrated={hydrated}
         backHref="/#subscription-options"
       />

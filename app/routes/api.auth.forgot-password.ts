@@ -1,19 +1,19 @@
 import { z } from "zod";
-import { emailField } from "~/components/auth/schemas";
-import { requestPasswordReset } from "~/models/password-tokens.server";
-import { normalizeEmail } from "~/models/users.server";
-import { apiRoute } from "~/utils/api.server";
-import { checkHoneypot } from "~/utils/honeypot.server";
+import { statusMessage } from "~/domain/schemas/api";
+import { emailField } from "~/domain/schemas/auth";
+import { apiRoute } from "~/web/api.server";
+import { checkHoneypot } from "~/web/honeypot.server";
 import { methodNotAllowed } from "~/utils/http.server";
-import { consume, limits } from "~/utils/rate-limit.server";
+import { startPasswordReset } from "~/web/auth-limits.server";
 
 const FORGOT_PASSWORD_MESSAGE = "If an account exists for this email, we have sent a link to reset the password.";
 
 /** POST /api/auth/forgot-password {email}: always the same success, whether or not the account exists. */
-export const action = apiRoute({ auth: "none", body: z.object({ email: emailField }).loose() }, async ({ body }) => {
+const body = z.object({ email: emailField }).loose();
+
+export const action = apiRoute({ method: "POST", auth: "none", body, response: statusMessage, summary: "Send a password-reset link (same answer whether or not the account exists)." }, async ({ body, clientIp }) => {
   checkHoneypot(body, { api: true });
-  await consume(limits.forgotPassword, `email:${normalizeEmail(body.email)}`);
-  await requestPasswordReset(body.email);
+  await startPasswordReset(clientIp, body.email);
   return { status: "success", message: FORGOT_PASSWORD_MESSAGE };
 });
 

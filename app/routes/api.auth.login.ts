@@ -1,17 +1,20 @@
-import { apiLoginSchema } from "~/components/auth/schemas";
+import { z } from "zod";
+import { apiUserJson } from "~/domain/schemas/api";
+import { apiLoginSchema } from "~/domain/schemas/auth";
 import { createSession } from "~/models/sessions.server";
-import { normalizeEmail, toApiUser } from "~/models/users.server";
-import { apiRoute } from "~/utils/api.server";
-import { authenticateCredentials, InvalidCredentialsError, LOGIN_SUCCESS_MESSAGE } from "~/utils/auth-form.server";
-import { checkHoneypot } from "~/utils/honeypot.server";
+import { toApiUser } from "~/models/users.server";
+import { apiRoute } from "~/web/api.server";
+import { authenticateCredentials, InvalidCredentialsError, LOGIN_SUCCESS_MESSAGE } from "~/web/auth-form.server";
+import { checkHoneypot } from "~/web/honeypot.server";
 import { HttpError, methodNotAllowed } from "~/utils/http.server";
-import { consume, limits } from "~/utils/rate-limit.server";
+import { withSignInLimits } from "~/web/auth-limits.server";
 
-/** POST /api/auth/login {email, password}: a bearer token for the JSON client (contracts §3). */
-export const action = apiRoute({ auth: "none", body: apiLoginSchema.loose() }, async ({ body, clientIp }) => {
+const response = z.object({ status: z.literal("success"), message: z.string(), data: z.object({ token: z.string(), user: apiUserJson }) });
+
+/** POST /api/auth/login {email, password}: a bearer token for the JSON client (Authorization: Bearer <token>). */
+export const action = apiRoute({ method: "POST", auth: "none", body: apiLoginSchema.loose(), response, summary: "Sign in: a bearer token for the JSON client." }, async ({ body, clientIp }) => {
   checkHoneypot(body, { api: true });
-  await consume(limits.signIn, `ip:${clientIp}`, `email:${normalizeEmail(body.email)}`);
-  const user = await authenticateCredentials(body.email, body.password).catch((error: unknown) => {
+  const user = await withSignInLimits(clientIp, body.email, () => authenticateCredentials(body.email, body.password)).catch((error: unknown) => {
     if (error instanceof InvalidCredentialsError) throw new HttpError(401, error.message, "INVALID_CREDENTIALS");
     throw error;
   });

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { chatMessageJson, statusData } from "~/domain/schemas/api";
 import { CONVERSATION_MAX_PAGE_SIZE, CONVERSATION_PAGE_SIZE, findChatCustomer, getConversation, type Cursor } from "~/models/chat.server";
-import { apiRoute, uuidParam } from "~/utils/api.server";
+import { apiRoute, uuidParam } from "~/web/api.server";
 import { badRequest, methodNotAllowed, notFound } from "~/utils/http.server";
-import { can } from "~/utils/permissions";
+import { can } from "~/domain/permissions";
 
 /*
  * GET /api/chat/conversation/:userId — the customer's support thread, oldest first.
- * Paging (contracts §3): `before=<id>` for earlier messages; `after=<id>` (ours, for clients
+ * Paging: `before=<id>` for earlier messages; `after=<id>` (ours, for clients
  * catching up after a reconnect) for the messages since; `limit` 1–200, default 50.
  */
 
@@ -23,7 +24,9 @@ const query = z.object({
     .default(CONVERSATION_PAGE_SIZE),
 });
 
-export const loader = apiRoute({ auth: "any", params, query }, async ({ user, params, query }) => {
+const response = statusData(z.object({ messages: chatMessageJson.array() }));
+
+export const loader = apiRoute({ method: "GET", auth: "any", params, query, response, summary: "A customer's support thread, oldest first, paged." }, async ({ user, params, query }) => {
   // Someone else's thread answers 404 like a missing one: "not found or not yours".
   if (!can(user, "chat:read-conversation", { ownerId: params.userId })) throw notFound("Conversation not found.");
   if (!(await findChatCustomer(params.userId))) throw notFound("Conversation not found.");

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { statusMessage } from "~/domain/schemas/api";
 import { findChatCustomer, markRead } from "~/models/chat.server";
-import { apiRoute } from "~/utils/api.server";
+import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed, notFound } from "~/utils/http.server";
-import { can, supportRoomId } from "~/utils/permissions";
+import { can } from "~/domain/permissions";
+import { supportRoomId } from "~/domain/chat";
 
 /*
  * POST /api/chat/read {userId} — the signed-in user has seen the support thread of customer
@@ -11,8 +13,7 @@ import { can, supportRoomId } from "~/utils/permissions";
 
 const body = z.object({ userId: z.string({ message: "userId is required." }).uuid({ message: "Conversation not found." }) });
 
-export const action = apiRoute({ auth: "any", body }, async ({ request, user, body }) => {
-  if (request.method !== "POST") return methodNotAllowed();
+export const action = apiRoute({ method: "POST", auth: "any", body, response: statusMessage, summary: "Mark a support thread read up to now." }, async ({ user, body }) => {
   if (!can(user, "chat:read-conversation", { ownerId: body.userId })) throw notFound("Conversation not found.");
   if (!(await findChatCustomer(body.userId))) throw notFound("Conversation not found.");
   await markRead(user.id, supportRoomId(body.userId));

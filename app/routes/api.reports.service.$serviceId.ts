@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { reportJson, successData } from "~/domain/schemas/api";
 import { findCustomer } from "~/models/customers.server";
 import { listReportsForService, toReportJson } from "~/models/reports.server";
-import { apiRoute } from "~/utils/api.server";
+import { apiRoute } from "~/web/api.server";
 import { badRequest, methodNotAllowed, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
+import { can } from "~/domain/permissions";
 
 const params = z.object({ serviceId: z.string() });
 const query = z.object({ userId: z.string().optional() });
@@ -13,13 +15,16 @@ const query = z.object({ userId: z.string().optional() });
  * name the customer with userId. A customer naming someone else gets the logged 404 of any
  * other customer's things.
  */
-export const loader = apiRoute({ auth: "any", params, query }, async ({ user, params, query }) => {
+const response = successData(z.object({ reports: reportJson.array() }));
+
+export const loader = apiRoute({ method: "GET", auth: "any", params, query, response, summary: "Reports of one service: the customer's own, or (staff) a named customer's." }, async ({ user, params, query }) => {
+  const staff = can(user, "reports:list-any");
   let ownerId = user.id;
-  if (user.role !== "team" && query.userId && query.userId !== user.id) {
+  if (!staff && query.userId && query.userId !== user.id) {
     logger.warn({ actorId: user.id, userId: query.userId }, "refused another customer's reports");
     throw notFound("Customer not found.");
   }
-  if (user.role === "team") {
+  if (staff) {
     if (!query.userId) throw badRequest("Please give the customer's userId.");
     const customer = await findCustomer(query.userId);
     if (!customer) throw notFound("Customer not found.");

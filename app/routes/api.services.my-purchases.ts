@@ -1,9 +1,12 @@
+import { purchaseJson, successData } from "~/domain/schemas/api";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
-import { apiRoute } from "~/utils/api.server";
+import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/services/my-purchases: the signed-in customer's purchases, newest first. */
-export const loader = apiRoute({ auth: "user" }, async ({ user }) => {
+const response = successData(purchaseJson.array());
+
+export const loader = apiRoute({ method: "GET", auth: "user", response, summary: "The signed-in customer's purchases, newest first." }, async ({ user }) => {
   const purchases = await listPurchasesForUser(user.id);
   return { success: true, data: purchases.map(toPurchaseJson) };
 });

@@ -1,29 +1,32 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { purchaseBodySchema } from "~/components/order/order-schema";
+import { z } from "zod";
+import { successData } from "~/domain/schemas/api";
+import { purchaseBodySchema } from "~/domain/schemas/order";
 import { createServicesOrder } from "~/models/orders.server";
-import { apiRoute } from "~/utils/api.server";
-import { HttpError, httpErrorResponse, methodNotAllowed } from "~/utils/http.server";
-import { clientIp, consume, limits } from "~/utils/rate-limit.server";
+import { apiRoute } from "~/web/api.server";
+import { methodNotAllowed } from "~/utils/http.server";
+import { limits } from "~/utils/rate-limit.server";
 
 export const loader = methodNotAllowed;
 
-const purchase = apiRoute({ auth: "none", body: purchaseBodySchema }, async ({ body }) => {
-  const started = await createServicesOrder(
-    { name: body.name, email: body.email },
-    body.services.map((line) => line.serviceId),
-  );
-  return { success: true, data: { checkoutUrl: started.checkoutUrl, sessionId: started.sessionId } };
-});
+const response = successData(z.object({ checkoutUrl: z.string(), sessionId: z.string() }));
 
 /** POST /api/services/purchase: prices on the server, stores a pending order, answers the checkout URL. */
-export async function action(args: ActionFunctionArgs) {
-  if (args.request.method !== "POST") return methodNotAllowed();
-  try {
-    // Counted before parsing, so malformed floods are limited too (contracts §6: 20 a minute per IP).
-    await consume(limits.order, `ip:${clientIp(args.request, args.context)}`);
-  } catch (error) {
-    if (error instanceof HttpError) return httpErrorResponse(error);
-    throw error;
-  }
-  return purchase(args);
-}
+export const action = apiRoute(
+  {
+    method: "POST",
+    auth: "none",
+    // Counted before parsing, so malformed floods are limited too: 20 a minute per IP.
+    rateLimit: { limiter: limits.order, key: ({ clientIp }) => `ip:${clientIp}` },
+    body: purchaseBodySchema,
+    response,
+    summary: "Order services: stores a pending order and answers the Stripe checkout URL.",
+  },
+  async ({ body }) => {
+    const started = await createServicesOrder(
+      { name: body.name, email: body.email },
+      body.services.map((line) => line.serviceId),
+    );
+    return { success: true, data: { checkoutUrl: started.checkoutUrl, sessionId: started.sessionId } };
+  },
+);
+

@@ -1,5 +1,7 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { handleStripeEvent } from "~/models/payments.server";
+import { apiRoute } from "~/web/api.server";
+import { readText } from "~/web/body-limit.server";
 import { jsonError, methodNotAllowed } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { constructWebhookEvent, WebhookSignatureError } from "~/utils/stripe.server";
@@ -10,22 +12,30 @@ export const loader = methodNotAllowed;
  * POST /api/stripe/webhook. The signature is checked on the raw body; a bad or stale one is a 400.
  * An unexpected failure answers 500 so that Stripe retries; the event id makes the retry harmless.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  const rawBody = await request.text();
-  let event;
-  try {
-    event = constructWebhookEvent(rawBody, request.headers.get("Stripe-Signature"));
-  } catch (error) {
-    if (error instanceof WebhookSignatureError) return jsonError(400, error.message, "BAD_SIGNATURE");
-    throw error;
-  }
-  try {
-    const outcome = await handleStripeEvent(event);
-    logger.info({ eventId: event.id, type: event.type, outcome }, "stripe event handled");
-    return Response.json({ received: true });
-  } catch (error) {
-    logger.error({ err: error, eventId: event.id, type: event.type, requestId: context?.requestId }, "stripe event failed");
-    return jsonError(500, "The event could not be processed; it will be retried.", "INTERNAL_ERROR", { requestId: context?.requestId });
-  }
-}
+export const action = apiRoute(
+  {
+    method: "POST",
+    auth: "none",
+    rawBody: { contentType: "application/json", schema: z.object({ id: z.string(), type: z.string() }).loose().meta({ description: "A Stripe event, signed in the Stripe-Signature header." }) },
+    response: z.object({ received: z.literal(true) }),
+    summary: "Stripe events (checkout completed or expired, payments, refunds, subscriptions).",
+  },
+  async ({ request, requestId }) => {
+    const rawBody = await readText(request);
+    let event;
+    try {
+      event = constructWebhookEvent(rawBody, request.headers.get("Stripe-Signature"));
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) return jsonError(400, error.message, "BAD_SIGNATURE");
+      throw error;
+    }
+    try {
+      const outcome = await handleStripeEvent(event);
+      logger.info({ eventId: event.id, type: event.type, outcome }, "stripe event handled");
+      return { received: true };
+    } catch (error) {
+      logger.error({ err: error, eventId: event.id, type: event.type, requestId }, "stripe event failed");
+      return jsonError(500, "The event could not be processed; it will be retried.", "INTERNAL_ERROR", { requestId });
+    }
+  },
+);

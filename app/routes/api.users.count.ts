@@ -1,10 +1,22 @@
+import { z } from "zod";
+import { statusData } from "~/domain/schemas/api";
+import { can } from "~/domain/permissions";
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
-import { apiRoute } from "~/utils/api.server";
+import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
 
-/** GET /api/users/count: the overview counts of the asker's role (contracts §3). */
-export const loader = apiRoute({ auth: "any" }, async ({ user }) => {
-  const serviceCounts = user.role === "team" ? await getTeamCounts() : await getCustomerCounts(user.id);
+/** GET /api/users/count: the overview counts of the asker's role (staff: revenue, bookings, active customers; customers: their services). */
+const response = statusData(
+  z.object({
+    serviceCounts: z.union([
+      z.object({ totalRevenue: z.number(), servicesBooked: z.number().int(), totalActiveUsers: z.number().int() }).meta({ description: "Staff." }),
+      z.object({ totalServicesBooked: z.number().int(), completed: z.number().int(), inProgress: z.number().int() }).meta({ description: "Customers." }),
+    ]),
+  }),
+);
+
+export const loader = apiRoute({ method: "GET", auth: "any", response, summary: "The overview counts of the asker's role." }, async ({ user }) => {
+  const serviceCounts = can(user, "stats:team") ? await getTeamCounts() : await getCustomerCounts(user.id);
   return { status: "success", data: { serviceCounts } };
 });
 

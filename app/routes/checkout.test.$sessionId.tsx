@@ -5,9 +5,9 @@ import { data, Form, redirect, useActionData, useLoaderData, useNavigation } fro
 import { ArrowLeft, CreditCard, FlaskConical, Lock } from "lucide-react";
 import { inputProps } from "~/components/auth/conform";
 import { OrderSummary } from "~/components/order/order-summary";
-import { testCardSchema } from "~/components/order/test-card-schema";
+import { testCardSchema } from "~/domain/schemas/test-card";
 import { Button } from "~/components/ui/button";
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { Field, Input } from "~/components/ui/input";
 import { Logo } from "~/components/ui/logo";
 import {
@@ -18,11 +18,12 @@ import {
   testCheckoutSession,
 } from "~/models/orders.server";
 import { cancelUrl, isTestCheckout, successUrl } from "~/utils/stripe.server";
+import { readForm } from "~/web/body-limit.server";
 
 /*
  * /checkout/test/:sessionId.
  *
- * The built-in test checkout of contracts §5, used only when no STRIPE_SECRET_KEY is set: it
+ * The built-in test checkout, used only when no STRIPE_SECRET_KEY is set: it
  * stands in for Stripe's hosted page. "Pay" runs the one fulfilment and redirects to the
  * success URL; "Cancel" to the cancel URL. With a Stripe key this route does not exist (404).
  */
@@ -49,7 +50,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const order = await loadOrder(params.sessionId);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "cancel") {
     // Stripe would keep the session open until it expires; a test checkout has no expiry, so cancelling ends it.
     await cancelCheckoutSession(testCheckoutSession(order));

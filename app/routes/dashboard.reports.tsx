@@ -3,23 +3,32 @@ import { useLoaderData } from "@remix-run/react";
 import { FileText } from "lucide-react";
 import { DownloadButton } from "~/components/dashboard/download-button";
 import { FileIcon } from "~/components/dashboard/file-icon";
-import { formatDate } from "~/components/dashboard/types";
+import { formatDate } from "~/domain/purchase";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatFileSize } from "~/components/ui/file-size";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatFileSize } from "~/domain/format";
 import { listReportsForUser, toReportJson } from "~/models/reports.server";
-import { requireUser } from "~/utils/auth.server";
-import { can } from "~/utils/permissions";
+import { markReportsSeen } from "~/models/report-notices.server";
+import { requireUser } from "~/web/auth.server";
+import { can } from "~/domain/permissions";
 
 /** /dashboard/reports: every report of the signed-in customer as a card grid. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!can(user, "reports:list-own")) throw redirect("/dashboard/users");
   const reports = await listReportsForUser(user.id);
+  // Looking at the reports ends the quiet period of report-ready e-mails (one per batch).
+  await markReportsSeen(user.id);
   return { reports: reports.map(toReportJson) };
 }
 
+type ReportsData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function Reports() {
-  const { reports } = useLoaderData<typeof loader>();
+  return <ReportsView {...useLoaderData<typeof loader>()} />;
+}
+
+function ReportsView({ reports }: ReportsData) {
   return (
     <section aria-labelledby="reports-heading" className="space-y-4">
       <h2 id="reports-heading" className="text-xl font-bold text-slate-950">
@@ -54,3 +63,8 @@ export default function Reports() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Reports — BrandLift dashboard" }];
+
+/** The reports could not be read: the sidebar and overview stay, Retry reloads only this list. */
+export function ErrorBoundary() {
+  return <SectionBoundary<ReportsData> message="Failed to load reports" render={(data) => <ReportsView {...data} />} />;
+}

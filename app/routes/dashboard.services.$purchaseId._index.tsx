@@ -1,18 +1,30 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ReportList } from "~/components/dashboard/report-list";
-import { loadOwnPurchase } from "~/models/dashboard.server";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { loadOwnPurchase } from "~/web/guards.server";
 import { listReportsForService, toReportJson } from "~/models/reports.server";
+import { markReportsSeen } from "~/models/report-notices.server";
 
 /** The Reports tab of a purchased service (its own guard: a layout's check protects nothing here). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { purchase } = await loadOwnPurchase(request, params.purchaseId);
+  const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
   const reports = purchase.userId ? await listReportsForService(purchase.userId, purchase.serviceId) : [];
+  if (user.id === purchase.userId) await markReportsSeen(user.id);
   return { reports: reports.map(toReportJson) };
 }
 
+type ServiceReportsData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function ServiceReports() {
-  const { reports } = useLoaderData<typeof loader>();
+  return <ServiceReportsView {...useLoaderData<typeof loader>()} />;
+}
+
+export function ErrorBoundary() {
+  return <SectionBoundary<ServiceReportsData> index message="Failed to load reports" render={(data) => <ServiceReportsView {...data} />} />;
+}
+
+function ServiceReportsView({ reports }: ServiceReportsData) {
   return (
     <section aria-label="Reports">
       <ReportList reports={reports} empty="No reports available for this service yet." />

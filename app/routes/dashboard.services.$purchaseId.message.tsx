@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ChatPanel } from "~/components/chat/chat-panel";
-import { loadOwnPurchase } from "~/models/dashboard.server";
+import { loadOwnPurchase } from "~/web/guards.server";
 
 /** The Message tab: the customer's support chat, with this service as its context. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

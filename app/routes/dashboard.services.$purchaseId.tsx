@@ -3,11 +3,12 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { formatDate } from "~/components/dashboard/types";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatDate } from "~/domain/purchase";
 import { Badge, StatusBadge } from "~/components/ui/badge";
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { getUnreadCountForCustomer } from "~/models/chat.server";
-import { loadOwnPurchase } from "~/models/dashboard.server";
+import { loadOwnPurchase } from "~/web/guards.server";
 
 /**
  * /dashboard/services/:purchaseId: one purchased service, its Reports and Message tabs below; the
@@ -17,7 +18,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
   // Staff reach a customer's purchase through that customer's page.
   if (user.role === "team") throw redirect(purchase.userId ? `/dashboard/users/${purchase.userId}` : "/dashboard/users");
-  return { purchase: purchase.json, unread: await getUnreadCountForCustomer(user.id), userId: user.id };
+  // The unread badge is an extra: the service still shows when it cannot be read.
+  return { purchase: purchase.json, unread: await getUnreadCountForCustomer(user.id).catch(() => 0), userId: user.id };
 }
 
 export default function ServiceDetail() {
@@ -59,8 +61,16 @@ export default function ServiceDetail() {
   );
 }
 
+/** A detail page: on phones the dashboard layout leaves out its overview so the tabs and chat come first. */
+export const handle = { detail: true };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.purchase.service.name ?? "Service"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
-  return <DashboardRouteError backTo="/dashboard/services" backLabel="Back to services" />;
+  return (
+    <SectionBoundary
+      message="Failed to load services"
+      fallback={<DashboardRouteError backTo="/dashboard/services" backLabel="Back to services" />}
+    />
+  );
 }

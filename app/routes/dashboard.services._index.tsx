@@ -1,37 +1,49 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { AlertTriangle, ArrowRight, ShoppingBag } from "lucide-react";
-import { formatDate } from "~/components/dashboard/types";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowRight, ShoppingBag } from "lucide-react";
+import { formatDate } from "~/domain/purchase";
 import { StatusBadge } from "~/components/ui/badge";
 import { Badge } from "~/components/ui/badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
+import { SectionBoundary } from "~/components/ui/section-error";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
-import { requireUser } from "~/utils/auth.server";
-import { can } from "~/utils/permissions";
+import { listSubscriptionsForUser } from "~/models/subscriptions.server";
+import { requireUser } from "~/web/auth.server";
+import { can } from "~/domain/permissions";
 
 /** /dashboard/services: the customer's purchased services. Staff have no purchases: their tab is Users. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
-  const purchases = await listPurchasesForUser(user.id);
-  return { purchases: purchases.map(toPurchaseJson) };
+  const [purchases, plans] = await Promise.all([listPurchasesForUser(user.id), listSubscriptionsForUser(user.id)]);
+  return { purchases: purchases.map(toPurchaseJson), hasPlan: plans.length > 0 };
 }
 
+type ServicesData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function Services() {
-  const { purchases } = useLoaderData<typeof loader>();
+  return <ServicesView {...useLoaderData<typeof loader>()} />;
+}
+
+function ServicesView({ purchases, hasPlan }: ServicesData) {
   return (
     <section aria-labelledby="services-heading" className="space-y-4">
       <h2 id="services-heading" className="text-xl font-bold text-slate-950">
         Purchased Services
       </h2>
-      {purchases.length === 0 ? (
+      {purchases.length === 0 && hasPlan ? (
+        // A subscriber without one-off purchases: their reports and messages are under their plan.
+        <p className="rounded-card border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600">
+          No one-off services yet. Your plan&apos;s reports and messages are under <strong>Open plan</strong> above.
+        </p>
+      ) : purchases.length === 0 ? (
         <EmptyState
           icon={ShoppingBag}
           title="No Purchased Services"
           text="When you buy a service it appears here, with its reports and a line to our team."
-          action={<ButtonLink to="/#services">Browse services</ButtonLink>}
+          action={<ButtonLink to="/#a-la-carte">Browse services</ButtonLink>}
         />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
@@ -69,21 +81,14 @@ export default function Services() {
 
 export const meta: MetaFunction = () => [{ title: "Services — BrandLift dashboard" }];
 
-/** The spec's error state: the list could not be loaded; Retry loads it again (a GET, with or without JavaScript). */
+/** The spec's error state 'Error Loading Services' with Retry, which reloads only this list (a GET without JavaScript). */
 export function ErrorBoundary() {
-  const navigation = useNavigation();
   return (
-    <EmptyState
-      icon={AlertTriangle}
+    <SectionBoundary<ServicesData>
+      index
       title="Error Loading Services"
-      text="Failed to load purchased services. Please try again."
-      action={
-        <Form method="get">
-          <Button type="submit" loading={navigation.state === "loading"}>
-            Retry
-          </Button>
-        </Form>
-      }
+      message="Failed to load purchased services"
+      render={(data) => <ServicesView {...data} />}
     />
   );
 }

@@ -1,17 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TeamUnreadTotal, ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
+import { RevenueChart } from "~/components/dashboard/revenue-chart";
 import { Sidebar } from "~/components/dashboard/sidebar";
 import { ButtonLink } from "~/components/ui/button";
-import { formatDate } from "~/components/dashboard/types";
-import { formatMoney } from "~/components/ui/file-size";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
-import { getActiveSubscription } from "~/models/subscriptions.server";
+import { PlanOverview } from "~/components/billing/plan-overview";
+import { getSubscriptionMetrics, listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
+import { revenueByMonth } from "~/models/revenue.server";
 import { SocketProvider } from "~/realtime/use-socket";
-import { requireUser } from "~/utils/auth.server";
-import { can } from "~/utils/permissions";
+import { requireUser } from "~/web/auth.server";
+import { loadSection } from "~/web/sections.server";
+import { can } from "~/domain/permissions";
 
 /**
  * /dashboard: the sidebar and the overview cards around every dashboard view. Unread chat counts
@@ -19,50 +22,72 @@ import { can } from "~/utils/permissions";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const counts: OverviewCounts = can(user, "stats:team")
-    ? { role: "team", ...(await getTeamCounts()) }
-    : { role: "user", ...(await getCustomerCounts(user.id)) };
-  const unread =
-    user.role === "team"
-      ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
-      : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) };
-  const subscription = user.role === "user" ? await getActiveSubscription(user.id) : null;
-  const plan = subscription
-    ? { title: subscription.title, price: subscription.price, currency: subscription.currency, renews: subscription.currentPeriodEnd?.toISOString() ?? null, ending: subscription.cancelAtPeriodEnd }
-    : null;
-  return { user: { id: user.id, name: user.name, role: user.role }, counts, plan, unread };
+  // One decision for the whole layout: the staff view or the customer's.
+  const staff = can(user, "area:team");
+  // Each part is read on its own: a failed one shows its error, the sidebar and the rest stay.
+  const [counts, unreadSection, planSection, revenueSection] = await Promise.all([
+    loadSection<OverviewCounts>("overview", async () =>
+      staff
+        ? { role: "team", ...(await getTeamCounts()), ...(await getSubscriptionMetrics()) }
+        : { role: "user", ...(await getCustomerCounts(user.id)) },
+    ),
+    loadSection("unread", async () =>
+      staff
+        ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
+        : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },
+    ),
+    loadSection("plan", async () => (!staff ? await toSubscriptionJsons(await listSubscriptionsForUser(user.id)) : [])),
+    // Staff: revenue and orders per month, drawn as SVG on the server (components/dashboard/revenue-chart).
+    loadSection("revenue", async () => (staff ? await revenueByMonth(12) : null)),
+  ]);
+  // Badges and the plan line are extras: without them the page simply shows none.
+  const unread = unreadSection.ok
+    ? unreadSection.data
+    : staff
+      ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
+      : { role: "user" as const, total: 0 };
+  const plans = planSection.ok ? planSection.data : [];
+  const revenue = revenueSection.ok ? revenueSection.data : null;
+  return { user: { id: user.id, name: user.name, role: user.role }, counts, plans, unread, revenue };
 }
 
 export default function Dashboard() {
-  const { user, counts, plan, unread } = useLoaderData<typeof loader>();
+  const { user, counts, plans, unread, revenue } = useLoaderData<typeof loader>();
+  const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
     unread.role === "team"
-      ? { "/dashboard/users": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" /> }
+      ? {
+          "/dashboard/users": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
+          "/dashboard/inbox": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
+        }
       : {
           "/dashboard/services": (
             <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
           ),
+          "/dashboard/messages": (
+            <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
+          ),
         };
+  const detail = matches.some((match) => (match.handle as { detail?: boolean } | undefined)?.detail);
   // One socket for the whole dashboard: chat panels, presence and live badges all share it.
   return (
     <SocketProvider>
       <div className="min-h-screen lg:flex">
         <Sidebar role={user.role} name={user.name} badges={badges} />
         <main className="mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
-          <header>
+          {/* Phones on a detail page (a service, a customer): the chat and tabs come first, the overview stays on the lists. */}
+          <header className={detail ? "max-lg:sr-only" : undefined}>
             <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">Welcome back, {user.name.split(" ")[0]}</h1>
             <p className="mt-1 text-slate-600">
-              {user.role === "team" ? "Revenue, bookings and your customers at a glance." : "Your services, reports and messages in one place."}
+              {can(user, "area:team") ? "Revenue, bookings and your customers at a glance." : "Your services, reports and messages in one place."}
             </p>
           </header>
-          {plan ? (
-            <p className="rounded-card border border-brand-200 bg-brand-50 px-5 py-3 text-sm text-brand-900">
-              Your plan: <strong>{plan.title}</strong> · {formatMoney(plan.price, plan.currency)}/mo
-              {plan.renews ? ` · ${plan.ending ? "ends" : "renews"} ${formatDate(plan.renews)}` : ""}
-            </p>
-          ) : null}
-          <Overview counts={counts} />
+          <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
+            <Overview counts={counts} role={user.role} />
+            {revenue ? <RevenueChart months={revenue} /> : null}
+            {plans.length > 0 ? <PlanOverview plans={plans} /> : null}
+          </div>
           <Outlet />
         </main>
       </div>
@@ -72,10 +97,7 @@ export default function Dashboard() {
 
 export const meta: MetaFunction = () => [{ title: "Dashboard — BrandLift" }];
 
-/** 403 (a customer on a staff page), 404 (not there, or not theirs) or an outage, inside the dashboard. */
-export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+function DashboardError({ status }: { status: number }) {
   const [title, text] =
     status === 403
       ? ["Not allowed", "Your account does not have access to this page."]
@@ -88,8 +110,13 @@ export function ErrorBoundary() {
       <h1 className="text-3xl font-bold text-slate-950">{title}</h1>
       <p className="text-slate-600">{text}</p>
       <ButtonLink to="/dashboard" reloadDocument>
-        {status === 500 ? "Retry" : "Go to your dashboard"}
+        {status >= 500 ? "Retry" : "Go to your dashboard"}
       </ButtonLink>
     </main>
   );
+}
+
+/** 403 (a customer on a staff page), 404 (not there, or not theirs) or an outage, inside the dashboard. */
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary defaultStatusHandler={({ error }) => <DashboardError status={error.status} />} unexpectedErrorHandler={() => <DashboardError status={500} />} />;
 }

@@ -1,19 +1,22 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { ShoppingBag, Upload } from "lucide-react";
-import { z } from "~/utils/zod";
+import { z } from "~/domain/zod";
 import { ReportList } from "~/components/dashboard/report-list";
-import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/components/dashboard/types";
+import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
 import { UploadReportModal } from "~/components/dashboard/upload-modal";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatMoney } from "~/components/ui/file-size";
-import { loadCustomer } from "~/models/dashboard.server";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatMoney } from "~/domain/format";
+import { loadCustomer } from "~/web/guards.server";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchaseJson } from "~/models/purchases.server";
-import { listReportsForUser, toReportJson, uploadReport } from "~/models/reports.server";
+import { listSubscriptionsForUser } from "~/models/subscriptions.server";
+import { listReportsForUser, toReportJson, uploadReport, UploadFieldsError } from "~/models/reports.server";
 import { HttpError } from "~/utils/http.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { readForm } from "~/web/body-limit.server";
 
 const statusForm = z.object({
   intent: z.literal("status"),
@@ -25,7 +28,8 @@ const statusForm = z.object({
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { customer } = await loadCustomer(request, params.userId);
   const [purchases, reports] = await Promise.all([listPurchasesForUser(customer.id), listReportsForUser(customer.id)]);
-  return { userId: customer.id, purchases: purchases.map(toPurchaseJson), reports: reports.map(toReportJson) };
+  const hasPlan = (await listSubscriptionsForUser(customer.id)).length > 0;
+  return { userId: customer.id, purchases: purchases.map(toPurchaseJson), reports: reports.map(toReportJson), hasPlan };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -38,12 +42,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       await uploadReport(staff, purchase.serviceId, request);
     } catch (error) {
+      if (error instanceof UploadFieldsError) return data({ uploadError: null, uploadFields: error.fields }, { status: error.status });
       if (error instanceof HttpError) return data({ uploadError: error.message }, { status: error.status });
       throw error;
     }
     return redirectWithToast(page, { type: "success", message: "Report uploaded successfully!" });
   }
-  const parsed = statusForm.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = statusForm.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ uploadError: null, statusError: "Please choose in progress or completed." }, { status: 400 });
   const purchase = await findPurchase(parsed.data.purchaseId);
   if (!purchase || purchase.userId !== customer.id) return data({ uploadError: null, statusError: "Purchase not found." }, { status: 404 });
@@ -57,8 +62,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
+type UserReportsData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function UserReports() {
-  const { userId, purchases, reports } = useLoaderData<typeof loader>();
+  return <UserReportsView {...useLoaderData<typeof loader>()} />;
+}
+
+/** The spec: "Failed to load user purchases"; the customer's header, tabs and the sidebar stay. */
+export function ErrorBoundary() {
+  return <SectionBoundary<UserReportsData> index message="Failed to load user purchases" render={(data) => <UserReportsView {...data} />} />;
+}
+
+function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsData) {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -67,6 +82,8 @@ export default function UserReports() {
   const statusError = actionData && "statusError" in actionData ? actionData.statusError : null;
 
   if (purchases.length === 0) {
+    // A subscriber's reports are under their plan (above); only a customer without either is "not purchased".
+    if (hasPlan) return <EmptyState icon={ShoppingBag} title="No one-off services" text="This customer is on a plan: open it above to see and upload its reports." />;
     return <EmptyState icon={ShoppingBag} title="No purchases" text="This user has not purchased any services yet." />;
   }
   return (
@@ -123,6 +140,7 @@ export default function UserReports() {
           action={`${page}?index&upload=${uploading._id}`}
           closeTo={page}
           serverError={actionData && "uploadError" in actionData ? actionData.uploadError : null}
+          serverFields={actionData && "uploadFields" in actionData ? actionData.uploadFields : undefined}
           onClose={() => navigate(page, { preventScrollReset: true })}
           onUploaded={() => navigate(page, { preventScrollReset: true })}
         />

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ChatPanel } from "~/components/chat/chat-panel";
-import { loadCustomer } from "~/models/dashboard.server";
+import { loadCustomer } from "~/web/guards.server";
 
 /** The Message tab of a customer (staff): that customer's support thread. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -5,20 +5,25 @@ import { OnlineBadge } from "~/components/chat/online-badge";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { formatDate } from "~/components/dashboard/types";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatDate } from "~/domain/purchase";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { toUserJson } from "~/models/customers.server";
-import { loadCustomer } from "~/models/dashboard.server";
+import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
+import { StaffPlanList } from "~/components/billing/staff-plan-list";
+import { loadCustomer } from "~/web/guards.server";
 
 /** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs (its unread count on Message). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const { byCustomer } = await getUnreadCountsForTeam();
-  return { customer: toUserJson(customer), unread: byCustomer[customer.id] ?? 0, staffId: staff.id };
+  // The unread badge is an extra: the customer still shows when it cannot be read.
+  const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
+  const plans = await toSubscriptionJsons(await listSubscriptionsForUser(customer.id));
+  return { customer: toUserJson(customer), unread: byCustomer[customer.id] ?? 0, staffId: staff.id, plans };
 }
 
 export default function UserDetail() {
-  const { customer, unread, staffId } = useLoaderData<typeof loader>();
+  const { customer, unread, staffId, plans } = useLoaderData<typeof loader>();
   const base = `/dashboard/users/${customer._id}`;
   return (
     <section aria-labelledby="user-heading" className="space-y-6">
@@ -43,14 +48,20 @@ export default function UserDetail() {
           <p className="text-sm text-slate-600">Customer since {formatDate(customer.createdAt)}</p>
         </div>
       </div>
+      {plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={plans} /> : null}
       <DetailTabs label="Customer" base={base} customerId={customer._id} unread={unread} viewer={{ id: staffId, role: "team" }} />
       <Outlet />
     </section>
   );
 }
 
+/** A detail page: on phones the dashboard layout leaves out its overview so the tabs and chat come first. */
+export const handle = { detail: true };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "User"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
-  return <DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />;
+  return (
+    <SectionBoundary message="Failed to load the user" fallback={<DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />} />
+  );
 }

@@ -5,10 +5,14 @@ import { OnlineBadge } from "~/components/chat/online-badge";
 import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { SectionBoundary } from "~/components/ui/section-error";
 import { Input, Label } from "~/components/ui/input";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
-import { requireTeam } from "~/utils/auth.server";
+import { subscriptionsByUser } from "~/models/subscriptions.server";
+import { PlanBadges } from "~/components/billing/plan-badges";
+import { requireTeam } from "~/web/auth.server";
 
 /**
  * /dashboard/users?search=&page=: staff find a customer among thousands, twenty at a time, with
@@ -18,15 +22,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const staff = await requireTeam(request);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").trim().slice(0, 200);
+  if (hasControlCharacters(search)) throw new Response(controlCharacterMessage("The search"), { status: 400 });
   const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 1_000_000);
   const { users, total } = await listCustomers({ search, page, limit: USERS_PAGE_SIZE });
-  const { byCustomer } = await getUnreadCountsForTeam();
+  // Unread badges are an extra: the list still shows when they cannot be read.
+  const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
   const unread = Object.fromEntries(users.map((u) => [u.id, byCustomer[u.id] ?? 0]));
-  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, staffId: staff.id };
+  const plans = await subscriptionsByUser(users.map((u) => u.id));
+  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, plans, staffId: staff.id };
 }
 
+type UsersData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function UsersTab() {
-  const { users, total, page, pages, search, unread, staffId } = useLoaderData<typeof loader>();
+  return <UsersView {...useLoaderData<typeof loader>()} />;
+}
+
+function UsersView({ users, total, page, pages, search, unread, plans, staffId }: UsersData) {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const pageLink = (n: number) => {
@@ -74,6 +86,7 @@ export default function UsersTab() {
                   <ThreadUnreadCount customerId={user._id} initialCount={unread[user._id] ?? 0} viewer={{ id: staffId, role: "team" }} />
                 </p>
                 <p className="text-sm break-all text-slate-600">{user.email}</p>
+                {plans?.[user._id]?.length ? <PlanBadges plans={plans[user._id]!} /> : null}
               </div>
               <Link
                 to={`/dashboard/users/${user._id}`}
@@ -114,3 +127,7 @@ export default function UsersTab() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Users — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <SectionBoundary<UsersData> index message="Failed to load users" render={(data) => <UsersView {...data} />} />;
+}

@@ -1,16 +1,14 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
 import { contentDisposition, findReport, getReportFor, openReportFile, verifyDownloadSignature, type ReportRow } from "~/models/reports.server";
-import { getIdentity } from "~/utils/auth.server";
+import { getIdentity } from "~/web/auth.server";
 import { logger } from "~/utils/logger.server";
+import { pageNotFound } from "~/web/guards.server";
 
 /*
  * GET /files/reports/:reportId — the report file itself. Either a signed link from
  * /api/reports/:id/download (works without a header for five minutes), or, for the plain
  * Download link that works without JavaScript, the signed-in owner or staff. Anything else: 404.
  */
-
-const notFound = () =>
-  new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -26,14 +24,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const identity = await getIdentity(request);
     if (identity) report = await getReportFor(identity.user, reportId).catch(() => null);
   }
-  if (!report) return notFound();
+  if (!report) return pageNotFound();
 
   let body;
   try {
     body = await openReportFile(report);
   } catch (error) {
     logger.error({ err: error, reportId }, "report file missing from storage");
-    return notFound();
+    return pageNotFound();
   }
   return new Response(createReadableStreamFromReadable(body), {
     headers: {

@@ -7,37 +7,33 @@ import type { FormEvent } from "react";
 import { notify } from "~/components/ui/toaster";
 import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
-import { forgotPasswordSchema } from "~/components/auth/schemas";
+import { forgotPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
-import { requestPasswordReset } from "~/models/password-tokens.server";
-import { normalizeEmail } from "~/models/users.server";
-import { HoneypotField } from "~/utils/honeypot";
-import { checkHoneypot } from "~/utils/honeypot.server";
-import { HttpError } from "~/utils/http.server";
-import { consume, limits } from "~/utils/rate-limit.server";
+import { HoneypotField } from "~/components/ui/honeypot";
+import { checkHoneypot } from "~/web/honeypot.server";
+import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { clientIp } from "~/utils/rate-limit.server";
+import { startPasswordReset } from "~/web/auth-limits.server";
+import { readForm } from "~/web/body-limit.server";
 
 const SUBMITTING_MESSAGE = "Submitting your request...";
 const FAILED_MESSAGE = "Failed to send reset email. Please try again later.";
 
-export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
   checkHoneypot(form);
   const submission = parseWithZod(form, { schema: forgotPasswordSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), sentTo: null }, { status: 400 });
   }
   const email = submission.value.email;
-  try {
-    await consume(limits.forgotPassword, `email:${normalizeEmail(email)}`);
-  } catch (error) {
-    if (error instanceof HttpError) {
-      return data({ result: submission.reply({ formErrors: [error.message] }), sentTo: null }, { status: error.status, headers: error.headers });
-    }
-    throw error;
-  }
-  // The same answer whether or not the account exists (contracts §3).
-  await requestPasswordReset(email);
+  const refused = await replyOnHttpError(
+    () => startPasswordReset(clientIp(request, context), email),
+    (error) => data({ result: submission.reply({ formErrors: [error.message] }), sentTo: null }, httpErrorInit(error)),
+  );
+  if (refused) return refused;
+  // The same answer whether or not the account exists: the lookup happens after it.
   return { result: submission.reply(), sentTo: email };
 }
 

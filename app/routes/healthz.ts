@@ -1,9 +1,7 @@
-import { healthy } from "~/utils/boot.server";
+import { health } from "~/web/boot.server";
 
+/** GET /healthz: {status, database, redis}; 503 only when the database does not answer (docs/decisions/061-health-and-process-policy.md). */
 export async function loader() {
-  const ok = await healthy();
-  return Response.json(ok ? { status: "ok" } : { status: "unavailable" }, {
-    status: ok ? 200 : 503,
-    headers: { "Cache-Control": "no-store" },
-  });
+  const body = await health();
+  return Response.json(body, { status: body.status === "unavailable" ? 503 : 200, headers: { "Cache-Control": "no-store" } });
 }

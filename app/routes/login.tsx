@@ -1,22 +1,26 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams, type ClientActionFunctionArgs } from "@remix-run/react";
+import { useEffect } from "react";
+import { notify } from "~/components/ui/toaster";
+import { logger } from "~/utils/logger.server";
 import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
-import { loginSchema } from "~/components/auth/schemas";
+import { loginSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { createSession, revokeSession } from "~/models/sessions.server";
-import { normalizeEmail } from "~/models/users.server";
-import { getIdentity, safeRedirect, sessionCookieHeader } from "~/utils/auth.server";
-import { authenticateForm, InvalidCredentialsError, LOGIN_SUCCESS_MESSAGE } from "~/utils/auth-form.server";
-import { HoneypotField } from "~/utils/honeypot";
-import { checkHoneypot } from "~/utils/honeypot.server";
+import { getIdentity, safeRedirect, sessionCookieHeader } from "~/web/auth.server";
+import { authenticateForm, InvalidCredentialsError, LOGIN_SUCCESS_MESSAGE } from "~/web/auth-form.server";
+import { HoneypotField } from "~/components/ui/honeypot";
+import { checkHoneypot } from "~/web/honeypot.server";
 import { HttpError } from "~/utils/http.server";
-import { clientIp, consume, limits } from "~/utils/rate-limit.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { clientIp } from "~/utils/rate-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { readForm } from "~/web/body-limit.server";
+import { withSignInLimits } from "~/web/auth-limits.server";
 
 const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials!";
 
@@ -26,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
+  const form = await readForm(request.clone());
   checkHoneypot(form);
   const submission = parseWithZod(form, { schema: loginSchema });
   if (submission.status !== "success") {
@@ -35,19 +39,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fail = (message: string, status: number, headers?: Record<string, string>) =>
     data({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status, headers });
 
-  try {
-    await consume(limits.signIn, `ip:${clientIp(request, context)}`, `email:${normalizeEmail(submission.value.email)}`);
-  } catch (error) {
-    if (error instanceof HttpError) return fail(error.message, error.status, error.headers);
-    throw error;
-  }
-
   let user;
   try {
-    user = await authenticateForm(request);
+    user = await withSignInLimits(clientIp(request, context), submission.value.email, () => authenticateForm(request));
   } catch (error) {
     if (error instanceof InvalidCredentialsError) return fail(error.message, 401);
-    throw error;
+    if (error instanceof HttpError) return fail(error.message, error.status, error.headers);
+    // The spec: an exception is 'Login failed. Please check your credentials!' on the form, not an error page.
+    logger.error({ err: error }, "sign-in failed unexpectedly");
+    return fail(LOGIN_FAILED_MESSAGE, 500);
   }
 
   // A fresh session id on every sign-in: a session the browser already had is ended (no fixation).
@@ -61,8 +61,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
+/** In the browser: no answer at all (offline) is the same 'Login failed…' on the form, and no page reload. */
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<typeof action>();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const body = { result: { status: "error" as const, error: { "": [LOGIN_FAILED_MESSAGE] } } };
+    return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as typeof body;
+  }
+}
+
 export default function LoginPage() {
   const actionData = useActionData<typeof action>();
+  // The spec: a failed sign-in is an error notice (toast) besides the form's own alert.
+  useEffect(() => {
+    const message = (actionData?.result?.error as Record<string, string[] | null> | undefined)?.[""]?.[0];
+    if (message) void notify("error", message);
+  }, [actionData]);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction?.startsWith("/login") === true;

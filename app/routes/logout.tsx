@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { endSession } from "~/utils/auth.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { endSession } from "~/web/auth.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 /** POST only: ends the session server-side (the row is deleted), clears the cookie, goes home. */
 export async function action({ request }: ActionFunctionArgs) {

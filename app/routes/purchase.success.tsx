@@ -8,13 +8,17 @@ import { ButtonLink } from "~/components/ui/button";
 import { fulfilCheckoutSession, findOrderBySession, orderLines, retrieveCheckoutSession } from "~/models/orders.server";
 import { logger } from "~/utils/logger.server";
 
+const STRIPE_SESSION_ID = /^[\w-]{1,255}$/;
+
 /**
  * Where Stripe sends the buyer back. It runs the same fulfilment as the webhook (whichever comes
  * first wins, the other changes nothing), then shows the order it confirms.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim();
-  if (!sessionId || sessionId.length > 255) return { order: null };
+  if (!sessionId) return { order: null };
+  // Checkout session ids are letters, digits and underscores; anything else never reaches Stripe or the database.
+  if (!STRIPE_SESSION_ID.test(sessionId)) throw new Response("The session_id is not valid.", { status: 400 });
   try {
     const session = await retrieveCheckoutSession(sessionId);
     if (session) await fulfilCheckoutSession(session);

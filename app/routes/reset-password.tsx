@@ -5,15 +5,16 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import { ArrowLeft } from "lucide-react";
 import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
-import { resetPasswordSchema } from "~/components/auth/schemas";
+import { resetPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
-import { resetPasswordWithToken } from "~/models/password-tokens.server";
-import { sessionCookie } from "~/utils/auth.server";
-import { HoneypotField } from "~/utils/honeypot";
-import { checkHoneypot } from "~/utils/honeypot.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { passwordTokenPurpose, resetPasswordWithToken } from "~/models/password-tokens.server";
+import { sessionCookie } from "~/web/auth.server";
+import { HoneypotField } from "~/components/ui/honeypot";
+import { checkHoneypot } from "~/web/honeypot.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { readForm } from "~/web/body-limit.server";
 
 const SUCCESS_MESSAGE = "Password reset successfully. You can now log in with your new password.";
 const FAILED_MESSAGE = "Failed to reset password. Please try again later.";
@@ -22,11 +23,12 @@ const SECRET_FIELDS = ["password", "confirmPassword"];
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.trim();
   if (!token) throw redirect("/forgot-password");
-  return { token };
+  // A new account's link (after the first order, or a staff invitation) sets a first password.
+  return { token, newAccount: (await passwordTokenPurpose(token)) === "set" };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   checkHoneypot(form);
   const token = form.get("token");
   if (typeof token !== "string" || token.trim() === "") throw redirect("/forgot-password");
@@ -48,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ResetPasswordPage() {
-  const { token } = useLoaderData<typeof loader>();
+  const { token, newAccount } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/reset-password") === true;
@@ -67,8 +69,12 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthLayout
-      title="Reset Password"
-      subtitle="Choose a new password for your account: at least 8 characters."
+      title={newAccount ? "Set Your Password" : "Reset Password"}
+      subtitle={
+        newAccount
+          ? "Welcome to BrandLift! Choose a password for your new account (at least 8 characters) to sign in to your dashboard."
+          : "Choose a new password for your account: at least 8 characters."
+      }
       footer={
         <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
           <ArrowLeft aria-hidden="true" className="size-4" />
@@ -95,15 +101,15 @@ export default function ResetPasswordPage() {
           </p>
         ) : null}
         <Button type="submit" size="lg" className="w-full" loading={submitting}>
-          Reset Password
+          {newAccount ? "Set Password" : "Reset Password"}
         </Button>
       </Form>
     </AuthLayout>
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Reset Password | BrandLift" },
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.newAccount ? "Set Your Password | BrandLift" : "Reset Password | BrandLift" },
   { name: "description", content: "Choose a new password for your BrandLift account." },
   { name: "robots", content: "noindex" },
 ];

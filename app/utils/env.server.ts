@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
-/** Every setting of contracts §2, validated once. Nothing else reads process.env. */
+/** Every setting, validated once at boot (README: Settings). Nothing else reads process.env. */
 
 const optionalString = z
   .string()
@@ -51,6 +52,7 @@ const schema = z.object({
     { message: "must be a comma-separated list of e-mail addresses" },
   ),
   TRUST_PROXY: z.string().default("loopback"),
+  WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -81,6 +83,10 @@ export function parseEnv(source: Record<string, string | undefined>) {
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET && raw.NODE_ENV === "production") {
     throw new EnvError(["STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set"]);
   }
+  // The embedded database belongs to one process: several workers need PostgreSQL.
+  if ((raw.WEB_CONCURRENCY ?? 1) > 1 && !raw.DATABASE_URL) {
+    throw new EnvError(["WEB_CONCURRENCY: more than one worker needs DATABASE_URL (the embedded database is one process's)"]);
+  }
   return {
     nodeEnv: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === "production",
@@ -104,6 +110,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     s3,
     teamInbox: raw.TEAM_INBOX?.split(",").map((e) => e.trim()),
     logLevel: raw.LOG_LEVEL,
+    /** Worker processes: WEB_CONCURRENCY, else every core on PostgreSQL and one on the embedded database. */
+    webConcurrency: raw.WEB_CONCURRENCY ?? (raw.DATABASE_URL && raw.NODE_ENV === "production" ? os.availableParallelism() : 1),
     trustProxy: /^\d+$/.test(raw.TRUST_PROXY) ? Number(raw.TRUST_PROXY) : raw.TRUST_PROXY === "true" ? true : raw.TRUST_PROXY,
   };
 }

@@ -1,4 +1,4 @@
-/** The JSON error shape of contracts §3, used by every /api route and guard. */
+/** The JSON error shape (docs/api.md), used by every /api route and guard. */
 
 export const ERROR_CODES = {
   400: "INVALID_INPUT",

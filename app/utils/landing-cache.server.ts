@@ -33,7 +33,8 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
 
   const render = async (context: AppLoadContext): Promise<Page | null> => {
     const response = await handle(new Request(`${options.appUrl}/`, { headers: { Accept: "text/html" } }), context);
-    if (response.status !== 200 || response.headers.has("Set-Cookie")) return null;
+    // A page with a section that failed to load (Cache-Control: no-store) is not kept either.
+    if (response.status !== 200 || response.headers.has("Set-Cookie") || /no-store/.test(response.headers.get("Cache-Control") ?? "")) return null;
     const identity = Buffer.from(await response.arrayBuffer());
     const headers = [...response.headers.entries()].filter(([name]) => name !== "content-length" && name !== "content-encoding");
     const [gz, br] = await Promise.all([

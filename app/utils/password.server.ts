@@ -1,6 +1,6 @@
 import { hash, verify } from "@node-rs/argon2";
 
-/** argon2id with the parameters of contracts §6 (OWASP's minimum: 19 MiB, 2 passes, 1 lane). */
+/** argon2id with OWASP's minimum parameters (19 MiB, 2 passes, 1 lane). */
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolatedModules cannot import).
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

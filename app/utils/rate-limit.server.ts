@@ -1,23 +1,40 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { tooManyAttemptsMessage } from "~/domain/wait";
 import { HttpError } from "./http.server";
 import { redis } from "./redis.server";
 
-/** Limits of contracts §6. Redis-backed with REDIS_URL (they hold across nodes), in memory otherwise. */
+/** Rate limits (docs/api.md: sign-in, forgot-password, orders, contact). Redis-backed with REDIS_URL (they hold across nodes), in memory otherwise. */
 function limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
   if (!redis) return memory;
-  // If Redis is down the in-memory limiter stands in, so a Redis outage never opens the gates.
-  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${keyPrefix}`, points, duration, insuranceLimiter: memory });
+  // While Redis is down (or slower than its 1 s command timeout) the in-memory limiter stands in
+  // at once, so an outage neither opens the gates nor holds a request.
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `rl:${keyPrefix}`,
+    points,
+    duration,
+    insuranceLimiter: memory,
+    rejectIfRedisNotReady: true,
+  });
 }
 
 export const limits = {
+  /** Sign-in failures per client address and e-mail. */
   signIn: limiter("sign-in", 10, 60),
+  /** Sign-in failures per client address, whatever the e-mail. */
+  signInAddress: limiter("sign-in-ip", 50, 600),
+  /** Sign-in failures per account from anywhere: high, so that strangers cannot lock an owner out. */
+  signInAccount: limiter("sign-in-account", 100, 3600),
   forgotPassword: limiter("forgot-password", 5, 3600),
+  forgotPasswordAddress: limiter("forgot-password-ip", 20, 3600),
   order: limiter("order", 20, 60),
   contact: limiter("contact", 5, 600),
+  /** Chat messages per user across all their sockets. */
+  chatMessage: limiter("chat-message", 20, 10),
 };
 
-export const RATE_LIMIT_MESSAGE = "Too many attempts. Please wait a moment and try again.";
+/** A 429 says how long to wait: the Retry-After in words ("…Please try again in about an hour."). */
 
 /** Spends one point for each key; throws a 429 HttpError with Retry-After when any is exhausted. */
 export async function consume(limit: RateLimiterAbstract, ...keys: string[]) {
@@ -27,11 +44,30 @@ export async function consume(limit: RateLimiterAbstract, ...keys: string[]) {
     } catch (result) {
       if (result instanceof RateLimiterRes) {
         const seconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-        throw new HttpError(429, RATE_LIMIT_MESSAGE, "RATE_LIMITED", { "Retry-After": String(seconds) });
+        throw new HttpError(429, tooManyAttemptsMessage(seconds), "RATE_LIMITED", { "Retry-After": String(seconds) });
       }
       throw result;
     }
   }
+}
+
+/** Throws the 429 of `consume` when `key` has no point left, without spending one. */
+export async function ensureAvailable(limit: RateLimiterAbstract, key: string) {
+  const state = await limit.get(key.toLowerCase());
+  if (state && state.consumedPoints >= limit.points) {
+    const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+    throw new HttpError(429, tooManyAttemptsMessage(seconds), "RATE_LIMITED", { "Retry-After": String(seconds) });
+  }
+}
+
+/** Gives back a point `consume` spent (a successful sign-in is not a failure). */
+export async function refund(limit: RateLimiterAbstract, ...keys: string[]) {
+  await Promise.all(keys.map((key) => limit.reward(key.toLowerCase(), 1)));
+}
+
+/** Spends a point without refusing: the refusal comes on the next attempt. */
+export async function penalize(limit: RateLimiterAbstract, key: string) {
+  await limit.penalty(key.toLowerCase(), 1);
 }
 
 /** The client address as Express saw it (trust proxy honoured), passed through the load context. */

@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { env } from "./env.server";
 
 /*
- * The payment gateway of contracts §5. With STRIPE_SECRET_KEY it is real Stripe Checkout through
+ * The payment gateway. With STRIPE_SECRET_KEY it is real Stripe Checkout through
  * the `stripe` SDK (STRIPE_API_URL points the SDK at another server, e.g. the test fake). Without
  * a key it is the built-in test checkout: same interface, the URL is our own /checkout/test/:id page.
  */
@@ -65,7 +65,7 @@ function clientFor(secretKey: string, apiUrl: string | undefined) {
 /** The SDK client, or null in test-checkout mode. */
 export const stripe: Stripe | null = env.stripe ? clientFor(env.stripe.secretKey, env.stripe.apiUrl) : null;
 
-/** The parameters of contracts §5, shared by every mode so the tests can assert them in one place. */
+/** The Checkout Session parameters, shared by every mode so the tests can assert them in one place. */
 export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout.SessionCreateParams {
   const metadata = { orderId: request.orderId, ...(request.planId ? { planId: request.planId } : {}) };
   const line_items = request.lines.map((line) => ({
@@ -88,7 +88,7 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
   // Subscriptions always create a customer and an invoice; Stripe rejects both options there.
   return request.mode === "subscription"
     ? { ...common, mode: "subscription", subscription_data: { metadata } }
-    : { ...common, mode: "payment", invoice_creation: { enabled: true }, customer_creation: "always", payment_intent_data: { metadata } };
+    : { ...common, mode: "payment", invoice_creation: { enabled: true, invoice_data: { metadata } }, customer_creation: "always", payment_intent_data: { metadata } };
 }
 
 class StripeGateway implements PaymentGateway {

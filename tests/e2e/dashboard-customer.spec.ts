@@ -42,14 +42,14 @@ test.describe("customer with purchases", () => {
     await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Social Media Audit" })).toBeVisible();
-    await expect(page.getByText("$149.00")).toBeVisible();
+    await expect(page.getByText("$28.99")).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("services.png"), fullPage: true });
 
     await page.getByRole("link", { name: "View Details of Social Media Audit" }).click();
     await expect(page).toHaveURL(/\/dashboard\/services\/[0-9a-f-]{36}$/);
     const detailUrl = page.url();
     await expect(page.getByRole("heading", { level: 2, name: "Social Media Audit" })).toBeVisible();
-    await expect(page.getByText("A line-by-line review of your profiles")).toBeVisible();
+    await expect(page.getByText("We grade every public detail of your profiles")).toBeVisible();
     await expect(page.getByText("Purchase date")).toBeVisible();
     await expect(page.getByText("Quantity")).toBeVisible();
     const tabs = page.getByRole("navigation", { name: "Service" });

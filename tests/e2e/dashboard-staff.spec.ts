@@ -36,7 +36,7 @@ test("users list with search, user detail with tabs, and back @no-js", async ({ 
   await expect(page).toHaveURL(/\/dashboard\/users$/);
   const overview = page.getByRole("region", { name: "Overview" });
   await expect(overview.getByText("Total Revenue")).toBeVisible();
-  await expect(overview.getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
+  await expect(overview.locator("dl", { hasText: "Total Revenue" }).getByText(/^\$[\d,]+\.\d\d$/)).toBeVisible();
   await expect(overview.getByText("Services Booked")).toBeVisible();
   await expect(overview.getByText("Active Users")).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Dashboard" });

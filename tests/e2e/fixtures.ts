@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test as base, type Page } from "@playwright/test";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3917);
-export const E2E_DATA_DIR = path.resolve("data-e2e");
+export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? "data-e2e");
 export const PASSWORD = "brandlift-demo";
 
 /**
@@ -18,6 +18,11 @@ export const ACCOUNTS = {
   resetter: { email: "reset@e2e.test", name: "Riley Reset", role: "user" },
   staff2: { email: "staff2@e2e.test", name: "Sam Staff", role: "team" },
   chatCustomer: { email: "chat@e2e.test", name: "Charlie Chat", role: "user" },
+  inboxCustomer: { email: "inbox@e2e.test", name: "Indy Inbox", role: "user" },
+  inboxStaff: { email: "inbox-staff@e2e.test", name: "Ivy Inbox", role: "team" },
+  statesCustomer: { email: "states@e2e.test", name: "Stella States", role: "user" },
+  statesStaff: { email: "states-staff@e2e.test", name: "Stan States", role: "team" },
+  opsStaff: { email: "ops-staff@e2e.test", name: "Olive Ops", role: "team" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

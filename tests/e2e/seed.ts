@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { seedCatalogue } from "#db/seed";
 import { database, db, schema } from "~/utils/db.server";
-import { seedDemo } from "~/utils/demo.server";
+import { seedDemo } from "~/models/demo.server";
+import { storeMessage } from "~/models/chat.server";
+import { supportRoomId } from "~/domain/chat";
 import { hashPassword } from "~/utils/password.server";
 import { ACCOUNTS, PASSWORD } from "./fixtures";
 
@@ -36,5 +38,21 @@ const [caseyOrder] = await db
   .returning();
 if (caseyOrder) {
   await db.insert(schema.purchases).values({ orderId: caseyOrder.id, serviceId: caseyService!.id, userId: caseyUser!.id, amountCents: caseyService!.priceCents, status: "in_progress" });
+}
+// The inbox spec's customer (no purchase) has an earlier conversation that staff already answered.
+const [inboxUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxCustomer.email));
+const [inboxStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxStaff.email));
+const inboxRoom = supportRoomId(inboxUser!.id);
+await storeMessage({ roomId: inboxRoom, sender: { _id: inboxUser!.id, name: inboxUser!.name, profileImage: null }, receiverId: null, customerId: inboxUser!.id, service: null, message: "Hello, is anyone there?" });
+await storeMessage({ roomId: inboxRoom, sender: { _id: inboxStaff!.id, name: inboxStaff!.name, profileImage: null }, receiverId: inboxUser!.id, customerId: inboxUser!.id, service: null, message: "Hi Indy! How can we help?" });
+// The states spec's customer (issue 11) has one paid service, for its Message tab and staff's upload form.
+const [statesUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.statesCustomer.email));
+const [statesOrder] = await db
+  .insert(schema.orders)
+  .values({ email: statesUser!.email, name: statesUser!.name, userId: statesUser!.id, status: "paid", totalCents: chatService!.priceCents, stripeSessionId: "cs_e2e_states_seed" })
+  .onConflictDoNothing()
+  .returning();
+if (statesOrder) {
+  await db.insert(schema.purchases).values({ orderId: statesOrder.id, serviceId: chatService!.id, userId: statesUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
 }
 await database.close();

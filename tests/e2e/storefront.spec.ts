@@ -51,7 +51,7 @@ test("the landing page shows every section with its headings, prices and plans @
   const tops = await Promise.all(headings.map(async (name) => (await page.getByRole("heading", { name, level: 2 }).boundingBox())!.y));
   expect([...tops].sort((a, b) => a - b)).toEqual(tops);
 
-  await expect(page.getByRole("checkbox")).toHaveCount(10);
+  await expect(page.getByRole("checkbox")).toHaveCount(12);
   await expect(page.getByRole("checkbox", { name: /Social Media Audit/ })).toBeVisible();
   const services = page.locator("#our-services");
   for (const price of ["$28.99", "$38.99", "$50.00"]) await expect(services.getByText(price)).toBeVisible();
@@ -82,9 +82,9 @@ test("the order modal: Continue waits for a tick, lists the choices, validates, 
   const dialog = page.getByRole("dialog", { name: "Complete your order" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText("Social Media Audit")).toBeVisible();
-  await expect(dialog.getByText("$149.00")).toBeVisible();
+  await expect(dialog.getByText("$28.99")).toBeVisible();
   await expect(dialog.getByText("$99.00")).toBeVisible();
-  await expect(dialog.getByTestId("order-total")).toHaveText("$248.00");
+  await expect(dialog.getByTestId("order-total")).toHaveText("$127.99");
   const submit = dialog.getByRole("button", { name: "Submit Order" });
   await expect(submit).toBeDisabled();
   await dialog.getByLabel("Name").fill("   ");
@@ -156,7 +156,9 @@ test("order, pay on the test checkout, set a password from the e-mail and see th
   await page.goto(link!);
   await page.getByLabel("New Password").fill("a-strong-password-1");
   await page.getByLabel("Confirm Password").fill("a-strong-password-1");
-  await page.getByRole("button", { name: "Reset Password" }).click();
+  // A new account's link sets a first password (issue 11): the page says so.
+  await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
+  await page.getByRole("button", { name: "Set Password" }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill("a-strong-password-1");

@@ -30,6 +30,24 @@ export interface FakeStripe {
   omitUrlNext(): void;
   /** Marks a session paid (or another payment status) as Stripe would after the hosted page. */
   complete(sessionId: string, paymentStatus?: "paid" | "unpaid"): Session;
+  /** Subscriptions made by completing subscription-mode sessions, by id. */
+  subscriptions: Map<string, Session>;
+  /** Billing portal sessions created through the API. */
+  portalSessions: Session[];
+  /** What the customer portal would do to a subscription (cancel at period end, resume, switch plan): the updated object. */
+  updateSubscription(id: string, changes: { cancelAtPeriodEnd?: boolean; status?: string; priceCents?: number; planId?: string; periodEnd?: number }): Session;
+  /** An invoice of a subscription, as invoice.paid / invoice.payment_failed carry it. */
+  invoice(subscriptionId: string, options?: { billingReason?: "subscription_create" | "subscription_cycle" | "subscription_update"; paid?: boolean; amount?: number; periodStart?: number; periodEnd?: number; id?: string }): Session;
+  /** The charge behind an invoice, after a refund of `amountRefunded` cents (charge.refunded). */
+  refundedCharge(invoice: Session, amountRefunded: number): Session;
+  /** Refunds created through POST /v1/refunds or refundOutside, by id. */
+  refunds: Map<string, Session>;
+  /** The next N refund creations answer this status with a Stripe error body. */
+  failRefundsNext(status: number, times?: number): void;
+  /** A refund made in Stripe's own dashboard (not through our API): no metadata of ours. */
+  refundOutside(paymentIntent: string, amount?: number): Session;
+  /** The charge of a payment intent as charge.refunded carries it: running amount_refunded, no refunds list (API ≥ 2022-11-15). */
+  chargeFor(paymentIntent: string): Session;
   /** A signed webhook delivery for an event of this type about this object. */
   event(type: string, object: Record<string, unknown>, options?: { id?: string; timestamp?: number; secret?: string }): { body: string; signature: string; id: string };
   close(): Promise<void>;
@@ -40,9 +58,27 @@ export const FAKE_WEBHOOK_SECRET = "whsec_test_fake_secret";
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, Session>();
+  const subscriptions = new Map<string, Session>();
+  const portalSessions: Session[] = [];
   const byIdempotencyKey = new Map<string, Session>();
   let failures: { status: number; times: number } | null = null;
   let omitUrl = false;
+  const refunds = new Map<string, Session>();
+  const refundsByKey = new Map<string, Session>();
+  /** What each payment intent charged, from completed payment sessions and invoices. */
+  const charged = new Map<string, number>();
+  let refundFailures: { status: number; times: number } | null = null;
+  const refundedOf = (pi: string) => [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === "succeeded").reduce((sum, r) => sum + (r.amount as number), 0);
+  const createRefund = (pi: string, amount: number | undefined, metadata: Record<string, unknown>): Session | string => {
+    const total = charged.get(pi);
+    if (total === undefined) return `No such payment_intent: '${pi}'`;
+    const left = total - refundedOf(pi);
+    const value = amount ?? left;
+    if (value <= 0 || value > left) return `Refund amount ($${(value / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`;
+    const refund: Session = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund", amount: value, currency: "usd", payment_intent: pi, charge: `ch_${pi.slice(3)}`, status: "succeeded", metadata, created: Math.floor(Date.now() / 1000) };
+    refunds.set(refund.id, refund);
+    return refund;
+  };
 
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomBytes(6).toString("hex")}` });
@@ -93,6 +129,34 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, session);
         return send(res, 200, session);
       }
+      if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
+        if (!params.customer) return stripeError(res, 400, "Missing required param: customer.");
+        const id = `bps_${crypto.randomBytes(10).toString("hex")}`;
+        const portal: Session = { id, object: "billing_portal.session", customer: params.customer, return_url: params.return_url ?? null, url: `https://billing.stripe.test/p/session/${id}` };
+        portalSessions.push(portal);
+        return send(res, 200, portal);
+      }
+      if (req.method === "POST" && url.pathname === "/v1/refunds") {
+        if (idempotencyKey && refundsByKey.has(idempotencyKey)) return send(res, 200, refundsByKey.get(idempotencyKey));
+        if (refundFailures && refundFailures.times > 0) {
+          refundFailures.times -= 1;
+          return stripeError(res, refundFailures.status, "Simulated refund failure.");
+        }
+        const refund = createRefund(String(params.payment_intent ?? ""), params.amount === undefined ? undefined : Number(params.amount), (params.metadata as Record<string, unknown>) ?? {});
+        if (typeof refund === "string") return stripeError(res, 400, refund);
+        if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
+        return send(res, 200, refund);
+      }
+      if (req.method === "GET" && url.pathname === "/v1/refunds") {
+        const pi = url.searchParams.get("payment_intent");
+        const data = [...refunds.values()].filter((r) => !pi || r.payment_intent === pi).reverse();
+        return send(res, 200, { object: "list", data, has_more: false, url: "/v1/refunds" });
+      }
+      const subscriptionMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (req.method === "GET" && subscriptionMatch) {
+        const subscription = subscriptions.get(subscriptionMatch[1]);
+        return subscription ? send(res, 200, subscription) : stripeError(res, 404, `No such subscription: '${subscriptionMatch[1]}'`);
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (req.method === "GET" && match) {
         const session = sessions.get(match[1]);
@@ -126,7 +190,84 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         subscription,
         customer_details: { email: session.customer_email, name: null },
       });
+      if (session.payment_intent) charged.set(session.payment_intent as string, session.amount_total as number);
+      if (subscription) {
+        const metadata = (session.metadata ?? {}) as Record<string, string>;
+        subscriptions.set(subscription, {
+          id: subscription,
+          object: "subscription",
+          status: "active",
+          customer: session.customer,
+          cancel_at_period_end: false,
+          metadata,
+          items: { data: [{ id: `si_${crypto.randomBytes(6).toString("hex")}`, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400, price: { unit_amount: session.amount_total, currency: "usd", lookup_key: null, metadata: { planId: metadata.planId ?? "" } } }] },
+        });
+      }
       return session;
+    },
+    subscriptions,
+    portalSessions,
+    updateSubscription(id, changes) {
+      const subscription = subscriptions.get(id);
+      if (!subscription) throw new Error(`fake stripe: no subscription ${id}`);
+      const item = (subscription.items as { data: Array<Record<string, unknown> & { price: Record<string, unknown> }> }).data[0];
+      if (changes.cancelAtPeriodEnd !== undefined) subscription.cancel_at_period_end = changes.cancelAtPeriodEnd;
+      if (changes.status) subscription.status = changes.status;
+      if (changes.periodEnd) item.current_period_end = changes.periodEnd;
+      if (changes.priceCents !== undefined) item.price = { ...item.price, unit_amount: changes.priceCents, lookup_key: changes.planId ?? null, metadata: { planId: changes.planId ?? "" } };
+      return structuredClone(subscription);
+    },
+    invoice(subscriptionId, options = {}) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw new Error(`fake stripe: no subscription ${subscriptionId}`);
+      const item = (subscription.items as { data: Array<{ current_period_end: number; price: { unit_amount: number } }> }).data[0];
+      const start = options.periodStart ?? item.current_period_end;
+      const end = options.periodEnd ?? start + 30 * 86400;
+      const id = options.id ?? `in_${crypto.randomBytes(10).toString("hex")}`;
+      const paid = options.paid ?? true;
+      const paymentIntent = `pi_${crypto.randomBytes(8).toString("hex")}`;
+      if (paid) charged.set(paymentIntent, options.amount ?? item.price.unit_amount);
+      return {
+        id,
+        object: "invoice",
+        billing_reason: options.billingReason ?? "subscription_cycle",
+        status: paid ? "paid" : "open",
+        amount_paid: paid ? (options.amount ?? item.price.unit_amount) : 0,
+        amount_due: options.amount ?? item.price.unit_amount,
+        currency: "usd",
+        customer: subscription.customer,
+        hosted_invoice_url: `https://invoice.stripe.test/i/${id}`,
+        payment_intent: paymentIntent,
+        charge: `ch_${crypto.randomBytes(8).toString("hex")}`,
+        status_transitions: { paid_at: paid ? Math.floor(Date.now() / 1000) : null },
+        lines: { data: [{ period: { start, end } }] },
+        parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata: subscription.metadata } },
+      };
+    },
+    refundedCharge(invoice, amountRefunded) {
+      return {
+        id: invoice.charge as string,
+        object: "charge",
+        amount: invoice.amount_paid,
+        amount_refunded: amountRefunded,
+        refunded: amountRefunded >= (invoice.amount_paid as number),
+        payment_intent: invoice.payment_intent,
+      };
+    },
+    refunds,
+    failRefundsNext(status, times = 1) {
+      refundFailures = { status, times };
+    },
+    refundOutside(paymentIntent, amount) {
+      const refund = createRefund(paymentIntent, amount, {});
+      if (typeof refund === "string") throw new Error(`fake stripe: ${refund}`);
+      return refund;
+    },
+    chargeFor(paymentIntent) {
+      const amount = charged.get(paymentIntent);
+      if (amount === undefined) throw new Error(`fake stripe: no payment ${paymentIntent}`);
+      const refunded = refundedOf(paymentIntent);
+      return { id: `ch_${paymentIntent.slice(3)}`, object: "charge", amount, amount_refunded: refunded, refunded: refunded >= amount, payment_intent: paymentIntent, currency: "usd" };
     },
     event(type, object, options = {}) {
       const id = options.id ?? `evt_${crypto.randomBytes(12).toString("hex")}`;

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "vitest";
+import { tooManyAttemptsMessage } from "~/domain/wait";
 import { action as forgotAction } from "~/routes/forgot-password";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction, loader as logoutLoader } from "~/routes/logout";
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
-import { getOptionalUser, requireUser } from "~/utils/auth.server";
-import { getToast } from "~/utils/toast.server";
+import { getOptionalUser, requireUser } from "~/web/auth.server";
+import { getToast } from "~/web/toast.server";
 import { formRequest, waitForOutboxEmail } from "../auth-helpers";
 import { passwordLinkIn } from "../fakes/email-links";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
@@ -78,6 +79,12 @@ describe("/login", () => {
       ["//evil.example/x", "/dashboard"],
       ["https://evil.example", "/dashboard"],
       ["/\\evil.example", "/dashboard"],
+      ["/\t/evil.example", "/dashboard"],
+      ["/\n/evil.example", "/dashboard"],
+      ["/dashboard\u0000", "/dashboard"],
+      ["/dashboard\u0001x", "/dashboard"],
+      ["/.//evil.example", "/dashboard"],
+      ["/dashboard/services?q=\u0100\u4e2d", "/dashboard/services?q=%C4%80%E4%B8%AD"],
     ];
     for (const [redirectTo, location] of cases) {
       const response = await signIn({ email: user.email, password: PASSWORD, redirectTo });
@@ -112,13 +119,15 @@ describe("/login", () => {
     expect((invalid.data as Reply).result.error).toMatchObject({ email: ["Invalid email address"] });
   });
 
-  test("the eleventh attempt in a minute shows the rate-limit message with 429 and Retry-After", async () => {
+  test("the eleventh failure in a minute for one address and e-mail shows the rate-limit message with 429 and Retry-After", async () => {
     const ip = nextIp();
-    for (let i = 0; i < 10; i++) expect((await signIn({ email: uniqueEmail(), password: "x" }, ip)).status).toBe(401);
-    const eleventh = await signIn({ email: uniqueEmail(), password: "x" }, ip);
+    const email = uniqueEmail();
+    for (let i = 0; i < 10; i++) expect((await signIn({ email, password: "x" }, ip)).status).toBe(401);
+    const eleventh = await signIn({ email, password: "x" }, ip);
     expect(eleventh.status).toBe(429);
     expect(eleventh.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect((eleventh.data as Reply).result.error).toEqual({ "": ["Too many attempts. Please wait a moment and try again."] });
+    // The message says how long to wait: the Retry-After in words.
+    expect((eleventh.data as Reply).result.error).toEqual({ "": [tooManyAttemptsMessage(Number(eleventh.headers.get("Retry-After")))] });
   });
 
   test("a filled-in honeypot is refused with 400 and signs no one in", async () => {
@@ -173,13 +182,14 @@ describe("/forgot-password and /reset-password", () => {
     for (let i = 0; i < 5; i++) expect((await run(forgotAction, formRequest("/forgot-password", { email }))).status).toBe(200);
     const sixth = await run(forgotAction, formRequest("/forgot-password", { email }));
     expect(sixth.status).toBe(429);
-    expect((sixth.data as Reply).result.error).toEqual({ "": ["Too many attempts. Please wait a moment and try again."] });
+    // An hour's limit says so, not "a moment".
+    expect((sixth.data as Reply).result.error).toEqual({ "": ["Too many attempts. Please try again in about an hour."] });
   });
 
   test("/reset-password without a token goes to /forgot-password", async () => {
     const response = await run(resetLoader, new Request(`${BASE_URL}/reset-password`));
     expect(response.headers.get("Location")).toBe("/forgot-password");
-    expect((await run(resetLoader, new Request(`${BASE_URL}/reset-password?token=abc`))).data).toEqual({ token: "abc" });
+    expect((await run(resetLoader, new Request(`${BASE_URL}/reset-password?token=abc`))).data).toEqual({ token: "abc", newAccount: false });
     const post = await run(resetAction, formRequest("/reset-password", { password: "long enough", confirmPassword: "long enough" }));
     expect(post.headers.get("Location")).toBe("/forgot-password");
   });
@@ -209,7 +219,7 @@ describe("/forgot-password and /reset-password", () => {
     await run(forgotAction, formRequest("/forgot-password", { email: user.email }));
     const email = await waitForOutboxEmail(user.email, (e) => e.subject === "Reset your BrandLift password");
     const token = new URL(passwordLinkIn(email.raw)).searchParams.get("token")!;
-    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token });
+    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token, newAccount: false });
 
     const done = await run(resetAction, formRequest("/reset-password", { token, password: "my new password", confirmPassword: "my new password" }));
     expect(done.status).toBe(302);

@@ -67,7 +67,7 @@ describe("GET /api/chat/conversation/:userId", () => {
     expect(texts((await getConversationJson(customer.id, customer, `?after=${ids[6]}`)).body.data!.messages)).toEqual([]);
   });
 
-  test("the Message shape of contracts §3, with the service it is about", async () => {
+  test("the Message shape of the API, with the service it is about", async () => {
     const customer = await chatAccount("user", "Shape Customer");
     const [service] = await catalogue();
     await createPurchase(customer.id, service!);

@@ -1,14 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { getConversation } from "~/models/chat.server";
 import { createSession, revokeSession } from "~/models/sessions.server";
 import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
-import { sessionCookieHeader } from "~/utils/auth.server";
-import { directRoomId, supportRoomId } from "~/utils/permissions";
+import { userRoom } from "~/realtime/socket.server";
+import { sessionCookieHeader } from "~/web/auth.server";
+import { directRoomId, supportRoomId } from "~/domain/chat";
 import {
   chatAccount,
   collect,
   connectClient,
-  delay,
   nextEvent,
   sendSupport,
   sendToRoom,
@@ -99,8 +99,11 @@ describe("the support thread", () => {
     const ack = nextEvent(customerSocket, "supportMessageSent");
     await sendToRoom(customerSocket, { roomId: supportRoomId(customer.id), message: "once please" });
     expect((await ack).message).toBe("once please");
-    await delay(200);
-    expect(texts(atStaff as ChatMessage[])).toEqual(["once please"]);
+    // A second message arrives after any copy of the first (one connection keeps its order).
+    const fence = nextEvent(staffSocket, "supportMessage", (m) => m.message === "and a second");
+    await sendToRoom(customerSocket, { roomId: supportRoomId(customer.id), message: "and a second" });
+    await fence;
+    expect(texts(atStaff as ChatMessage[])).toEqual(["once please", "and a second"]);
   });
 
   test("a customer may name a service they bought; another service is refused", async () => {
@@ -128,6 +131,8 @@ describe("room rules", () => {
       // A's own id in the wrong order is not a room either: direct rooms are sorted.
       [a.id, b.id].sort().reverse().join("-"),
       `${a.id}-${a.id}`,
+      // Direct rooms are for team members: one customer cannot write to another by id.
+      directRoomId(a.id, b.id),
       "team",
       `user-${b.id}`,
       "",
@@ -147,25 +152,46 @@ describe("room rules", () => {
     const seenByA = collect(socket, "supportMessage");
     const bSocket = await client(b);
     await sendSupport(bSocket, { message: "private to support" });
-    await delay(200);
-    expect(seenByA).toEqual([]);
+    // A staff reply to A, sent after B's message, is the fence: whatever A was sent arrives before it.
+    const staffSocket = await client(await chatAccount("team"));
+    const fence = nextEvent(socket, "supportMessage", (m) => m.message === "hello A");
+    await sendSupport(staffSocket, { message: "hello A", userId: a.id });
+    await fence;
+    expect(texts(seenByA as ChatMessage[])).toEqual(["hello A"]);
     expect(texts((await getConversation(b.id, {}))!)).toEqual(["private to support"]);
   });
 
   test("a direct room is for its two members: newMessage reaches the other one", async () => {
-    const a = await chatAccount("user");
     const staff = await chatAccount("team");
-    const roomId = directRoomId(a.id, staff.id);
-    const aSocket = await client(a);
+    const colleague = await chatAccount("team");
+    const roomId = directRoomId(staff.id, colleague.id);
     const staffSocket = await client(staff);
-    for (const socket of [aSocket, staffSocket]) {
+    const colleagueSocket = await client(colleague);
+    for (const socket of [staffSocket, colleagueSocket]) {
       const joined = nextEvent(socket, "joinedRoom");
       socket.emit("joinRoom", { roomId });
       expect(await joined).toEqual({ roomId });
     }
-    const atStaff = nextEvent(staffSocket, "newMessage");
-    expect((await sendToRoom(aSocket, { roomId, receiverId: staff.id, message: "direct hello" })).ok).toBe(true);
-    expect(await atStaff).toMatchObject({ roomId, message: "direct hello", receiverId: staff.id });
+    const atColleague = nextEvent(colleagueSocket, "newMessage");
+    expect((await sendToRoom(staffSocket, { roomId, receiverId: colleague.id, message: "direct hello" })).ok).toBe(true);
+    expect(await atColleague).toMatchObject({ roomId, message: "direct hello", receiverId: colleague.id });
+  });
+
+  test("a customer writes only in their own support thread: a team member's direct message reaches them, they cannot write back there", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const roomId = directRoomId(customer.id, staff.id);
+    const customerSocket = await client(customer);
+    const staffSocket = await client(staff);
+    const atCustomer = nextEvent(customerSocket, "newMessage");
+    expect((await sendToRoom(staffSocket, { roomId, receiverId: customer.id, message: "a word in private" })).ok).toBe(true);
+    expect(await atCustomer).toMatchObject({ roomId, message: "a word in private", receiverId: customer.id });
+
+    const refused = nextEvent(customerSocket, "error");
+    customerSocket.emit("joinRoom", { roomId });
+    expect(await refused).toEqual({ message: CHAT_ERRORS.room });
+    expect(await sendToRoom(customerSocket, { roomId, receiverId: staff.id, message: "direct reply" })).toEqual({ ok: false, error: CHAT_ERRORS.room });
+    expect((await sendSupport(customerSocket, { message: "in my own thread" })).ok).toBe(true);
   });
 });
 
@@ -220,7 +246,9 @@ describe("presence", () => {
     const secondTab = await client(customer);
     const gone = collect(staffSocket, "userDisconnected");
     secondTab.close();
-    await delay(200);
+    // The server has seen the tab go, and still reports the customer online.
+    await vi.waitFor(async () => expect(await server.io.in(userRoom(customer.id)).fetchSockets()).toHaveLength(1));
+    expect(await staffSocket.timeout(5000).emitWithAck("onlineUsers")).toContain(customer.id);
     expect(gone).toEqual([]);
     const disconnected = nextEvent(staffSocket, "userDisconnected", (p) => p.userId === customer.id);
     customerSocket.close();

@@ -9,7 +9,7 @@ import * as userPurchases from "~/routes/api.users.$id.purchases";
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 import { postUpload, samples } from "../reports-cases";
 
-/** The JSON calls of the spec's table with the exact shapes of contracts §3. */
+/** The JSON calls of the spec's table with the exact shapes of docs/api.md. */
 
 let services: Awaited<ReturnType<typeof catalogue>>;
 let staff: Account;

@@ -5,7 +5,7 @@ import * as serviceDetail from "~/routes/dashboard.services.$purchaseId";
 import * as userDetail from "~/routes/dashboard.users.$userId";
 import * as usersTab from "~/routes/dashboard.users._index";
 import { action as readAction } from "~/routes/api.chat.read";
-import { supportRoomId } from "~/utils/permissions";
+import { supportRoomId } from "~/domain/chat";
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 
 /**

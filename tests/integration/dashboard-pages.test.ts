@@ -33,10 +33,12 @@ const page = (account: Account) => ({ cookie: account.cookie });
 
 describe("dashboard pages", () => {
   it("the layout carries the role's counts", async () => {
-    const team = await readJson<{ counts: Record<string, unknown> }>(await call(dashboard.loader, "/dashboard", { auth: page(staff) }));
-    expect(team.counts).toMatchObject({ role: "team", totalRevenue: expect.any(Number), servicesBooked: expect.any(Number), totalActiveUsers: expect.any(Number) });
-    const mine = await readJson<{ counts: Record<string, unknown> }>(await call(dashboard.loader, "/dashboard", { auth: page(dana) }));
-    expect(mine.counts).toEqual({ role: "user", totalServicesBooked: 1, completed: 0, inProgress: 1 });
+    // Each overview part is a section of its own: { ok: true, data } or the section's failure.
+    const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(staff) }));
+    expect(team.counts.ok).toBe(true);
+    expect(team.counts.data).toMatchObject({ role: "team", totalRevenue: expect.any(Number), servicesBooked: expect.any(Number), totalActiveUsers: expect.any(Number) });
+    const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(dana) }));
+    expect(mine.counts).toEqual({ ok: true, data: { role: "user", totalServicesBooked: 1, completed: 0, inProgress: 1 } });
   });
 
   it("a customer's Services tab lists only their purchases; a purchase's Reports tab only theirs", async () => {

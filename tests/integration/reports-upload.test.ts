@@ -136,12 +136,20 @@ describe("report upload and download on local disk", () => {
       });
     }
 
-    it("a name with ../ and control characters is stored under a generated key and shown cleaned", async () => {
+    it("a name with control characters is refused with 400 and nothing is stored", async () => {
+      const before = filesUnder(env.storageDir).length;
+      const response = await postRawUpload(staff, services[0].id, { title: "Bell", userId: customer.user.id }, { name: "pass\u0007wd\u001b.pdf", bytes: samples.pdf() });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ message: "The file name contains characters that are not allowed" });
+      expect(filesUnder(env.storageDir).length).toBe(before);
+    });
+
+    it("a name with ../ and bidi overrides is stored under a generated key and shown cleaned", async () => {
       const response = await postRawUpload(
         staff,
         services[0].id,
         { title: "Traversal", userId: customer.user.id },
-        { name: "..\\..\\etc/\u0007pass\u202e\u001bwd\t\u007f.pdf", bytes: samples.pdf() },
+        { name: "..\\..\\etc/pass\u202ewd.pdf", bytes: samples.pdf() },
       );
       expect(response.status).toBe(201);
       const { data } = await response.json();

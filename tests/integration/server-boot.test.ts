@@ -21,7 +21,7 @@ describe("the production server with no settings", () => {
   test("serves / and /healthz from an empty DATA_DIR", async () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toEqual({ status: "ok", database: "up", redis: "not configured" });
     const home = await fetch(`${server.url}/`);
     expect(home.status).toBe(200);
     expect(home.headers.get("content-type")).toContain("text/html");

@@ -5,7 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { supportRoomId } from "~/utils/permissions";
+import { supportRoomId } from "~/domain/chat";
 import { delay, ThreadClient } from "../chat-helpers";
 import { createNodesDatabase, failoverProxy, nodesAccount, privateRedis } from "../chat-nodes-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
@@ -44,7 +44,7 @@ function thread(url: string, account: { token: string }, customerId: string) {
 
 beforeAll(async () => {
   ensureBuild();
-  if (!fs.existsSync("build/server.js")) throw new Error("build/server.js is missing: run `npm run build` first.");
+  ensureBuild();
   if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this test needs PostgreSQL.");
   database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
   redis = await privateRedis();

@@ -3,6 +3,8 @@ import { expect, test, vi } from "vitest";
 
 test("sign-in limits hold across nodes: the count lives in Redis", async () => {
   const key = `ip:${crypto.randomUUID()}`;
+  // A node counts in memory until its Redis connection is ready (boot waits for it the same way).
+  expect(await (await import("~/utils/redis.server")).redisReady(5000)).toBe(true);
   const nodeA = await import("~/utils/rate-limit.server");
   for (let i = 0; i < 10; i++) await nodeA.consume(nodeA.limits.signIn, key);
 

@@ -4,7 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { connectPostgres, wrapPglite, type Database } from "../../db/client";
 
-export const TEMPLATE_DATABASE = "brandlift_test_template";
+// One per run (pid): two runs on one server, e.g. two checkouts, must not drop each other's template.
+export const TEMPLATE_DATABASE = `brandlift_test_template_${process.pid}`;
 
 /** A database of one's own for a test file, already migrated. */
 export async function createTestDatabase(template: string): Promise<Database> {

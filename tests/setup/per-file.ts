@@ -6,17 +6,17 @@ import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
 import { createTestDatabase } from "./database";
 
 /*
- * Runs before each test file's imports: gives the file its own DATA_DIR and its own migrated
- * database, registered where app/utils/db.server.ts looks for it. console.error fails a test.
+ * Runs before each test file's imports (every file runs in a fresh process): gives the file its own
+ * DATA_DIR and its own migrated database, handed to app/utils/db.server.ts through its test hook
+ * (the TEST_DATABASE symbol). console.error fails a test.
  */
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
 process.env.DATA_DIR = dataDir;
 
 const database = await createTestDatabase(inject("databaseTemplate"));
-const registry = ((globalThis as { __remember_epic_web?: Map<string, unknown> }).__remember_epic_web ??= new Map());
-registry.set("database", database);
-registry.delete("redis");
+// The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
+(globalThis as Record<symbol, unknown>)[Symbol.for("brandlift.test-database")] = database;
 
 // Rate-limit counters live in Redis for a minute or an hour: a file must not inherit the last file's.
 if (process.env.REDIS_URL) {

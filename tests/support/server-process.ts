@@ -2,25 +2,17 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { STAMP_FILE, sourceStamp } from "../../scripts/source-stamp.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SERVER = path.join(ROOT, "build/server.js");
+export const BUILD_DIR = path.join(ROOT, process.env.BUILD_DIR ?? "build");
+const SERVER = path.join(BUILD_DIR, "server.js");
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.endsWith(".test.ts")) continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the production server unless build/ is newer than every source file. */
+/** Builds the production server unless the build was made from exactly these sources. */
 export function ensureBuild() {
-  const sources = Math.max(newestMtime(path.join(ROOT, "app")), newestMtime(path.join(ROOT, "db")), fs.statSync(path.join(ROOT, "server.ts")).mtimeMs);
-  const built = fs.existsSync(SERVER) && fs.existsSync(path.join(ROOT, "build/server/index.js")) ? fs.statSync(SERVER).mtimeMs : 0;
-  if (built > sources) return;
+  const stamp = path.join(BUILD_DIR, STAMP_FILE);
+  const fresh = fs.existsSync(SERVER) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === sourceStamp(ROOT);
+  if (fresh) return;
   execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "pipe" });
 }
 
@@ -50,7 +42,7 @@ export async function startServer(env: Record<string, string>, options: { timeou
   let output = "";
   const child = spawn(process.execPath, [SERVER], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));

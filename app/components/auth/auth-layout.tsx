@@ -1,8 +1,9 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 type AuthLayoutProps = {
   title: string;
@@ -80,14 +81,22 @@ export function FormAlert({ id, errors, tone = "error" }: { id?: string; errors?
   );
 }
 
-/** Shown by each auth route's error boundary: the catalogue message and a way to try again. */
 /**
- * The error boundary of the auth screens: a 400 thrown with a text body shows that text, anything
- * else the screen's own catalogue message from the spec.
+ * The error boundary of the auth screens: a 400 thrown with a text body (a bot's honeypot) shows
+ * that text, anything else the screen's own message from the spec, and a way to try again.
  */
 export function AuthErrorBoundary({ title, fallback, retryTo }: { title: string; fallback: string; retryTo: string }) {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) && error.status === 400 && typeof error.data === "string" ? error.data : fallback;
+  const view = (message: string) => <AuthErrorView title={title} message={message} retryTo={retryTo} />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 400: ({ error }) => view(typeof error.data === "string" ? error.data : fallback) }}
+      defaultStatusHandler={() => view(fallback)}
+      unexpectedErrorHandler={() => view(fallback)}
+    />
+  );
+}
+
+function AuthErrorView({ title, message, retryTo }: { title: string; message: string; retryTo: string }) {
   return (
     <AuthLayout title={title}>
       <FormAlert errors={message} />

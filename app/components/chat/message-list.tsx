@@ -1,5 +1,6 @@
 import { cn } from "~/components/ui/cn";
-import type { ChatMessage } from "~/realtime/events";
+import type { ChatMessage } from "~/domain/chat";
+import { AttachmentView } from "./attachment-view";
 
 const timeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 
@@ -16,11 +17,14 @@ export function MessageList({
   currentUserId,
   hasEarlier,
   onLoadEarlier,
+  seenOwnId = null,
 }: {
   messages: ChatMessage[];
   currentUserId: string;
   hasEarlier: boolean;
   onLoadEarlier: () => void;
+  /** Our newest message the other side has read: "Seen" under it. */
+  seenOwnId?: string | null;
 }) {
   return (
     <ol className="flex flex-col gap-3" aria-label="Messages">
@@ -40,15 +44,24 @@ export function MessageList({
               {" · "}
               <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)}</time>
             </span>
-            <p
-              className={cn(
-                "rounded-2xl px-4 py-2 text-sm whitespace-pre-wrap break-words",
-                own ? "rounded-br-sm bg-brand-600 text-white" : "rounded-bl-sm bg-slate-100 text-slate-900",
-              )}
-            >
-              {m.message}
-            </p>
+            {m.messageType === "file" && m.attachment ? (
+              <AttachmentView attachment={m.attachment} own={own} />
+            ) : (
+              <p
+                className={cn(
+                  "rounded-2xl px-4 py-2 text-sm whitespace-pre-wrap break-words",
+                  own ? "rounded-br-sm bg-brand-600 text-white" : "rounded-bl-sm bg-slate-100 text-slate-900",
+                )}
+              >
+                {m.message}
+              </p>
+            )}
             {m.service ? <span className="text-xs text-slate-600">About: {m.service.name}</span> : null}
+            {own && m._id === seenOwnId ? (
+              <span data-testid="seen" className="text-xs font-medium text-slate-600">
+                Seen
+              </span>
+            ) : null}
           </li>
         );
       })}

@@ -1,3 +1,6 @@
+import { supportRoomId } from "~/domain/chat";
+import type { ClientSocket } from "~/realtime/use-socket";
+
 /** Browser side of read positions: tell the server, and tell unread badges on this page. */
 
 export const CHAT_READ_EVENT = "brandlift:chat-read";
@@ -5,14 +8,23 @@ export type ChatReadDetail = { customerId: string };
 
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
 
-/** Debounced: a burst of live messages becomes one request. Only while the page is visible. */
-export function markThreadRead(customerId: string, lastMessageId: string) {
+/**
+ * Debounced: a burst of live messages becomes one receipt. Only while the page is visible. With an
+ * open socket it is a `read` event (the other side sees "Seen" at once); otherwise an HTTP request.
+ */
+export function markThreadRead(customerId: string, lastMessageId: string, socket?: ClientSocket | null) {
   if (typeof document === "undefined" || document.visibilityState !== "visible") return;
   clearTimeout(pending.get(customerId));
   pending.set(
     customerId,
     setTimeout(() => {
       pending.delete(customerId);
+      if (socket?.connected) {
+        socket.emit("read", { roomId: supportRoomId(customerId), messageId: lastMessageId }, (result) => {
+          if (result.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
+        });
+        return;
+      }
       void fetch("/api/chat/read", {
         method: "POST",
         credentials: "same-origin",

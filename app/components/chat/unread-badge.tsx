@@ -1,6 +1,8 @@
+import { supportCustomerId } from "~/domain/chat";
 import { useEffect, useState } from "react";
 import { cn } from "~/components/ui/cn";
-import type { ChatMessage } from "~/realtime/events";
+import type { ChatMessage } from "~/domain/chat";
+import { can } from "~/domain/permissions";
 import { useOptionalSocket } from "~/realtime/use-socket";
 import { CHAT_READ_EVENT, isThreadOnScreen, type ChatReadDetail } from "./read-state";
 
@@ -8,9 +10,9 @@ type Counts = Record<string, number>;
 
 /** The counts after one live support message, as `viewer` sees them. */
 export function countMessage(counts: Counts, m: ChatMessage, viewer: { id: string; role: "user" | "team" }): Counts {
-  const customerId = /^support-(.+)$/.exec(m.roomId)?.[1];
+  const customerId = supportCustomerId(m.roomId);
   if (!customerId || m.senderId._id === viewer.id) return counts;
-  if (viewer.role === "user") return customerId === viewer.id ? { ...counts, [customerId]: (counts[customerId] ?? 0) + 1 } : counts;
+  if (can(viewer, "area:customer")) return customerId === viewer.id ? { ...counts, [customerId]: (counts[customerId] ?? 0) + 1 } : counts;
   // Staff: a customer message adds one; any staff reply means the thread has been handled.
   return { ...counts, [customerId]: m.senderId._id === customerId ? (counts[customerId] ?? 0) + 1 : 0 };
 }
@@ -36,7 +38,7 @@ export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role:
 
     const onMessage = (m: ChatMessage) => {
       // The open chat panel marks it read itself.
-      if (isThreadOnScreen(m.roomId.replace(/^support-/, ""))) return;
+      if (isThreadOnScreen(supportCustomerId(m.roomId) ?? "")) return;
       setCounts((c) => countMessage(c, m, { id: viewer.id, role: viewer.role }));
     };
     socket.on("supportMessage", onMessage);

@@ -1,3 +1,4 @@
+import { supportRoomId } from "~/domain/chat";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_ERRORS, type ChatMessage, type SendResult } from "~/realtime/events";
 import type { ClientSocket } from "~/realtime/use-socket";
@@ -61,7 +62,7 @@ export function useConversation({
   connected: boolean;
   serviceId?: string | null;
 }) {
-  const roomId = `support-${customerId}`;
+  const roomId = supportRoomId(customerId);
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [loading, setLoading] = useState(true);
   const [hasEarlier, setHasEarlier] = useState(false);

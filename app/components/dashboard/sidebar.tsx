@@ -1,14 +1,25 @@
 import { Form, Link, NavLink } from "@remix-run/react";
-import { FileText, LogOut, ShoppingBag, Users } from "lucide-react";
+import { CreditCard, FileText, Gauge, Inbox, LogOut, MessageSquare, Receipt, ShoppingBag, Tags, UserCog, Users, UsersRound } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
 
 const links = {
-  team: [{ to: "/dashboard/users", label: "Users", icon: Users }],
+  team: [
+    { to: "/dashboard/users", label: "Users", icon: Users },
+    { to: "/dashboard/inbox", label: "Inbox", icon: Inbox },
+    { to: "/dashboard/orders", label: "Orders", icon: CreditCard },
+    { to: "/dashboard/team", label: "Team", icon: UsersRound },
+    { to: "/dashboard/catalogue", label: "Catalogue", icon: Tags },
+    { to: "/dashboard/leads", label: "Leads", icon: Gauge },
+    { to: "/dashboard/account", label: "Account", icon: UserCog },
+  ],
   user: [
     { to: "/dashboard/services", label: "Services", icon: ShoppingBag },
     { to: "/dashboard/reports", label: "Reports", icon: FileText },
+    { to: "/dashboard/messages", label: "Messages", icon: MessageSquare },
+    { to: "/dashboard/receipts", label: "Receipts", icon: Receipt },
+    { to: "/dashboard/account", label: "Account", icon: UserCog },
   ],
 } as const;
 
@@ -28,16 +39,24 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
         <Link to="/" aria-label="BrandLift home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-accent-300">
           <Logo tone="light" />
         </Link>
+        {/* Phones: Logout stays in the top bar, never clipped by the scrolling row of links. */}
+        <Form method="post" action="/logout" className="lg:hidden">
+          <button type="submit" className={cn(itemClass, "w-auto px-3 text-slate-200 hover:bg-white/10 hover:text-white")}>
+            <LogOut className="size-5" aria-hidden="true" />
+            Logout
+          </button>
+        </Form>
       </div>
       <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
-        <ul className="flex gap-1 lg:flex-col">
+        {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
+        <ul className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
           {links[role].map(({ to, label, icon: Icon }) => (
-            <li key={to} className="flex-1 lg:flex-none">
+            <li key={to} className="shrink-0 lg:shrink">
               <NavLink
                 to={to}
                 prefetch="intent"
                 className={({ isActive }) =>
-                  cn(itemClass, isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")
+                  cn(itemClass, "px-3 whitespace-nowrap lg:px-4", isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")
                 }
               >
                 <Icon className="size-5" aria-hidden="true" />
@@ -46,7 +65,7 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
               </NavLink>
             </li>
           ))}
-          <li className="flex-1 lg:mt-auto lg:flex-none">
+          <li className="hidden lg:mt-auto lg:block">
             <Form method="post" action="/logout">
               <button type="submit" className={cn(itemClass, "text-slate-300 hover:bg-white/10 hover:text-white")}>
                 <LogOut className="size-5" aria-hidden="true" />

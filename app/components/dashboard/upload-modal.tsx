@@ -4,21 +4,24 @@ import { useRef, useState, type DragEvent, type FormEvent } from "react";
 import { notify } from "~/components/ui/toaster";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
-import { formatFileSize } from "~/components/ui/file-size";
+import { formatFileSize } from "~/domain/format";
 import { Field, FieldError, Input, Textarea } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
-import { checkReportFile, REPORT_ACCEPT, UPLOAD_MESSAGES } from "./upload-rules";
+import { checkReportFile, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/domain/report";
 
 type Props = {
   serviceId: string;
   serviceName: string;
   userId: string;
   purchaseId: string;
+  /** The API the file goes to with JavaScript (default: the service's upload route). */
+  uploadUrl?: string;
   /** Where the plain (no-JavaScript) form posts, and where closing the modal goes. */
   action: string;
   closeTo: string;
-  /** The server's answer to a plain form post that failed. */
+  /** The server's answer to a plain form post that failed: one message, or one per field. */
   serverError?: string | null;
+  serverFields?: { title?: string; file?: string };
   onClose: () => void;
   onUploaded: () => void;
 };
@@ -30,10 +33,10 @@ type Errors = { title?: string; file?: string; form?: string };
  * action. With it, the same fields are checked here first and sent with XMLHttpRequest to the
  * API, which reports upload progress for the bar.
  */
-export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, action, closeTo, serverError, onClose, onUploaded }: Props) {
+export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, uploadUrl, action, closeTo, serverError, serverFields, onClose, onUploaded }: Props) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<Errors>(() => ({ ...serverFields }));
   const [progress, setProgress] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const uploading = progress !== null;
@@ -74,7 +77,7 @@ export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, 
     body.append("purchaseId", purchaseId);
 
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", `/api/reports/service/${serviceId}/upload`);
+    xhr.open("POST", uploadUrl ?? `/api/reports/service/${serviceId}/upload`);
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) setProgress(Math.round((e.loaded / e.total) * 100));
@@ -99,7 +102,7 @@ export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, 
 
   const formError = errors.form ?? serverError ?? undefined;
   return (
-    <Modal open onClose={uploading ? () => {} : onClose} title="Upload Report" description={`For ${serviceName}`}>
+    <Modal open onClose={uploading ? () => {} : onClose} title="Upload Report" description={`For ${serviceName}`} closeHref={closeTo}>
       <form method="post" action={action} encType="multipart/form-data" noValidate onSubmit={onSubmit} className="space-y-5">
         <input type="hidden" name="userId" value={userId} />
         <input type="hidden" name="purchaseId" value={purchaseId} />

@@ -3,10 +3,9 @@ import type { JSXElementConstructor, ReactNode } from "react";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { SocialLinks } from "~/components/landing/social-links";
 import { Button } from "~/components/ui/button";
+import { HoneypotField } from "~/components/ui/honeypot";
 import { errorText, Field, Input, Textarea } from "~/components/ui/input";
-
-export const CONTACT_INTENT = "contact";
-export const CONTACT_HONEYPOT_FIELD = "website";
+import { CONTACT_INTENT } from "~/domain/order-intents";
 
 export type ContactField = "firstName" | "lastName" | "email" | "message";
 
@@ -99,13 +98,7 @@ export function ContactSection({
           ) : (
             <FormComponent method="post" action={action} aria-labelledby="contact-form-heading" className="mt-6">
               <input type="hidden" name="intent" value={CONTACT_INTENT} />
-              <div
-                aria-hidden="true"
-                className="pointer-events-none absolute -left-[10000px] h-px w-px overflow-hidden opacity-0"
-              >
-                <label htmlFor="contact-website">Leave this field empty</label>
-                <input id="contact-website" type="text" name={CONTACT_HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" />
-              </div>
+              <HoneypotField id="contact-website" />
               <div className="grid gap-5 sm:grid-cols-2">
                 <Field id="contact-first-name" label="First name" error={fieldError("firstName")}>
                   {(control) => (

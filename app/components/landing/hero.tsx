@@ -1,4 +1,4 @@
-import { ArrowRight, Check, LayoutDashboard, LogIn } from "lucide-react";
+import { ArrowRight, Check, Gauge, LayoutDashboard, LogIn } from "lucide-react";
 import { ButtonLink, buttonClassName } from "~/components/ui/button";
 import { ReportCardIllustration } from "~/components/landing/report-card-illustration";
 
@@ -49,6 +49,10 @@ export function Hero({ user }: HeroProps) {
                 Login
               </ButtonLink>
             )}
+            <ButtonLink to="/grade" variant="outline" size="lg" className="border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white">
+              <Gauge aria-hidden="true" className="size-5" />
+              Grade my page free
+            </ButtonLink>
             <a
               href="#a-la-carte"
               className={buttonClassName({

@@ -1,18 +1,24 @@
 import { ChevronRight } from "lucide-react";
 import { useState } from "react";
-import { sampleServices, type SampleService, type ServicePackage } from "~/components/landing/sample-services";
 import { SectionHeading } from "~/components/landing/section-heading";
+import { serviceArt } from "~/components/landing/service-art";
 import { ServiceDetailModal } from "~/components/landing/service-detail-modal";
-import { formatMoney } from "~/components/ui/file-size";
+import type { PackageView, ShowcaseService } from "~/domain/catalogue";
+import { formatMoney } from "~/domain/format";
 import { StarRating } from "~/components/ui/star-rating";
 
 export type OurServicesProps = {
   /** "Order Now" in the detail modal; the modal has closed by the time this runs. */
-  onOrderNow?: (service: SampleService, servicePackage: ServicePackage) => void;
+  onOrderNow?: (service: ShowcaseService, servicePackage: PackageView) => void;
+  /** Active services with their three packages, from the catalogue. */
+  services: ShowcaseService[];
+  /** `?service=<id>`: the detail modal open from the URL (how a price opens it without JavaScript). */
+  openServiceId?: string | null;
+  hydrated?: boolean;
 };
 
-export function OurServices({ onOrderNow }: OurServicesProps) {
-  const [selected, setSelected] = useState<SampleService | null>(null);
+export function OurServices({ services, onOrderNow, openServiceId, hydrated = false }: OurServicesProps) {
+  const [selected, setSelected] = useState<ShowcaseService | null>(() => services.find((s) => s.slug === openServiceId) ?? null);
 
   return (
     <section id="our-services" aria-labelledby="our-services-heading" className="bg-slate-50 py-20 sm:py-24">
@@ -21,23 +27,24 @@ export function OurServices({ onOrderNow }: OurServicesProps) {
           Start with one focused service. Each comes in three packages, so you pay only for the depth you need.
         </SectionHeading>
         <ul className="mt-14 grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
-          {sampleServices.map((service) => (
-            <li key={service.id} className="flex">
+          {services.map((service) => (
+            <li key={service.slug} className="flex">
               <ServiceCard service={service} onOpen={() => setSelected(service)} />
             </li>
           ))}
         </ul>
       </div>
-      <ServiceDetailModal service={selected} onClose={() => setSelected(null)} onOrderNow={onOrderNow} />
+      <ServiceDetailModal service={selected} onClose={() => setSelected(null)} onOrderNow={onOrderNow} hydrated={hydrated} />
     </section>
   );
 }
 
-function ServiceCard({ service, onOpen }: { service: SampleService; onOpen: () => void }) {
+function ServiceCard({ service, onOpen }: { service: ShowcaseService; onOpen: () => void }) {
+  const art = serviceArt(service.slug);
   return (
     <article className="flex w-full flex-col overflow-hidden rounded-card border border-slate-200 bg-white shadow-card transition-shadow hover:shadow-lift">
       <img
-        src={service.image}
+        src={art.image}
         alt=""
         width={640}
         height={360}
@@ -46,22 +53,32 @@ function ServiceCard({ service, onOpen }: { service: SampleService; onOpen: () =
         className="aspect-video w-full bg-brand-50 object-cover"
       />
       <div className="flex flex-1 flex-col p-6">
-        <h3 className="text-xl font-semibold text-slate-950">{service.title}</h3>
-        <StarRating rating={service.rating} reviewCount={service.reviewCount} className="mt-2" />
+        <h3 className="text-xl font-semibold text-slate-950">{service.name}</h3>
+        {art.rating !== undefined ? <StarRating rating={art.rating} reviewCount={art.reviewCount} className="mt-2" /> : null}
         <p className="mt-3 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600">{service.description}</p>
         <div className="mt-6 flex items-center justify-between gap-4 border-t border-slate-100 pt-5">
           <span className="text-sm text-slate-600">Packages from</span>
+          {/* A GET form: without JavaScript the price loads /?service=<id>, which opens the detail modal. */}
+          <form
+            method="get"
+            action="/"
+            onSubmit={(event) => {
+              event.preventDefault();
+              onOpen();
+            }}
+          >
+          <input type="hidden" name="service" value={service.slug} />
           <button
-            type="button"
-            onClick={onOpen}
+            type="submit"
             aria-haspopup="dialog"
             className="group inline-flex min-h-11 items-center gap-1 rounded-full bg-brand-50 py-2 pr-3 pl-4 text-lg font-bold text-brand-700 tabular-nums transition-colors hover:bg-brand-600 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
           >
-            <span className="sr-only">{service.title}: </span>
-            {formatMoney(Number(service.price))}
+            <span className="sr-only">{service.name}: </span>
+            {formatMoney(Math.min(...service.packages.map((tier) => tier.priceCents)) / 100)}
             <span className="sr-only">, see packages</span>
-            <ChevronRight className="size-5 transition-transform group-hover:translate-x-0.5" />
+            <ChevronRight className="size-5 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
           </button>
+          </form>
         </div>
       </div>
     </article>

@@ -1,51 +1,66 @@
 import { Check, ShoppingBag } from "lucide-react";
-import type { SampleService, ServicePackage } from "~/components/landing/sample-services";
+import { serviceArt } from "~/components/landing/service-art";
 import { Button, buttonClassName } from "~/components/ui/button";
-import { formatMoney } from "~/components/ui/file-size";
+import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
+import { formatMoney } from "~/domain/format";
 import { Modal } from "~/components/ui/modal";
 import { StarRating } from "~/components/ui/star-rating";
 import { Tabs } from "~/components/ui/tabs";
 
 type ServiceDetailModalProps = {
-  service: SampleService | null;
+  service: ShowcaseService | null;
   onClose: () => void;
+  /** Without JavaScript the packages are listed one below the other (tabs need a script). */
+  hydrated?: boolean;
   /** Called after the modal closes; without it, Order Now jumps to the a-la-carte picker. */
-  onOrderNow?: (service: SampleService, servicePackage: ServicePackage) => void;
+  onOrderNow?: (service: ShowcaseService, servicePackage: PackageView) => void;
 };
 
-export function ServiceDetailModal({ service, onClose, onOrderNow }: ServiceDetailModalProps) {
+export function ServiceDetailModal({ service, onClose, onOrderNow, hydrated = false }: ServiceDetailModalProps) {
+  const details = (servicePackage: PackageView) =>
+    service ? (
+      <PackageDetails
+        servicePackage={servicePackage}
+        orderKey={packageKey({ serviceSlug: service.slug, tier: servicePackage.tier })}
+        onOrderNow={() => {
+          onClose();
+          onOrderNow?.(service, servicePackage);
+        }}
+        orderLinkOnly={!onOrderNow}
+      />
+    ) : null;
+  const art = service ? serviceArt(service.slug) : null;
   return (
-    <Modal open={service !== null} onClose={onClose} title={service?.title ?? ""} size="lg">
-      {service ? (
+    <Modal open={service !== null} onClose={onClose} title={service?.name ?? ""} size="lg" closeHref="/#our-services">
+      {service && art ? (
         <div className="space-y-5">
           <img
-            src={service.image}
-            alt={service.imageAlt}
+            src={art.image}
+            alt={art.imageAlt}
             width={640}
             height={360}
             decoding="async"
             className="aspect-video w-full rounded-2xl bg-brand-50 object-cover"
           />
-          <StarRating rating={service.rating} reviewCount={service.reviewCount} />
+          {art.rating !== undefined ? <StarRating rating={art.rating} reviewCount={art.reviewCount} /> : null}
           <p className="text-base leading-relaxed text-slate-700">{service.description}</p>
-          <Tabs
-            key={service.id}
-            label="Packages"
-            items={service.packages.map((servicePackage) => ({
-              value: servicePackage.name.toLowerCase(),
-              label: servicePackage.name,
-              content: (
-                <PackageDetails
-                  servicePackage={servicePackage}
-                  onOrderNow={() => {
-                    onClose();
-                    onOrderNow?.(service, servicePackage);
-                  }}
-                  orderLinkOnly={!onOrderNow}
-                />
-              ),
-            }))}
-          />
+          {hydrated ? (
+            <Tabs
+              key={service.slug}
+              label="Packages"
+              items={service.packages.map((servicePackage) => ({
+                value: String(servicePackage.tier),
+                label: servicePackage.name,
+                content: details(servicePackage),
+              }))}
+            />
+          ) : (
+            <ul aria-label="Packages" className="space-y-4">
+              {service.packages.map((servicePackage) => (
+                <li key={servicePackage.tier}>{details(servicePackage)}</li>
+              ))}
+            </ul>
+          )}
         </div>
       ) : null}
     </Modal>
@@ -54,10 +69,12 @@ export function ServiceDetailModal({ service, onClose, onOrderNow }: ServiceDeta
 
 function PackageDetails({
   servicePackage,
+  orderKey,
   onOrderNow,
   orderLinkOnly,
 }: {
-  servicePackage: ServicePackage;
+  servicePackage: PackageView;
+  orderKey: string;
   onOrderNow: () => void;
   orderLinkOnly: boolean;
 }) {
@@ -66,10 +83,10 @@ function PackageDetails({
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h3 className="text-lg font-semibold text-slate-950">{servicePackage.name} package</h3>
-          <p className="mt-1 text-sm text-slate-600">{servicePackage.desc}</p>
+          <p className="mt-1 text-sm text-slate-600">{servicePackage.description}</p>
         </div>
         <p className="text-3xl font-extrabold tracking-tight text-slate-950 tabular-nums">
-          {formatMoney(Number(servicePackage.price))}
+          {formatMoney(servicePackage.priceCents / 100)}
           <span className="ml-1 text-sm font-medium text-slate-600">one-time</span>
         </p>
       </div>
@@ -87,10 +104,21 @@ function PackageDetails({
           Order Now
         </a>
       ) : (
-        <Button type="button" size="lg" onClick={onOrderNow} className="mt-6 w-full">
-          <ShoppingBag className="size-5" />
-          Order Now
-        </Button>
+        // A GET form: without JavaScript Order Now loads /?package=<key>, which opens the order modal.
+        <form
+          method="get"
+          action="/"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onOrderNow();
+          }}
+        >
+          <input type="hidden" name="package" value={orderKey} />
+          <Button type="submit" size="lg" className="mt-6 w-full">
+            <ShoppingBag className="size-5" aria-hidden="true" />
+            Order Now<span className="sr-only">: {servicePackage.name} package</span>
+          </Button>
+        </form>
       )}
     </div>
   );

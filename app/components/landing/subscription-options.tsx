@@ -1,6 +1,6 @@
 import { Check } from "lucide-react";
 import type { ReactNode } from "react";
-import { formatPlanAmount, plans, type Plan, type PlanColor } from "~/components/landing/plans";
+import { formatPlanAmount, type PlanView } from "~/domain/catalogue";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
@@ -13,13 +13,17 @@ import { cn } from "~/components/ui/cn";
  * and it works without JavaScript.
  */
 export type SubscriptionOptionsProps = {
+  /** The monthly plans, from the catalogue. */
+  plans: PlanView[];
   /** Replaces the default submit button of every plan, e.g. with a fetcher-driven one. */
-  renderContinue?: (plan: Plan) => ReactNode;
+  renderContinue?: (plan: PlanView, highlighted: boolean) => ReactNode;
   /** The plan being submitted: its button shows a spinner and all are disabled. */
   pendingPlanId?: string | null;
   /** Passed to each default button as `formAction` when the enclosing form posts elsewhere. */
   formAction?: string;
 };
+
+type PlanColor = "sky" | "brand" | "accent";
 
 const colorStyles: Record<PlanColor, { badge: string; card: string; check: string }> = {
   sky: { badge: "bg-sky-100 text-sky-900", card: "border-slate-200", check: "text-sky-700" },
@@ -27,7 +31,14 @@ const colorStyles: Record<PlanColor, { badge: string; card: string; check: strin
   accent: { badge: "bg-accent-100 text-accent-900", card: "border-slate-200", check: "text-accent-700" },
 };
 
-export function SubscriptionOptions({ renderContinue, pendingPlanId, formAction }: SubscriptionOptionsProps) {
+/** How each plan looks, by its key (presentation, not catalogue data); the middle one is highlighted. */
+const PLAN_LOOK: Record<string, { color: PlanColor; highlighted?: boolean }> = {
+  starter: { color: "sky" },
+  pro: { color: "brand", highlighted: true },
+  vip: { color: "accent" },
+};
+
+export function SubscriptionOptions({ plans, renderContinue, pendingPlanId, formAction }: SubscriptionOptionsProps) {
   return (
     <section id="subscription-options" aria-labelledby="subscription-options-heading" className="py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
@@ -37,13 +48,14 @@ export function SubscriptionOptions({ renderContinue, pendingPlanId, formAction 
         </SectionHeading>
         <ol className="mt-14 grid gap-8 lg:grid-cols-3">
           {plans.map((plan, index) => {
-            const styles = colorStyles[plan.color];
+            const look = PLAN_LOOK[plan.key] ?? { color: "sky" };
+            const styles = colorStyles[look.color];
             return (
               <li
-                key={plan.id}
+                key={plan.key}
                 className={cn("relative flex flex-col rounded-card border bg-white p-7 shadow-card sm:p-8", styles.card)}
               >
-                {plan.highlighted ? (
+                {look.highlighted ? (
                   <p className="absolute -top-3.5 right-6 rounded-full bg-accent-400 px-3 py-1 text-xs font-bold tracking-wide text-slate-950 uppercase">
                     Most popular
                   </p>
@@ -56,7 +68,7 @@ export function SubscriptionOptions({ renderContinue, pendingPlanId, formAction 
                     {index + 1}
                   </span>
                   <h3 className="text-lg font-bold tracking-wide text-slate-950">
-                    {plan.title}
+                    {plan.name}
                   </h3>
                 </div>
                 <p className="mt-4 text-sm leading-relaxed text-slate-600">{plan.tagline}</p>
@@ -76,20 +88,20 @@ export function SubscriptionOptions({ renderContinue, pendingPlanId, formAction 
                 </ul>
                 <div className="mt-8">
                   {renderContinue ? (
-                    renderContinue(plan)
+                    renderContinue(plan, !!look.highlighted)
                   ) : (
                     <Button
                       type="submit"
                       name="planId"
-                      value={plan.id}
+                      value={plan.key}
                       formAction={formAction}
-                      variant={plan.highlighted ? "primary" : "outline"}
+                      variant={look.highlighted ? "primary" : "outline"}
                       size="lg"
-                      loading={pendingPlanId === plan.id}
+                      loading={pendingPlanId === plan.key}
                       disabled={Boolean(pendingPlanId)}
                       className="w-full"
                     >
-                      Continue<span className="sr-only"> with {plan.title}</span>
+                      Continue<span className="sr-only"> with {plan.name}</span>
                     </Button>
                   )}
                 </div>

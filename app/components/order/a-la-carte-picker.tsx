@@ -3,9 +3,14 @@ import { ArrowRight } from "lucide-react";
 import { useState } from "react";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { Field, Input } from "~/components/ui/input";
-import { ORDER_INTENT } from "./order-intents";
+import { ORDER_INTENT } from "~/domain/order-intents";
+import type { Section } from "~/domain/section";
+import { SectionError } from "~/components/ui/section-error";
+
+/** The picker's text when the catalogue could not be read. */
+export const SERVICES_FAILED = "Failed to load services";
 
 export interface PickerService {
   _id: string;
@@ -18,7 +23,8 @@ export interface PickerService {
 export type FieldErrorMap = Record<string, string[] | null | undefined>;
 
 type AlaCartePickerProps = {
-  services: PickerService[];
+  /** The catalogue, or `{ ok: false }` when it could not be read: then this section says so, with Retry. */
+  services: Section<PickerService[]>;
   /** With JavaScript, Continue opens the order modal; without it this section is the whole order form. */
   hydrated: boolean;
   onContinue: (selected: PickerService[]) => void;
@@ -30,7 +36,24 @@ type AlaCartePickerProps = {
 };
 
 /** 'A-La-Carte Services': one checkbox per catalogue service, three columns on wide screens. */
-export function AlaCartePicker({ services, hydrated, onContinue, errors, formError, defaultValues, pending = false }: AlaCartePickerProps) {
+export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors, formError, defaultValues, pending = false }: AlaCartePickerProps) {
+  const [retried, setRetried] = useState<PickerService[] | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const services = loaded.ok ? loaded.data : (retried ?? []);
+  const failed = !loaded.ok && retried === null;
+  // Retry asks GET /api/services again: only the catalogue, the rest of the page stays as it is.
+  async function retry() {
+    setRetrying(true);
+    try {
+      const response = await fetch("/api/services", { headers: { Accept: "application/json" } });
+      const body = (await response.json()) as { data?: PickerService[] };
+      if (response.ok && Array.isArray(body.data)) setRetried(body.data);
+    } catch (error) {
+      console.warn("catalogue failed to load:", error);
+    } finally {
+      setRetrying(false);
+    }
+  }
   const [selected, setSelected] = useState<Set<string>>(() => new Set(defaultValues?.services ?? []));
   const toggle = (id: string, on: boolean) =>
     setSelected((previous) => {
@@ -48,6 +71,9 @@ export function AlaCartePicker({ services, hydrated, onContinue, errors, formErr
         <SectionHeading id="a-la-carte-heading" eyebrow="Build your own" title="A-La-Carte Services">
           Pick exactly what you need, pay once, and we start within 24 hours. No subscription required.
         </SectionHeading>
+        {failed ? (
+          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
+        ) : (
         <Form method="post" action="/?index" id="a-la-carte-form" className="mt-12" aria-labelledby="a-la-carte-heading">
           <input type="hidden" name="intent" value={ORDER_INTENT} />
           <fieldset aria-describedby={servicesError ? "a-la-carte-error" : undefined}>
@@ -126,6 +152,7 @@ export function AlaCartePicker({ services, hydrated, onContinue, errors, formErr
             </div>
           )}
         </Form>
+        )}
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { useFetcher } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
@@ -33,7 +33,13 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
   const [name, setName] = useState(defaultValues?.name ?? "");
   const [email, setEmail] = useState(defaultValues?.email ?? "");
   const [clientErrors, setClientErrors] = useState<FieldErrorMap | null>(null);
-  const shown = clientErrors ?? errors;
+  // With JavaScript the order goes through a fetcher: a failure (no network, the server's refusal)
+  // shows inline while the modal, the page and the selection stay; success follows the redirect.
+  const fetcher = useFetcher<{ formError?: string; result?: { error?: FieldErrorMap } }>();
+  const sent = fetcher.state === "idle" ? fetcher.data : undefined;
+  const shown = clientErrors ?? sent?.result?.error ?? errors;
+  const busy = pending || fetcher.state !== "idle";
+  const inlineError = sent?.formError ?? formError;
   const blank = name.trim() === "" || email.trim() === "";
 
   // The rules and messages of order-schema.ts, checked with the browser's own validation so the
@@ -46,17 +52,18 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
     const value = emailInput.value.trim();
     if (!value) found.email = ["Email is required"];
     else if (emailInput.validity.typeMismatch || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) found.email = ["Invalid email address"];
-    if (Object.keys(found).length === 0) {
-      setClientErrors(null);
+    event.preventDefault();
+    if (Object.keys(found).length > 0) {
+      setClientErrors(found);
       return;
     }
-    event.preventDefault();
-    setClientErrors(found);
+    setClientErrors(null);
+    fetcher.submit(event.currentTarget, { method: "post", action: "/?index" });
   }
 
   return (
-    <Modal open={open} onClose={onClose} title={title} description={description}>
-      <Form method="post" action="/?index" onSubmit={validate} noValidate={hydrated} className="space-y-5" aria-label={title}>
+    <Modal open={open} onClose={onClose} title={title} description={description} closeHref={backHref}>
+      <fetcher.Form method="post" action="/?index" onSubmit={hydrated ? validate : undefined} noValidate={hydrated} className="space-y-5" aria-label={title}>
         {Object.entries(hidden).flatMap(([key, value]) =>
           [value].flat().map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />),
         )}
@@ -86,14 +93,14 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
             />
           )}
         </Field>
-        {formError || shown?.services?.[0] || shown?.planId?.[0] ? (
+        {inlineError || shown?.services?.[0] || shown?.planId?.[0] ? (
           <p role="alert" className="text-sm font-medium text-red-700">
-            {formError ?? shown?.services?.[0] ?? shown?.planId?.[0]}
+            {inlineError ?? shown?.services?.[0] ?? shown?.planId?.[0]}
           </p>
         ) : null}
-        <Button type="submit" size="lg" className="w-full" loading={pending} disabled={pending || (hydrated && blank)}>
-          {pending ? null : <ShoppingBag aria-hidden="true" className="size-5" />}
-          {pending ? "Submitting..." : "Submit Order"}
+        <Button type="submit" size="lg" className="w-full" loading={busy} disabled={busy || (hydrated && blank)}>
+          {busy ? null : <ShoppingBag aria-hidden="true" className="size-5" />}
+          {busy ? "Submitting..." : "Submit Order"}
         </Button>
         <p className="text-center text-xs text-slate-600">
           You pay on a secure card checkout page. We never see your card details.
@@ -103,7 +110,7 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
             Back without ordering
           </a>
         )}
-      </Form>
+      </fetcher.Form>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { formatMoney } from "~/components/ui/file-size";
+import { formatMoney } from "~/domain/format";
 import { cn } from "~/components/ui/cn";
 
 export interface SummaryLine {

@@ -1,22 +1,22 @@
-import { findPlan, formatPlanPrice } from "~/components/landing/plans";
+import { formatPlanPrice, planLineName, type PlanView } from "~/domain/catalogue";
 import { OrderModal, type OrderModalProps } from "./order-modal";
-import { PLAN_INTENT } from "./order-intents";
+import { PLAN_INTENT } from "~/domain/order-intents";
 
 type PlanOrderModalProps = Omit<OrderModalProps, "open" | "title" | "lines" | "hidden" | "description"> & {
-  planId: string | null;
+  /** The chosen plan (from the catalogue), or null when the modal is closed. */
+  plan: PlanView | null;
 };
 
 /** 'Continue' on a plan: the same order modal, for a monthly subscription. */
-export function PlanOrderModal({ planId, ...props }: PlanOrderModalProps) {
-  const plan = planId ? findPlan(planId) : undefined;
+export function PlanOrderModal({ plan, ...props }: PlanOrderModalProps) {
   return (
     <OrderModal
       {...props}
       open={!!plan}
-      title={plan ? `Subscribe to ${plan.title}` : ""}
+      title={plan ? `Subscribe to ${plan.name}` : ""}
       description={plan ? `${formatPlanPrice(plan)}, billed monthly. Cancel any time.` : undefined}
-      lines={plan ? [{ name: `${plan.title} (monthly)`, amountCents: plan.priceCents, recurring: true }] : []}
-      hidden={{ intent: PLAN_INTENT, planId: plan?.id ?? "" }}
+      lines={plan ? [{ name: planLineName(plan), amountCents: plan.priceCents, recurring: true }] : []}
+      hidden={{ intent: PLAN_INTENT, planId: plan?.key ?? "" }}
     />
   );
 }

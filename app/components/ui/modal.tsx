@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 import { cn } from "~/components/ui/cn";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type ModalSize = "sm" | "md" | "lg" | "xl";
 
@@ -29,7 +30,15 @@ type ModalProps = {
    */
   initialFocusRef?: RefObject<HTMLElement>;
   className?: string;
+  /**
+   * A modal whose open state lives in the URL (`?upload=…`, `?service=…`): before hydration (and
+   * without JavaScript) the close button is a link there; once hydrated it is a button calling `onClose`.
+   */
+  closeHref?: string;
 };
+
+const closeClassName =
+  "-m-1.5 flex size-11 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-brand-600";
 
 function focusableIn(container: HTMLElement) {
   return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
@@ -41,11 +50,12 @@ function focusableIn(container: HTMLElement) {
  * Accessible modal dialog. It renders in place (no portal, so fields inside still belong to an
  * enclosing form); keep it out of transformed ancestors so `fixed` covers the viewport.
  */
-export function Modal({ open, onClose, title, description, children, size = "md", initialFocusRef, className }: ModalProps) {
+export function Modal({ open, onClose, title, description, children, size = "md", initialFocusRef, className, closeHref }: ModalProps) {
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
   const pressStartedOnBackdrop = useRef(false);
+  const hydrated = useHydrated();
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
@@ -137,14 +147,19 @@ export function Modal({ open, onClose, title, description, children, size = "md"
               </p>
             ) : null}
           </div>
-          <button
-            type="button"
-            onClick={() => onCloseRef.current()}
-            aria-label="Close"
-            className="-m-1.5 flex size-11 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            <X className="size-5" />
-          </button>
+          {closeHref && !hydrated ? (
+            <a
+              href={closeHref}
+              aria-label="Close"
+              className={closeClassName}
+            >
+              <X className="size-5" aria-hidden="true" />
+            </a>
+          ) : (
+            <button type="button" onClick={() => onCloseRef.current()} aria-label="Close" className={closeClassName}>
+              <X className="size-5" aria-hidden="true" />
+            </button>
+          )}
         </div>
         <div className="px-5 py-5 sm:px-6">{children}</div>
       </div>

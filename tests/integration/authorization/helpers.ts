@@ -1,35 +1,14 @@
 import crypto from "node:crypto";
-import { createSession } from "~/models/sessions.server";
-import { createUser, type User } from "~/models/users.server";
-import { sessionCookieHeader } from "~/utils/auth.server";
+import { bearerFor, sessionCookieFor } from "../../factories";
+import { uniqueEmail as makeUniqueEmail } from "../../requests";
 import type { Actor, Expected, Transport } from "./types";
 
 /** Accounts, sessions and request context for authorization and auth tests. */
 
 export const BASE_URL = "http://localhost";
 
-export function uniqueEmail(prefix = "user") {
-  return `${prefix}-${crypto.randomBytes(5).toString("hex")}@authz.test`;
-}
-
-export function createTestUser(options: { role?: "user" | "team"; email?: string; name?: string; password?: string } = {}): Promise<User> {
-  return createUser({
-    email: options.email ?? uniqueEmail(options.role ?? "user"),
-    name: options.name ?? (options.role === "team" ? "Team Member" : "Customer Person"),
-    role: options.role ?? "user",
-    password: options.password,
-  });
-}
-
-/** The `Cookie` header value a browser would send for a fresh session of this user. */
-export async function sessionCookieFor(userId: string) {
-  const session = await createSession(userId, "cookie");
-  return (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0];
-}
-
-export async function bearerFor(userId: string) {
-  return (await createSession(userId, "bearer")).token;
-}
+export const uniqueEmail = (prefix = "user") => makeUniqueEmail(prefix, "authz.test");
+export { bearerFor, createTestUser, sessionCookieFor } from "../../factories";
 
 /** Fresh credentials over one transport: a browser's cookie (with its Origin) or a bearer token. */
 export async function credentialHeaders(userId: string, transport: Transport, method = "GET"): Promise<Record<string, string>> {

@@ -42,7 +42,7 @@ export const rows: AuthorizationRow[] = [
     expect: everyone(400),
   },
   { route: "api.services.ts", method: "GET", path: "/api/services", expect: everyone(200) },
-  { route: "api.services.ts", method: "POST", path: "/api/services", expect: everyone(405) },
+
   { route: "api.services.purchase.ts", method: "GET", path: "/api/services/purchase", expect: everyone(405) },
   {
     route: "api.services.purchase.ts",

@@ -1,0 +1,49 @@
+import { Form } from "@remix-run/react";
+import { ArrowRight, CreditCard } from "lucide-react";
+import { Button, ButtonLink } from "~/components/ui/button";
+import type { SubscriptionJson } from "~/domain/billing";
+import { PlanCard } from "./plan-card";
+
+/**
+ * The customer's plans on the dashboard overview: each with its status, next renewal and what it
+ * includes; "Open plan" (its reports and messages) and "Manage billing" (Stripe's portal, or the
+ * test billing page), a plain form that works without JavaScript.
+ */
+export function PlanOverview({ plans }: { plans: SubscriptionJson[] }) {
+  return (
+    <section aria-labelledby="plans-heading" className="space-y-4">
+      <h2 id="plans-heading" className="text-xl font-bold text-slate-950">
+        Your {plans.length === 1 ? "plan" : "plans"}
+      </h2>
+      <div className="grid gap-4 lg:grid-cols-2">
+        {plans.map((subscription) => (
+          <PlanCard
+            key={subscription._id}
+            subscription={subscription}
+            actions={
+              <>
+                <ButtonLink to={`/dashboard/plans/${subscription._id}`} size="sm" variant="outline">
+                  Open plan
+                  <ArrowRight aria-hidden="true" className="size-4" />
+                  <span className="sr-only">{subscription.plan.name}</span>
+                </ButtonLink>
+                {subscription.status !== "canceled" ? <ManageBillingButton /> : null}
+              </>
+            }
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+export function ManageBillingButton() {
+  return (
+    <Form method="post" action="/dashboard/billing" reloadDocument>
+      <Button type="submit" size="sm">
+        <CreditCard aria-hidden="true" className="size-4" />
+        Manage billing
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,39 @@
+import { Link } from "@remix-run/react";
+import { ArrowRight } from "lucide-react";
+import type { SubscriptionJson } from "~/domain/billing";
+import { formatMoney } from "~/domain/format";
+import { PlanStatusBadge, renewalText } from "./plan-card";
+
+/** Staff, on a customer's page: each of their plans, with a link to its reports. */
+export function StaffPlanList({ customerId, plans }: { customerId: string; plans: SubscriptionJson[] }) {
+  return (
+    <section aria-labelledby="customer-plans-heading" className="rounded-card border border-brand-200 bg-white p-5 shadow-card">
+      <h3 id="customer-plans-heading" className="text-lg font-semibold text-slate-950">
+        Plans
+      </h3>
+      <ul className="mt-3 divide-y divide-slate-200">
+        {plans.map((plan) => (
+          <li key={plan._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div className="min-w-0">
+              <p className="font-semibold text-slate-950">
+                {plan.plan.name} · {formatMoney(plan.price, plan.currency)}/mo
+              </p>
+              <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+                <PlanStatusBadge subscription={plan} />
+                {renewalText(plan)}
+              </p>
+            </div>
+            <Link
+              to={`/dashboard/users/${customerId}/plans/${plan._id}`}
+              className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+            >
+              Plan reports
+              <ArrowRight className="size-4" aria-hidden="true" />
+              <span className="sr-only">of {plan.plan.name}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

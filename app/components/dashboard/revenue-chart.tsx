@@ -1,0 +1,114 @@
+import { scaleBand, scaleLinear } from "d3-scale";
+import { line } from "d3-shape";
+import { formatMoney } from "~/domain/format";
+
+export interface RevenueChartMonth {
+  month: string;
+  revenue: number;
+  orders: number;
+  renewals: number;
+}
+
+const WIDTH = 720;
+const HEIGHT = 260;
+const MARGIN = { top: 16, right: 44, bottom: 32, left: 64 };
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const label = (month: string) => {
+  const [year, index] = month.split("-");
+  return `${MONTH_NAMES[Number(index) - 1]} ${year.slice(2)}`;
+};
+/** "$0", "$500", "$1.5k": written out by hand, because Node's and the browser's compact formats differ (a hydration mismatch). */
+const compactMoney = (dollars: number) =>
+  dollars >= 1000 ? `$${Number((dollars / 1000).toFixed(1))}k` : `$${Number(dollars.toFixed(0))}`;
+
+/**
+ * Revenue (bars, left axis) and orders (line, right axis) per month: plain SVG rendered on the
+ * server with d3-scale and d3-shape (docs/decisions/091), so it shows without JavaScript. The
+ * same figures follow as a table for screen readers.
+ */
+export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
+  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = scaleBand<string>().domain(months.map((m) => m.month)).range([0, innerWidth]).padding(0.25);
+  const revenue = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.revenue))]).nice().range([innerHeight, 0]);
+  const orders = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.orders))]).nice().range([innerHeight, 0]);
+  const ordersPath = line<RevenueChartMonth>()
+    .x((m) => (x(m.month) ?? 0) + x.bandwidth() / 2)
+    .y((m) => orders(m.orders))(months);
+  const total = months.reduce((sum, m) => sum + m.revenue, 0);
+  return (
+    <section aria-labelledby="revenue-chart-heading" className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="revenue-chart-heading" className="text-lg font-bold text-slate-950">
+          Revenue, last {months.length} months
+        </h2>
+        <p className="text-sm text-slate-600">
+          {formatMoney(total)} net of refunds, renewals included ·{" "}
+          <span className="inline-block size-2.5 rounded-sm bg-brand-600" aria-hidden="true" /> revenue{" "}
+          <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
+        </p>
+      </div>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="revenue-chart-heading" className="mt-3 h-auto w-full" data-testid="revenue-chart">
+        <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
+          {revenue.ticks(4).map((tick) => (
+            <g key={tick} transform={`translate(0,${revenue(tick)})`}>
+              <line x2={innerWidth} className="stroke-slate-200" />
+              <text x={-8} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px]">
+                {compactMoney(tick)}
+              </text>
+            </g>
+          ))}
+          {orders.ticks(4).map((tick) => (
+            <text key={tick} x={innerWidth + 8} y={orders(tick)} dy="0.32em" className="fill-slate-500 text-[11px]">
+              {tick}
+            </text>
+          ))}
+          {months.map((m) => (
+            <g key={m.month}>
+              <rect
+                x={x(m.month)}
+                y={revenue(m.revenue)}
+                width={x.bandwidth()}
+                height={Math.max(0, innerHeight - revenue(m.revenue))}
+                rx={3}
+                className="fill-brand-600"
+                data-month={m.month}
+                data-revenue={m.revenue}
+              >
+                <title>{`${label(m.month)}: ${formatMoney(m.revenue)}, ${m.orders} orders${m.renewals ? `, ${m.renewals} renewals` : ""}`}</title>
+              </rect>
+              <text x={(x(m.month) ?? 0) + x.bandwidth() / 2} y={innerHeight + 20} textAnchor="middle" className="fill-slate-600 text-[11px]">
+                {label(m.month)}
+              </text>
+            </g>
+          ))}
+          {ordersPath ? <path d={ordersPath} fill="none" className="stroke-accent-500" strokeWidth={2} /> : null}
+          {months.map((m) => (
+            <circle key={m.month} cx={(x(m.month) ?? 0) + x.bandwidth() / 2} cy={orders(m.orders)} r={3} className="fill-accent-500" />
+          ))}
+        </g>
+      </svg>
+      <table className="sr-only">
+        <caption>Revenue and orders per month</caption>
+        <thead>
+          <tr>
+            <th scope="col">Month</th>
+            <th scope="col">Revenue</th>
+            <th scope="col">Orders</th>
+            <th scope="col">Renewals</th>
+          </tr>
+        </thead>
+        <tbody>
+          {months.map((m) => (
+            <tr key={m.month}>
+              <th scope="row">{label(m.month)}</th>
+              <td>{formatMoney(m.revenue)}</td>
+              <td>{m.orders}</td>
+              <td>{m.renewals}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,172 @@
+/*
+ * Subscriptions, receipts and the account page: the shapes the API and the dashboard share,
+ * the statuses a person sees, and the account forms' rules. Isomorphic: no React, no server code.
+ */
+import { z } from "~/domain/zod";
+
+/** Stripe's subscription statuses mapped onto the four the API answers (docs/api.md). */
+export type SubscriptionApiStatus = "active" | "past_due" | "canceled" | "incomplete";
+
+export function apiSubscriptionStatus(stripeStatus: string): SubscriptionApiStatus {
+  switch (stripeStatus) {
+    case "active":
+    case "trialing":
+      return "active";
+    case "past_due":
+    case "unpaid":
+      return "past_due";
+    case "incomplete":
+      return "incomplete";
+    default:
+      return "canceled";
+  }
+}
+
+/** Statuses in which the customer still has their plan (and it counts in MRR). */
+export const LIVE_SUBSCRIPTION_STATUSES = ["active", "trialing", "past_due", "unpaid"] as const;
+export const isLiveStatus = (status: string) => (LIVE_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+
+export interface SubscriptionJson {
+  _id: string;
+  id: string;
+  plan: { _id: string; key: string; name: string };
+  price: number;
+  currency: string;
+  status: SubscriptionApiStatus;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** What the plan includes. */
+  features: string[];
+  createdAt: string;
+}
+
+export type PlanDisplayStatus = "active" | "past_due" | "ending" | "canceled" | "incomplete";
+
+/** What a person reads: active, past due, cancelled at period end, cancelled. */
+export function planDisplayStatus(subscription: Pick<SubscriptionJson, "status" | "cancelAtPeriodEnd">): PlanDisplayStatus {
+  if (subscription.status === "active" && subscription.cancelAtPeriodEnd) return "ending";
+  return subscription.status;
+}
+
+export const PLAN_STATUS_LABELS: Record<PlanDisplayStatus, string> = {
+  active: "Active",
+  past_due: "Past due",
+  ending: "Cancels at period end",
+  canceled: "Cancelled",
+  incomplete: "Awaiting payment",
+};
+
+export interface ReceiptJson {
+  _id: string;
+  id: string;
+  kind: "order" | "invoice";
+  amount: number;
+  /** Refunded so far (dollars); 0 when nothing was refunded. */
+  refunded: number;
+  currency: string;
+  paidAt: string;
+  /** Stripe's hosted invoice with a key; our printable receipt page otherwise. */
+  url: string;
+  description: string;
+}
+
+/** The month a plan report covers: "2026-11" (UTC). */
+export function reportPeriod(date = new Date()) {
+  return date.toISOString().slice(0, 7);
+}
+
+export function formatPeriod(period: string) {
+  const [year, month] = period.split("-").map(Number);
+  return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(year, month - 1, 1)));
+}
+
+/** A short device name from a User-Agent: "Chrome on Windows". */
+export function describeDevice(userAgent: string | null | undefined): string {
+  if (!userAgent) return "Unknown device";
+  const ua = userAgent;
+  const browser = /Edg\//.test(ua)
+    ? "Edge"
+    : /OPR\//.test(ua)
+      ? "Opera"
+      : /Firefox\//.test(ua)
+        ? "Firefox"
+        : /Chrom(e|ium)\//.test(ua)
+          ? "Chrome"
+          : /Safari\//.test(ua)
+            ? "Safari"
+            : /curl\//i.test(ua)
+              ? "curl"
+              : /node|undici|axios|python|okhttp/i.test(ua)
+                ? "API client"
+                : "Browser";
+  const os = /Windows/.test(ua)
+    ? "Windows"
+    : /iPhone|iPad|iOS/.test(ua)
+      ? "iOS"
+      : /Android/.test(ua)
+        ? "Android"
+        : /Mac OS X|Macintosh/.test(ua)
+          ? "macOS"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : null;
+  return os ? `${browser} on ${os}` : browser;
+}
+
+export const ACCOUNT_MESSAGES = {
+  nameRequired: "Name is required",
+  nameTooLong: "Name must be at most 100 characters",
+  emailRequired: "Email is required",
+  emailInvalid: "Invalid email address",
+  emailSame: "That is already your e-mail address.",
+  emailTaken: "Another account already uses this e-mail address.",
+  currentPassword: "Current password is required",
+  passwordRequired: "Password is required",
+  passwordShort: "Password must be at least 8 characters",
+  passwordLong: "Password must be at most 128 characters",
+  confirmRequired: "Confirm Password is required",
+  passwordsMatch: "Passwords must match",
+  wrongPassword: "Your current password is not correct.",
+} as const;
+
+// eslint-disable-next-line no-control-regex -- control characters are what we refuse
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export const accountNameSchema = z
+  .string({ error: ACCOUNT_MESSAGES.nameRequired })
+  .trim()
+  .min(1, ACCOUNT_MESSAGES.nameRequired)
+  .max(100, ACCOUNT_MESSAGES.nameTooLong)
+  .refine((v) => !CONTROL.test(v), "Name contains characters that are not allowed");
+
+export const accountEmailSchema = z
+  .string({ error: ACCOUNT_MESSAGES.emailRequired })
+  .trim()
+  .min(1, ACCOUNT_MESSAGES.emailRequired)
+  .max(254, ACCOUNT_MESSAGES.emailInvalid)
+  .email(ACCOUNT_MESSAGES.emailInvalid);
+
+export const newPasswordSchema = z
+  .string({ error: ACCOUNT_MESSAGES.passwordRequired })
+  .min(1, ACCOUNT_MESSAGES.passwordRequired)
+  .min(8, ACCOUNT_MESSAGES.passwordShort)
+  .max(128, ACCOUNT_MESSAGES.passwordLong);
+
+/** PATCH /api/account: a new name, and/or a new e-mail (which is confirmed by a link first). */
+export const accountPatchSchema = z
+  .object({ name: accountNameSchema.optional(), email: accountEmailSchema.optional() })
+  .refine((v) => v.name !== undefined || v.email !== undefined, { message: "Please give a name or an e-mail address to change." });
+
+export const passwordChangeSchema = z.object({
+  currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPassword }).min(1, ACCOUNT_MESSAGES.currentPassword).max(1024),
+  newPassword: newPasswordSchema,
+});
+
+/** The account page's password form adds the confirmation field. */
+export const passwordFormSchema = z
+  .object({
+    currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPassword }).min(1, ACCOUNT_MESSAGES.currentPassword).max(1024),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string({ error: ACCOUNT_MESSAGES.confirmRequired }).min(1, ACCOUNT_MESSAGES.confirmRequired),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordsMatch, path: ["confirmPassword"] });

@@ -1,0 +1,77 @@
+import { UUID_SOURCE } from "./ids";
+
+/** Chat shapes and rules shared by the store, the socket server and the browser. */
+
+export interface ChatUser {
+  _id: string;
+  name: string;
+  profileImage: string | null;
+}
+
+export interface ChatMessage {
+  _id: string;
+  roomId: string;
+  senderId: ChatUser;
+  receiverId: string | null;
+  message: string;
+  messageType: "text" | "file";
+  /** A `file` message's attachment; its bytes come through a signed link. */
+  attachment?: ChatAttachment;
+  createdAt: string;
+  /** The service a customer wrote about (support threads only); null when none was given. */
+  service: { _id: string; name: string } | null;
+}
+
+export interface ChatAttachment {
+  _id: string;
+  fileName: string;
+  mimeType: string;
+  fileSize: number;
+}
+
+/** Message limits, shared so the input can stop what the server would refuse. */
+export const MESSAGE_MAX_LENGTH = 2000;
+export const MESSAGE_RATE = { points: 20, windowMs: 10_000 };
+
+export const CHAT_ERRORS = {
+  empty: "Message cannot be empty.",
+  tooLong: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.`,
+  rate: "You are sending messages too fast. Please wait a few seconds.",
+  room: "You cannot join this conversation.",
+  service: "That service was not found.",
+  invalid: "Invalid message.",
+  failed: "Message could not be sent. Please try again.",
+} as const;
+
+/*
+ * Room ids: a customer's support thread is `support-{customerId}`; a direct room is two user ids,
+ * sorted, joined by "-". This is the one builder and the one parser.
+ */
+const SUPPORT_ROOM = new RegExp(`^support-(${UUID_SOURCE})$`, "i");
+const DIRECT_ROOM = new RegExp(`^(${UUID_SOURCE})-(${UUID_SOURCE})$`, "i");
+
+export type Room = { kind: "support"; customerId: string } | { kind: "direct"; members: [string, string] };
+
+export function supportRoomId(customerId: string) {
+  return `support-${customerId}`;
+}
+
+export function directRoomId(a: string, b: string) {
+  return [a, b].sort().join("-");
+}
+
+/** The room an id names, or null when it names none (malformed, or a direct room not in sorted order). */
+export function parseRoomId(roomId: unknown): Room | null {
+  if (typeof roomId !== "string") return null;
+  const support = SUPPORT_ROOM.exec(roomId);
+  if (support) return { kind: "support", customerId: support[1]! };
+  const direct = DIRECT_ROOM.exec(roomId);
+  if (direct && direct[1]! < direct[2]!) return { kind: "direct", members: [direct[1]!, direct[2]!] };
+  return null;
+}
+
+/** The customer whose support thread a room is, or null. */
+export const supportCustomerId = (roomId: string) => {
+  const room = parseRoomId(roomId);
+  return room?.kind === "support" ? room.customerId : null;
+};

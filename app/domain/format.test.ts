@@ -1,0 +1,41 @@
+import { describe, expect, test } from "vitest";
+import { formatFileSize, formatMoney } from "~/domain/format";
+
+describe("formatFileSize", () => {
+  test.each([
+    [0, "0 Bytes"],
+    [512, "512 Bytes"],
+    [1023, "1023 Bytes"],
+    [1024, "1 KB"],
+    [1536, "1.5 KB"],
+    [1_048_576, "1 MB"],
+    [2_621_440, "2.5 MB"],
+    [10 * 1024 * 1024, "10 MB"],
+    [1_234_567, "1.18 MB"],
+    [1024 ** 3, "1 GB"],
+    [5 * 1024 ** 4, "5120 GB"],
+  ])("%d bytes reads %s", (bytes, expected) => {
+    expect(formatFileSize(bytes)).toBe(expected);
+  });
+
+  test("a missing or negative size reads as nothing", () => {
+    expect(formatFileSize(-1)).toBe("0 Bytes");
+    expect(formatFileSize(Number.NaN)).toBe("0 Bytes");
+  });
+});
+
+describe("formatMoney", () => {
+  test.each([
+    [28.99, "$28.99"],
+    [38.99, "$38.99"],
+    [50, "$50.00"],
+    [0, "$0.00"],
+    [1234.5, "$1,234.50"],
+  ])("%d dollars reads %s", (dollars, expected) => {
+    expect(formatMoney(dollars)).toBe(expected);
+  });
+
+  test("the currency code is case-insensitive", () => {
+    expect(formatMoney(49, "USD")).toBe("$49.00");
+  });
+});

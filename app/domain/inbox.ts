@@ -1,0 +1,67 @@
+import type { ChatMessage } from "./chat";
+import { UUID_SOURCE } from "./ids";
+import { extensionOf } from "./report";
+
+/** The support inbox's shapes and rules, shared by the store, the API, the socket server and the browser. */
+
+export const THREAD_STATUSES = ["open", "closed"] as const;
+export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+
+/**
+ * One support thread as staff see it. `customer._id` is the customer's account id, or for a
+ * contact-form visitor without an account the thread's own id (docs/decisions/096-visitor-threads.md).
+ */
+export interface Thread {
+  _id: string;
+  roomId: string;
+  kind: "customer" | "visitor";
+  customer: { _id: string; name: string; email: string };
+  lastMessage: ChatMessage | null;
+  unread: number;
+  status: ThreadStatus;
+  assignee: { _id: string; name: string } | null;
+  updatedAt: string;
+}
+
+export const INBOX_PAGE_SIZE = 25;
+export const INBOX_MAX_PAGE_SIZE = 100;
+export const INBOX_FILTERS = ["all", "unassigned", "mine", "closed"] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
+
+/** A visitor's room: the thread id after "visitor-". Only staff are members (over HTTP, never a socket room). */
+export const visitorRoomId = (threadId: string) => `visitor-${threadId}`;
+const VISITOR_ROOM = new RegExp(`^visitor-(${UUID_SOURCE})$`, "i");
+export const isVisitorRoom = (roomId: string) => VISITOR_ROOM.test(roomId);
+
+/** One `typing` per socket per this long; the rest are dropped. */
+export const TYPING_THROTTLE_MS = 2000;
+/** How long a "typing…" stays on screen without a new `typing`. */
+export const TYPING_SHOWN_MS = 4000;
+
+/* Attachments: the report rules (10 MiB, content checked) with gif and webp, and no Word files. */
+export const ATTACHMENT_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+};
+export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES).map((e) => `.${e}`).join(",");
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_MESSAGES = {
+  file: "Please select a file to send",
+  size: "File size must be less than 10MB",
+  type: "Please send only images (JPG, PNG, GIF, WebP) or PDF files",
+  room: "Conversation not found.",
+} as const;
+
+export const isImage = (mimeType: string) => mimeType.startsWith("image/");
+
+/** The browser's first look (the server checks the content too). */
+export function checkAttachmentFile(file: { name: string; size: number }): string | undefined {
+  if (file.size === 0) return ATTACHMENT_MESSAGES.file;
+  if (file.size > MAX_ATTACHMENT_BYTES) return ATTACHMENT_MESSAGES.size;
+  if (!ATTACHMENT_TYPES[extensionOf(file.name)]) return ATTACHMENT_MESSAGES.type;
+  return undefined;
+}

@@ -1,0 +1,25 @@
+/** The report upload's limits and messages (10 MiB; pdf, doc, docx, jpeg, png), shared by the modal and the server. */
+
+export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_MESSAGES = {
+  title: "Please enter a report title",
+  file: "Please select a file to upload",
+  size: "File size must be less than 10MB",
+  type: "Please upload only PDF, DOC, DOCX, or image files",
+} as const;
+
+export const REPORT_EXTENSIONS = ["pdf", "doc", "docx", "jpg", "jpeg", "png"] as const;
+export const REPORT_ACCEPT = REPORT_EXTENSIONS.map((e) => `.${e}`).join(",");
+
+export function extensionOf(fileName: string): string {
+  const match = /\.([a-z0-9]+)$/i.exec(fileName);
+  return match ? match[1].toLowerCase() : "";
+}
+
+/** The browser's first look (the server checks the content too): the spec's message, or undefined. */
+export function checkReportFile(file: { name: string; size: number }): string | undefined {
+  if (file.size === 0) return UPLOAD_MESSAGES.file;
+  if (file.size > MAX_REPORT_BYTES) return UPLOAD_MESSAGES.size;
+  if (!(REPORT_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return UPLOAD_MESSAGES.type;
+  return undefined;
+}

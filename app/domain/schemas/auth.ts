@@ -1,0 +1,71 @@
+import { z } from "~/domain/zod";
+
+/**
+ * One zod schema per auth form, used by conform in the browser, by the page actions and by the
+ * JSON API, so every message below is worded once.
+ */
+
+export const AUTH_MESSAGES = {
+  emailRequired: "Email is required",
+  emailInvalid: "Invalid email address",
+  passwordRequired: "Password is required",
+  passwordTooShort: "Password must be at least 8 characters",
+  passwordTooLong: "Password must be at most 128 characters",
+  confirmRequired: "Confirm Password is required",
+  passwordsMismatch: "Passwords must match",
+  tokenRequired: "The reset link is missing its token. Please request a new one.",
+} as const;
+
+// Mirrors PASSWORD_MIN / PASSWORD_MAX of app/utils/password.server.ts, which the browser cannot import.
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+const EMAIL_MAX_LENGTH = 254;
+
+/** JSON clients may send "" where a form sends nothing: both mean "missing". */
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+export const emailField = z.preprocess(
+  (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
+  z
+    .email({ error: (issue) => (issue.input === undefined ? AUTH_MESSAGES.emailRequired : AUTH_MESSAGES.emailInvalid) })
+    .max(EMAIL_MAX_LENGTH, { error: AUTH_MESSAGES.emailInvalid }),
+);
+
+/** Sign-in takes any stored password; only its presence (and a sane upper bound) is checked. */
+const currentPasswordField = z.preprocess(
+  blankToUndefined,
+  z.string({ error: AUTH_MESSAGES.passwordRequired }).max(PASSWORD_MAX_LENGTH, { error: AUTH_MESSAGES.passwordTooLong }),
+);
+
+export const newPasswordField = z.preprocess(
+  blankToUndefined,
+  z
+    .string({ error: AUTH_MESSAGES.passwordRequired })
+    .min(PASSWORD_MIN_LENGTH, { error: AUTH_MESSAGES.passwordTooShort })
+    .max(PASSWORD_MAX_LENGTH, { error: AUTH_MESSAGES.passwordTooLong }),
+);
+
+const tokenField = z.preprocess(blankToUndefined, z.string({ error: AUTH_MESSAGES.tokenRequired }).max(200));
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: currentPasswordField,
+  redirectTo: z.string().optional(),
+});
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+
+export const resetPasswordSchema = z
+  .object({
+    token: tokenField,
+    password: newPasswordField,
+    confirmPassword: z.preprocess(blankToUndefined, z.string({ error: AUTH_MESSAGES.confirmRequired })),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ["confirmPassword"],
+    message: AUTH_MESSAGES.passwordsMismatch,
+  });
+
+/** The JSON API's bodies (docs/api.md): the same fields without the browser-only ones. */
+export const apiLoginSchema = loginSchema.omit({ redirectTo: true });
+export const apiResetPasswordSchema = z.object({ password: newPasswordField, token: tokenField });

@@ -1,0 +1,99 @@
+import { API_ORDER_STATUSES } from "~/domain/order-status";
+import { ROLES } from "~/domain/status";
+import { line, z } from "~/domain/zod";
+import { emailField, nameField } from "./order";
+
+/*
+ * Running the agency (issue 13): the orders list's filters, a refund, an invitation, and the
+ * JSON shapes those routes answer with (the OpenAPI document is generated from them).
+ */
+
+const isoDate = z.string().meta({ format: "date-time" });
+const id = z.string().meta({ format: "uuid" });
+const day = (label: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-11-23.`)
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} must be a date like 2026-11-23.`);
+
+/** GET /api/orders and the orders page: every filter optional. Dates are whole UTC days, both inclusive. */
+export const orderFilterSchema = z.object({
+  status: z.enum(API_ORDER_STATUSES, { error: `Status must be one of ${API_ORDER_STATUSES.join(", ")}.` }).optional(),
+  search: line(z.string().trim().max(200, "The search is too long."), "The search").optional(),
+  from: day("From").optional(),
+  to: day("To").optional(),
+});
+
+export const orderListQuerySchema = orderFilterSchema.extend({
+  page: z.coerce.number({ error: "Page must be a whole number." }).int("Page must be a whole number.").min(1, "Page must be at least 1.").max(100_000, "Page must be at most 100000.").default(1),
+  limit: z.coerce.number({ error: "Limit must be a whole number." }).int("Limit must be a whole number.").min(1, "Limit must be at least 1.").max(100, "Limit must be at most 100.").default(25),
+});
+
+/** A filter's days as instants: `to` covers its whole day. */
+export function filterDates(filter: { from?: string; to?: string }) {
+  const from = filter.from ? new Date(`${filter.from}T00:00:00Z`) : undefined;
+  const to = filter.to ? new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000) : undefined;
+  return { from, to };
+}
+
+export const REFUND_MESSAGES = {
+  amount: "Enter the amount to refund in dollars, e.g. 49.50.",
+  positive: "The refund must be more than $0.",
+  cents: "The refund can have at most two decimals.",
+};
+
+/** Dollars with at most two decimals; a form sends text, JSON a number. Empty: the rest of the order. */
+export const refundAmountField = z.preprocess(
+  (value) => (typeof value === "string" ? (value.trim() === "" ? undefined : Number(value.trim().replace(/^\$/, ""))) : value),
+  z
+    .number({ error: REFUND_MESSAGES.amount })
+    .finite(REFUND_MESSAGES.amount)
+    .positive(REFUND_MESSAGES.positive)
+    .max(1_000_000, REFUND_MESSAGES.amount)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, REFUND_MESSAGES.cents)
+    .optional(),
+);
+
+export const refundBodySchema = z.object({
+  amount: refundAmountField.meta({ description: "Dollars; omitted: what is left of the order." }),
+});
+
+export const inviteBodySchema = z.object({ email: emailField, name: nameField });
+
+export const revenueQuerySchema = z.object({
+  months: z.coerce.number({ error: "Months must be a whole number." }).int("Months must be a whole number.").min(1, "Months must be at least 1.").max(36, "Months must be at most 36.").default(12),
+});
+
+export const orderJson = z.object({
+  _id: id,
+  id,
+  status: z.enum(API_ORDER_STATUSES),
+  email: z.string(),
+  name: z.string(),
+  customer: z.object({ _id: id, name: z.string(), email: z.string() }).nullable(),
+  amount: z.number().meta({ description: "In dollars." }),
+  refunded: z.number().meta({ description: "In dollars, refunded so far." }),
+  currency: z.string(),
+  createdAt: isoDate,
+  paidAt: isoDate.nullable(),
+  lines: z.array(z.object({ service: z.object({ _id: z.string(), name: z.string() }), price: z.number(), quantity: z.number().int() })),
+  kind: z.enum(["services", "plan"]),
+});
+
+export const staffJson = z.object({
+  _id: id,
+  id,
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  createdAt: isoDate,
+  disabledAt: isoDate.nullable(),
+  state: z.enum(["active", "invited", "disabled"]),
+});
+
+export const revenueMonthJson = z.object({
+  month: z.string().meta({ description: "UTC month, e.g. 2026-11." }),
+  revenue: z.number().meta({ description: "Dollars, net of refunds, renewals included." }),
+  orders: z.number().int(),
+  renewals: z.number().int(),
+});

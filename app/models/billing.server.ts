@@ -1,0 +1,169 @@
+import crypto from "node:crypto";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { isLiveStatus } from "~/domain/billing";
+import type { Actor } from "~/domain/permissions";
+import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { HttpError } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { isTestCheckout, stripe, type Stripe } from "~/utils/stripe.server";
+import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
+import { handleStripeEvent } from "./payments.server";
+import { getSubscriptionFor, listSubscriptionsForUser, type SubscriptionRow } from "./subscriptions.server";
+
+/*
+ * Billing self-service. With a Stripe key, "Manage billing" opens Stripe's customer portal and
+ * every change comes back by webhook. On the embedded default, our test billing page stands in
+ * for the portal: each button builds the Stripe object the portal would have produced and hands
+ * it to the webhook's own dispatcher (handleStripeEvent), so both modes run the same code.
+ */
+
+export const TEST_BILLING_PATH = "/billing/test";
+
+export const BILLING_MESSAGES = {
+  noPlan: "You have no plan to manage yet.",
+  alreadyCancelling: "This plan is already set to cancel at the end of the period.",
+  notCancelling: "This plan is not set to cancel, so there is nothing to resume.",
+  ended: "This plan has ended and cannot be changed. Choose a plan on our home page to subscribe again.",
+  samePlan: "You are already on this plan.",
+  unknownPlan: "Please choose one of our plans.",
+  portalFailed: "We could not open billing right now. Please try again.",
+} as const;
+
+/** Where "Manage billing" goes: a Stripe customer portal session, or our test billing page. */
+export async function billingPortalUrl(user: Actor): Promise<string> {
+  if (!stripe) return TEST_BILLING_PATH;
+  const [row] = await db
+    .select({ customer: schema.subscriptions.stripeCustomerId })
+    .from(schema.subscriptions)
+    .where(and(eq(schema.subscriptions.userId, user.id), isNotNull(schema.subscriptions.stripeCustomerId)))
+    .orderBy(desc(schema.subscriptions.createdAt))
+    .limit(1);
+  const [order] = row
+    ? []
+    : await db
+        .select({ customer: schema.orders.stripeCustomerId })
+        .from(schema.orders)
+        .where(and(eq(schema.orders.userId, user.id), isNotNull(schema.orders.stripeCustomerId)))
+        .orderBy(desc(schema.orders.createdAt))
+        .limit(1);
+  const customer = row?.customer ?? order?.customer;
+  if (!customer) throw new HttpError(404, BILLING_MESSAGES.noPlan, "NO_BILLING_ACCOUNT");
+  try {
+    const session = await stripe.billingPortal.sessions.create({ customer, return_url: `${env.appUrl}/dashboard/services` });
+    return session.url;
+  } catch (error) {
+    logger.warn({ err: error, userId: user.id }, "creating the billing portal session failed");
+    throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
+  }
+}
+
+export type TestBillingAction = "cancel" | "resume" | "switch" | "renew" | "fail";
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const addMonth = (date: Date) => {
+  const next = new Date(date);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return next;
+};
+
+/** What Stripe would send about this subscription after a change. */
+function stripeSubscription(row: SubscriptionRow, changes: { status?: string; cancelAtPeriodEnd?: boolean; plan?: PlanRecord; periodEnd?: Date }) {
+  const plan = changes.plan;
+  const periodEnd = changes.periodEnd ?? row.currentPeriodEnd ?? addMonth(new Date());
+  return {
+    id: row.stripeSubscriptionId!,
+    object: "subscription",
+    status: changes.status ?? row.status,
+    cancel_at_period_end: changes.cancelAtPeriodEnd ?? row.cancelAtPeriodEnd,
+    customer: row.stripeCustomerId,
+    metadata: { orderId: row.orderId ?? "" },
+    items: {
+      data: [
+        {
+          current_period_end: seconds(periodEnd),
+          price: { unit_amount: plan?.priceCents ?? row.priceCents, currency: row.currency, lookup_key: plan?.key ?? row.planId, metadata: { planId: plan?.key ?? row.planId } },
+        },
+      ],
+    },
+  } as unknown as Stripe.Subscription;
+}
+
+function stripeInvoice(row: SubscriptionRow, start: Date, end: Date, billingReason: string) {
+  return {
+    id: `in_test_${crypto.randomBytes(10).toString("hex")}`,
+    object: "invoice",
+    billing_reason: billingReason,
+    amount_paid: row.priceCents,
+    currency: row.currency,
+    hosted_invoice_url: null,
+    status_transitions: { paid_at: seconds(new Date()) },
+    lines: { data: [{ period: { start: seconds(start), end: seconds(end) } }] },
+    parent: { subscription_details: { subscription: row.stripeSubscriptionId, metadata: { orderId: row.orderId ?? "" } } },
+  } as unknown as Stripe.Invoice;
+}
+
+/** Hands a Stripe-shaped object to the webhook's dispatcher under a fresh event id. */
+function deliver(type: string, object: unknown) {
+  return handleStripeEvent({ id: `evt_test_${crypto.randomBytes(12).toString("hex")}`, type, data: { object } } as unknown as Stripe.Event);
+}
+
+/** A plan set to cancel whose period is over ends, as Stripe's customer.subscription.deleted would say. */
+async function endIfLapsed(row: SubscriptionRow): Promise<SubscriptionRow> {
+  if (!isLiveStatus(row.status) || !row.cancelAtPeriodEnd || !row.currentPeriodEnd || row.currentPeriodEnd > new Date()) return row;
+  await deliver("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
+  return { ...row, status: "canceled", cancelAtPeriodEnd: false };
+}
+
+/** The test billing page's list: the customer's plans, lapsed ones ended first. */
+export async function testBillingSubscriptions(userId: string) {
+  const rows = await listSubscriptionsForUser(userId);
+  return Promise.all(rows.map(endIfLapsed));
+}
+
+/**
+ * One change on the test billing page. The rules are Stripe's portal's: a plan set to cancel cannot
+ * be cancelled again, only a plan set to cancel can be resumed, an ended plan changes no more.
+ */
+export async function changeTestSubscription(actor: Actor, subscriptionId: string, action: TestBillingAction, planKey?: string): Promise<string> {
+  if (!isTestCheckout()) throw new HttpError(404, "Not found.");
+  const row = await endIfLapsed(await getSubscriptionFor(actor, subscriptionId));
+  if (row.userId !== actor.id) throw new HttpError(404, "Plan not found.");
+  if (!isLiveStatus(row.status) || !row.stripeSubscriptionId) throw new HttpError(409, BILLING_MESSAGES.ended, "PLAN_ENDED");
+  switch (action) {
+    case "cancel":
+      if (row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.alreadyCancelling, "ALREADY_CANCELLING");
+      await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: true }));
+      return "Your plan will end at the end of the current period.";
+    case "resume":
+      if (!row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.notCancelling, "NOT_CANCELLING");
+      await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: false }));
+      return "Your plan will renew as usual.";
+    case "switch": {
+      const plan = planKey ? await findPlan(planKey) : null;
+      if (!plan) throw new HttpError(400, BILLING_MESSAGES.unknownPlan, "UNKNOWN_PLAN");
+      if (plan.key === row.planId) throw new HttpError(409, BILLING_MESSAGES.samePlan, "SAME_PLAN");
+      await deliver("customer.subscription.updated", stripeSubscription(row, { plan }));
+      return `Your plan is now ${plan.name}.`;
+    }
+    case "renew": {
+      // The period ends: a plan set to cancel ends, any other renews for a month and is paid.
+      if (row.cancelAtPeriodEnd) {
+        await deliver("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
+        return "Your plan has ended.";
+      }
+      const start = row.currentPeriodEnd ?? new Date();
+      const end = addMonth(start);
+      await deliver("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
+      await deliver("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
+      return "Your plan renewed for another month.";
+    }
+    case "fail": {
+      const start = row.currentPeriodEnd ?? new Date();
+      await deliver("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
+      return "The renewal payment failed: your plan is past due.";
+    }
+  }
+}
+
+export const switchablePlans = async () => (await listPlans()).map((plan) => ({ key: plan.key, name: plan.name, priceCents: plan.priceCents }));

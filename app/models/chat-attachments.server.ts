@@ -1,0 +1,123 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import { parseRoomId, type ChatAttachment } from "~/domain/chat";
+import { isUuid } from "~/domain/ids";
+import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
+import { can, canJoinRoom, type Actor } from "~/domain/permissions";
+import { db, schema } from "~/utils/db.server";
+import { env, sessionSecrets } from "~/utils/env.server";
+import { HttpError, notFound } from "~/utils/http.server";
+import { storage } from "~/utils/storage.server";
+import { contentDisposition } from "./report-links.server";
+import { receiveReportUpload } from "./report-upload.server";
+
+/*
+ * Files sent in a chat: the report upload rules (streamed, 10 MiB counted on the
+ * way, extension and magic bytes) with gif and webp and without Word files, stored under
+ * `chat/<uuid>.<ext>` through the same storage layer. An attachment belongs to one room; only
+ * that room's members get a signed link to it (and, before it is sent, only its uploader).
+ */
+
+const a = schema.chatAttachments;
+const RULES = { types: ATTACHMENT_TYPES, keyPrefix: "chat" };
+export const ATTACHMENT_URL_TTL_MS = 5 * 60 * 1000;
+
+export type AttachmentRow = typeof a.$inferSelect;
+
+export const toAttachmentJson = (row: AttachmentRow): ChatAttachment => ({
+  _id: row.id,
+  fileName: row.fileName,
+  mimeType: row.mimeType,
+  fileSize: row.fileSize,
+});
+
+/** The rooms an actor may send files to: their support thread or a direct room they are in, for a real account. */
+async function roomExists(roomId: string) {
+  const room = parseRoomId(roomId);
+  if (!room) return false;
+  const ids = room.kind === "support" ? [room.customerId] : room.members;
+  for (const id of ids) {
+    const [user] = await db.select({ id: schema.users.id, role: schema.users.role }).from(schema.users).where(eq(schema.users.id, id)).limit(1);
+    if (!user || (room.kind === "support" && !can(user, "area:customer"))) return false;
+  }
+  return true;
+}
+
+/**
+ * Receives `file` and `roomId`. Someone else's room answers 404 like a missing one, and the
+ * stored file is removed before the error leaves; so is a half-received file (a cancelled upload).
+ */
+export async function receiveAttachment(actor: Actor, request: Request): Promise<AttachmentRow> {
+  let upload;
+  try {
+    upload = await receiveReportUpload(request, "file", RULES);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 415) throw new HttpError(415, ATTACHMENT_MESSAGES.type, error.code);
+    if (error instanceof HttpError && error.code === "FILE_REQUIRED") throw new HttpError(400, ATTACHMENT_MESSAGES.file, error.code);
+    throw error;
+  }
+  try {
+    const roomId = upload.fields.roomId ?? "";
+    if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
+    if (!upload.file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
+    const [row] = await db
+      .insert(a)
+      .values({
+        roomId,
+        uploaderId: actor.id,
+        storageKey: upload.file.key,
+        fileName: upload.file.fileName,
+        mimeType: upload.file.mimeType,
+        fileSize: upload.file.size,
+      })
+      .returning();
+    return row!;
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
+}
+
+/** An attachment the actor may open: a member of its room once it was sent; before that, its uploader. */
+export async function getAttachmentFor(actor: Actor, id: string): Promise<AttachmentRow> {
+  const row = await findAttachment(id);
+  if (!row) throw notFound("Attachment not found.");
+  const allowed = row.messageId ? canJoinRoom(actor, row.roomId) || (can(actor, "area:team") && row.roomId.startsWith("visitor-")) : row.uploaderId === actor.id;
+  if (!allowed) throw notFound("Attachment not found.");
+  return row;
+}
+
+export async function findAttachment(id: string): Promise<AttachmentRow | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(a).where(eq(a.id, id)).limit(1);
+  return row ?? null;
+}
+
+export const openAttachmentFile = (row: Pick<AttachmentRow, "storageKey">) => storage.get(row.storageKey);
+
+function sign(secret: string, id: string, expires: number) {
+  return crypto.createHmac("sha256", secret).update(`chat-attachment:${id}:${expires}`).digest("base64url");
+}
+
+/** A link that works without a header for five minutes (img src, a download in a new tab). */
+export function createAttachmentUrl(id: string, now = Date.now()) {
+  const expires = now + ATTACHMENT_URL_TTL_MS;
+  return `${env.appUrl}/files/chat/${id}?${new URLSearchParams({ expires: String(expires), sig: sign(sessionSecrets(env)[0], id, expires) })}`;
+}
+
+export function verifyAttachmentSignature(id: string, expiresParam: string | null, sig: string | null, now = Date.now()) {
+  if (!expiresParam || !sig || !/^\d{1,15}$/.test(expiresParam)) return false;
+  const expires = Number(expiresParam);
+  if (expires < now || expires > now + ATTACHMENT_URL_TTL_MS) return false;
+  const given = Buffer.from(sig);
+  return sessionSecrets(env).some((secret) => {
+    const expected = Buffer.from(sign(secret, id, expires));
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  });
+}
+
+/** Images open inline (thumbnails); everything else downloads. */
+export function attachmentDisposition(row: Pick<AttachmentRow, "fileName" | "mimeType">) {
+  const disposition = contentDisposition(row.fileName);
+  return row.mimeType.startsWith("image/") ? disposition.replace(/^attachment/, "inline") : disposition;
+}

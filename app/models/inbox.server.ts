@@ -1,0 +1,332 @@
+import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { supportRoomId, type ChatMessage } from "~/domain/chat";
+import { isUuid } from "~/domain/ids";
+import { INBOX_PAGE_SIZE, visitorRoomId, type InboxFilter, type Thread, type ThreadStatus } from "~/domain/inbox";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { HttpError, notFound } from "~/utils/http.server";
+import { storeMessage } from "./chat.server";
+import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
+import { listReportsForUser, toReportJson } from "./reports.server";
+import { threadEvents } from "./thread-events.server";
+
+/*
+ * The support inbox: every thread from its summary row (docs/decisions/095-thread-summary.md),
+ * latest message first, with the customer, the assignee and the last message in one query.
+ * Visitors' contact-form messages are threads too (docs/decisions/096-visitor-threads.md).
+ */
+
+const t = schema.chatThreads;
+const m = schema.chatMessages;
+const a = schema.chatAttachments;
+const customer = alias(schema.users, "customer");
+const assignee = alias(schema.users, "assignee");
+const sender = alias(schema.users, "sender");
+
+export interface ThreadQuery {
+  status?: ThreadStatus;
+  filter?: InboxFilter;
+  /** Who "mine" means. */
+  viewerId?: string;
+  search?: string;
+  page?: number;
+  limit?: number;
+}
+
+/**
+ * A search as a text-search query of word prefixes, taken literally (no parser: an e-mail stays
+ * one word): "calend fri" finds "calendar ready on Friday", "nora@ex" finds nora@example.com.
+ */
+export function searchQuery(search: string): string | null {
+  const words = search
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}@._+-]/gu, "").replace(/^[._+-]+|[._+-]+$/g, ""))
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `'${w}':*`).join(" & ") : null;
+}
+
+function threadSelect() {
+  return db
+    .select({
+      id: t.id,
+      roomId: t.roomId,
+      customerId: t.customerId,
+      visitorEmail: t.visitorEmail,
+      visitorName: t.visitorName,
+      status: t.status,
+      teamUnread: t.teamUnread,
+      updatedAt: t.updatedAt,
+      customerName: customer.name,
+      customerEmail: customer.email,
+      assigneeId: assignee.id,
+      assigneeName: assignee.name,
+      messageId: m.id,
+      messageText: m.message,
+      messageType: m.messageType,
+      messageReceiverId: m.receiverId,
+      messageCreatedAt: m.createdAt,
+      senderId: sender.id,
+      senderName: sender.name,
+      senderImage: sender.profileImage,
+      attachmentId: a.id,
+      attachmentName: a.fileName,
+      attachmentType: a.mimeType,
+      attachmentSize: a.fileSize,
+    })
+    .from(t)
+    .leftJoin(customer, eq(customer.id, t.customerId))
+    .leftJoin(assignee, eq(assignee.id, t.assigneeId))
+    .leftJoin(m, eq(m.id, t.lastMessageId))
+    .leftJoin(sender, eq(sender.id, m.senderId))
+    .leftJoin(a, eq(a.messageId, m.id));
+}
+
+type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadSelect>["execute"]>>[number];
+
+function toThread(r: ThreadRow): Thread {
+  const visitor = r.customerId === null;
+  const person = visitor
+    ? { _id: r.id, name: r.visitorName || r.visitorEmail || "Visitor", email: r.visitorEmail ?? "" }
+    : { _id: r.customerId!, name: r.customerName ?? "", email: r.customerEmail ?? "" };
+  let lastMessage: ChatMessage | null = null;
+  if (r.messageId && r.messageCreatedAt) {
+    lastMessage = {
+      _id: r.messageId,
+      roomId: r.roomId,
+      senderId: r.senderId ? { _id: r.senderId, name: r.senderName ?? "", profileImage: r.senderImage } : { _id: person._id, name: person.name, profileImage: null },
+      receiverId: r.messageReceiverId,
+      message: r.messageText ?? "",
+      ...(r.messageType === "file" && r.attachmentId
+        ? { messageType: "file" as const, attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! } }
+        : { messageType: "text" as const }),
+      createdAt: r.messageCreatedAt.toISOString(),
+      service: null,
+    };
+  }
+  return {
+    _id: r.id,
+    roomId: r.roomId,
+    kind: visitor ? "visitor" : "customer",
+    customer: person,
+    lastMessage,
+    unread: r.teamUnread,
+    status: r.status,
+    assignee: r.assigneeId ? { _id: r.assigneeId, name: r.assigneeName ?? "" } : null,
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** A page of threads, latest message first, and how many match. */
+export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: Thread[]; total: number }> {
+  const limit = query.limit ?? INBOX_PAGE_SIZE;
+  const page = query.page ?? 1;
+  const conditions: SQL[] = [];
+  const filter = query.filter ?? "all";
+  const status = query.status ?? (filter === "closed" ? "closed" : filter === "all" ? undefined : "open");
+  if (status) conditions.push(eq(t.status, status));
+  if (filter === "unassigned") conditions.push(isNull(t.assigneeId));
+  if (filter === "mine" && query.viewerId) conditions.push(eq(t.assigneeId, query.viewerId));
+  const search = query.search?.trim();
+  if (search) {
+    // Thread documents (message words, a visitor's name and address) and accounts (name, e-mail),
+    // both GIN-indexed, through inbox_thread_search() (migration 0007_inbox_search).
+    const words = searchQuery(search);
+    const q = sql`${words ?? ""}::tsquery`;
+    conditions.push(
+      words
+        ? sql`${t.id} in (select found from inbox_thread_search(${q}) as found)`
+        : sql`false`,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  // The page's ids first (one table, its indexes), then the details of those rows only: a search
+  // that matches most threads never joins them all.
+  const order = [sql`${t.lastMessageAt} desc nulls last`, desc(t.id)];
+  const [ids, [count]] = await Promise.all([
+    db.select({ id: t.id }).from(t).where(where).orderBy(...order).limit(limit).offset((page - 1) * limit),
+    db.select({ total: sql<number>`count(*)::int` }).from(t).where(where),
+  ]);
+  const rows = ids.length
+    ? await threadSelect()
+        .where(inArray(t.id, ids.map((r) => r.id)))
+        .orderBy(...order)
+    : [];
+  return { threads: rows.map(toThread), total: count?.total ?? 0 };
+}
+
+export async function getThreadByRoom(roomId: string): Promise<Thread | null> {
+  const [row] = await threadSelect().where(eq(t.roomId, roomId)).limit(1);
+  return row ? toThread(row) : null;
+}
+
+/**
+ * The thread a key names: a customer account's id (whose thread is created on first use), or a
+ * visitor thread's own id. Null when it names neither.
+ */
+export async function findThreadRoom(key: string): Promise<{ roomId: string; customerId: string | null } | null> {
+  if (!isUuid(key)) return null;
+  const [visitor] = await db.select({ roomId: t.roomId }).from(t).where(and(eq(t.id, key), isNull(t.customerId))).limit(1);
+  if (visitor) return { roomId: visitor.roomId, customerId: null };
+  const [account] = await db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.id, key), eq(schema.users.role, "user")))
+    .limit(1);
+  return account ? { roomId: supportRoomId(account.id), customerId: account.id } : null;
+}
+
+export interface ThreadChanges {
+  status?: ThreadStatus;
+  assigneeId?: string | null;
+}
+
+/**
+ * Closes, reopens or assigns a thread. Two staff assigning at once: each write is one statement,
+ * the last one wins, and both see the result through `threadUpdated`.
+ */
+export async function updateThread(key: string, changes: ThreadChanges): Promise<Thread> {
+  const found = await findThreadRoom(key);
+  if (!found) throw notFound("Conversation not found.");
+  if (changes.assigneeId) {
+    const [staff] = await db
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(and(eq(schema.users.id, changes.assigneeId), eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
+      .limit(1);
+    if (!staff) throw new HttpError(400, "The assignee must be a team member.", "INVALID_INPUT");
+  }
+  const set = {
+    ...(changes.status ? { status: changes.status } : {}),
+    ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
+    updatedAt: sql`now()`,
+  };
+  await db
+    .insert(t)
+    .values({ roomId: found.roomId, customerId: found.customerId, ...set })
+    .onConflictDoUpdate({ target: t.roomId, set });
+  threadEvents.emit("changed", found.roomId);
+  const thread = await getThreadByRoom(found.roomId);
+  if (!thread) throw notFound("Conversation not found.");
+  return thread;
+}
+
+/** Team members who can be assigned a thread. */
+export async function listAssignableStaff() {
+  return db
+    .select({ _id: schema.users.id, name: schema.users.name })
+    .from(schema.users)
+    .where(and(eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
+    .orderBy(schema.users.name);
+}
+
+/* Visitors ---------------------------------------------------------------------------------- */
+
+const CHUNK = 2000;
+
+/** A long contact message becomes several chat messages (a chat message holds at most 2,000 characters). */
+function chunks(text: string): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += CHUNK) parts.push(text.slice(i, i + CHUNK));
+  return parts;
+}
+
+/**
+ * A contact-form message: into the customer's own thread when an account has that e-mail,
+ * otherwise into the visitor thread of that address (created on the first message).
+ */
+export async function recordContactMessage(input: { email: string; name: string | null; message: string | null }) {
+  const email = input.email.trim().toLowerCase();
+  const text = input.message?.trim() || "(No message, they asked to be contacted.)";
+  const [account] = await db
+    .select({ id: schema.users.id, name: schema.users.name, profileImage: schema.users.profileImage })
+    .from(schema.users)
+    .where(and(sql`lower(${schema.users.email}) = ${email}`, eq(schema.users.role, "user")))
+    .limit(1);
+  if (account) {
+    for (const part of chunks(text)) {
+      await storeMessage({
+        roomId: supportRoomId(account.id),
+        sender: { _id: account.id, name: account.name, profileImage: account.profileImage },
+        receiverId: null,
+        customerId: account.id,
+        service: null,
+        message: part,
+      });
+    }
+    return { roomId: supportRoomId(account.id) };
+  }
+  const id = crypto.randomUUID();
+  const [thread] = await db
+    .insert(t)
+    .values({ id, roomId: visitorRoomId(id), visitorEmail: email, visitorName: input.name, searchDocument: sql`strip(to_tsvector('simple', ${`${input.name ?? ""} ${email}`}))` })
+    .onConflictDoUpdate({
+      target: t.visitorEmail,
+      targetWhere: sql`${t.customerId} is null`,
+      set: { visitorName: sql`coalesce(excluded.visitor_name, ${t.visitorName})`, searchDocument: sql`${t.searchDocument} || excluded.search_document` },
+    })
+    .returning({ roomId: t.roomId });
+  for (const part of chunks(text)) {
+    await storeMessage({ roomId: thread!.roomId, sender: null, receiverId: null, customerId: null, service: null, message: part });
+  }
+  return { roomId: thread!.roomId };
+}
+
+/**
+ * Staff answer a visitor from the inbox: stored in the visitor's thread, then e-mailed to them
+ * (the visitor has no account to read it in). Returns the message; a failed e-mail throws after it is stored.
+ */
+export async function replyToVisitor(threadId: string, staff: { id: string; name: string; profileImage: string | null }, text: string) {
+  const [thread] = await db
+    .select({ roomId: t.roomId, email: t.visitorEmail, name: t.visitorName })
+    .from(t)
+    .where(and(eq(t.id, threadId), isNull(t.customerId)))
+    .limit(1);
+  if (!thread?.email) throw notFound("Conversation not found.");
+  const message = await storeMessage({
+    roomId: thread.roomId,
+    sender: { _id: staff.id, name: staff.name, profileImage: staff.profileImage },
+    receiverId: null,
+    customerId: null,
+    service: null,
+    message: text,
+  });
+  await sendEmail({
+    to: thread.email,
+    subject: "A reply from BrandLift to your message",
+    heading: thread.name ? `Hi ${thread.name},` : "Hello,",
+    paragraphs: [`${staff.name} from the BrandLift team answered your message:`, text, "Simply reply through our website's contact form to continue the conversation."],
+    action: { label: "Visit BrandLift", url: env.appUrl },
+  });
+  return message;
+}
+
+/** What staff see beside a customer's conversation: their purchases, plan and reports. */
+export async function getCustomerContext(customerId: string) {
+  const [purchases, reports, plans] = await Promise.all([
+    listPurchasesForUser(customerId),
+    listReportsForUser(customerId),
+    db
+      .select({ planId: schema.subscriptions.planId, status: schema.subscriptions.status, currentPeriodEnd: schema.subscriptions.currentPeriodEnd })
+      .from(schema.subscriptions)
+      .where(and(eq(schema.subscriptions.userId, customerId), inArray(schema.subscriptions.status, ["active", "trialing", "past_due"])))
+      .orderBy(desc(schema.subscriptions.createdAt))
+      .limit(1),
+  ]);
+  const plan = plans[0];
+  return {
+    purchases: purchases.map(toPurchaseJson),
+    reports: reports.map(toReportJson),
+    plan: plan ? { key: plan.planId, status: plan.status, currentPeriodEnd: plan.currentPeriodEnd?.toISOString() ?? null } : null,
+  };
+}
+
+/** The newest message the other side has read in a thread ("Seen" after a reload): for a customer, staff's receipt; for staff, the customer's. */
+export async function getOtherSideReceipt(roomId: string, viewer: { role: "user" | "team" }): Promise<string | null> {
+  const [row] = await db.select({ team: t.teamReadMessageId, customer: t.customerReadMessageId }).from(t).where(eq(t.roomId, roomId)).limit(1);
+  if (!row) return null;
+  return viewer.role === "user" ? row.team : row.customer;
+}

@@ -1,0 +1,249 @@
+import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
+import type { ReceiptJson } from "~/domain/billing";
+import { centsToDollars } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
+import { can, type Actor } from "~/domain/permissions";
+import { db, schema, type Tx } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { notFound } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import type { Stripe } from "~/utils/stripe.server";
+import { findPlan } from "./catalogue.server";
+
+/*
+ * Paid invoices and receipts. A subscription's renewals are revenue (the `renewal` rows, see
+ * /docs/decisions/085-renewals-as-revenue.md); the first invoice of a plan is already the plan
+ * order's money. Receipts list every paid order and every renewal of a customer.
+ */
+
+export type InvoiceRow = typeof schema.invoices.$inferSelect;
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
+
+/** Records a paid invoice once (its Stripe id is unique); false when it was already recorded. */
+export async function recordInvoice(
+  tx: Tx,
+  invoice: Stripe.Invoice,
+  owner: { orderId: string | null; userId: string | null; subscriptionId: string | null; renewal: boolean },
+): Promise<boolean> {
+  const line = invoice.lines?.data?.[0];
+  const legacy = invoice as Stripe.Invoice & { payment_intent?: string | { id: string } | null; charge?: string | { id: string } | null };
+  const paidAt = toDate(invoice.status_transitions?.paid_at) ?? new Date();
+  const inserted = await tx
+    .insert(schema.invoices)
+    .values({
+      stripeInvoiceId: invoice.id!,
+      subscriptionId: owner.subscriptionId,
+      userId: owner.userId,
+      orderId: owner.orderId,
+      renewal: owner.renewal,
+      billingReason: invoice.billing_reason ?? null,
+      amountCents: invoice.amount_paid ?? 0,
+      currency: invoice.currency ?? "usd",
+      paidAt,
+      periodStart: toDate(line?.period?.start),
+      periodEnd: toDate(line?.period?.end),
+      hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+      stripePaymentIntentId: idOf(legacy.payment_intent),
+      stripeChargeId: idOf(legacy.charge),
+    })
+    .onConflictDoNothing({ target: schema.invoices.stripeInvoiceId })
+    .returning({ id: schema.invoices.id });
+  return inserted.length > 0;
+}
+
+/**
+ * charge.refunded for a renewal's charge: the invoice's revenue drops by the amount refunded so far
+ * (Stripe's running total, so a redelivery or a second partial refund lands on the right figure).
+ * False when the charge is not an invoice's (an order's refund is the orders model's business).
+ */
+export async function applyInvoiceRefund(tx: Tx, charge: Stripe.Charge): Promise<boolean> {
+  const paymentIntentId = idOf(charge.payment_intent);
+  const matches = [eq(schema.invoices.stripeChargeId, charge.id), ...(paymentIntentId ? [eq(schema.invoices.stripePaymentIntentId, paymentIntentId)] : [])];
+  const updated = await tx
+    .update(schema.invoices)
+    .set({ refundedCents: sql`least(${schema.invoices.amountCents}, ${charge.amount_refunded})` })
+    .where(and(eq(schema.invoices.renewal, true), or(...matches)))
+    .returning({ id: schema.invoices.id });
+  if (updated.length > 0) logger.info({ chargeId: charge.id, refunded: charge.amount_refunded }, "renewal refunded");
+  return updated.length > 0;
+}
+
+/** Renewals net of their refunds, in cents: part of the total revenue. */
+export async function renewalRevenueCents(): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(${schema.invoices.amountCents} - ${schema.invoices.refundedCents}), 0)` })
+    .from(schema.invoices)
+    .where(eq(schema.invoices.renewal, true));
+  return Number(row.cents);
+}
+
+/** Renewals per calendar month (UTC) since `since`, for the revenue chart: {month:"2026-11", revenueCents, count}. */
+export async function renewalRevenueByMonth(since: Date): Promise<{ month: string; revenueCents: number; count: number }[]> {
+  const month = sql<string>`to_char(${schema.invoices.paidAt} at time zone 'UTC', 'YYYY-MM')`;
+  const rows = await db
+    .select({
+      month,
+      cents: sql<string>`sum(${schema.invoices.amountCents} - ${schema.invoices.refundedCents})`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(schema.invoices)
+    .where(and(eq(schema.invoices.renewal, true), gte(schema.invoices.paidAt, since)))
+    .groupBy(month)
+    .orderBy(month);
+  return rows.map((r) => ({ month: r.month, revenueCents: Number(r.cents), count: r.count }));
+}
+
+const PAID_ORDER_STATUSES: schema.OrderStatus[] = ["paid", "refunded", "partially_refunded"];
+
+/** Our printable receipt page for a paid order or a renewal invoice. */
+export const receiptPageUrl = (kind: "order" | "invoice", id: string) => `${env.appUrl}/receipts/${kind}/${id}`;
+
+/** The customer's paid orders and renewal invoices, newest first, each with a receipt URL. */
+export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]> {
+  if (!isUuid(userId)) return [];
+  const orders = await db
+    .select()
+    .from(schema.orders)
+    .where(and(eq(schema.orders.userId, userId), inArray(schema.orders.status, PAID_ORDER_STATUSES)))
+    .orderBy(desc(schema.orders.paidAt));
+  const orderInvoices = orders.length
+    ? await db
+        .select({ orderId: schema.invoices.orderId, url: schema.invoices.hostedInvoiceUrl })
+        .from(schema.invoices)
+        .where(inArray(schema.invoices.orderId, orders.map((o) => o.id)))
+    : [];
+  const hosted = new Map(orderInvoices.filter((i) => i.url).map((i) => [i.orderId, i.url!]));
+  const renewals = await selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId)));
+  const receipts: ReceiptJson[] = [
+    ...orders.map((order) => ({
+      _id: order.id,
+      id: order.id,
+      kind: "order" as const,
+      amount: centsToDollars(order.totalCents),
+      refunded: centsToDollars(refundedOf(order)),
+      currency: order.currency,
+      paidAt: (order.paidAt ?? order.createdAt).toISOString(),
+      url: hosted.get(order.id) ?? receiptPageUrl("order", order.id),
+      description: order.kind === "subscription" ? "Monthly plan, first month" : "Services order",
+    })),
+    ...renewals.map(({ invoice }) => ({
+      _id: invoice.id,
+      id: invoice.id,
+      kind: "invoice" as const,
+      amount: centsToDollars(invoice.amountCents),
+      refunded: centsToDollars(invoice.refundedCents),
+      currency: invoice.currency,
+      paidAt: invoice.paidAt.toISOString(),
+      url: invoice.hostedInvoiceUrl ?? receiptPageUrl("invoice", invoice.id),
+      description: "Monthly plan renewal",
+    })),
+  ];
+  return receipts.sort((a, b) => b.paidAt.localeCompare(a.paidAt));
+}
+
+/** Ops' refunds may add `refundedCents` to orders; until then a refunded order shows its whole total. */
+function refundedOf(order: typeof schema.orders.$inferSelect): number {
+  const refunded = (order as { refundedCents?: number | null }).refundedCents;
+  if (typeof refunded === "number") return refunded;
+  return order.status === "refunded" ? order.totalCents : 0;
+}
+
+function selectRenewals() {
+  return db
+    .select({ invoice: schema.invoices, subscriptionUserId: schema.subscriptions.userId, planId: schema.subscriptions.planId })
+    .from(schema.invoices)
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, schema.invoices.subscriptionId));
+}
+
+/** An invoice recorded before its checkout completed has no user yet: its subscription has. */
+const ownedBy = (userId: string) =>
+  or(eq(schema.invoices.userId, userId), and(sql`${schema.invoices.userId} is null`, eq(schema.subscriptions.userId, userId)));
+
+export interface ReceiptDetail {
+  kind: "order" | "invoice";
+  id: string;
+  number: string;
+  paidAt: Date;
+  customer: { name: string; email: string };
+  lines: { description: string; amountCents: number; quantity: number }[];
+  totalCents: number;
+  refundedCents: number;
+  currency: string;
+  hostedUrl: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+}
+
+/** One receipt for its customer or staff; anything else (not paid, someone else's) is a 404. */
+export async function getReceiptFor(actor: Actor, kind: string, id: string): Promise<ReceiptDetail> {
+  if (!isUuid(id) || (kind !== "order" && kind !== "invoice")) throw notFound("Receipt not found.");
+  const detail = kind === "order" ? await orderReceipt(id) : await invoiceReceipt(id);
+  if (!detail || !can(actor, "receipt:read", { ownerId: detail.ownerId })) throw notFound("Receipt not found.");
+  return detail.receipt;
+}
+
+async function orderReceipt(id: string) {
+  const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, id)).limit(1);
+  if (!order || !PAID_ORDER_STATUSES.includes(order.status) || !order.userId) return null;
+  const lines = await receiptLines(order);
+  const [hosted] = await db.select({ url: schema.invoices.hostedInvoiceUrl }).from(schema.invoices).where(eq(schema.invoices.orderId, order.id)).limit(1);
+  return {
+    ownerId: order.userId,
+    receipt: {
+      kind: "order" as const,
+      id: order.id,
+      number: `BL-${order.id.slice(0, 8).toUpperCase()}`,
+      paidAt: order.paidAt ?? order.createdAt,
+      customer: { name: order.name, email: order.email },
+      lines,
+      totalCents: order.totalCents,
+      refundedCents: refundedOf(order),
+      currency: order.currency,
+      hostedUrl: hosted?.url ?? null,
+      periodStart: null,
+      periodEnd: null,
+    },
+  };
+}
+
+async function invoiceReceipt(id: string) {
+  const [row] = await selectRenewals().where(eq(schema.invoices.id, id)).limit(1);
+  const ownerId = row?.invoice.userId ?? row?.subscriptionUserId ?? null;
+  if (!row || !row.invoice.renewal || !ownerId) return null;
+  const [owner] = await db.select({ name: schema.users.name, email: schema.users.email }).from(schema.users).where(eq(schema.users.id, ownerId));
+  const planName = (await findPlan(row.planId ?? ""))?.name ?? "Monthly plan";
+  const invoice = row.invoice;
+  return {
+    ownerId,
+    receipt: {
+      kind: "invoice" as const,
+      id: invoice.id,
+      number: `BL-${invoice.id.slice(0, 8).toUpperCase()}`,
+      paidAt: invoice.paidAt,
+      customer: owner ?? { name: "", email: "" },
+      lines: [{ description: `${planName} (monthly renewal)`, amountCents: invoice.amountCents, quantity: 1 }],
+      totalCents: invoice.amountCents,
+      refundedCents: invoice.refundedCents,
+      currency: invoice.currency,
+      hostedUrl: invoice.hostedInvoiceUrl,
+      periodStart: invoice.periodStart,
+      periodEnd: invoice.periodEnd,
+    },
+  };
+}
+
+/** What an order paid for: its plan, or its services (the order's own prices). */
+async function receiptLines(order: typeof schema.orders.$inferSelect) {
+  if (order.kind === "subscription") {
+    return [{ description: `${(await findPlan(order.planId ?? ""))?.name ?? "Monthly plan"} (first month)`, amountCents: order.totalCents, quantity: 1 }];
+  }
+  const rows = await db
+    .select({ description: schema.services.name, amountCents: schema.purchases.amountCents, quantity: schema.purchases.quantity })
+    .from(schema.purchases)
+    .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+    .where(eq(schema.purchases.orderId, order.id))
+    .orderBy(schema.purchases.createdAt);
+  return rows;
+}

@@ -1,0 +1,264 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { centsToDollars } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
+import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
+import { queryRows } from "~/utils/db-cursor.server";
+import { db, schema } from "~/utils/db.server";
+import { logger } from "~/utils/logger.server";
+
+/*
+ * Every order for the staff (issue 13): pending, paid, expired, refunded and plan sign-ups, newest
+ * first, filtered by status and date, searched by e-mail or name, a page at a time. The page is an
+ * indexed offset on (created_at, id) (docs/decisions/092 has the figures at 100,000 orders).
+ */
+
+export const ORDERS_PAGE_SIZE = 25;
+export const ORDERS_MAX_PAGE_SIZE = 100;
+
+export interface OrderFilter {
+  status?: ApiOrderStatus;
+  search?: string;
+  /** Inclusive first day and exclusive end, UTC. */
+  from?: Date;
+  to?: Date;
+}
+
+export interface OrderListQuery extends OrderFilter {
+  page?: number;
+  limit?: number;
+}
+
+type OrderRow = typeof schema.orders.$inferSelect;
+
+export interface OrderLineJson {
+  service: { _id: string; name: string };
+  price: number;
+  quantity: number;
+}
+
+/** Order, as the API shapes it (docs/api.md). */
+export interface OrderJson {
+  _id: string;
+  id: string;
+  status: ApiOrderStatus;
+  email: string;
+  name: string;
+  customer: { _id: string; name: string; email: string } | null;
+  amount: number;
+  refunded: number;
+  currency: string;
+  createdAt: string;
+  paidAt: string | null;
+  lines: OrderLineJson[];
+  kind: "services" | "plan";
+}
+
+/** LIKE patterns treat % and _ as wildcards; a search for "a_b" means the literal text. */
+function likePattern(search: string) {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * An e-mail address (anything with "@") matches the addresses it starts, through an index on
+ * lower(email); other text matches inside the name or the e-mail (a scan; see docs/decisions/092).
+ */
+function searchCondition(term: string): SQL {
+  if (term.includes("@")) return sql`lower(${schema.orders.email}) like ${`${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`;
+  return or(ilike(schema.orders.email, likePattern(term)), ilike(schema.orders.name, likePattern(term)))!;
+}
+
+export function orderConditions({ status, search, from, to }: OrderFilter): SQL | undefined {
+  const term = search?.trim();
+  return and(
+    status ? inArray(schema.orders.status, storedStatusesFor(status)) : undefined,
+    term ? searchCondition(term) : undefined,
+    from ? gte(schema.orders.createdAt, from) : undefined,
+    to ? lt(schema.orders.createdAt, to) : undefined,
+  );
+}
+
+const customerColumns = { customerId: schema.users.id, customerName: schema.users.name, customerEmail: schema.users.email };
+type ListedOrder = OrderRow & { customerId: string | null; customerName: string | null; customerEmail: string | null };
+
+export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter }: OrderListQuery = {}) {
+  const where = orderConditions(filter);
+  const size = Math.min(Math.max(1, Math.floor(limit)), ORDERS_MAX_PAGE_SIZE);
+  const current = Math.max(1, Math.floor(page));
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ ...ordersColumns(), ...customerColumns })
+      .from(schema.orders)
+      .leftJoin(schema.users, eq(schema.users.id, schema.orders.userId))
+      .where(where)
+      .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))
+      .limit(size)
+      .offset((current - 1) * size),
+    countOrders(filter, where),
+  ]);
+  const lines = await linesOf(rows as ListedOrder[]);
+  return { orders: (rows as ListedOrder[]).map((row) => toOrderJson(row, lines.get(row.id) ?? [])), total, page: current, limit: size };
+}
+
+/**
+ * The list's total: without search or dates it is read from the per-status counts a trigger keeps
+ * (db/migrations/0009_ops_revenue.sql), else counted through the indexes.
+ */
+async function countOrders(filter: OrderFilter, where: SQL | undefined): Promise<{ total: number }[]> {
+  if (!filter.search?.trim() && !filter.from && !filter.to) {
+    const statuses = filter.status ? storedStatusesFor(filter.status) : null;
+    const [row] = await queryRows<{ total: number }>(
+      sql`select coalesce(sum(orders), 0)::int as total from order_status_counts ${statuses ? sql`where status in (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})` : sql``}`,
+    );
+    return [row];
+  }
+  return db.select({ total: sql<number>`count(*)::int` }).from(schema.orders).where(where);
+}
+
+function ordersColumns() {
+  const { orders } = schema;
+  return {
+    id: orders.id,
+    kind: orders.kind,
+    email: orders.email,
+    name: orders.name,
+    userId: orders.userId,
+    status: orders.status,
+    totalCents: orders.totalCents,
+    refundedCents: orders.refundedCents,
+    currency: orders.currency,
+    planId: orders.planId,
+    stripeSessionId: orders.stripeSessionId,
+    stripePaymentIntentId: orders.stripePaymentIntentId,
+    stripeCustomerId: orders.stripeCustomerId,
+    paidAt: orders.paidAt,
+    createdAt: orders.createdAt,
+    updatedAt: orders.updatedAt,
+  };
+}
+
+/** The lines of these orders in two indexed queries: services' purchases, and plans by key. */
+async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>> {
+  const byOrder = new Map<string, OrderLineJson[]>();
+  const serviceOrders = orders.filter((o) => o.kind !== "subscription").map((o) => o.id);
+  if (serviceOrders.length > 0) {
+    const rows = await db
+      .select({
+        orderId: schema.purchases.orderId,
+        serviceId: schema.services.id,
+        name: schema.services.name,
+        amountCents: schema.purchases.amountCents,
+        quantity: schema.purchases.quantity,
+      })
+      .from(schema.purchases)
+      .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+      .where(inArray(schema.purchases.orderId, serviceOrders))
+      .orderBy(asc(schema.purchases.createdAt), asc(schema.services.name));
+    for (const row of rows) {
+      const list = byOrder.get(row.orderId) ?? [];
+      list.push({ service: { _id: row.serviceId, name: row.name }, price: centsToDollars(row.amountCents / row.quantity), quantity: row.quantity });
+      byOrder.set(row.orderId, list);
+    }
+  }
+  const planKeys = [...new Set(orders.filter((o) => o.kind === "subscription" && o.planId).map((o) => o.planId!))];
+  const planNames = await namesOfPlans(planKeys);
+  for (const order of orders.filter((o) => o.kind === "subscription")) {
+    const key = order.planId ?? "plan";
+    byOrder.set(order.id, [{ service: { _id: key, name: planNames.get(key) ?? `${key.toUpperCase()} plan` }, price: centsToDollars(order.totalCents), quantity: 1 }]);
+  }
+  return byOrder;
+}
+
+async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const result = await db.execute<{ key: string; name: string }>(sql`select key, name from plans where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+  const rows = Array.isArray(result) ? result : ((result as { rows?: { key: string; name: string }[] }).rows ?? []);
+  return new Map(rows.map((row) => [row.key, `${row.name} (monthly)`]));
+}
+
+export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson {
+  return {
+    _id: row.id,
+    id: row.id,
+    status: toApiOrderStatus(row.status),
+    email: row.email,
+    name: row.name,
+    customer: row.customerId ? { _id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
+    amount: centsToDollars(row.totalCents),
+    refunded: centsToDollars(row.refundedCents),
+    currency: row.currency,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    lines,
+    kind: row.kind === "subscription" ? "plan" : "services",
+  };
+}
+
+export interface RefundView {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  source: string;
+  stripeRefundId: string | null;
+  createdAt: string;
+  createdBy: string | null;
+  failureMessage: string | null;
+}
+
+export interface OrderDetail {
+  order: OrderJson;
+  stripeSessionId: string | null;
+  stripePaymentIntentId: string | null;
+  stripeCustomerId: string | null;
+  refunds: RefundView[];
+  emails: { kind: string; recipient: string; subject: string; sentAt: string }[];
+}
+
+/** One order with everything its page shows; null for an unknown or malformed id. */
+export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ ...ordersColumns(), ...customerColumns })
+    .from(schema.orders)
+    .leftJoin(schema.users, eq(schema.users.id, schema.orders.userId))
+    .where(eq(schema.orders.id, id))
+    .limit(1);
+  if (!row) return null;
+  const staff = schema.users;
+  const [lines, refunds, emails] = await Promise.all([
+    linesOf([row as ListedOrder]),
+    db
+      .select({ refund: schema.refunds, createdBy: staff.name })
+      .from(schema.refunds)
+      .leftJoin(staff, eq(staff.id, schema.refunds.createdById))
+      .where(eq(schema.refunds.orderId, id))
+      .orderBy(asc(schema.refunds.createdAt)),
+    db.select().from(schema.orderEmails).where(eq(schema.orderEmails.orderId, id)).orderBy(asc(schema.orderEmails.sentAt)),
+  ]);
+  return {
+    order: toOrderJson(row as ListedOrder, lines.get(row.id) ?? []),
+    stripeSessionId: row.stripeSessionId,
+    stripePaymentIntentId: row.stripePaymentIntentId,
+    stripeCustomerId: row.stripeCustomerId,
+    refunds: refunds.map(({ refund, createdBy }) => ({
+      id: refund.id,
+      amount: centsToDollars(refund.amountCents),
+      currency: refund.currency,
+      status: refund.status,
+      source: refund.source,
+      stripeRefundId: refund.stripeRefundId,
+      createdAt: refund.createdAt.toISOString(),
+      createdBy,
+      failureMessage: refund.failureMessage,
+    })),
+    emails: emails.map((e) => ({ kind: e.kind, recipient: e.recipient, subject: e.subject, sentAt: e.sentAt.toISOString() })),
+  };
+}
+
+/** Records an e-mail sent about an order, for its page. Never fails the caller. */
+export async function recordOrderEmail(orderId: string, kind: string, recipient: string | string[], subject: string) {
+  await db
+    .insert(schema.orderEmails)
+    .values({ orderId, kind, recipient: [recipient].flat().join(", "), subject })
+    .catch((error: unknown) => logger.warn({ err: error, orderId, kind }, "could not record an order e-mail"));
+}

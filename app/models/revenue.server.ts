@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import { centsToDollars } from "~/domain/format";
+import { queryRows } from "~/utils/db-cursor.server";
+import { renewalRevenueByMonth, renewalRevenueCents } from "./invoices.server";
+
+/*
+ * Revenue, net of every refund, renewals included (issue 13,
+ * docs/decisions/091): an order brings `total - refunded` in the month it was paid, a plan's
+ * renewal invoice (billing's `invoices`, renewal = true) `amount - refunded` in the month it was
+ * paid (billing's functions). A plan's first payment is its order, never its first invoice, so
+ * nothing counts twice. The orders' part is a monthly rollup that a trigger keeps in the same
+ * transaction as every payment and refund (db/migrations/0009_ops_revenue.sql): twelve rows to read.
+ */
+
+export interface RevenueMonth {
+  /** "2026-11" (UTC). */
+  month: string;
+  /** Dollars. */
+  revenue: number;
+  /** Orders paid that month and not fully refunded (services and plan sign-ups). */
+  orders: number;
+  /** Plan renewals paid that month (their money is in `revenue`). */
+  renewals: number;
+}
+
+/** The first instant of the UTC month `offset` months from the month of `date`. */
+function monthStart(date: Date, offset = 0) {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
+}
+
+const monthKey = (date: Date) => `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
+
+/** The last `months` months, oldest first, every month present (zero when nothing was paid). */
+export async function revenueByMonth(months = 12, now = new Date()): Promise<RevenueMonth[]> {
+  const from = monthStart(now, -(months - 1));
+  const to = monthStart(now, 1);
+  const [orders, renewals] = await Promise.all([
+    queryRows<{ month: string; cents: string | number; orders: number }>(sql`
+      select to_char(month, 'YYYY-MM') as month, revenue_cents as cents, orders
+      from order_revenue_months
+      where month >= ${from.toISOString().slice(0, 10)}::date and month < ${to.toISOString().slice(0, 10)}::date`),
+    renewalRevenueByMonth(from),
+  ]);
+  const byMonth = new Map<string, { cents: number; orders: number; renewals: number }>();
+  for (let i = 0; i < months; i++) byMonth.set(monthKey(monthStart(from, i)), { cents: 0, orders: 0, renewals: 0 });
+  for (const row of orders) {
+    const entry = byMonth.get(row.month);
+    if (entry) Object.assign(entry, { cents: entry.cents + Number(row.cents), orders: row.orders });
+  }
+  for (const row of renewals) {
+    const entry = byMonth.get(row.month);
+    if (entry) Object.assign(entry, { cents: entry.cents + row.revenueCents, renewals: row.count });
+  }
+  return [...byMonth].map(([month, { cents, orders, renewals }]) => ({ month, revenue: centsToDollars(cents), orders, renewals }));
+}
+
+/** All-time revenue in cents, net of refunds, renewals included: the overview's Total Revenue. */
+export async function netRevenueCents(): Promise<number> {
+  const [[orders], renewals] = await Promise.all([
+    queryRows<{ cents: string | number }>(sql`select coalesce(sum(revenue_cents), 0)::bigint as cents from order_revenue_months`),
+    renewalRevenueCents(),
+  ]);
+  return Number(orders.cents) + renewals;
+}

@@ -1,0 +1,122 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { isUuid } from "~/domain/ids";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { HttpError } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { issuePasswordToken, passwordLink } from "./password-tokens.server";
+import { revokeAllSessions } from "./sessions.server";
+import { createUser, findUserByEmail, type User } from "./users.server";
+
+/*
+ * The staff (issue 13): list, invite by e-mail with a set-password link, disable and re-enable.
+ * Disabling ends every session, API token and socket of the account at once and spends its
+ * unused password links; a disabled account cannot sign in (verifyLogin) nor use a session it
+ * still holds (getSessionUser). docs/decisions/094.
+ */
+
+export type AccountState = "active" | "invited" | "disabled";
+
+export interface StaffMember {
+  id: string;
+  name: string;
+  email: string;
+  role: User["role"];
+  createdAt: Date;
+  disabledAt: Date | null;
+  state: AccountState;
+}
+
+export const stateOf = (user: Pick<User, "disabledAt" | "passwordHash">): AccountState =>
+  user.disabledAt ? "disabled" : user.passwordHash ? "active" : "invited";
+
+function toMember(user: User): StaffMember {
+  return { id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt, disabledAt: user.disabledAt, state: stateOf(user) };
+}
+
+export function toMemberJson(member: StaffMember) {
+  return {
+    _id: member.id,
+    id: member.id,
+    name: member.name,
+    email: member.email,
+    role: member.role,
+    createdAt: member.createdAt.toISOString(),
+    disabledAt: member.disabledAt?.toISOString() ?? null,
+    state: member.state,
+  };
+}
+
+export async function listStaff(): Promise<StaffMember[]> {
+  const rows = await db.select().from(schema.users).where(eq(schema.users.role, "team")).orderBy(asc(schema.users.createdAt), asc(schema.users.id));
+  return rows.map(toMember);
+}
+
+export const INVITE_MESSAGES = {
+  exists: "An account with this e-mail address already exists.",
+};
+
+/**
+ * A new staff account without a password, and an e-mail with a one-hour set-password link.
+ * Inviting someone already invited (no password yet) sends them a fresh link.
+ */
+export async function inviteStaff(inviter: { id: string; name: string }, input: { email: string; name: string }): Promise<{ member: StaffMember; link: string; created: boolean }> {
+  const existing = await findUserByEmail(input.email);
+  if (existing && !(existing.role === "team" && !existing.passwordHash && !existing.disabledAt)) {
+    throw new HttpError(409, INVITE_MESSAGES.exists, "CONFLICT");
+  }
+  const user =
+    existing ??
+    (await createUser({ email: input.email, name: input.name, role: "team" }).catch(async (error: unknown) => {
+      // Two invitations at once: the unique index on lower(email) lets one through.
+      if (await findUserByEmail(input.email)) throw new HttpError(409, INVITE_MESSAGES.exists, "CONFLICT");
+      throw error;
+    }));
+  const token = await issuePasswordToken(user.id, "set");
+  const link = passwordLink(token);
+  try {
+    await sendEmail({
+      to: user.email,
+      subject: `${inviter.name} invited you to the BrandLift team`,
+      heading: "Join the BrandLift team",
+      paragraphs: [
+        `Hi ${user.name},`,
+        `${inviter.name} has added you to the BrandLift team dashboard, where staff see orders, customers, reports and messages.`,
+        "Choose your password to sign in. The link works once and expires in one hour; when it has expired, use 'Forgot your password?' on the sign-in page.",
+      ],
+      action: { label: "Set your password", url: link },
+    });
+  } catch (error) {
+    logger.error({ err: error, userId: user.id }, "sending the staff invitation failed");
+  }
+  logger.info({ userId: user.id, invitedBy: inviter.id }, existing ? "staff invitation sent again" : "staff member invited");
+  return { member: toMember(user), link, created: !existing };
+}
+
+/** Disables (or re-enables) an account. Staff cannot disable themselves. */
+export async function setAccountDisabled(actorId: string, userId: string, disabled: boolean): Promise<StaffMember> {
+  if (!isUuid(userId)) throw new HttpError(404, "User not found.", "NOT_FOUND");
+  if (disabled && actorId === userId) throw new HttpError(400, "You cannot disable your own account.", "INVALID_INPUT");
+  const now = new Date();
+  const user = await db.transaction(async (tx) => {
+    const [current] = await tx.select().from(schema.users).where(eq(schema.users.id, userId)).for("update").limit(1);
+    if (!current) return null;
+    const [updated] = await tx
+      .update(schema.users)
+      .set({ disabledAt: disabled ? (current.disabledAt ?? now) : null, updatedAt: now })
+      .where(eq(schema.users.id, userId))
+      .returning();
+    if (disabled) {
+      await tx
+        .update(schema.passwordTokens)
+        .set({ usedAt: now })
+        .where(and(eq(schema.passwordTokens.userId, userId), isNull(schema.passwordTokens.usedAt)));
+    }
+    return updated;
+  });
+  if (!user) throw new HttpError(404, "User not found.", "NOT_FOUND");
+  // After the commit: sessions, tokens and (through the revocation hook) sockets on every node.
+  if (disabled) await revokeAllSessions(userId);
+  logger.info({ userId, by: actorId, disabled }, disabled ? "account disabled" : "account enabled");
+  return toMember(user);
+}

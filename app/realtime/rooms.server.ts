@@ -1,0 +1,51 @@
+import type { Server, Socket } from "socket.io";
+import type { ChatMessage } from "~/domain/chat";
+import { notifyCustomerOfReply } from "~/models/chat.server";
+import { logger } from "~/utils/logger.server";
+import type { ClientToServerEvents, ServerToClientEvents, SocketData } from "./events";
+
+/** The Socket.IO server's type and the delivery rooms every handler module shares (no handler imports another). */
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export const TEAM_ROOM = "team";
+/** Every customer socket, on any node: the source of the online list. */
+export const CUSTOMERS_ROOM = "customers";
+/** Every socket of one user, on any node: presence and "has an open connection" checks. */
+export const userRoom = (userId: string) => `user-${userId}`;
+/** Every socket opened with one session (cookie or bearer), on any node: revocation. */
+export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
+
+/** The sockets in a room on every node; while Redis is away, this node's own (never "nobody"). */
+export async function socketsAnywhere(io: IoServer, room: string) {
+  try {
+    return await io.in(room).fetchSockets();
+  } catch {
+    return io.local.in(room).fetchSockets();
+  }
+}
+
+/**
+ * Support threads go to the room, to every socket of the customer, and to the team room (the
+ * shared inbox: unread counts for staff who have not opened the thread); a socket in several of
+ * these rooms gets it once. The sender's own socket has its acknowledgement instead.
+ */
+export function broadcast(io: IoServer, socket: IoSocket, message: ChatMessage, customerId: string | null, otherMember: string | null) {
+  if (customerId) {
+    io.to([message.roomId, userRoom(customerId), TEAM_ROOM]).except(socket.id).emit("supportMessage", message);
+  } else {
+    const rooms = [message.roomId, userRoom(socket.data.user.id), ...(otherMember ? [userRoom(otherMember)] : [])];
+    io.to(rooms).except(socket.id).emit("newMessage", message);
+  }
+}
+
+/** E-mails the customer a staff reply when no socket of theirs is open anywhere. */
+export async function notifyIfAway(io: IoServer, customerId: string, staffName: string) {
+  try {
+    const sockets = await socketsAnywhere(io, userRoom(customerId));
+    if (sockets.length > 0) return;
+    await notifyCustomerOfReply(customerId, staffName);
+  } catch (error) {
+    logger.warn({ err: error, customerId }, "chat reply notification failed");
+  }
+}

@@ -1,0 +1,15 @@
+import { subscriptionsResponse } from "~/domain/schemas/billing-api";
+import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
+import { apiRoute } from "~/web/api.server";
+import { methodNotAllowed } from "~/utils/http.server";
+
+/** GET /api/subscriptions/my: the signed-in customer's plans (live and ended), newest first. */
+export const loader = apiRoute(
+  { method: "GET", auth: "user", response: subscriptionsResponse, summary: "The signed-in customer's plans, newest first." },
+  async ({ user }) => {
+    const rows = await listSubscriptionsForUser(user.id);
+    return { status: "success", data: { subscriptions: await toSubscriptionJsons(rows) } };
+  },
+);
+
+export const action = methodNotAllowed;

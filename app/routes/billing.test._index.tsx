@@ -1,0 +1,164 @@
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ArrowLeft, FlaskConical } from "lucide-react";
+import { PlanCard } from "~/components/billing/plan-card";
+import { Button } from "~/components/ui/button";
+import { Logo } from "~/components/ui/logo";
+import { z } from "~/domain/zod";
+import { formatMoney } from "~/domain/format";
+import { can } from "~/domain/permissions";
+import { changeTestSubscription, switchablePlans, testBillingSubscriptions } from "~/models/billing.server";
+import { toSubscriptionJsons } from "~/models/subscriptions.server";
+import { HttpError } from "~/utils/http.server";
+import { isTestCheckout } from "~/utils/stripe.server";
+import { requireUser } from "~/web/auth.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { readForm } from "~/web/body-limit.server";
+
+/*
+ * /billing/test: the built-in stand-in for Stripe's customer portal, used only when no
+ * STRIPE_SECRET_KEY is set (404 otherwise). Cancel at period end, resume, switch plan, and, to
+ * try what Stripe would do later, end the period (renewal) or fail the renewal payment. Every
+ * button goes through the webhook's own code path with a Stripe-shaped object.
+ */
+
+const changeForm = z.object({
+  intent: z.enum(["cancel", "resume", "switch", "renew", "fail"]),
+  subscriptionId: z.string().min(1),
+  planKey: z.string().optional(),
+});
+
+async function guard(request: Request) {
+  if (!isTestCheckout()) throw new Response("Not found", { status: 404 });
+  const user = await requireUser(request);
+  if (!can(user, "billing:manage")) throw new Response("Not found", { status: 404 });
+  return user;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await guard(request);
+  const subscriptions = await testBillingSubscriptions(user.id);
+  return { subscriptions: await toSubscriptionJsons(subscriptions), plans: await switchablePlans(), email: user.email };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await guard(request);
+  const parsed = changeForm.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return data({ error: "Please choose what to change." }, { status: 400 });
+  try {
+    const message = await changeTestSubscription(user, parsed.data.subscriptionId, parsed.data.intent, parsed.data.planKey);
+    return redirectWithToast("/billing/test", { type: "success", message });
+  } catch (error) {
+    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export default function TestBilling() {
+  const { subscriptions, plans, email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <div className="min-h-screen bg-slate-50 px-4 py-10 sm:px-10">
+      <main className="mx-auto max-w-3xl space-y-8">
+        <div className="flex items-center justify-between gap-3">
+          <Logo />
+          <span className="inline-flex items-center gap-1.5 rounded-full bg-amber-200 px-3 py-1 text-xs font-bold tracking-wide text-amber-950 uppercase">
+            <FlaskConical aria-hidden="true" className="size-3.5" />
+            Test mode
+          </span>
+        </div>
+        <header>
+          <h1 className="text-3xl font-bold tracking-tight text-slate-950">Manage billing</h1>
+          <p className="mt-2 text-slate-600">
+            Signed in as {email}. This is the built-in <strong>test mode</strong> billing page: it stands in for Stripe's customer portal and no card is
+            charged.
+          </p>
+        </header>
+        {actionData?.error ? (
+          <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+            {actionData.error}
+          </p>
+        ) : null}
+        {subscriptions.length === 0 ? (
+          <p className="rounded-card border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">You have no plan to manage yet.</p>
+        ) : (
+          <div className="space-y-6">
+            {subscriptions.map((subscription) => {
+              const live = subscription.status !== "canceled";
+              return (
+                <PlanCard
+                  key={subscription._id}
+                  subscription={subscription}
+                  headingLevel={2}
+                  showFeatures={false}
+                  actions={
+                    live ? (
+                      <div className="w-full space-y-4">
+                        <div className="flex flex-wrap gap-2">
+                          <ChangeButton id={subscription._id} intent={subscription.cancelAtPeriodEnd ? "resume" : "cancel"} disabled={busy}>
+                            {subscription.cancelAtPeriodEnd ? "Resume plan" : "Cancel plan at period end"}
+                          </ChangeButton>
+                          <ChangeButton id={subscription._id} intent="renew" variant="outline" disabled={busy}>
+                            End the period now (simulate)
+                          </ChangeButton>
+                          <ChangeButton id={subscription._id} intent="fail" variant="outline" disabled={busy}>
+                            Fail the renewal payment (simulate)
+                          </ChangeButton>
+                        </div>
+                        <Form method="post" className="flex flex-wrap items-end gap-2">
+                          <input type="hidden" name="intent" value="switch" />
+                          <input type="hidden" name="subscriptionId" value={subscription._id} />
+                          <label className="space-y-1.5 text-sm font-semibold text-slate-800">
+                            <span className="block">Switch to</span>
+                            <select
+                              name="planKey"
+                              defaultValue={plans.find((p) => p.key !== subscription.plan.key)?.key}
+                              className="min-h-11 rounded-xl border border-slate-300 bg-white px-3 text-sm font-normal"
+                            >
+                              {plans
+                                .filter((plan) => plan.key !== subscription.plan.key)
+                                .map((plan) => (
+                                  <option key={plan.key} value={plan.key}>
+                                    {plan.name} ({formatMoney(plan.priceCents / 100)}/mo)
+                                  </option>
+                                ))}
+                            </select>
+                          </label>
+                          <Button type="submit" variant="outline" disabled={busy}>
+                            Switch plan
+                          </Button>
+                        </Form>
+                      </div>
+                    ) : null
+                  }
+                />
+              );
+            })}
+          </div>
+        )}
+        <Link to="/dashboard" className="inline-flex items-center gap-2 text-sm font-semibold text-brand-700 hover:text-brand-900">
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to your dashboard
+        </Link>
+      </main>
+    </div>
+  );
+}
+
+function ChangeButton({ id, intent, variant, disabled, children }: { id: string; intent: string; variant?: "outline"; disabled: boolean; children: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="subscriptionId" value={id} />
+      <Button type="submit" variant={variant} disabled={disabled}>
+        {children}
+      </Button>
+    </Form>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Manage billing (test mode) | BrandLift" }, { name: "robots", content: "noindex" }];

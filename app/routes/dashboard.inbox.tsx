@@ -1,0 +1,116 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
+import { Search } from "lucide-react";
+import { ThreadList } from "~/components/inbox/thread-list";
+import { useInboxThreads } from "~/components/inbox/use-inbox";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/components/ui/cn";
+import { Input, Label } from "~/components/ui/input";
+import { INBOX_FILTERS, INBOX_PAGE_SIZE, type InboxFilter } from "~/domain/inbox";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { listThreads } from "~/models/inbox.server";
+import { requireTeam } from "~/web/auth.server";
+
+/**
+ * /dashboard/inbox (team): every support thread, latest message first, live; the open thread
+ * beside it (dashboard.inbox.$customerId). Filters: all, unassigned, mine, closed; search by
+ * name, e-mail or message text. Plain links and a GET form: it works without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const staff = await requireTeam(request);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("search") ?? "").trim().slice(0, 200);
+  if (hasControlCharacters(search)) throw new Response(controlCharacterMessage("The search"), { status: 400 });
+  const requested = url.searchParams.get("filter") ?? "all";
+  const filter: InboxFilter = (INBOX_FILTERS as readonly string[]).includes(requested) ? (requested as InboxFilter) : "all";
+  const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 100_000);
+  const { threads, total } = await listThreads({ filter, search, page, viewerId: staff.id });
+  return { threads, total, filter, search, page, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)), staffId: staff.id };
+}
+
+const FILTER_LABELS: Record<InboxFilter, string> = { all: "All", unassigned: "Unassigned", mine: "Mine", closed: "Closed" };
+
+export default function InboxLayout() {
+  const { threads: initial, total, filter, search, page, pages, staffId } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const { threads, typingRooms } = useInboxThreads(initial, { filter, viewerId: staffId, searching: !!search });
+  const query = (changes: Record<string, string | null>) => {
+    const params = new URLSearchParams({ ...(filter !== "all" ? { filter } : {}), ...(search ? { search } : {}), ...(page > 1 ? { page: String(page) } : {}) });
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) params.delete(k);
+      else params.set(k, v);
+    }
+    const s = params.toString();
+    return s ? `?${s}` : "";
+  };
+  return (
+    <section aria-labelledby="inbox-heading" className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h2 id="inbox-heading" className="text-xl font-bold text-slate-950">
+          Inbox
+        </h2>
+        <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
+          {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
+          <div className="flex-1">
+            <Label htmlFor="inbox-search" className="sr-only">
+              Search conversations by name, e-mail or text
+            </Label>
+            <Input id="inbox-search" type="search" name="search" defaultValue={search} placeholder="Search by name, e-mail or text" key={search} />
+          </div>
+          <Button type="submit" variant="outline" loading={navigation.state === "loading" && navigation.location.pathname === "/dashboard/inbox"}>
+            <Search className="size-4" aria-hidden="true" />
+            Search
+          </Button>
+        </Form>
+      </div>
+      <nav aria-label="Inbox filters" className="flex flex-wrap gap-2">
+        {INBOX_FILTERS.map((f) => (
+          <Link
+            key={f}
+            to={`/dashboard/inbox${query({ filter: f === "all" ? null : f, page: null })}`}
+            aria-current={f === filter ? "page" : undefined}
+            className={cn(
+              "rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-inset",
+              f === filter ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50",
+            )}
+          >
+            {FILTER_LABELS[f]}
+          </Link>
+        ))}
+      </nav>
+      <p className="text-sm text-slate-600" aria-live="polite">
+        {total} {total === 1 ? "conversation" : "conversations"}
+        {search ? ` match “${search}”` : ""}
+      </p>
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="space-y-3">
+          <ThreadList
+            threads={threads}
+            typingRooms={typingRooms}
+            linkSuffix={query({})}
+            emptyText={search ? "No conversation matches that search." : "Messages from customers and visitors appear here."}
+          />
+          {pages > 1 ? (
+            <nav aria-label="Inbox pages" className="flex items-center justify-between text-sm">
+              {page > 1 ? <Link to={`/dashboard/inbox${query({ page: String(page - 1) })}`}>Previous</Link> : <span />}
+              <span className="text-slate-600">
+                Page {page} of {pages}
+              </span>
+              {page < pages ? <Link to={`/dashboard/inbox${query({ page: String(page + 1) })}`}>Next</Link> : <span />}
+            </nav>
+          ) : null}
+        </div>
+        <div className="min-w-0">
+          <Outlet />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Inbox — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard" backLabel="Back to the dashboard" />;
+}

@@ -1,0 +1,93 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Badge } from "~/components/ui/badge";
+import { Input } from "~/components/ui/input";
+import { formatDate } from "~/domain/purchase";
+import { LEADS_PAGE_SIZE, leadsQuery } from "~/domain/schemas/grader";
+import { listLeads } from "~/models/grades.server";
+import { requireTeam } from "~/web/auth.server";
+
+/** /dashboard/leads (staff): visitors who graded their page and left an e-mail, with their grade and whether they bought. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireTeam(request);
+  const url = new URL(request.url);
+  const parsed = leadsQuery.safeParse({ search: url.searchParams.get("search") || undefined, page: url.searchParams.get("page") || undefined });
+  const query = parsed.success ? parsed.data : { page: 1, limit: LEADS_PAGE_SIZE, search: undefined };
+  const { leads, total } = await listLeads(query);
+  return { leads, total, page: query.page, search: query.search ?? "", pages: Math.max(1, Math.ceil(total / LEADS_PAGE_SIZE)), invalid: !parsed.success };
+}
+
+export default function LeadsPage() {
+  const { leads, total, page, pages, search, invalid } = useLoaderData<typeof loader>();
+  const pageLink = (n: number) => `?${new URLSearchParams({ ...(search ? { search } : {}), page: String(n) })}`;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold">Leads</h1>
+        <p className="text-slate-600">Visitors who graded their social media page and asked for the report: {total.toLocaleString("en-US")} in all.</p>
+      </div>
+      <Form method="get" role="search" className="flex max-w-md gap-2">
+        <label htmlFor="leads-search" className="sr-only">
+          Search leads by e-mail or name
+        </label>
+        <Input id="leads-search" name="search" defaultValue={search} placeholder="Search by e-mail or name" />
+        <button type="submit" className="rounded-full bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+          Search
+        </button>
+      </Form>
+      {invalid ? <p role="alert" className="text-red-700">That search could not be read; showing every lead.</p> : null}
+      {leads.length === 0 ? (
+        <p className="text-slate-600">{search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-xl ring-1 ring-slate-200">
+          <table className="w-full min-w-[40rem] bg-white text-left text-sm">
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                <th scope="col" className="px-4 py-3">Lead</th>
+                <th scope="col" className="px-4 py-3">Grade</th>
+                <th scope="col" className="px-4 py-3">Graded</th>
+                <th scope="col" className="px-4 py-3">Customer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {leads.map((lead) => (
+                <tr key={lead._id} className="border-t border-slate-200">
+                  <td className="px-4 py-3">
+                    <p className="font-semibold text-slate-950">{lead.name ?? "—"}</p>
+                    <p className="text-slate-600">{lead.email}</p>
+                  </td>
+                  <td className="px-4 py-3">
+                    <Link to={`/grade/${lead.grade._id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+                      {lead.grade.overall} ({lead.grade.score}/100)
+                    </Link>
+                  </td>
+                  <td className="px-4 py-3">{formatDate(lead.createdAt)}</td>
+                  <td className="px-4 py-3">
+                    {lead.customer ? (
+                      <Link to={`/dashboard/users/${lead.customer._id}`}>
+                        <Badge tone="success">customer</Badge>
+                      </Link>
+                    ) : (
+                      <span className="text-slate-600">not yet</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="flex items-center gap-4">
+          {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : null}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : null}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Leads | BrandLift" }];

@@ -1,0 +1,19 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { ChatPanel } from "~/components/chat/chat-panel";
+import { loadOwnSubscription } from "~/web/billing-guards.server";
+
+/** The Message tab of a plan: the subscriber's support chat, the same thread as every service's. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, row } = await loadOwnSubscription(request, params.subscriptionId);
+  return { customerId: row.userId ?? user.id, currentUser: { id: user.id, name: user.name, role: user.role } };
+}
+
+export default function PlanMessage() {
+  const chat = useLoaderData<typeof loader>();
+  return (
+    <section aria-label="Message">
+      <ChatPanel customerId={chat.customerId} currentUser={chat.currentUser} />
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { UserPlus } from "lucide-react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Field, Input } from "~/components/ui/input";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatDate } from "~/domain/purchase";
+import { inviteBodySchema } from "~/domain/schemas/ops";
+import { z } from "~/domain/zod";
+import { inviteStaff, listStaff, setAccountDisabled, toMemberJson } from "~/models/team.server";
+import { requireTeam } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { HttpError } from "~/utils/http.server";
+
+/**
+ * /dashboard/team: the staff, an invitation by e-mail (a one-hour set-password link), and
+ * disabling or re-enabling an account (its sessions and sockets end at once). docs/decisions/094.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const me = await requireTeam(request);
+  return { members: (await listStaff()).map(toMemberJson), meId: me.id };
+}
+
+const accountForm = z.object({ intent: z.enum(["disable", "enable"]), userId: z.string().max(64) });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const me = await requireTeam(request);
+  const form = Object.fromEntries(await readForm(request));
+  try {
+    if (form.intent === "invite") {
+      const parsed = inviteBodySchema.safeParse(form);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return data({ intent: "invite", field: String(issue?.path[0] ?? "email"), error: issue?.message ?? "Invalid invitation." }, { status: 400 });
+      }
+      const { member } = await inviteStaff(me, parsed.data);
+      return redirectWithToast("/dashboard/team", { type: "success", message: `Invitation sent to ${member.email}.` });
+    }
+    const parsed = accountForm.safeParse(form);
+    if (!parsed.success) return data({ intent: "account", field: "", error: "Unknown action." }, { status: 400 });
+    const member = await setAccountDisabled(me.id, parsed.data.userId, parsed.data.intent === "disable");
+    const message = parsed.data.intent === "disable" ? `${member.name} is disabled and signed out everywhere.` : `${member.name} can sign in again.`;
+    return redirectWithToast("/dashboard/team", { type: "success", message });
+  } catch (error) {
+    if (error instanceof HttpError) return data({ intent: String(form.intent ?? ""), field: "email", error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+type TeamData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function TeamTab() {
+  return <TeamView {...useLoaderData<typeof loader>()} />;
+}
+
+const STATE_LABEL = { active: ["Active", "success"], invited: ["Invited", "warning"], disabled: ["Disabled", "danger"] } as const;
+
+function TeamView({ members, meId }: TeamData) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const inviteError = actionData?.intent === "invite" ? actionData : null;
+  return (
+    <section aria-labelledby="team-heading" className="space-y-6">
+      <h2 id="team-heading" className="text-xl font-bold text-slate-950">
+        Team
+      </h2>
+      <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
+        {members.map((member) => {
+          const [label, tone] = STATE_LABEL[member.state];
+          return (
+            <li key={member._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="team-member">
+              <div className="min-w-0 flex-1">
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold break-words text-slate-950">{member.name}</span>
+                  <Badge tone={tone}>{label}</Badge>
+                  {member._id === meId ? <Badge tone="brand">You</Badge> : null}
+                </p>
+                <p className="text-sm break-all text-slate-600">
+                  {member.email} · since {formatDate(member.createdAt)}
+                </p>
+              </div>
+              {member._id === meId ? null : (
+                <Form method="post">
+                  <input type="hidden" name="userId" value={member._id} />
+                  {member.state === "disabled" ? (
+                    <Button type="submit" name="intent" value="enable" variant="outline" size="sm">
+                      Enable<span className="sr-only"> {member.name}</span>
+                    </Button>
+                  ) : (
+                    <Button type="submit" name="intent" value="disable" variant="danger" size="sm">
+                      Disable<span className="sr-only"> {member.name}</span>
+                    </Button>
+                  )}
+                </Form>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {actionData && actionData.intent !== "invite" ? (
+        <p role="alert" className="text-sm font-semibold text-red-700">
+          {actionData.error}
+        </p>
+      ) : null}
+      <Form method="post" className="grid gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card sm:grid-cols-[1fr_1fr_auto] sm:items-end" aria-labelledby="invite-heading">
+        <h3 id="invite-heading" className="font-bold text-slate-950 sm:col-span-3">
+          Invite a colleague
+        </h3>
+        <input type="hidden" name="intent" value="invite" />
+        <Field label="Name" error={inviteError?.field === "name" ? inviteError.error : undefined}>
+          {(control) => <Input {...control} name="name" autoComplete="off" required maxLength={120} />}
+        </Field>
+        <Field label="E-mail" error={inviteError && inviteError.field !== "name" ? inviteError.error : undefined}>
+          {(control) => <Input {...control} name="email" type="email" autoComplete="off" required />}
+        </Field>
+        <Button type="submit" loading={navigation.state === "submitting" && navigation.formData?.get("intent") === "invite"}>
+          <UserPlus className="size-4" aria-hidden="true" />
+          Send invitation
+        </Button>
+        <p className="text-xs text-slate-600 sm:col-span-3">They get an e-mail with a link to set their password; it works once, for one hour.</p>
+      </Form>
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Team — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <SectionBoundary<TeamData> message="Failed to load the team" render={(data) => <TeamView {...data} />} />;
+}

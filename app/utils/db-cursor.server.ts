@@ -1,0 +1,25 @@
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type postgres from "postgres";
+import { database, db } from "./db.server";
+
+const dialect = new PgDialect();
+
+/**
+ * A query's rows in batches from a server-side cursor, so a large result (a CSV export) never sits
+ * in memory: PostgreSQL lends a connection and a portal for as long as the consumer reads. Null on
+ * the embedded database, which has one connection and no cursor to lend across requests: the
+ * caller pages by key there instead (docs/decisions/093).
+ */
+export function cursorBatches<T>(query: SQL, batchSize: number): AsyncIterable<T[]> | null {
+  if (database.kind !== "postgres") return null;
+  const client = (db as unknown as { $client: postgres.Sql }).$client;
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return client.unsafe(text, params as postgres.ParameterOrJSON<never>[]).cursor(batchSize) as unknown as AsyncIterable<T[]>;
+}
+
+/** PGlite answers { rows }, postgres.js an array: the rows either way. */
+export async function queryRows<T>(query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+}

@@ -1,0 +1,103 @@
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { apiMethods, apiRoute } from "~/web/api.server";
+import { HttpError } from "~/utils/http.server";
+
+const context = { requestId: "req-1", cspNonce: "", clientIp: "127.0.0.1" };
+const call = (handler: ReturnType<typeof apiRoute>, request: Request, params: Record<string, string> = {}) =>
+  handler({ request, params, context });
+
+const echo = apiRoute({ auth: "none", body: z.object({ name: z.string().min(1, "Name is required") }) }, async ({ body }) => ({
+  success: true,
+  data: body,
+}));
+
+describe("apiRoute", () => {
+  test("parses a JSON body and answers JSON", async () => {
+    const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "Ada" }), headers: { "Content-Type": "application/json" } }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true, data: { name: "Ada" } });
+  });
+
+  test("a malformed JSON body is a 400 in the error shape", async () => {
+    const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: "{oops", headers: { "Content-Type": "application/json" } }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      success: false,
+      status: "error",
+      message: "The request body is not valid JSON.",
+      error: "The request body is not valid JSON.",
+      code: "MALFORMED_JSON",
+    });
+  });
+
+  test("a schema failure gives the schema's own message", async () => {
+    const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "" }), headers: { "Content-Type": "application/json" } }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ message: "Name is required", code: "INVALID_INPUT" });
+  });
+
+  test("signed-out callers of a guarded route get 401 JSON, not a redirect", async () => {
+    const guarded = apiRoute({ auth: "any" }, async () => ({ ok: true }));
+    const response = await call(guarded, new Request("http://x/api/guarded"));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+  });
+
+  test("an HttpError keeps its status, code and headers", async () => {
+    const limited = apiRoute({ auth: "none" }, async () => {
+      throw new HttpError(429, "Slow down.", "RATE_LIMITED", { "Retry-After": "30" });
+    });
+    const response = await call(limited, new Request("http://x/api/limited"));
+    expect(response.status).toBe(429);
+    expect(response.headers.get("Retry-After")).toBe("30");
+  });
+
+  test("an unexpected error is a 500 with the request id and no stack trace", async () => {
+    const broken = apiRoute({ auth: "none" }, async () => {
+      throw new Error("database exploded at /secret/path.ts:12");
+    });
+    const response = await call(broken, new Request("http://x/api/broken"));
+    expect(response.status).toBe(500);
+    const body = await response.json();
+    expect(body).toMatchObject({ success: false, code: "INTERNAL_ERROR", requestId: "req-1" });
+    expect(JSON.stringify(body)).not.toContain("exploded");
+  });
+
+  test("a declared method refuses the others with 405; GET also answers HEAD", async () => {
+    const create = apiRoute({ method: "POST", auth: "none" }, async () => ({ created: true }));
+    expect((await call(create, new Request("http://x/api/things", { method: "PUT" }))).status).toBe(405);
+    expect((await call(create, new Request("http://x/api/things", { method: "POST" }))).status).toBe(200);
+    const read = apiRoute({ method: "GET", auth: "none" }, async () => ({ ok: true }));
+    expect((await call(read, new Request("http://x/api/things", { method: "HEAD" }))).status).toBe(200);
+  });
+
+  test("apiMethods sends each method to its handler", async () => {
+    const patch = apiRoute({ method: "PATCH", auth: "none" }, async () => ({ did: "patch" }));
+    const remove = apiRoute({ method: "DELETE", auth: "none" }, async () => ({ did: "delete" }));
+    const action = apiMethods(patch, remove);
+    expect(await (await call(action, new Request("http://x/api/things/1", { method: "DELETE" }))).json()).toEqual({ did: "delete" });
+    expect((await call(action, new Request("http://x/api/things/1", { method: "POST" }))).status).toBe(405);
+    expect(action.api.map((spec) => spec.method)).toEqual(["PATCH", "DELETE"]);
+  });
+
+  test("rateLimit counts before parsing: the third call in the window is a 429 with Retry-After", async () => {
+    const limiter = new RateLimiterMemory({ points: 2, duration: 60 });
+    const limited = apiRoute(
+      { method: "POST", auth: "none", rateLimit: { limiter, key: ({ clientIp }) => `ip:${clientIp}` }, body: z.object({ name: z.string() }) },
+      async () => ({ ok: true }),
+    );
+    const post = () => call(limited, new Request("http://x/api/limited", { method: "POST", body: "{oops", headers: { "Content-Type": "application/json" } }));
+    expect((await post()).status).toBe(400);
+    expect((await post()).status).toBe(400);
+    const third = await post();
+    expect(third.status).toBe(429);
+    expect(third.headers.get("Retry-After")).toMatch(/^\d+$/);
+  });
+
+  test("a plain value answers with the declared success status", async () => {
+    const created = apiRoute({ method: "POST", auth: "none", status: 201 }, async () => ({ success: true }));
+    expect((await call(created, new Request("http://x/api/created", { method: "POST" }))).status).toBe(201);
+  });
+});

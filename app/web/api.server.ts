@@ -1,0 +1,170 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { z } from "zod";
+import { can } from "~/domain/permissions";
+import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
+import { readFormData, readText } from "~/web/body-limit.server";
+import { isDatabaseUnavailable } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { clientIp, consume } from "~/utils/rate-limit.server";
+
+/** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
+export type Auth = "none" | "optional" | "any" | "user" | "team";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type UserFor<A extends Auth> = A extends "none" ? null : A extends "optional" ? SessionUser | null : SessionUser;
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+export interface ApiConfig<A extends Auth, P, Q, B> {
+  /** The one method this handler takes; others answer 405. A loader is GET (and HEAD). */
+  method?: Method;
+  auth: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The success body, for the OpenAPI document (GET /api/openapi.json). */
+  response?: z.ZodType;
+  /** Status of a success answered as a plain value (default 200). */
+  status?: number;
+  /** Spent after authentication and before parsing, so malformed floods count too. */
+  rateLimit?: { limiter: RateLimiterAbstract; key: (ctx: { clientIp: string; user: SessionUser | null }) => string | string[] };
+  /** One line for the API reference. */
+  summary?: string;
+  /** A body the handler reads itself (multipart uploads, signed webhooks), described for the document only. */
+  rawBody?: { contentType: string; schema?: z.ZodType };
+}
+
+/** What a route declares, kept on the handler so the OpenAPI registry can read it. */
+export type ApiSpec = Omit<ApiConfig<Auth, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>, "rateLimit"> & {
+  rateLimited: boolean;
+};
+export type ApiHandler = ((args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>) & { api: ApiSpec[] };
+
+export interface ApiContext<A extends Auth, P, Q, B> {
+  request: Request;
+  user: UserFor<A>;
+  identity: Identity | null;
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  requestId: string;
+  /** The client address as Express saw it (trust proxy honoured). */
+  clientIp: string;
+}
+
+export const INTERNAL_ERROR_MESSAGE = "Something went wrong on our side. Please try again.";
+export const DATABASE_UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Please try again in a moment.";
+
+/**
+ * Declares an /api route: checks the method, authenticates, spends the rate limit, parses params,
+ * query and body with zod, and maps every failure to the JSON error shape. A handler returns a
+ * Response or a value to send as JSON. The config is the route's entry in the OpenAPI document.
+ */
+export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  config: ApiConfig<A, P, Q, B>,
+  handler: (ctx: ApiContext<A, P, Q, B>) => Promise<unknown>,
+): ApiHandler {
+  const route = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+    const requestId = (context as { requestId?: string } | undefined)?.requestId ?? crypto.randomUUID();
+    if (config.method && !methodMatches(config.method, request.method)) return methodNotAllowed();
+    try {
+      const identity = config.auth === "none" ? null : await getIdentity(request);
+      if (config.auth !== "none" && config.auth !== "optional") {
+        if (!identity) throw unauthorized();
+        if (config.auth === "team" && !can(identity.user, "area:team")) throw forbidden();
+        if (config.auth === "user" && !can(identity.user, "area:customer")) throw forbidden();
+      }
+      if (identity?.via === "cookie" && request.method !== "GET" && request.method !== "HEAD") checkOrigin(request);
+      const ip = clientIp(request, context);
+      if (config.rateLimit) {
+        const keys = config.rateLimit.key({ clientIp: ip, user: identity?.user ?? null });
+        await consume(config.rateLimit.limiter, ...(Array.isArray(keys) ? keys : [keys]));
+      }
+      const result = await handler({
+        request,
+        identity,
+        user: (identity?.user ?? null) as UserFor<A>,
+        params: parse(config.params, params) as Infer<P>,
+        query: parse(config.query, Object.fromEntries(new URL(request.url).searchParams)) as Infer<Q>,
+        body: (config.body ? parse(config.body, await readBody(request)) : undefined) as Infer<B>,
+        requestId,
+        clientIp: ip,
+      });
+      if (result instanceof Response) return result;
+      return Response.json(result, { status: config.status ?? 200, headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      return toErrorResponse(error, requestId, request);
+    }
+  };
+  const { rateLimit, ...spec } = config;
+  return Object.assign(route, { api: [{ ...spec, rateLimited: !!rateLimit } as ApiSpec] });
+}
+
+/** One action taking several methods: `export const action = apiMethods(patch, remove)`. */
+export function apiMethods(...routes: ApiHandler[]): ApiHandler {
+  const route = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
+    const match = routes.find((candidate) => candidate.api.some((spec) => spec.method && methodMatches(spec.method, args.request.method)));
+    return match ? match(args) : methodNotAllowed();
+  };
+  return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api) });
+}
+
+function methodMatches(declared: Method, actual: string) {
+  return actual === declared || (declared === "GET" && actual === "HEAD");
+}
+
+export function toErrorResponse(error: unknown, requestId: string, request?: Request): Response {
+  if (error instanceof HttpError) return httpErrorResponse(error);
+  if (error instanceof Response) return error;
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, requestId, url: request?.url }, "database unavailable");
+    return jsonError(503, DATABASE_UNAVAILABLE_MESSAGE, ERROR_CODES[503], { requestId, headers: { "Retry-After": "5" } });
+  }
+  logger.error({ err: error, requestId, url: request?.url }, "unhandled API error");
+  return jsonError(500, INTERNAL_ERROR_MESSAGE, ERROR_CODES[500], { requestId });
+}
+
+function parse(schema: z.ZodType | undefined, input: unknown) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new HttpError(400, issue?.message ?? "Invalid input.", "INVALID_INPUT");
+  }
+  return result.data;
+}
+
+async function readBody(request: Request): Promise<unknown> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+    return Object.fromEntries(await readFormData(request));
+  }
+  const text = await readText(request);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON.", "MALFORMED_JSON");
+  }
+}
+
+/** Cookie-authenticated state changes on resource routes must come from our own pages. */
+export function checkOrigin(request: Request) {
+  const origin = request.headers.get("Origin");
+  const allowed = new Set([new URL(env.appUrl).origin, new URL(request.url).origin]);
+  if (!origin || !allowed.has(origin)) throw new HttpError(403, "Cross-site request refused.", "BAD_ORIGIN");
+}
+
+/** Zod helpers shared by the API schemas. */
+export const uuidParam = (message = "Not found.") => z.string().uuid({ message });
+
+/** The JSON error shape every /api failure answers with (errorBody in ~/utils/http.server). */
+export const errorSchema = z.object({
+  success: z.literal(false),
+  status: z.literal("error"),
+  message: z.string(),
+  error: z.string(),
+  code: z.string().meta({ description: "Stable machine-readable code, e.g. INVALID_INPUT, RATE_LIMITED." }),
+  requestId: z.string().optional(),
+});

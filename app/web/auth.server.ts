@@ -1,0 +1,113 @@
+import { createCookie, redirect } from "@remix-run/node";
+import { sitePath } from "~/domain/redirect";
+import { findSession, revokeSession, type SessionUser } from "~/models/sessions.server";
+import { touchSession } from "~/models/account.server";
+import { can } from "~/domain/permissions";
+import { env, sessionSecrets } from "~/utils/env.server";
+import { forbidden, unauthorized } from "~/utils/http.server";
+
+/** The cookie holds only the session secret; the session itself lives in the database. */
+export const sessionCookie = createCookie("__session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: env.secureCookies,
+  path: "/",
+  secrets: sessionSecrets(env),
+  maxAge: 30 * 24 * 3600,
+});
+
+export type { SessionUser };
+export interface Identity {
+  user: SessionUser;
+  via: "cookie" | "bearer";
+  token: string;
+  sessionId: string;
+}
+
+const identityCache = new WeakMap<Request, Promise<Identity | null>>();
+
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("Authorization");
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match ? match[1] : null;
+}
+
+export async function cookieToken(cookieHeader: string | null): Promise<string | null> {
+  const value: unknown = await sessionCookie.parse(cookieHeader);
+  return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+/** Who is asking: a bearer token wins over the session cookie. Cached per Request. */
+export function getIdentity(request: Request): Promise<Identity | null> {
+  let pending = identityCache.get(request);
+  if (!pending) {
+    pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie")).then((identity) => {
+      // The account page's session list: device and last use (at most one write a minute per session).
+      if (identity) void touchSession(identity.sessionId, request.headers.get("User-Agent"));
+      return identity;
+    });
+    identityCache.set(request, pending);
+  }
+  return pending;
+}
+
+/** Shared with the Socket.IO handshake, which has a token and a cookie header but no Request. */
+export async function resolveIdentity(bearer: string | null, cookieHeader: string | null): Promise<Identity | null> {
+  if (bearer) {
+    const found = await findSession(bearer, "bearer");
+    return found ? { user: found.user, via: "bearer", token: bearer, sessionId: found.sessionId } : null;
+  }
+  const token = await cookieToken(cookieHeader);
+  if (!token) return null;
+  const found = await findSession(token, "cookie");
+  return found ? { user: found.user, via: "cookie", token, sessionId: found.sessionId } : null;
+}
+
+export async function getOptionalUser(request: Request) {
+  return (await getIdentity(request))?.user ?? null;
+}
+
+/** A redirect target after sign-in: a path of this site (parsed against APP_URL), else `fallback`. */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard") {
+  return sitePath(to, env.appUrl) ?? fallback;
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const redirectTo = url.pathname + url.search;
+  return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
+}
+
+/** Browser guard: a signed-out visitor goes to /login?redirectTo=… */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const identity = await getIdentity(request);
+  if (!identity) throw loginRedirect(request);
+  return identity.user;
+}
+
+/** Browser guard for staff pages: signed-out → /login, customers → 403. */
+export async function requireTeam(request: Request): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (!can(user, "area:team")) throw new Response("Not allowed", { status: 403 });
+  return user;
+}
+
+/** API guard: 401/403 in the JSON error shape, never a redirect. */
+export async function requireApiUser(request: Request, role?: SessionUser["role"]): Promise<Identity> {
+  const identity = await getIdentity(request);
+  if (!identity) throw unauthorized();
+  if (role === "team" && !can(identity.user, "area:team")) throw forbidden();
+  if (role === "user" && !can(identity.user, "area:customer")) throw forbidden();
+  return identity;
+}
+
+export async function sessionCookieHeader(token: string, expires: Date) {
+  return sessionCookie.serialize(token, { expires });
+}
+
+/** Ends the current session or token server-side; returns the Set-Cookie that clears the cookie. */
+export async function endSession(request: Request) {
+  const identity = await getIdentity(request);
+  if (identity) await revokeSession(identity.token);
+  return sessionCookie.serialize("", { maxAge: 0 });
+}

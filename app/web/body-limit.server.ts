@@ -1,0 +1,240 @@
+import type { IncomingMessage } from "node:http";
+import type { ErrorRequestHandler, RequestHandler, Response as ExpressResponse } from "express";
+import { MAX_REPORT_BYTES } from "~/domain/report";
+import { errorBody, HttpError, httpErrorResponse } from "~/utils/http.server";
+
+/*
+ * Request bodies are bounded in one place, before anything buffers them. The
+ * Express guard `bodyLimit` sits in front of the Remix handler: it refuses a declared length over
+ * the limit without reading a byte, and counts bytes (and urlencoded fields) as they stream, so a
+ * body without Content-Length is stopped at the limit too. The readers below (`readText`,
+ * `readFormData`) apply the same limits to a Fetch Request, for the routes' own reading and for
+ * tests that call a route without Express.
+ */
+
+export const BODY_LIMITS = {
+  /** JSON, urlencoded, the Stripe webhook and any other body. */
+  bytes: 1024 * 1024,
+  /** Fields of an urlencoded or multipart form. */
+  fields: 1000,
+  /** A multipart upload: the file plus this much of other fields and framing. */
+  uploadBytes: MAX_REPORT_BYTES + 64 * 1024,
+} as const;
+
+/** Routes that take a multipart file upload; every other body gets the 1 MiB limit. */
+export const UPLOAD_PATHS: RegExp[] = [
+  /^\/api\/reports\/service\/[^/]+\/upload$/,
+  /^\/dashboard\/users\/[^/]+(?:\/?|\.data)$/,
+  /^\/dashboard\/users\/[^/]+\/plans\/[^/]+(?:\/?|\.data)$/,
+  /^\/api\/subscriptions\/[^/]+\/reports$/,
+  /^\/api\/chat\/attachments$/,
+];
+
+export const PAYLOAD_TOO_LARGE_MESSAGE = "The request is too large.";
+export const TOO_MANY_FIELDS_MESSAGE = "The form has too many fields.";
+export const MALFORMED_FORM_MESSAGE = "The form could not be read. Please try again.";
+export const UNSUPPORTED_FORM_MESSAGE = "Send the form as application/x-www-form-urlencoded or multipart/form-data.";
+
+/** What the guard hands a route whose body it stopped: the route's reader fails with this. */
+export class BodyLimitError extends HttpError {
+  constructor(message = PAYLOAD_TOO_LARGE_MESSAGE) {
+    super(413, message, "PAYLOAD_TOO_LARGE");
+    this.name = "BodyLimitError";
+  }
+}
+
+/** By name: server.ts and the Remix build each bundle their own copy of this module. */
+export function isBodyLimitError(error: unknown): boolean {
+  const named = (value: unknown) => value instanceof Error && value.name === "BodyLimitError";
+  return named(error) || (error instanceof Error && named(error.cause));
+}
+
+const isMultipart = (type: string) => type.toLowerCase().startsWith("multipart/form-data");
+const isUrlencoded = (type: string) => type.toLowerCase().startsWith("application/x-www-form-urlencoded");
+
+/** The byte limit of a body sent to `pathname` with this Content-Type. */
+export function byteLimitFor(pathname: string, contentType: string): number {
+  return isMultipart(contentType) && UPLOAD_PATHS.some((path) => path.test(pathname)) ? BODY_LIMITS.uploadBytes : BODY_LIMITS.bytes;
+}
+
+const AMPERSAND = 0x26;
+function countAmpersands(chunk: Uint8Array) {
+  let count = 0;
+  for (let i = chunk.indexOf(AMPERSAND); i !== -1; i = chunk.indexOf(AMPERSAND, i + 1)) count++;
+  return count;
+}
+
+/** Counts a body as it streams; `add` answers the error to stop with, or null. */
+export function bodyCounter(pathname: string, contentType: string) {
+  const limit = byteLimitFor(pathname, contentType);
+  const countFields = isUrlencoded(contentType);
+  let bytes = 0;
+  let fields = 1;
+  return {
+    limit,
+    add(chunk: Uint8Array): BodyLimitError | null {
+      bytes += chunk.byteLength;
+      if (bytes > limit) return new BodyLimitError();
+      if (countFields) {
+        fields += countAmpersands(chunk);
+        if (fields > BODY_LIMITS.fields) return new BodyLimitError(TOO_MANY_FIELDS_MESSAGE);
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * After a 413 the rest of the body is read and thrown away for a little while (the answer is
+ * already out), so that a client still sending sees the answer instead of a reset; past these
+ * bounds the connection is cut. A body never costs more reading than this, and none of it is kept.
+ */
+export const LINGER = { bytes: 16 * 1024 * 1024, ms: 5000 };
+
+/** Responses the guard has answered itself; whatever the route answers later is dropped. */
+const answered = new WeakSet<object>();
+
+function refuse(req: IncomingMessage, res: ExpressResponse, error: BodyLimitError) {
+  answered.add(res);
+  if (res.headersSent) return discardRest(req, () => res.end());
+  const payload = JSON.stringify(errorBody(error.message, error.code, res.locals?.requestId as string | undefined));
+  res.statusCode = 413;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(payload));
+  res.setHeader("Cache-Control", "no-store");
+  // The whole answer leaves now; the response ends once the rest of the body is drained or cut.
+  res.write(payload);
+  const end = res.end.bind(res);
+  // This is the only answer: whatever the route sends later (it runs on, its read failing) is dropped.
+  res.write = (() => true) as typeof res.write;
+  res.end = (() => res) as typeof res.end;
+  discardRest(req, () => end());
+}
+
+function discardRest(req: IncomingMessage, done: () => void) {
+  if (req.complete || req.destroyed) return done();
+  req.removeAllListeners("data");
+  let finished = false;
+  const finish = (cut: boolean) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    done();
+    if (cut) req.socket?.destroy();
+  };
+  const timer = setTimeout(() => finish(true), LINGER.ms);
+  timer.unref();
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > LINGER.bytes) finish(true);
+  });
+  req.once("end", () => finish(false));
+  req.once("close", () => finish(false));
+  req.resume();
+}
+
+/** Express guard in front of the Remix handler (see the module comment). */
+export const bodyLimit: RequestHandler = (req, res, next) => {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (!(declared > 0) && req.headers["transfer-encoding"] === undefined) return next();
+  const counter = bodyCounter(req.path, req.headers["content-type"] ?? "");
+  if (declared > counter.limit) return refuse(req, res, new BodyLimitError());
+
+  // Paused before listening, so this listener does not start the flow: the route's reader does,
+  // and both see every chunk, this one first.
+  req.pause();
+  const count = (chunk: Buffer) => {
+    const error = counter.add(chunk);
+    if (!error) return;
+    // Nothing more reaches the route's reader: it fails with the error, and the answer is a 413.
+    req.removeAllListeners("data");
+    if (req.listenerCount("error") > 0) req.emit("error", error);
+    refuse(req, res, error);
+  };
+  req.on("data", count);
+  next();
+};
+
+/** After the guard answered, the route's own (late) answer cannot be sent: drop it quietly. */
+export const bodyLimitErrors: ErrorRequestHandler = (error, req, res, next) => {
+  if (answered.has(res) || isBodyLimitError(error)) {
+    if (!res.headersSent) refuse(req, res, new BodyLimitError());
+    return;
+  }
+  next(error);
+};
+
+/** Reads a Fetch Request's body as text, at most `limit` bytes, counting as it streams. */
+export async function readText(request: Request, limit = BODY_LIMITS.bytes): Promise<string> {
+  return new TextDecoder().decode(await readBytes(request, limit));
+}
+
+async function readBytes(request: Request, limit: number, countFields = false): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > limit) throw new BodyLimitError();
+  if (!request.body) return new Uint8Array(new ArrayBuffer(0));
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let fields = 1;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new BodyLimitError();
+      if (countFields) {
+        fields += countAmpersands(value);
+        if (fields > BODY_LIMITS.fields) throw new BodyLimitError(TOO_MANY_FIELDS_MESSAGE);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    if (error instanceof HttpError) throw error;
+    if (isBodyLimitError(error)) throw new BodyLimitError();
+    throw new HttpError(400, MALFORMED_FORM_MESSAGE, "MALFORMED_BODY");
+  }
+  const bytes = new Uint8Array(new ArrayBuffer(size));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads an urlencoded or multipart form within the limits: at most 1 MiB and 1,000 fields; a
+ * malformed multipart body is a 400 and any other type a 415, never a 500. Throws HttpError.
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (isUrlencoded(type)) {
+    const params = new URLSearchParams(new TextDecoder().decode(await readBytes(request, BODY_LIMITS.bytes, true)));
+    const form = new FormData();
+    for (const [name, value] of params) form.append(name, value);
+    return form;
+  }
+  if (!isMultipart(type)) throw new HttpError(415, UNSUPPORTED_FORM_MESSAGE, "UNSUPPORTED_MEDIA_TYPE");
+  const bytes = await readBytes(request, BODY_LIMITS.bytes);
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
+  } catch {
+    throw new HttpError(400, MALFORMED_FORM_MESSAGE, "MALFORMED_BODY");
+  }
+  if ([...form.keys()].length > BODY_LIMITS.fields) throw new BodyLimitError(TOO_MANY_FIELDS_MESSAGE);
+  return form;
+}
+
+/** `readFormData` for page actions: a refusal is thrown as a Response in the error shape. */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await readFormData(request);
+  } catch (error) {
+    if (error instanceof HttpError) throw httpErrorResponse(error);
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+
+import { settleBackgroundTasks } from "~/utils/background.server";
+import { ensureCatalogue } from "~/models/catalogue.server";
+import { database } from "~/utils/db.server";
+import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
+import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { redis, redisHealth, redisReady } from "~/utils/redis.server";
+
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database. */
+export async function boot() {
+  await database.migrate();
+  if (await ensureCatalogue()) logger.info("seeded the catalogue");
+  const demo = database.kind === "pglite" ? await seedDemo() : null;
+  // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
+  await redisReady(1000);
+  return {
+    database: database.kind,
+    demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
+    appUrl: env.appUrl,
+  };
+}
+
+export async function shutdown() {
+  // A reset e-mail asked for just before the stop still goes out.
+  await settleBackgroundTasks();
+  if (redis) await redis.quit().catch(() => redis?.disconnect());
+  await database.close();
+}
+
+export type Health = { status: "ok" | "degraded" | "unavailable"; database: "up" | "down"; redis: "up" | "down" | "not configured" };
+
+/**
+ * What /healthz answers. Without the database nothing works ("unavailable", 503); without Redis
+ * everything still does on each node ("degraded", 200: a load balancer must keep the node).
+ */
+export async function health(): Promise<Health> {
+  const database = await Promise.race([
+    pingDatabase(),
+    new Promise<"down">((resolve) => setTimeout(() => resolve("down"), 2000).unref()),
+  ]);
+  const redis = redisHealth();
+  const status = database === "down" ? "unavailable" : redis === "down" ? "degraded" : "ok";
+  return { status, database, redis };
+}
+
+async function pingDatabase(): Promise<"up" | "down"> {
+  try {
+    await database.ping();
+    return "up";
+  } catch {
+    return "down";
+  }
+}

@@ -1,0 +1,37 @@
+import { requireTeam, requireUser } from "~/web/auth.server";
+import { HttpError } from "~/utils/http.server";
+import { findCustomer } from "~/models/customers.server";
+import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
+
+/*
+ * Guards shared by the dashboard's browser loaders and actions. Each loader calls one of these
+ * itself; the API's 404 becomes the page's 404 (the root boundary's "Page not found").
+ */
+
+/** The one way a page or file route answers 404 (the route's error boundary shows its "not found" view). */
+export const pageNotFound = () =>
+  new Response("Not found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+  });
+
+/** A page-level 404 for a model's "not found or not yours" HttpError; other errors go on. */
+export function asPageError(error: unknown): never {
+  if (error instanceof HttpError && error.status === 404) throw pageNotFound();
+  throw error;
+}
+
+/** The signed-in user and one purchase they may see (their own; staff: any). */
+export async function loadOwnPurchase(request: Request, purchaseId: string | undefined) {
+  const user = await requireUser(request);
+  const row = await getPurchaseFor(user, purchaseId ?? "").catch(asPageError);
+  return { user, purchase: { ...row, json: toPurchaseJson(row) } };
+}
+
+/** Staff and the customer account they opened. */
+export async function loadCustomer(request: Request, userId: string | undefined) {
+  const staff = await requireTeam(request);
+  const customer = await findCustomer(userId ?? "");
+  if (!customer) throw pageNotFound();
+  return { staff, customer };
+}

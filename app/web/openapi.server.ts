@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { errorSchema, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
+
+/*
+ * The OpenAPI 3.1 document, built from what each /api route already declares to apiRoute: the
+ * zod schemas it validates with and the response it promises. Nothing is written by hand, so
+ * the document cannot drift from the code. See docs/api.md.
+ */
+
+type JsonSchema = Record<string, unknown>;
+type RouteModules = Record<string, Record<string, unknown>>;
+
+const ERROR_REF = { $ref: "#/components/schemas/Error" };
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input (message says which field and why).",
+  401: "Not signed in, or the token has been revoked.",
+  403: "Signed in, but not allowed (or a cross-site cookie request).",
+  405: "Method not allowed.",
+  429: "Too many requests; Retry-After says how many seconds to wait.",
+  500: "Unexpected failure; the answer carries a requestId for the logs.",
+};
+
+/** `./api.services.purchases.$id.ts` → `/api/services/purchases/{id}`; null for a splat route. */
+export function apiPathFromFile(file: string): string | null {
+  const name = file.replace(/^.*\//, "").replace(/\.tsx?$/, "");
+  // Remix's flat routes: dots separate segments, `[.]` is a literal dot, `$name` a parameter.
+  const segments = name.split(/\.(?![^[]*\])/);
+  if (segments.includes("$")) return null;
+  return "/" + segments.map((segment) => segment.replace(/\[\.\]/g, ".").replace(/^\$(.+)$/, "{$1}")).join("/");
+}
+
+/** The handlers a route module exports, keyed by the HTTP method each one declares. */
+export function routeOperations(module: Record<string, unknown>): { method: Method; spec: ApiSpec }[] {
+  const operations: { method: Method; spec: ApiSpec }[] = [];
+  for (const exportName of ["loader", "action"] as const) {
+    const handler = module[exportName] as Partial<ApiHandler> | undefined;
+    for (const spec of handler?.api ?? []) {
+      operations.push({ method: spec.method ?? (exportName === "loader" ? "GET" : "POST"), spec });
+    }
+  }
+  return operations;
+}
+
+export function buildOpenApiDocument(modules: RouteModules) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [file, module] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
+    const path = apiPathFromFile(file);
+    if (!path) continue;
+    for (const { method, spec } of routeOperations(module)) {
+      paths[path] ??= {};
+      paths[path][method.toLowerCase()] = operation(path, method, spec);
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "BrandLift API",
+      version: "1.0.0",
+      description: "JSON API of the BrandLift agency app. Every failure answers the Error shape. Reference: docs/api.md.",
+    },
+    servers: [{ url: "/" }],
+    paths,
+    components: {
+      schemas: { Error: jsonSchema(errorSchema, "output") },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "The token from POST /api/auth/login." },
+        cookieAuth: { type: "apiKey", in: "cookie", name: "__session", description: "The browser session; state changes need a same-origin Origin header." },
+      },
+    },
+  };
+}
+
+function operation(path: string, method: Method, spec: ApiSpec) {
+  const parameters = [...objectParameters(spec.params, "path"), ...objectParameters(spec.query, "query")];
+  const status = spec.status ?? 200;
+  const errors = new Set<number>([405, 500]);
+  if (spec.params || spec.query || spec.body) errors.add(400);
+  if (spec.auth === "any" || spec.auth === "user" || spec.auth === "team") errors.add(401);
+  if (spec.auth === "user" || spec.auth === "team" || (spec.auth !== "none" && method !== "GET")) errors.add(403);
+  if (spec.rateLimited) errors.add(429);
+  const responses: Record<string, unknown> = {
+    [status]: {
+      description: "Success.",
+      ...(spec.response ? { content: { "application/json": { schema: jsonSchema(spec.response, "output") } } } : {}),
+    },
+  };
+  for (const code of [...errors].sort()) {
+    responses[code] = { description: ERROR_DESCRIPTIONS[code], content: { "application/json": { schema: ERROR_REF } } };
+  }
+  return {
+    operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
+    tags: [path.split("/")[2] ?? "api"],
+    ...(spec.summary ? { summary: spec.summary } : {}),
+    security: security(spec.auth),
+    ...(spec.auth === "team" ? { description: "Staff only." } : spec.auth === "user" ? { description: "Customers only." } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.body ? { requestBody: requestBody(spec.body) } : {}),
+    ...(spec.rawBody
+      ? { requestBody: { required: true, content: { [spec.rawBody.contentType]: spec.rawBody.schema ? { schema: jsonSchema(spec.rawBody.schema, "input") } : {} } } }
+      : {}),
+    responses,
+  };
+}
+
+function security(auth: ApiSpec["auth"]) {
+  if (auth === "none") return [];
+  const signedIn = [{ bearerAuth: [] }, { cookieAuth: [] }];
+  return auth === "optional" ? [{}, ...signedIn] : signedIn;
+}
+
+function requestBody(schema: z.ZodType) {
+  const body = jsonSchema(schema, "input");
+  return { required: true, content: { "application/json": { schema: body }, "application/x-www-form-urlencoded": { schema: body } } };
+}
+
+function objectParameters(schema: z.ZodType | undefined, location: "path" | "query") {
+  if (!schema) return [];
+  const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: location,
+      required: location === "path" || (object.required ?? []).includes(name),
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** zod 4's own JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1); what cannot be expressed becomes `{}`. */
+export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+  return rest;
+}

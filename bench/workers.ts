@@ -1,0 +1,55 @@
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import autocannon from "autocannon";
+import postgres from "postgres";
+import { benchServer, writeResult } from "./support";
+
+/**
+ * Throughput with 1 and with 2 worker processes (WEB_CONCURRENCY), side by side in one run, on a
+ * fresh PostgreSQL database seeded like the e2e suite: the landing page, GET /api/services and a
+ * signed-in JSON read, 20 connections each.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/workers.ts
+ */
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 20;
+const baseUrl = process.env.DATABASE_URL;
+if (!baseUrl) throw new Error("Set DATABASE_URL (PostgreSQL): several workers need it.");
+
+const name = `brandlift_bench_${crypto.randomBytes(4).toString("hex")}`;
+const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+await admin.unsafe(`create database ${name}`);
+const databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
+execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], { env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" }, stdio: "inherit" });
+
+const rows: Array<Record<string, string | number>> = [];
+try {
+  for (const workers of [1, 2]) {
+    const server = await benchServer({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(workers) });
+    try {
+      const response = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
+      });
+      const token = ((await response.json()) as { data: { token: string } }).data.token;
+      const targets = [
+        { route: "GET /", path: "/", headers: { "Accept-Encoding": "br" } },
+        { route: "GET /api/services", path: "/api/services", headers: {} },
+        { route: "GET /api/services/my-purchases (signed in)", path: "/api/services/my-purchases", headers: { Authorization: `Bearer ${token}` } },
+      ];
+      for (const target of targets) {
+        await autocannon({ url: `${server.url}${target.path}`, connections: CONNECTIONS, duration: 2, headers: target.headers });
+        const r = await autocannon({ url: `${server.url}${target.path}`, connections: CONNECTIONS, duration: DURATION, headers: target.headers });
+        rows.push({ workers, route: target.route, rps: Math.round(r.requests.average), p50ms: r.latency.p50, p99ms: r.latency.p99, non2xx: r.non2xx });
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  console.table(rows);
+  writeResult("workers", { connections: CONNECTIONS, seconds: DURATION, rows });
+} finally {
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}

@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import { seedCatalogue } from "#db/seed";
+import type { PurchaseStatus } from "#db/schema";
+import { createSession } from "~/models/sessions.server";
+import { createUser } from "~/models/users.server";
+import { db, schema } from "~/utils/db.server";
+import { sessionCookieHeader } from "~/web/auth.server";
+import { unique, uniqueEmail } from "./requests";
+
+/*
+ * The one place tests make rows: accounts (with a bearer token and a browser cookie), the
+ * catalogue, orders and purchases. Everything goes through the app's own models and the real
+ * database of the test file; names and e-mails are unique so files and tests never collide.
+ */
+
+export { unique, uniqueEmail };
+
+export type Role = "user" | "team";
+export interface AccountOptions {
+  role?: Role;
+  name?: string;
+  email?: string;
+  /** Hashed like a real sign-up; without it the account has no password (like a buyer's before set-password). */
+  password?: string;
+  disabledAt?: Date;
+}
+
+/** The `Cookie` header value a browser would send for a fresh session of this user. */
+export async function sessionCookieFor(userId: string) {
+  const session = await createSession(userId, "cookie");
+  return (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0];
+}
+
+export async function bearerFor(userId: string) {
+  return (await createSession(userId, "bearer")).token;
+}
+
+/** A bare account (no sessions): the user row as the app's createUser makes it. */
+export function createTestUser(options: AccountOptions = {}) {
+  const role = options.role ?? "user";
+  return createUser({
+    email: options.email ?? uniqueEmail(role === "team" ? "staff" : "customer"),
+    name: options.name ?? (role === "team" ? "Staff Member" : "Customer Person"),
+    role,
+    password: options.password,
+  });
+}
+
+/** An account with a bearer token (`bearer`, also `token`) and a browser session (`cookie`). */
+export async function createAccount(options: AccountOptions = {}) {
+  let user = await createTestUser(options);
+  if (options.disabledAt) {
+    [user] = await db.update(schema.users).set({ disabledAt: options.disabledAt }).where(eq(schema.users.id, user.id)).returning();
+  }
+  const bearer = await bearerFor(user.id);
+  const cookie = await sessionCookieFor(user.id);
+  return { user, id: user.id, name: user.name, email: user.email, role: user.role as Role, bearer, token: bearer, cookie };
+}
+export type Account = Awaited<ReturnType<typeof createAccount>>;
+
+/** The seeded catalogue, in display order. */
+export async function catalogue() {
+  await seedCatalogue(db);
+  return db.select().from(schema.services).orderBy(schema.services.sortOrder);
+}
+
+/** A paid order of one service for a customer (or a guest: null), its purchase in the given status. */
+export async function createPurchase(
+  userId: string | null,
+  service: { id: string; priceCents: number },
+  options: { status?: PurchaseStatus; quantity?: number; createdAt?: Date; orderStatus?: schema.OrderStatus } = {},
+) {
+  const status = options.status ?? "in_progress";
+  const quantity = options.quantity ?? 1;
+  const [order] = await db
+    .insert(schema.orders)
+    .values({
+      email: uniqueEmail("buyer"),
+      name: "Buyer",
+      userId,
+      status: options.orderStatus ?? (status === "pending" ? "pending" : status === "cancelled" ? "cancelled" : status === "refunded" ? "refunded" : "paid"),
+      totalCents: service.priceCents * quantity,
+      stripeSessionId: `cs_test_${unique()}`,
+      createdAt: options.createdAt,
+    })
+    .returning();
+  const [purchase] = await db
+    .insert(schema.purchases)
+    .values({ orderId: order.id, serviceId: service.id, userId, amountCents: service.priceCents * quantity, quantity, status, createdAt: options.createdAt })
+    .returning();
+  return { order, purchase };
+}

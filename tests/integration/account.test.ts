@@ -1,0 +1,179 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+import * as accountApi from "~/routes/api.account";
+import * as passwordApi from "~/routes/api.account.password";
+import * as accountPage from "~/routes/dashboard.account";
+import * as confirmPage from "~/routes/account.confirm-email";
+import { getSessionUser } from "~/models/sessions.server";
+import { db, schema } from "~/utils/db.server";
+import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
+import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
+
+/* The account page and API: name, e-mail change by confirmation link, password change, sessions. */
+
+const PASSWORD = "correct-horse-battery";
+
+async function api(route: { action: (args: never) => Promise<Response> }, method: string, path: string, token: string, body: unknown, clientIp?: string) {
+  const request = new Request(`http://localhost${path}`, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await route.action({ request, params: {}, context: { ...freshContext(), ...(clientIp ? { clientIp } : {}) } } as never);
+  return { status: response.status, body: await response.json() };
+}
+
+/** The confirmation link the last e-mail to this address carries. */
+function confirmationLink(email: string) {
+  const mail = decodeEmail(emailsTo(email).at(-1) ?? "");
+  const match = /\/account\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(mail);
+  if (!match) throw new Error(`no confirmation link in the e-mail to ${email}`);
+  return match[1];
+}
+
+async function open(token: string) {
+  const result = (await confirmPage.loader({ request: new Request(`http://localhost/account/confirm-email?token=${token}`), params: {}, context: freshContext() })) as unknown;
+  const wrapped = result as { type?: string; data?: { ok: boolean; message: string | null }; init?: ResponseInit | null };
+  return wrapped.type === "DataWithResponseInit" ? { status: wrapped.init?.status ?? 200, ...wrapped.data! } : { status: 200, ...(result as { ok: boolean; message: null }) };
+}
+
+const emailOf = async (id: string) => (await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, id)))[0].email;
+
+describe("GET/PATCH /api/account", () => {
+  test("answers the account and changes the name", async () => {
+    const user = await createTestUser({ name: "Old Name" });
+    const token = await bearerFor(user.id);
+    const got = await accountApi.loader({ request: new Request("http://localhost/api/account", { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: freshContext() });
+    expect(await got.json()).toEqual({ status: "success", data: { user: { _id: user.id, id: user.id, name: "Old Name", email: user.email, role: "user", createdAt: user.createdAt.toISOString() } } });
+    const patched = await api(accountApi, "PATCH", "/api/account", token, { name: "  New Name " });
+    expect(patched).toMatchObject({ status: 200, body: { status: "success", data: { user: { name: "New Name" } } } });
+    expect((await api(accountApi, "PATCH", "/api/account", token, { name: "   " })).status).toBe(400);
+    expect((await api(accountApi, "PATCH", "/api/account", token, {})).status).toBe(400);
+  });
+
+  test("an e-mail change applies only when the link is opened, once; the old address is told", async () => {
+    const user = await createTestUser();
+    const oldEmail = user.email;
+    const newEmail = uniqueEmail("moved");
+    const token = await bearerFor(user.id);
+    const requested = await api(accountApi, "PATCH", "/api/account", token, { email: newEmail.toUpperCase() });
+    expect(requested).toMatchObject({ status: 200, body: { data: { user: { email: oldEmail }, pendingEmail: newEmail } } });
+    expect(await emailOf(user.id)).toBe(oldEmail);
+
+    const link = confirmationLink(newEmail);
+    expect(await open(link)).toMatchObject({ status: 200, ok: true });
+    expect(await emailOf(user.id)).toBe(newEmail);
+    expect(decodeEmail(emailsTo(oldEmail).at(-1) ?? "")).toContain(`is now ${newEmail}`);
+    // Opened a second time: nothing more happens.
+    expect(await open(link)).toMatchObject({ status: 400, ok: false, message: expect.stringContaining("already been used") });
+    expect(await open("not-a-real-token")).toMatchObject({ status: 400, ok: false });
+  });
+
+  test("a link opened after an hour changes nothing", async () => {
+    const user = await createTestUser();
+    const newEmail = uniqueEmail("late");
+    await api(accountApi, "PATCH", "/api/account", await bearerFor(user.id), { email: newEmail });
+    const link = confirmationLink(newEmail);
+    await db.update(schema.emailChanges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.emailChanges.userId, user.id));
+    expect(await open(link)).toMatchObject({ status: 400, message: expect.stringContaining("expired") });
+    expect(await emailOf(user.id)).toBe(user.email);
+  });
+
+  test("an address another account uses is a 409 and nothing changes, at request and at confirmation", async () => {
+    const user = await createTestUser();
+    const other = await createTestUser();
+    const token = await bearerFor(user.id);
+    const taken = await api(accountApi, "PATCH", "/api/account", token, { email: other.email.toUpperCase(), name: "Should Not Apply" });
+    expect(taken).toMatchObject({ status: 409, body: { success: false, code: "EMAIL_TAKEN", message: "Another account already uses this e-mail address." } });
+    const [after] = await db.select().from(schema.users).where(eq(schema.users.id, user.id));
+    expect(after).toMatchObject({ email: user.email, name: user.name });
+    expect(await db.$count(schema.emailChanges, eq(schema.emailChanges.userId, user.id))).toBe(0);
+
+    // Free when asked, taken by someone else before the link is opened.
+    const wanted = uniqueEmail("race");
+    await api(accountApi, "PATCH", "/api/account", token, { email: wanted });
+    const link = confirmationLink(wanted);
+    await createTestUser({ email: wanted });
+    expect(await open(link)).toMatchObject({ status: 409, ok: false });
+    expect(await emailOf(user.id)).toBe(user.email);
+  });
+});
+
+describe("POST /api/account/password", () => {
+  test("needs the current password; on success every other session and token ends, this one stays", async () => {
+    const user = await createTestUser({ password: PASSWORD });
+    const mine = await bearerFor(user.id);
+    const otherToken = await bearerFor(user.id);
+    await sessionCookieFor(user.id);
+    const wrong = await api(passwordApi, "POST", "/api/account/password", mine, { currentPassword: "not-it-at-all", newPassword: "brand-new-password" });
+    expect(wrong).toMatchObject({ status: 400, body: { code: "WRONG_PASSWORD", message: "Your current password is not correct." } });
+    expect((await api(passwordApi, "POST", "/api/account/password", mine, { currentPassword: PASSWORD, newPassword: "short" })).status).toBe(400);
+    expect(await getSessionUser(otherToken, "bearer")).not.toBeNull();
+
+    const changed = await api(passwordApi, "POST", "/api/account/password", mine, { currentPassword: PASSWORD, newPassword: "brand-new-password" });
+    expect(changed).toMatchObject({ status: 200, body: { status: "success" } });
+    expect(await getSessionUser(mine, "bearer")).not.toBeNull();
+    expect(await getSessionUser(otherToken, "bearer")).toBeNull();
+    // The browser session ended too: only this token is left.
+    expect(await db.$count(schema.sessions, eq(schema.sessions.userId, user.id))).toBe(1);
+    const { verifyLogin } = await import("~/models/users.server");
+    expect(await verifyLogin(user.email, "brand-new-password")).not.toBeNull();
+    expect(decodeEmail(emailsTo(user.email).at(-1) ?? "")).toContain("password was changed");
+  });
+
+  test("wrong current passwords are rate-limited like sign-in (429 with Retry-After)", async () => {
+    const user = await createTestUser({ password: PASSWORD });
+    const token = await bearerFor(user.id);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await api(passwordApi, "POST", "/api/account/password", token, { currentPassword: `wrong-${i}-password`, newPassword: "brand-new-password" }, `10.9.${i}.1`)).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    // Even the right password waits now.
+    expect((await api(passwordApi, "POST", "/api/account/password", token, { currentPassword: PASSWORD, newPassword: "brand-new-password" }, "10.9.99.1")).status).toBe(429);
+  }, 60_000);
+});
+
+describe("the account page (plain forms, no JavaScript needed)", () => {
+  async function post(cookie: string, fields: Record<string, string>) {
+    const request = new Request("http://localhost/dashboard/account", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    try {
+      const result = (await accountPage.action({ request, params: {}, context: freshContext() })) as unknown;
+      if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
+      const wrapped = result as { data: { fieldErrors?: Record<string, string>; formError?: string }; init?: ResponseInit | null };
+      return { status: wrapped.init?.status ?? 200, location: null, data: wrapped.data };
+    } catch (thrown) {
+      if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location"), data: null };
+      throw thrown;
+    }
+  }
+
+  test("name, e-mail and password forms answer in place; sessions are listed and can be signed out", async () => {
+    const user = await createTestUser({ password: PASSWORD });
+    const cookie = await sessionCookieFor(user.id);
+    expect(await post(cookie, { intent: "name", name: "Page Name" })).toMatchObject({ status: 302, location: "/dashboard/account" });
+    expect(await post(cookie, { intent: "name", name: "" })).toMatchObject({ status: 400, data: { fieldErrors: { name: "Name is required" } } });
+    const other = await createTestUser();
+    expect(await post(cookie, { intent: "email", email: other.email })).toMatchObject({ status: 409, data: { fieldErrors: { email: "Another account already uses this e-mail address." } } });
+    expect(await post(cookie, { intent: "password", currentPassword: "nope-nope-nope", newPassword: "another-password", confirmPassword: "another-password" })).toMatchObject({
+      status: 400,
+      data: { fieldErrors: { currentPassword: "Your current password is not correct." } },
+    });
+    expect(await post(cookie, { intent: "password", currentPassword: PASSWORD, newPassword: "another-password", confirmPassword: "different-one" })).toMatchObject({
+      status: 400,
+      data: { fieldErrors: { confirmPassword: "Passwords must match" } },
+    });
+
+    const phone = await bearerFor(user.id);
+    const page = (await accountPage.loader({ request: new Request("http://localhost/dashboard/account", { headers: { Cookie: cookie, "User-Agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 Chrome/130.0 Safari/537.36" } }), params: {}, context: freshContext() })) as {
+      sessions: { id: string; current: boolean; kind: string; device: string }[];
+    };
+    expect(page.sessions).toHaveLength(2);
+    const self = page.sessions.find((s) => s.current)!;
+    const token = page.sessions.find((s) => !s.current)!;
+    expect(token.kind).toBe("bearer");
+    expect(await post(cookie, { intent: "end-session", sessionId: token.id })).toMatchObject({ status: 302, location: "/dashboard/account" });
+    expect(await getSessionUser(phone, "bearer")).toBeNull();
+    // Someone else's session id: not found, nothing ends.
+    const strangerCookie = await sessionCookieFor(other.id);
+    expect((await post(strangerCookie, { intent: "end-session", sessionId: self.id })).status).toBe(404);
+    expect(await db.$count(schema.sessions, eq(schema.sessions.id, self.id))).toBe(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { createService } from "~/models/catalogue.server";
+import { unique } from "../../factories";
+import { byRole, everyone } from "./helpers";
+import type { AuthorizationRow, Fixtures } from "./types";
+
+/**
+ * The catalogue (issues 10 and 13): plans are public; adding and changing services, and the
+ * editor page, are for staff only (customers 403, the signed-out 401 or sign in).
+ */
+
+export async function fixtures(base: Omit<Fixtures, "ids">) {
+  const service = await createService({ id: base.team.id, name: base.team.name }, { name: `Authz Catalogue ${unique()}`, priceCents: 1_000 });
+  return { catalogueServiceId: service.id };
+}
+
+const login = { status: 302, location: "/login" };
+const staffPage = byRole({ anonymous: login, customer: 403, team: 200 });
+const serviceId = (f: Fixtures) => f.ids.catalogueServiceId;
+
+export const rows: AuthorizationRow[] = [
+  { route: "api.plans.ts", method: "GET", path: "/api/plans", expect: everyone(200) },
+  { route: "api.plans.ts", method: "POST", path: "/api/plans", expect: everyone(405) },
+  {
+    route: "api.services.ts",
+    method: "POST",
+    path: "/api/services",
+    body: () => ({ json: { name: `Authz Service ${unique()}`, price: 12.5 } }),
+    expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
+  },
+  { route: "api.services.$id.ts", method: "GET", path: (f) => `/api/services/${serviceId(f)}`, expect: everyone(405) },
+  {
+    route: "api.services.$id.ts",
+    method: "PATCH",
+    path: (f) => `/api/services/${serviceId(f)}`,
+    body: { json: { price: 11 } },
+    expect: byRole({ anonymous: 401, customer: 403, team: 200 }),
+  },
+  {
+    route: "api.services.$id.ts",
+    method: "PATCH",
+    path: `/api/services/${crypto.randomUUID()}`,
+    note: "unknown id",
+    body: { json: { price: 11 } },
+    expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
+  },
+  { route: "dashboard.catalogue.tsx", method: "GET", path: "/dashboard/catalogue", expect: staffPage },
+  {
+    route: "dashboard.catalogue.tsx",
+    method: "POST",
+    path: "/dashboard/catalogue",
+    body: (f) => ({ form: { formId: "x", intent: "update-service", id: serviceId(f), name: `Authz Page ${unique()}`, price: "10.00", active: "on" } }),
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue" } }),
+  },
+];

@@ -1,0 +1,193 @@
+import type { ActionFunction, LoaderFunction } from "@remix-run/node";
+import { beforeAll, describe, expect, test } from "vitest";
+import { BASE_URL, createTestUser, credentialHeaders, loadContext } from "./authorization/helpers";
+import type { Actor, AuthorizationRow, Call, Expected, Fixtures, RowBody, RowsModule } from "./authorization/types";
+
+/**
+ * Hostile text at every form and API route: each row of the authorization table (which every
+ * route must have) is replayed with one field, query parameter or path parameter at a time
+ * replaced by text carrying NUL or another control character, and with bodies of the wrong shape
+ * (malformed multipart, JSON to a form, a multipart file name with `"` and `;`). Whatever the
+ * route, the answer is a 4xx or a success, never a 500.
+ */
+
+interface RouteModule {
+  loader?: LoaderFunction;
+  action?: ActionFunction;
+}
+
+const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
+const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
+const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
+
+const HOSTILE = ["a\u0000b", "x\u0001\u001by\u007f"];
+/** Query parameters the app reads somewhere; each is tried on every GET. */
+const QUERY_NAMES = ["search", "q", "email", "session_id", "page", "limit", "before", "status", "userId", "token", "redirectTo", "planId", "upload"];
+
+const fixtures = {} as Fixtures;
+
+beforeAll(async () => {
+  const base = {
+    customerA: await createTestUser({ role: "user", name: "Customer A" }),
+    customerB: await createTestUser({ role: "user", name: "Customer B" }),
+    team: await createTestUser({ role: "team", name: "Team Member" }),
+  };
+  const ids: Record<string, string> = {};
+  for (const file of Object.values(rowFiles)) Object.assign(ids, await file.fixtures?.(base));
+  Object.assign(fixtures, base, { ids });
+});
+
+/** The URL params of a flat-routes file for this pathname (the same rules as the authorization table). */
+function paramsFor(file: string, pathname: string): Record<string, string> {
+  const segments = file
+    .replace(/\.tsx?$/, "")
+    .split(/\.(?![^[]*\])/)
+    .filter((s) => s !== "_index" && !s.startsWith("_"))
+    .map((s) => s.replace(/_$/, "").replace(/[[\]]/g, ""));
+  const parts = pathname.split("/").slice(1);
+  const params: Record<string, string> = {};
+  segments.forEach((segment, i) => {
+    if (segment === "$") params["*"] = decodeURIComponent(parts.slice(i).join("/"));
+    else if (segment.startsWith("$")) params[segment.slice(1)] = decodeURIComponent(parts[i] ?? "");
+  });
+  return params;
+}
+
+function statusOf(expected: Expected): number {
+  if (typeof expected === "number") return expected;
+  if ("cookie" in expected) return statusOf(expected.cookie);
+  return expected.status;
+}
+
+/** The actor for whom the row gets furthest (a success before a refusal), so the hostile value reaches the code. */
+function bestActor(row: AuthorizationRow): Actor {
+  const order: Actor[] = ["team", "customerA", "anonymous"];
+  return order.find((actor) => statusOf(row.expect[actor]) < 400) ?? "team";
+}
+
+type Body = RowBody | { raw: string; type: string } | undefined;
+
+async function invoke(row: AuthorizationRow, target: string, body: Body, actor: Actor): Promise<{ status: number; error?: string }> {
+  const module = await routeModules[`/app/routes/${row.route}`]!();
+  const headers = new Headers(row.headers);
+  const user = actor === "anonymous" ? null : fixtures[actor];
+  if (user) for (const [name, value] of Object.entries(await credentialHeaders(user.id, "cookie", row.method))) headers.set(name, value);
+  let payload: BodyInit | undefined;
+  if (body && "json" in body) {
+    headers.set("Content-Type", "application/json");
+    payload = JSON.stringify(body.json);
+  } else if (body && "form" in body) payload = new URLSearchParams(body.form);
+  else if (body && "multipart" in body) payload = body.multipart();
+  else if (body && "raw" in body) {
+    headers.set("Content-Type", body.type);
+    payload = body.raw;
+  }
+  const request = new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
+  const handler = row.method === "GET" ? module.loader : module.action;
+  if (!handler) return { status: 405 };
+  try {
+    const result: unknown = await handler({ request, params: paramsFor(row.route, new URL(request.url).pathname), context: loadContext() });
+    if (result instanceof Response) return { status: result.status };
+    const init = (result as { init?: ResponseInit | null } | null)?.init;
+    return { status: init?.status ?? 200 };
+  } catch (error) {
+    if (error instanceof Response) return { status: error.status };
+    const init = (error as { init?: ResponseInit | null; type?: string } | null)?.type === "DataWithResponseInit" ? (error as { init?: ResponseInit }).init : null;
+    if (init) return { status: init.status ?? 200 };
+    return { status: 500, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  }
+}
+
+/** One variant per string in the body: that string replaced by `value`. */
+function bodyVariants(body: RowBody, value: string): { label: string; body: RowBody }[] {
+  if ("form" in body) return Object.keys(body.form).map((name) => ({ label: `form ${name}`, body: { form: { ...body.form, [name]: value } } }));
+  if ("multipart" in body) {
+    const names = [...new Set([...body.multipart().keys()])];
+    return names.map((name) => ({
+      label: `multipart ${name}`,
+      body: {
+        multipart: () => {
+          const form = body.multipart();
+          const current = form.get(name);
+          if (current instanceof File) form.set(name, new File([current], `${value}".pdf; x=1`, { type: current.type }));
+          else form.set(name, value);
+          return form;
+        },
+      },
+    }));
+  }
+  const variants: { label: string; body: RowBody }[] = [];
+  const walk = (node: unknown, path: (string | number)[]) => {
+    if (typeof node === "string") {
+      const json = structuredClone(body.json) as Record<string | number, unknown>;
+      let cursor: Record<string | number, unknown> = json;
+      for (const key of path.slice(0, -1)) cursor = cursor[key] as Record<string | number, unknown>;
+      cursor[path.at(-1)!] = value;
+      variants.push({ label: `json ${path.join(".")}`, body: { json } });
+    } else if (node && typeof node === "object") {
+      for (const [key, child] of Object.entries(node)) walk(child, [...path, Array.isArray(node) ? Number(key) : key]);
+    }
+  };
+  walk(body.json, []);
+  return variants;
+}
+
+function withQuery(target: string, name: string, value: string) {
+  const url = new URL(target, BASE_URL);
+  url.searchParams.set(name, value);
+  return url.pathname + url.search;
+}
+
+/** Every path parameter of the target replaced in turn. */
+function pathVariants(row: AuthorizationRow, target: string, value: string) {
+  const url = new URL(target, BASE_URL);
+  const segments = row.route.replace(/\.tsx?$/, "").split(/\.(?![^[]*\])/).filter((s) => s !== "_index" && !s.startsWith("_"));
+  const parts = url.pathname.split("/");
+  return segments.flatMap((segment, i) => {
+    if (!segment.startsWith("$")) return [];
+    const copy = [...parts];
+    copy[i + 1] = encodeURIComponent(value);
+    return [{ label: `param ${segment}`, target: copy.join("/") + url.search }];
+  });
+}
+
+const BROKEN_BODIES: { label: string; body: Body }[] = [
+  { label: "malformed multipart", body: { raw: "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", type: "multipart/form-data; boundary=xyz" } },
+  { label: "multipart without a boundary", body: { raw: "garbage", type: "multipart/form-data" } },
+  { label: "JSON to a form", body: { raw: '{"email":"a@b.c"', type: "application/json" } },
+  { label: "text/plain", body: { raw: "email=a\u0000b", type: "text/plain" } },
+  { label: "urlencoded NUL everywhere", body: { raw: "intent=%00&email=%00&name=%00&title=%00&message=%00", type: "application/x-www-form-urlencoded" } },
+];
+
+describe("hostile text and malformed bodies never answer 500", () => {
+  test.each(rows.map((row) => [`${row.method} ${typeof row.path === "string" ? row.path : row.route}${row.note ? ` (${row.note})` : ""}`, row] as const))(
+    "%s",
+    async (_name, row) => {
+      const actor = bestActor(row);
+      const call: Call = { actor, transport: "cookie", user: actor === "anonymous" ? null : fixtures[actor] };
+      const failures: string[] = [];
+      const check = async (label: string, target: string, body: Body) => {
+        const outcome = await invoke(row, target, body, actor);
+        if (outcome.status >= 500) failures.push(`${label}: ${outcome.status} ${outcome.error ?? ""}`);
+      };
+      for (const value of HOSTILE) {
+        const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+        const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
+        for (const variant of pathVariants(row, target, value)) await check(variant.label, variant.target, body);
+        if (row.method === "GET") {
+          for (const name of QUERY_NAMES) await check(`query ${name}`, withQuery(target, name, value), undefined);
+        } else {
+          if (body) for (const variant of bodyVariants(body, value)) await check(variant.label, target, variant.body);
+          // Each field and query parameter again, with a fresh body (rows may make a record per call).
+          for (const name of new URL(target, BASE_URL).searchParams.keys()) await check(`query ${name}`, withQuery(target, name, value), body);
+        }
+      }
+      if (row.method !== "GET") {
+        const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+        for (const broken of BROKEN_BODIES) await check(broken.label, target, broken.body);
+      }
+      expect(failures).toEqual([]);
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,371 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { supportRoomId, type ChatMessage } from "~/domain/chat";
+import type { Thread } from "~/domain/inbox";
+import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
+import { createContactMessage } from "~/models/contact.server";
+import { replyToVisitor } from "~/models/inbox.server";
+import { createUser } from "~/models/users.server";
+import { INBOX_ERRORS } from "~/realtime/inbox-handlers.server";
+import * as attachmentLink from "~/routes/api.chat.attachments.$id";
+import * as attachments from "~/routes/api.chat.attachments";
+import * as conversation from "~/routes/api.chat.conversation.$userId";
+import * as thread from "~/routes/api.chat.threads.$customerId";
+import * as threads from "~/routes/api.chat.threads";
+import * as file from "~/routes/files.chat.$attachmentId";
+import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { chatAccount, collect, connectClient, nextEvent, sendSupport, startChatServer, type ChatAccount, type ChatClient } from "../chat-helpers";
+import { samples } from "../reports-cases";
+
+/*
+ * The support inbox (issue 14): the thread summary, GET/PATCH /api/chat/threads, typing and read
+ * receipts, attachments, visitors' contact-form threads, and the edges the issue names.
+ */
+
+const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
+let server: Awaited<ReturnType<typeof startChatServer>>;
+const open: ChatClient[] = [];
+
+async function client(account: ChatAccount) {
+  const socket = await connectClient(server.url, { token: account.token });
+  open.push(socket);
+  return socket;
+}
+
+function api(method: string, url: string, account: ChatAccount | null, body?: unknown) {
+  const headers: Record<string, string> = account ? { Authorization: `Bearer ${account.token}` } : {};
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  return new Request(`http://localhost${url}`, { method, headers, body: payload });
+}
+
+async function listThreads(account: ChatAccount, query = "") {
+  const response = await threads.loader({ request: api("GET", `/api/chat/threads${query}`, account), params: {}, context });
+  return { status: response.status, body: (await response.json()) as { data: { threads: Thread[]; total: number }; message?: string } };
+}
+
+async function patchThread(account: ChatAccount, customerId: string, body: unknown) {
+  const response = await thread.action({ request: api("PATCH", `/api/chat/threads/${customerId}`, account, body), params: { customerId }, context });
+  return { status: response.status, body: (await response.json()) as { data: Thread; message?: string } };
+}
+
+function attachmentForm(roomId: string | null, name: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(bytes)]), name);
+  if (roomId !== null) form.append("roomId", roomId);
+  return form;
+}
+
+async function upload(account: ChatAccount, form: FormData) {
+  const response = await attachments.action({ request: api("POST", "/api/chat/attachments", account, form), params: {}, context });
+  return { status: response.status, body: (await response.json()) as { data: { attachment: { _id: string; fileName: string; mimeType: string; fileSize: number } }; message?: string } };
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+const chatFiles = () => filesUnder(path.join(env.storageDir, "chat"));
+
+beforeAll(async () => {
+  server = await startChatServer();
+});
+afterEach(() => {
+  for (const socket of open.splice(0)) socket.close();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("thread summary", () => {
+  test("each message updates the thread in the same transaction: last message, unread both ways, and a closed thread reopens", async () => {
+    const customer = await chatAccount("user", "Summary Sam");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+
+    await sendSupport(atCustomer, { message: "first question" });
+    await sendSupport(atCustomer, { message: "second question" });
+    expect((await getUnreadCountsForTeam()).byCustomer[customer.id]).toBe(2);
+    let [row] = (await listThreads(staff, `?search=${encodeURIComponent(customer.email)}`)).body.data.threads;
+    expect(row).toMatchObject({ customer: { _id: customer.id, name: "Summary Sam", email: customer.email }, unread: 2, status: "open", assignee: null });
+    expect(row!.lastMessage?.message).toBe("second question");
+
+    // A staff reply means the thread is handled; the customer has one unread reply.
+    await sendSupport(atStaff, { message: "answer", userId: customer.id });
+    expect((await getUnreadCountsForTeam()).byCustomer[customer.id]).toBeUndefined();
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(1);
+
+    // Closed, then the customer writes again: it reopens with one unread.
+    expect((await patchThread(staff, customer.id, { status: "closed" })).body.data.status).toBe("closed");
+    const reopened = nextEvent(atStaff, "threadUpdated", (t) => t.customer._id === customer.id && t.lastMessage?.message === "one more thing");
+    await sendSupport(atCustomer, { message: "one more thing" });
+    expect(await reopened).toMatchObject({ status: "open", unread: 1 });
+    [row] = (await listThreads(staff, `?search=${encodeURIComponent(customer.email)}`)).body.data.threads;
+    expect(row).toMatchObject({ status: "open", unread: 1 });
+  });
+});
+
+describe("GET /api/chat/threads", () => {
+  test("latest message first, searchable by name, e-mail and text, with the unassigned, mine and closed filters", async () => {
+    const staff = await chatAccount("team", "Inbox Ivy");
+    const older = await chatAccount("user", "Olive Older");
+    const newer = await chatAccount("user", "Nora Newer");
+    await sendSupport(await client(older), { message: "where is my zebracalendar" });
+    await sendSupport(await client(newer), { message: "hello there" });
+
+    const { body } = await listThreads(staff, "?limit=100");
+    const ids = body.data.threads.map((t) => t.customer._id);
+    expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
+    expect(body.data.total).toBeGreaterThanOrEqual(2);
+
+    expect((await listThreads(staff, "?search=olive")).body.data.threads.map((t) => t.customer._id)).toEqual([older.id]);
+    expect((await listThreads(staff, `?search=${newer.email.slice(0, 12)}`)).body.data.threads.map((t) => t.customer._id)).toContain(newer.id);
+    // Message text, by word prefix.
+    expect((await listThreads(staff, "?search=zebracal")).body.data.threads.map((t) => t.customer._id)).toEqual([older.id]);
+
+    await patchThread(staff, newer.id, { assigneeId: staff.id });
+    await patchThread(staff, older.id, { status: "closed" });
+    const mine = (await listThreads(staff, "?filter=mine&limit=100")).body.data.threads.map((t) => t.customer._id);
+    expect(mine).toEqual([newer.id]);
+    const unassigned = (await listThreads(staff, "?filter=unassigned&limit=100")).body.data.threads.map((t) => t.customer._id);
+    expect(unassigned).not.toContain(newer.id);
+    expect(unassigned).not.toContain(older.id); // closed
+    const closed = (await listThreads(staff, "?status=closed&limit=100")).body.data.threads.map((t) => t.customer._id);
+    expect(closed).toContain(older.id);
+    expect(closed).not.toContain(newer.id);
+  });
+
+  test("bad query values answer 400 with the field's message; customers 403", async () => {
+    const staff = await chatAccount("team");
+    const customer = await chatAccount("user");
+    expect(await listThreads(staff, "?status=archived")).toMatchObject({ status: 400, body: { message: "status must be open or closed." } });
+    expect(await listThreads(staff, "?limit=0")).toMatchObject({ status: 400 });
+    expect((await listThreads(customer)).status).toBe(403);
+  });
+});
+
+describe("PATCH /api/chat/threads/:customerId", () => {
+  test("two staff assigning at once: the last write wins and both see it", async () => {
+    const customer = await chatAccount("user", "Contested Cat");
+    const ann = await chatAccount("team", "Ann");
+    const bob = await chatAccount("team", "Bob");
+    await sendSupport(await client(customer), { message: "help" });
+    const annSocket = await client(ann);
+    const bobSocket = await client(bob);
+    const seenByAnn = collect(annSocket, "threadUpdated");
+    const seenByBob = collect(bobSocket, "threadUpdated");
+
+    const [first, second] = await Promise.all([patchThread(ann, customer.id, { assigneeId: ann.id }), patchThread(bob, customer.id, { assigneeId: bob.id })]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const [stored] = await db.select().from(schema.chatThreads).where(eq(schema.chatThreads.customerId, customer.id));
+    const winner = stored!.assigneeId;
+    expect([ann.id, bob.id]).toContain(winner);
+
+    // Whatever order the two commits took, each client ends on the stored assignee.
+    const settled = (seen: Thread[]) => seen.filter((t) => t.customer._id === customer.id).at(-1)?.assignee?._id === winner && seen.filter((t) => t.customer._id === customer.id).length >= 2;
+    await expect.poll(() => settled(seenByAnn)).toBe(true);
+    await expect.poll(() => settled(seenByBob)).toBe(true);
+  });
+
+  test("unassign, unknown thread 404, a customer as assignee 400", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    expect((await patchThread(staff, customer.id, { assigneeId: staff.id })).body.data.assignee).toEqual({ _id: staff.id, name: staff.name });
+    expect((await patchThread(staff, customer.id, { assigneeId: null })).body.data.assignee).toBeNull();
+    expect((await patchThread(staff, crypto.randomUUID(), { status: "closed" })).status).toBe(404);
+    expect(await patchThread(staff, customer.id, { assigneeId: customer.id })).toMatchObject({ status: 400, body: { message: "The assignee must be a team member." } });
+    expect((await patchThread(staff, customer.id, {})).status).toBe(400);
+  });
+});
+
+describe("typing and read receipts", () => {
+  test("typing is relayed to the other side, at most one per 2 s per socket", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const room = supportRoomId(customer.id);
+    const typing = collect(atStaff, "typing");
+
+    for (let i = 0; i < 10; i++) atCustomer.emit("typing", { roomId: room });
+    // The message is relayed after the typing events ahead of it on the same socket.
+    const marker = nextEvent(atStaff, "supportMessage", (m) => m.message === "done typing");
+    expect((await sendSupport(atCustomer, { message: "done typing" })).ok).toBe(true);
+    await marker;
+    expect(typing.filter((t) => t.roomId === room)).toEqual([{ roomId: room, userId: customer.id, name: customer.name }]);
+
+    // Staff typing reaches the customer.
+    const atCustomerTyping = nextEvent(atCustomer, "typing");
+    atStaff.emit("joinRoom", { roomId: room });
+    atStaff.emit("typing", { roomId: room });
+    expect(await atCustomerTyping).toEqual({ roomId: room, userId: staff.id, name: staff.name });
+  });
+
+  test("a read receipt reaches the other side and clears the unread count; a forged one for another room is refused", async () => {
+    const customer = await chatAccount("user");
+    const other = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const room = supportRoomId(customer.id);
+    const sent = await sendSupport(atStaff, { message: "your report is ready", userId: customer.id });
+    const elsewhere = await sendSupport(await client(other), { message: "not yours" });
+    if (!sent.ok || !elsewhere.ok) throw new Error("not sent");
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(1);
+
+    const receipts = collect(atStaff, "read");
+    atStaff.emit("joinRoom", { roomId: room });
+    await nextEvent(atStaff, "supportRoomJoined");
+    const forged = await atCustomer.timeout(5000).emitWithAck("read", { roomId: room, messageId: elsewhere.message._id });
+    expect(forged).toEqual({ ok: false, error: INBOX_ERRORS.read });
+
+    const seen = nextEvent(atStaff, "read");
+    expect(await atCustomer.timeout(5000).emitWithAck("read", { roomId: room, messageId: sent.message._id })).toEqual({ ok: true });
+    expect(await seen).toEqual({ roomId: room, userId: customer.id, messageId: sent.message._id });
+    expect(receipts).toHaveLength(1);
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(0);
+
+    // Staff reading the customer's messages: the customer sees it, and the team count drops.
+    const question = await sendSupport(atCustomer, { message: "thanks!" });
+    if (!question.ok) throw new Error("not sent");
+    expect((await getUnreadCountsForTeam()).byCustomer[customer.id]).toBe(1);
+    const seenByCustomer = nextEvent(atCustomer, "read", (r) => r.userId === staff.id);
+    atStaff.emit("read", { roomId: room, messageId: question.message._id });
+    expect(await seenByCustomer).toEqual({ roomId: room, userId: staff.id, messageId: question.message._id });
+    expect((await getUnreadCountsForTeam()).byCustomer[customer.id]).toBeUndefined();
+  });
+});
+
+describe("attachments", () => {
+  test("an image uploaded to one's own thread is sent as a file message and opened through a signed link by members only", async () => {
+    const customer = await chatAccount("user");
+    const stranger = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const room = supportRoomId(customer.id);
+
+    const uploaded = await upload(customer, attachmentForm(room, "screenshot.png", samples.png()));
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.data.attachment).toMatchObject({ fileName: "screenshot.png", mimeType: "image/png", fileSize: samples.png().length });
+    const attachmentId = uploaded.body.data.attachment._id;
+
+    // Before it is sent, only the uploader may open it.
+    const linkFor = (account: ChatAccount) => attachmentLink.loader({ request: api("GET", `/api/chat/attachments/${attachmentId}`, account), params: { id: attachmentId }, context });
+    expect((await linkFor(staff)).status).toBe(404);
+
+    const arrived = nextEvent(atStaff, "supportMessage", (m) => m.messageType === "file");
+    const sent = await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never);
+    expect(sent).toMatchObject({ ok: true, message: { messageType: "file", message: "screenshot.png", attachment: { _id: attachmentId } } });
+    expect((await arrived).attachment).toEqual(uploaded.body.data.attachment);
+    // The same attachment cannot be sent twice.
+    expect(await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never)).toEqual({ ok: false, error: INBOX_ERRORS.attachment });
+
+    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    expect(history.data.messages.at(-1)).toMatchObject({ messageType: "file", attachment: { _id: attachmentId, fileName: "screenshot.png" } });
+
+    const link = (await (await linkFor(staff)).json()) as { data: { downloadUrl: string } };
+    const fileUrl = new URL(link.data.downloadUrl);
+    const served = await file.loader({ request: new Request(`http://localhost${fileUrl.pathname}${fileUrl.search}`), params: { attachmentId }, context });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(served.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(Buffer.from(await served.arrayBuffer()).equals(samples.png())).toBe(true);
+    expect((await linkFor(customer)).status).toBe(200);
+    expect((await linkFor(stranger)).status).toBe(404);
+    const unsigned = await file.loader({ request: new Request(`http://localhost/files/chat/${attachmentId}`), params: { attachmentId }, context });
+    expect(unsigned.status).toBe(404);
+  });
+
+  test("gif, webp and pdf are accepted; a disguised file 415; someone else's room 404 with nothing left in storage", async () => {
+    const customer = await chatAccount("user");
+    const other = await chatAccount("user");
+    const room = supportRoomId(customer.id);
+    const gif = Buffer.concat([Buffer.from("GIF89a"), Buffer.from([1, 0, 1, 0, 0, 0, 0]), Buffer.alloc(40, 0)]);
+    const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([36, 0, 0, 0]), Buffer.from("WEBPVP8 "), Buffer.alloc(40, 0)]);
+    expect((await upload(customer, attachmentForm(room, "a.gif", gif))).status).toBe(201);
+    expect((await upload(customer, attachmentForm(room, "b.webp", webp))).status).toBe(201);
+    expect((await upload(customer, attachmentForm(room, "c.pdf", samples.pdf()))).status).toBe(201);
+
+    const before = chatFiles().length;
+    expect(await upload(customer, attachmentForm(room, "evil.png", samples.html()))).toMatchObject({ status: 415, body: { message: "Please send only images (JPG, PNG, GIF, WebP) or PDF files" } });
+    expect((await upload(customer, attachmentForm(room, "report.docx", samples.doc()))).status).toBe(415);
+    expect(await upload(customer, attachmentForm(supportRoomId(other.id), "x.png", samples.png()))).toMatchObject({ status: 404, body: { message: "Conversation not found." } });
+    expect((await upload(customer, attachmentForm(null, "x.png", samples.png()))).status).toBe(404);
+    expect(chatFiles().length).toBe(before);
+  });
+
+  test("an upload cancelled half-way leaves nothing in storage", async () => {
+    const customer = await chatAccount("user");
+    const before = chatFiles().length;
+    const boundary = "----cancelled-upload";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="roomId"\r\n\r\n${supportRoomId(customer.id)}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new Uint8Array(Buffer.concat([head, samples.pdfOfSize(256 * 1024)])));
+        else if (sent < 8) controller.enqueue(new Uint8Array(256 * 1024).fill(0x20));
+        else controller.error(new Error("aborted")); // the browser cancelled: the connection is gone
+        sent += 1;
+      },
+    });
+    const request = new Request("http://localhost/api/chat/attachments", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${customer.token}`, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await attachments.action({ request, params: {}, context });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(chatFiles().length).toBe(before);
+    expect(filesUnder(env.storageDir).filter((f) => f.endsWith(".part"))).toEqual([]);
+    expect(await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.uploaderId, customer.id))).toEqual([]);
+  });
+});
+
+describe("visitors", () => {
+  test("a contact-form message becomes a thread; staff reply by e-mail; the thread joins the account created later with that e-mail", async () => {
+    const staff = await chatAccount("team", "Reply Rita");
+    const email = `visitor-${Date.now()}@visitor.test`;
+    await createContactMessage({ firstName: "Vera", lastName: "Visitor", email: email.toUpperCase(), message: "Do you do logos?" });
+
+    const [visitorThread] = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
+    expect(visitorThread).toMatchObject({ kind: "visitor", customer: { name: "Vera Visitor", email }, unread: 1, status: "open" });
+    expect(visitorThread!.lastMessage).toMatchObject({ message: "Do you do logos?", senderId: { name: "Vera Visitor" } });
+
+    await replyToVisitor(visitorThread!._id, { id: staff.id, name: staff.name, profileImage: null }, "Yes, we do. Want a quote?");
+    const mails = fs.readdirSync(env.outboxDir).filter((f) => f.includes(email));
+    expect(mails).toHaveLength(1);
+    expect(fs.readFileSync(path.join(env.outboxDir, mails[0]!), "utf8")).toContain("Yes, we do. Want a quote?");
+    expect((await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads[0]).toMatchObject({ unread: 0 });
+
+    // The visitor buys something later: the account with that e-mail gets the conversation.
+    const account = await createUser({ email, name: "Vera Visitor", role: "user" });
+    const customerThreads = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
+    expect(customerThreads).toHaveLength(1);
+    expect(customerThreads[0]).toMatchObject({ kind: "customer", customer: { _id: account.id, email } });
+    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${account.id}`, staff), params: { userId: account.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    expect(history.data.messages.map((m) => [m.senderId._id, m.message])).toEqual([
+      [account.id, "Do you do logos?"],
+      [staff.id, "Yes, we do. Want a quote?"],
+    ]);
+  });
+
+  test("a contact message from an existing customer's address goes into their own thread", async () => {
+    const customer = await chatAccount("user", "Known Kim");
+    await createContactMessage({ email: customer.email, message: "Writing from the website" });
+    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, await chatAccount("team")), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    expect(history.data.messages.map((m) => m.message)).toEqual(["Writing from the website"]);
+  });
+});

@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, test } from "vitest";
+import { getSessionUser } from "~/models/sessions.server";
+import { getTeamCounts } from "~/models/stats.server";
+import * as loginRoute from "~/routes/api.auth.login";
+import * as resetRoute from "~/routes/api.auth.reset-password";
+import * as teamRoute from "~/routes/api.team";
+import * as inviteRoute from "~/routes/api.team.invite";
+import * as disableRoute from "~/routes/api.users.$id.disable";
+import * as enableRoute from "~/routes/api.users.$id.enable";
+import * as countRoute from "~/routes/api.users.count";
+import { call, readJson } from "../dashboard-helpers";
+import { createAccount, type Account } from "../factories";
+import { readOutbox } from "../outbox";
+import { freshContext, jsonRequest, uniqueEmail } from "../requests";
+
+/*
+ * The team: staff invite a colleague (a set-password e-mail), who sets a password and signs in;
+ * disabling an account ends its sessions and tokens at once, refuses its sign-in and takes it out
+ * of the active count; enabling lets it sign in again.
+ */
+
+let staff: Account;
+beforeAll(async () => {
+  staff = await createAccount({ role: "team", name: "Sasha Staff" });
+});
+
+type Member = { _id: string; email: string; name: string; role: string; state: string; disabledAt: string | null };
+
+const invite = (body: unknown, auth: Account = staff) =>
+  call(inviteRoute.action, "/api/team/invite", { auth, method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+const post = (route: typeof disableRoute | typeof enableRoute, verb: string, id: string, auth: Account = staff) =>
+  call(route.action, `/api/users/${id}/${verb}`, { auth, method: "POST", params: { id } });
+const login = (email: string, password: string) =>
+  loginRoute.action({ request: jsonRequest("/api/auth/login", { email, password }), params: {}, context: freshContext() });
+
+describe("the team", () => {
+  test("an invited colleague gets a set-password link, sets a password and signs in as staff", async () => {
+    const email = uniqueEmail("colleague");
+    const response = await invite({ email, name: "Casey Colleague" });
+    expect(response.status).toBe(201);
+    const body = await readJson<{ status: string; data: { user: Member } }>(response);
+    expect(body).toMatchObject({ status: "success", data: { user: { email, name: "Casey Colleague", role: "team", state: "invited" } } });
+
+    const [mail] = readOutbox(email);
+    expect(mail.subject).toBe("Sasha Staff invited you to the BrandLift team");
+    const link = mail.links.find((l) => l.includes("/reset-password?token="))!;
+    const token = new URL(link).searchParams.get("token")!;
+    const reset = await resetRoute.action({ request: jsonRequest("/api/auth/reset-password", { token, password: "a-good-password-1" }), params: {}, context: freshContext() });
+    expect(reset.status).toBe(200);
+    const signedIn = await login(email, "a-good-password-1");
+    expect(signedIn.status).toBe(200);
+    expect(await signedIn.json()).toMatchObject({ data: { user: { email, role: "team" } } });
+
+    const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
+    expect(team.data.users.find((u) => u.email === email)).toMatchObject({ state: "active" });
+    expect(team.data.users.every((u) => u.role === "team")).toBe(true);
+  });
+
+  test("an e-mail that has an account is a 409; a bad e-mail or a missing name a 400 with its message", async () => {
+    const existing = await createAccount({ role: "user" });
+    const taken = await invite({ email: existing.email.toUpperCase(), name: "Taken" });
+    expect(taken.status).toBe(409);
+    expect((await readJson<{ message: string }>(taken)).message).toBe("An account with this e-mail address already exists.");
+    const bad = await invite({ email: "not-an-email", name: "Bad" });
+    expect(bad.status).toBe(400);
+    expect((await readJson<{ message: string }>(bad)).message).toBe("Invalid email address");
+    expect((await invite({ email: uniqueEmail("x"), name: " " })).status).toBe(400);
+  });
+
+  test("disabling ends every session and token at once, refuses sign-in, leaves the active count; enabling restores sign-in", async () => {
+    const customer = await createAccount({ role: "user", password: "customer-password-1" });
+    const before = (await getTeamCounts()).totalActiveUsers;
+    const disabled = await post(disableRoute, "disable", customer.id);
+    expect(disabled.status).toBe(200);
+    expect(await readJson(disabled)).toMatchObject({ status: "success", data: { user: { _id: customer.id, state: "disabled", disabledAt: expect.any(String) } } });
+
+    expect(await getSessionUser(customer.bearer, "bearer")).toBeNull();
+    const withOldToken = await call(countRoute.loader, "/api/users/count", { auth: { bearer: customer.bearer } });
+    expect(withOldToken.status).toBe(401);
+    expect((await login(customer.email, "customer-password-1")).status).toBe(401);
+    expect((await getTeamCounts()).totalActiveUsers).toBe(before - 1);
+
+    const enabled = await post(enableRoute, "enable", customer.id);
+    expect(await readJson(enabled)).toMatchObject({ data: { user: { state: "active", disabledAt: null } } });
+    expect((await login(customer.email, "customer-password-1")).status).toBe(200);
+    expect((await getTeamCounts()).totalActiveUsers).toBe(before);
+  });
+
+  test("staff cannot disable themselves; unknown ids 404; customers 403", async () => {
+    const self = await post(disableRoute, "disable", staff.id);
+    expect(self.status).toBe(400);
+    expect((await readJson<{ message: string }>(self)).message).toBe("You cannot disable your own account.");
+    expect((await post(disableRoute, "disable", "00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const customer = await createAccount({ role: "user" });
+    expect((await post(disableRoute, "disable", staff.id, customer)).status).toBe(403);
+    expect((await invite({ email: uniqueEmail("y"), name: "Y" }, customer)).status).toBe(403);
+  });
+});

@@ -1,0 +1,87 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { env } from "~/utils/env.server";
+import { ThreadClient } from "../chat-helpers";
+import { createNodesDatabase, nodesAccount } from "../chat-nodes-helpers";
+import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
+
+/*
+ * WEB_CONCURRENCY=2 without Redis: one port, two worker processes, Socket.IO broadcasts between
+ * them through the primary (cluster adapter); SIGTERM drains both and the primary exits 0.
+ */
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-workers-"));
+let database: Awaited<ReturnType<typeof createNodesDatabase>>;
+let server: ServerProcess;
+const clients: ThreadClient[] = [];
+
+const workerPids = (pid: number) =>
+  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").map((s) => s.trim()).filter(Boolean);
+
+/** The pids holding established connections on the server's port (from `ss`). */
+const socketHolders = (port: number) =>
+  [...execFileSync("ss", ["-tnpH", "state", "established", `( sport = :${port} )`], { encoding: "utf8" }).matchAll(/pid=(\d+)/g)].map((m) => m[1]!);
+
+beforeAll(async () => {
+  ensureBuild();
+  if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this suite needs PostgreSQL.");
+  database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
+  server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: "2", DATA_DIR: dataDir });
+  // /healthz answers as soon as one worker listens; wait for the second (the primary replaces a
+  // worker that fails its boot, e.g. losing a race to seed the catalogue on a fresh database).
+  for (let i = 0; i < 200 && workerPids(server.child.pid!).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100; i++) {
+    const ok = await Promise.all([0, 1, 2, 3].map(() => fetch(`${server.url}/healthz`).then((r) => r.ok, () => false)));
+    if (ok.every(Boolean)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await server?.stop("SIGKILL");
+  await database?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe("WEB_CONCURRENCY workers behind one port", () => {
+  test("two workers serve; chat reaches sockets held by either worker", async () => {
+    expect(workerPids(server.child.pid!)).toHaveLength(2);
+    const staff = await nodesAccount(database.database, "team", "Wes Worker");
+    const customers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => nodesAccount(database.database, "user", `Cora ${i}`)));
+    const atStaff: ThreadClient[] = [];
+    const atCustomers: ThreadClient[] = [];
+    for (const c of customers) {
+      atStaff.push(new ThreadClient(server.url, staff.token, c.id));
+      atCustomers.push(new ThreadClient(server.url, c.token, c.id));
+      clients.push(atStaff.at(-1)!, atCustomers.at(-1)!);
+      await Promise.all([atStaff.at(-1)!.connected(), atCustomers.at(-1)!.connected()]);
+    }
+    // The kernel and the primary hand connections to the workers: both hold some of these
+    // sockets, so some customer and staff pairs sit on different workers.
+    const holders = new Set(socketHolders(server.port));
+    expect([...holders].sort()).toEqual(workerPids(server.child.pid!).sort());
+    for (const [i, customer] of atCustomers.entries()) {
+      expect((await customer.send(`from customer ${i}`)).ok).toBe(true);
+      await atStaff[i]!.has([`from customer ${i}`], 5_000);
+      expect((await atStaff[i]!.send(`to customer ${i}`, customers[i]!.id)).ok).toBe(true);
+      await customer.has([`from customer ${i}`, `to customer ${i}`], 5_000);
+    }
+  }, 30_000);
+
+  test("SIGTERM stops every worker and the primary exits 0", async () => {
+    const pids = workerPids(server.child.pid!);
+    expect(pids).toHaveLength(2);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    for (const pid of pids) expect(() => process.kill(Number(pid), 0)).toThrow();
+  }, 30_000);
+
+  test("more than one worker on the embedded database is refused at boot with the reason", async () => {
+    const { code, output } = await runServerExpectingFailure({ WEB_CONCURRENCY: "2", DATA_DIR: path.join(dataDir, "embedded") });
+    expect(code).not.toBe(0);
+    expect(output).toContain("WEB_CONCURRENCY: more than one worker needs DATABASE_URL");
+  });
+});
