@@ -23,6 +23,8 @@ export default defineConfig({
           ...shared,
           name: "unit",
           include: dataTests,
+          // Test files wait on PGlite and sockets as much as on the CPU: more files than cores at once.
+          maxWorkers: 3,
           exclude: [...configDefaults.exclude, ...buildTests],
           env: embedded,
         },
