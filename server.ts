@@ -11,6 +11,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { createAdapter as createClusterAdapter } from "@socket.io/cluster-adapter";
 import type * as EntryModule from "./app/entry.server";
+import { createAssetServer } from "./app/utils/asset-server.server";
 import { runPrimary } from "./app/utils/cluster.server";
 import { env } from "./app/utils/env.server";
 import { createLandingCache } from "./app/utils/landing-cache.server";
@@ -143,7 +144,13 @@ async function startNode() {
   );
   app.use(bodyLimitErrors);
 
-  const httpServer = http.createServer(app);
+  // Hashed assets (precompressed at build time) and the signed-out landing page are answered from
+  // memory before Express; everything else, and everything while draining, goes through it.
+  const assets = vite ? undefined : createAssetServer(path.join(BUILD_DIR, "client/assets"));
+  const httpServer = http.createServer((req, res) => {
+    if (!stopping && (assets?.handle(req, res) || landingCache?.handleFast(req, res))) return;
+    app(req, res);
+  });
   const io = entry.attachSocketServer(httpServer);
   // Workers without Redis broadcast to each other through the primary.
   if (cluster.isWorker && !env.redisUrl) io.adapter(createClusterAdapter());

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
+import type http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
+import { acceptedEncodings } from "./asset-server.server";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -18,7 +20,16 @@ interface Generation {
   at: number;
   nonce: string;
   page: Promise<Page | null>;
+  /** The page once rendered, for the synchronous fast path. */
+  ready?: Page | null;
+  /**
+   * Every header the Express pipeline (helmet's CSP with this generation's nonce, and the rest) put on
+   * a hit of this generation, less the per-request ones: the fast path replays them.
+   */
+  wireHeaders?: http.OutgoingHttpHeaders;
 }
+
+const PER_REQUEST = new Set(["x-request-id", "content-length", "content-encoding", "date", "connection", "keep-alive", "transfer-encoding"]);
 
 /**
  * The landing page is the same for every signed-out visitor. It is rendered at most once per
@@ -48,7 +59,9 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
     if (!generation || Date.now() - generation.at > ttl) {
       const nonce = crypto.randomBytes(16).toString("base64");
       const page = render({ ...context, cspNonce: nonce } as AppLoadContext).catch(() => null);
-      generation = { at: Date.now(), nonce, page };
+      const fresh: Generation = { at: Date.now(), nonce, page };
+      void page.then((rendered) => (fresh.ready = rendered));
+      generation = fresh;
     }
     return generation;
   };
@@ -56,7 +69,35 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
   const cacheable = (req: express.Request) =>
     (req.method === "GET" || req.method === "HEAD") && req.path === "/" && !req.headers.cookie && Object.keys(req.query).length === 0;
 
+  const send = (page: Page, acceptEncoding: string | undefined, head: boolean, res: http.ServerResponse) => {
+    const accepts = acceptedEncodings(acceptEncoding);
+    const encoding = accepts.br ? "br" : accepts.gzip ? "gzip" : null;
+    const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
+    if (encoding) res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Vary", "Accept-Encoding");
+    res.setHeader("Content-Length", body.length);
+    res.setHeader("X-Landing-Cache", "hit");
+    res.statusCode = 200;
+    res.end(head ? undefined : body);
+  };
+
   return {
+    /**
+     * Before Express: a signed-out visitor's `GET /` answered from memory with the headers the
+     * pipeline gave the first hit of this generation (same CSP nonce), and a fresh request id. Only
+     * once a generation is rendered and has gone through Express once; otherwise false.
+     */
+    handleFast(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+      if ((req.method !== "GET" && req.method !== "HEAD") || req.url !== "/" || req.headers.cookie !== undefined) return false;
+      const entry = generation;
+      if (!entry?.ready || !entry.wireHeaders || Date.now() - entry.at > ttl) return false;
+      const incoming = req.headers["x-request-id"];
+      const requestId = typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+      for (const [name, value] of Object.entries(entry.wireHeaders)) if (value !== undefined) res.setHeader(name, value);
+      res.setHeader("X-Request-Id", requestId);
+      send(entry.ready, req.headers["accept-encoding"], req.method === "HEAD", res);
+      return true;
+    },
     /** The nonce this request's CSP header must carry. */
     nonceFor(req: express.Request, context: Omit<AppLoadContext, "cspNonce">): string | null {
       return cacheable(req) ? current(context).nonce : null;
@@ -67,14 +108,12 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
       if (!entry || entry.nonce !== res.locals.cspNonce) return next();
       entry.page.then((page) => {
         if (!page) return next();
-        const encoding = req.acceptsEncodings(["br", "gzip", "identity"]);
-        const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
         for (const [name, value] of page.headers) res.setHeader(name, value);
-        if (encoding === "br" || encoding === "gzip") res.setHeader("Content-Encoding", encoding);
         res.setHeader("Vary", "Accept-Encoding");
-        res.setHeader("Content-Length", body.length);
-        res.setHeader("X-Landing-Cache", "hit");
-        res.status(200).end(req.method === "HEAD" ? undefined : body);
+        if (!entry.wireHeaders && !res.getHeader("Connection")) {
+          entry.wireHeaders = Object.fromEntries(Object.entries(res.getHeaders()).filter(([name]) => !PER_REQUEST.has(name)));
+        }
+        send(page, req.headers["accept-encoding"], req.method === "HEAD", res);
       }, next);
     }) as express.RequestHandler,
   };

@@ -1,8 +1,25 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
+import zlib from "node:zlib";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
+
+/** A GET whose body stays as it came on the wire (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+const BUILD_ASSETS = path.resolve(process.env.BUILD_DIR ?? "build", "client/assets");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-boot-"));
 
@@ -57,6 +74,52 @@ describe("the production server with no settings", () => {
     const response = await fetch(`${server.url}${asset}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toContain("immutable");
+  });
+
+  test("serves hashed assets as compressed at build time: brotli, gzip or identity, the same bytes as the build's files", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const css = /\/assets\/[^"]+\.css/.exec(html)?.[0];
+    expect(css).toBeDefined();
+    const file = path.join(BUILD_ASSETS, path.basename(css!));
+    const identity = fs.readFileSync(file);
+
+    const br = await rawGet(`${server.url}${css}`, { "Accept-Encoding": "gzip, deflate, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toBe("Accept-Encoding");
+    expect(br.headers["content-type"]).toBe("text/css; charset=utf-8");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(br.body.equals(fs.readFileSync(`${file}.br`))).toBe(true);
+    expect(zlib.brotliDecompressSync(br.body).equals(identity)).toBe(true);
+
+    const gzip = await rawGet(`${server.url}${css}`, { "Accept-Encoding": "gzip, br;q=0" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gzip.body.equals(fs.readFileSync(`${file}.gz`))).toBe(true);
+
+    const plain = await rawGet(`${server.url}${css}`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.equals(identity)).toBe(true);
+
+    const missing = await fetch(`${server.url}/assets/not-a-build-file.js`);
+    expect(missing.status).toBe(404);
+  });
+
+  test("answers a signed-out visitor's / from memory with the same headers as through Express, and a fresh request id", async () => {
+    const first = await rawGet(`${server.url}/`, { "Accept-Encoding": "br" });
+    const second = await rawGet(`${server.url}/`, { "Accept-Encoding": "br" });
+    expect(second.headers["x-landing-cache"]).toBe("hit");
+    expect(second.headers["content-encoding"]).toBe("br");
+    const comparable = (h: http.IncomingHttpHeaders) => {
+      const { date: _date, "x-request-id": _id, ...rest } = h;
+      return rest;
+    };
+    expect(comparable(second.headers)).toEqual(comparable(first.headers));
+    expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+    expect(second.headers["content-security-policy"]).toMatch(/'nonce-[^']+'/);
+    expect(zlib.brotliDecompressSync(second.body).toString()).toContain("<!DOCTYPE html>");
+    // With a cookie, the page is rendered for that visitor.
+    const signedOutLooking = await rawGet(`${server.url}/`, { Cookie: "something=1" });
+    expect(signedOutLooking.headers["x-landing-cache"]).toBeUndefined();
   });
 
   test("shuts down cleanly on SIGTERM", async () => {

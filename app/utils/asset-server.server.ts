@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import type http from "node:http";
+import path from "node:path";
+
+interface Asset {
+  type: string;
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/**
+ * Whether the client takes br and gzip (RFC 9110 Accept-Encoding, q=0 refuses). Identity otherwise.
+ * Identity is always acceptable. A tiny parser on purpose: it runs on every asset request, before Express.
+ */
+export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
+  if (!header) return { br: false, gzip: false };
+  let br = false;
+  let gzip = false;
+  for (const part of header.split(",")) {
+    const [rawName, ...params] = part.split(";");
+    const name = rawName.trim().toLowerCase();
+    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
+    if (refused) continue;
+    if (name === "br") br = true;
+    else if (name === "gzip" || name === "x-gzip") gzip = true;
+    else if (name === "*") br = gzip = true;
+  }
+  return { br, gzip };
+}
+
+/**
+ * The build's hashed assets (`build/client/assets`), held in memory with the brotli and gzip
+ * variants written at build time (scripts/compress-assets.mjs), and served before Express: no
+ * middleware, no compression per request, a year of immutable caching.
+ */
+export function createAssetServer(dir: string, prefix = "/assets/") {
+  const assets = new Map<string, Asset>();
+  if (fs.existsSync(dir)) {
+    for (const name of fs.readdirSync(dir)) {
+      if (name.endsWith(".br") || name.endsWith(".gz")) continue;
+      const file = path.join(dir, name);
+      if (!fs.statSync(file).isFile()) continue;
+      const read = (suffix: string) => (fs.existsSync(file + suffix) ? fs.readFileSync(file + suffix) : undefined);
+      assets.set(prefix + name, {
+        type: TYPES[path.extname(name).toLowerCase()] ?? "application/octet-stream",
+        identity: fs.readFileSync(file),
+        br: read(".br"),
+        gzip: read(".gz"),
+      });
+    }
+  }
+
+  return {
+    size: assets.size,
+    /** Answers the request if it is for a known asset; false lets Express have it. */
+    handle(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+      if ((req.method !== "GET" && req.method !== "HEAD") || !req.url?.startsWith(prefix)) return false;
+      const query = req.url.indexOf("?");
+      const asset = assets.get(query === -1 ? req.url : req.url.slice(0, query));
+      if (!asset) return false;
+      const accepts = asset.br || asset.gzip ? acceptedEncodings(req.headers["accept-encoding"]) : { br: false, gzip: false };
+      const body = (accepts.br && asset.br) || (accepts.gzip && asset.gzip) || asset.identity;
+      const headers: http.OutgoingHttpHeaders = {
+        "Content-Type": asset.type,
+        "Content-Length": body.length,
+        "Cache-Control": "public, max-age=31536000, immutable",
+        "X-Content-Type-Options": "nosniff",
+        "Cross-Origin-Resource-Policy": "same-origin",
+      };
+      if (asset.br || asset.gzip) headers.Vary = "Accept-Encoding";
+      if (body !== asset.identity) headers["Content-Encoding"] = body === asset.br ? "br" : "gzip";
+      res.writeHead(200, headers);
+      res.end(req.method === "HEAD" ? undefined : body);
+      return true;
+    },
+  };
+}
