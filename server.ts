@@ -119,8 +119,8 @@ async function startNode() {
   if (vite) {
     app.use(vite.middlewares);
   } else {
-    app.use("/assets", express.static(path.join(BUILD_DIR, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(path.join(BUILD_DIR, "client"), { maxAge: "1h", index: false }));
+    // Build files are answered before Express (createAssetServer below); an unknown /assets/ path is a 404 here.
+    app.use("/assets", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
   }
 
   const getLoadContext = (req: express.Request, res: express.Response) => ({
@@ -147,8 +147,9 @@ async function startNode() {
   // Hashed assets (precompressed at build time) and the signed-out landing page are answered from
   // memory before Express; everything else, and everything while draining, goes through it.
   const assets = vite ? undefined : createAssetServer(path.join(BUILD_DIR, "client/assets"));
+  const publicFiles = vite ? undefined : createAssetServer(path.join(BUILD_DIR, "client"), { prefix: "/", cacheControl: "public, max-age=3600" });
   const httpServer = http.createServer((req, res) => {
-    if (!stopping && (assets?.handle(req, res) || landingCache?.handleFast(req, res))) return;
+    if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res))) return;
     app(req, res);
   });
   const io = entry.attachSocketServer(httpServer);

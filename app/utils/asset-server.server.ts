@@ -48,11 +48,12 @@ export function acceptedEncodings(header: string | undefined): { br: boolean; gz
 }
 
 /**
- * The build's hashed assets (`build/client/assets`), held in memory with the brotli and gzip
- * variants written at build time (scripts/compress-assets.mjs), and served before Express: no
- * middleware, no compression per request, a year of immutable caching.
+ * The files of one build folder, held in memory with the brotli and gzip variants written at build
+ * time (scripts/compress-assets.mjs), and served before Express: no middleware, no file system call
+ * and no compression per request. The hashed assets (`build/client/assets`) get a year of immutable
+ * caching; the public files beside them (favicon, robots.txt) an hour.
  */
-export function createAssetServer(dir: string, prefix = "/assets/") {
+export function createAssetServer(dir: string, { prefix = "/assets/", cacheControl = "public, max-age=31536000, immutable" } = {}) {
   const assets = new Map<string, Asset>();
   if (fs.existsSync(dir)) {
     for (const name of fs.readdirSync(dir)) {
@@ -82,7 +83,7 @@ export function createAssetServer(dir: string, prefix = "/assets/") {
       const headers: http.OutgoingHttpHeaders = {
         "Content-Type": asset.type,
         "Content-Length": body.length,
-        "Cache-Control": "public, max-age=31536000, immutable",
+        "Cache-Control": cacheControl,
         "X-Content-Type-Options": "nosniff",
         "Cross-Origin-Resource-Policy": "same-origin",
       };
