@@ -44,7 +44,7 @@ export function Overview({ counts: given, role }: { counts: Section<OverviewCoun
     );
   }
   return (
-    <section aria-label="Overview" className={shown.role === "team" && shown.mrr !== undefined ? "grid gap-4 sm:grid-cols-3 xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"}>
+    <section aria-label="Overview" className={shown.role === "team" && shown.mrr !== undefined ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"}>
       {shown.role === "team" ? (
         <>
           <StatCard label="Total Revenue" value={formatMoney(shown.totalRevenue)} icon={CircleDollarSign} />

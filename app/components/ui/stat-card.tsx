@@ -21,7 +21,7 @@ export function StatCard({ label, value, icon: Icon, className }: StatCardProps)
       ) : null}
       <dl className="min-w-0">
         <dt className="text-sm font-medium text-slate-600">{label}</dt>
-        <dd className="mt-1 text-2xl font-bold tracking-tight text-slate-950 tabular-nums">{value}</dd>
+        <dd className="mt-1 text-2xl font-bold tracking-tight text-slate-950 tabular-nums [overflow-wrap:anywhere]">{value}</dd>
       </dl>
     </div>
   );
