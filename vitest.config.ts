@@ -9,6 +9,15 @@ const shared = {
   hookTimeout: 60_000,
 };
 const dataTests = ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/integration/**/*.test.ts"];
+/** Files that never reach the database: no database of their own to load (project `pure`). */
+const pureTests = [
+  "app/domain/**/*.test.ts",
+  "app/components/**/*.test.{ts,tsx}",
+  "app/utils/env.server.test.ts",
+  "app/utils/process-policy.server.test.ts",
+  "app/models/report-upload.server.test.ts",
+  "app/web/body-limit.server.test.ts",
+];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = ["tests/integration/server-boot.test.ts", "tests/integration/user-create.test.ts", "tests/integration/migrations.test.ts"];
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
@@ -25,7 +34,18 @@ export default defineConfig({
           include: dataTests,
           // Test files wait on PGlite and sockets as much as on the CPU: more files than cores at once.
           maxWorkers: 3,
-          exclude: [...configDefaults.exclude, ...buildTests],
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests],
+          env: embedded,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          testTimeout: shared.testTimeout,
+          setupFiles: ["tests/setup/pure.ts"],
+          name: "pure",
+          include: pureTests,
+          maxWorkers: 3,
           env: embedded,
         },
       },

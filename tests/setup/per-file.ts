@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeEach, inject, vi } from "vitest";
+import { afterAll, inject } from "vitest";
+import "./console-errors";
 import { createTestDatabase } from "./database";
 
 /*
@@ -30,20 +31,6 @@ if (process.env.REDIS_URL) {
   }
   await redis.quit();
 }
-
-let consoleErrors: unknown[][] = [];
-beforeEach(() => {
-  consoleErrors = [];
-  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    consoleErrors.push(args);
-  });
-});
-afterEach(() => {
-  vi.mocked(console.error).mockRestore();
-  if (consoleErrors.length > 0) {
-    throw new Error(`console.error was called during the test:\n${consoleErrors.map((a) => a.map(String).join(" ")).join("\n")}`);
-  }
-});
 
 afterAll(async () => {
   await database.close();
