@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { THREAD_STATUSES, type ThreadStatus } from "../../app/domain/inbox";
-import { chatMessages, users } from "../schema";
+import { chatMessages, users } from "./core";
 
 /*
  * The support inbox (issue 14, docs/decisions/095-thread-summary.md): one summary row per support
