@@ -151,10 +151,11 @@ export default function TestBilling() {
 
 function ChangeButton({ id, intent, variant, disabled, children }: { id: string; intent: string; variant?: "outline"; disabled: boolean; children: string }) {
   return (
-    <Form method="post">
+    <Form method="post" className="max-w-full">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="subscriptionId" value={id} />
-      <Button type="submit" variant={variant} disabled={disabled}>
+      {/* Phones: a long label wraps inside the card instead of running past its edge. */}
+      <Button type="submit" variant={variant} disabled={disabled} className="max-w-full py-2 text-center whitespace-normal">
         {children}
       </Button>
     </Form>

@@ -249,6 +249,9 @@ export default function InboxThread() {
   );
 }
 
+/** A detail page: on phones the dashboard layout leaves out its overview and chart, so the page's own content comes first. */
+export const handle = { detail: true };
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.thread?.customer.name ?? "Conversation"} — Inbox — BrandLift` }];
 
 export function ErrorBoundary() {

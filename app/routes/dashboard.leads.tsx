@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Search } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { formatDate } from "~/domain/purchase";
 import { LEADS_PAGE_SIZE, leadsQuery } from "~/domain/schemas/grader";
@@ -21,26 +23,33 @@ export default function LeadsPage() {
   const { leads, total, page, pages, search, invalid } = useLoaderData<typeof loader>();
   const pageLink = (n: number) => `?${new URLSearchParams({ ...(search ? { search } : {}), page: String(n) })}`;
   return (
-    <div className="space-y-6">
+    // A section with an h2 like every other dashboard page (the layout's h1 is the welcome).
+    <section aria-labelledby="leads-heading" className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold">Leads</h1>
-        <p className="text-slate-600">Visitors who graded their social media page and asked for the report: {total.toLocaleString("en-US")} in all.</p>
+        <h2 id="leads-heading" className="text-xl font-bold text-slate-950">
+          Leads
+        </h2>
+        <p className="text-sm text-slate-600">Visitors who graded their social media page and asked for the report: {total.toLocaleString("en-US")} in all.</p>
       </div>
-      <Form method="get" role="search" className="flex max-w-md gap-2">
+      <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
         <label htmlFor="leads-search" className="sr-only">
           Search leads by e-mail or name
         </label>
-        <Input id="leads-search" name="search" defaultValue={search} placeholder="Search by e-mail or name" />
-        <button type="submit" className="rounded-full bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+        <div className="min-w-0 flex-1">
+          <Input id="leads-search" type="search" name="search" defaultValue={search} placeholder="Search by e-mail or name" />
+        </div>
+        <Button type="submit" variant="outline">
+          <Search className="size-4" aria-hidden="true" />
           Search
-        </button>
+        </Button>
       </Form>
       {invalid ? <p role="alert" className="text-red-700">That search could not be read; showing every lead.</p> : null}
       {leads.length === 0 ? (
-        <p className="text-slate-600">{search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}</p>
+        <p className="text-sm text-slate-600">{search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl ring-1 ring-slate-200">
-          <table className="w-full min-w-[40rem] bg-white text-left text-sm">
+        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+          {/* Phones: the table fits the screen (the address wraps); from sm it keeps its width and scrolls if it must. */}
+          <table className="w-full bg-white text-left text-sm sm:min-w-[40rem]">
             <thead className="bg-slate-50 text-slate-700">
               <tr>
                 <th scope="col" className="px-4 py-3">Lead</th>
@@ -54,14 +63,14 @@ export default function LeadsPage() {
                 <tr key={lead._id} className="border-t border-slate-200">
                   <td className="px-4 py-3">
                     <p className="font-semibold text-slate-950">{lead.name ?? "—"}</p>
-                    <p className="text-slate-600">{lead.email}</p>
+                    <p className="break-all text-slate-600">{lead.email}</p>
                   </td>
                   <td className="px-4 py-3">
                     <Link to={`/grade/${lead.grade._id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
                       {lead.grade.overall} ({lead.grade.score}/100)
                     </Link>
                   </td>
-                  <td className="px-4 py-3">{formatDate(lead.createdAt)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">{formatDate(lead.createdAt)}</td>
                   <td className="px-4 py-3">
                     {lead.customer ? (
                       <Link to={`/dashboard/users/${lead.customer._id}`}>
@@ -86,7 +95,7 @@ export default function LeadsPage() {
           {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : null}
         </nav>
       ) : null}
-    </div>
+    </section>
   );
 }
 

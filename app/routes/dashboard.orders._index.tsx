@@ -110,44 +110,72 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
       {orders.length === 0 ? (
         <EmptyState icon={ShoppingCart} title="No orders found" text="Orders appear here as soon as someone starts a checkout." />
       ) : (
-        <div className="overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-              <tr>
-                <th scope="col" className="px-4 py-3">Date</th>
-                <th scope="col" className="px-4 py-3">Customer</th>
-                <th scope="col" className="px-4 py-3">What</th>
-                <th scope="col" className="px-4 py-3 text-right">Amount</th>
-                <th scope="col" className="px-4 py-3">Status</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Details</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {orders.map((order) => (
-                <tr key={order._id}>
-                  <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(order.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    <p className="font-semibold break-words text-slate-950">{order.name}</p>
-                    <p className="break-all text-slate-600">{order.email}</p>
-                  </td>
-                  <td className="px-4 py-3 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
-                  <td className="px-4 py-3 text-right whitespace-nowrap">
+        <>
+          {/* Phones: one card per order (six columns do not fit 390 px); from sm the table. */}
+          <ul aria-label="Orders" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card sm:hidden">
+            {orders.map((order) => (
+              <li key={order._id} className="space-y-1 px-4 py-3 text-sm">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 font-semibold break-words text-slate-950">{order.name}</p>
+                  <p className="shrink-0 text-right">
                     <span className="font-semibold text-slate-950">{formatMoney(order.amount, order.currency)}</span>
                     {order.refunded > 0 ? <span className="block text-xs text-red-700">−{formatMoney(order.refunded, order.currency)} refunded</span> : null}
-                  </td>
-                  <td className="px-4 py-3">
+                  </p>
+                </div>
+                <p className="break-all text-slate-600">{order.email}</p>
+                <p className="text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</p>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="flex items-center gap-2 text-slate-700">
+                    {formatDate(order.createdAt)}
                     <OrderStatusBadge status={order.status} />
-                  </td>
-                  <td className="px-4 py-3 text-right">
-                    <Link to={`/dashboard/orders/${order._id}`} className="font-semibold text-brand-700 hover:underline">
-                      View<span className="sr-only"> order of {order.name}</span>
-                    </Link>
-                  </td>
+                  </p>
+                  <Link to={`/dashboard/orders/${order._id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline">
+                    View<span className="sr-only"> order of {order.name}</span>
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {/* `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page). */}
+          <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card max-sm:hidden">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3">Date</th>
+                  <th scope="col" className="px-4 py-3">Customer</th>
+                  <th scope="col" className="px-4 py-3">What</th>
+                  <th scope="col" className="px-4 py-3 text-right">Amount</th>
+                  <th scope="col" className="px-4 py-3">Status</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">Details</span></th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {orders.map((order) => (
+                  <tr key={order._id}>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(order.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      <p className="font-semibold break-words text-slate-950">{order.name}</p>
+                      <p className="break-all text-slate-600">{order.email}</p>
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
+                    <td className="px-4 py-3 text-right whitespace-nowrap">
+                      <span className="font-semibold text-slate-950">{formatMoney(order.amount, order.currency)}</span>
+                      {order.refunded > 0 ? <span className="block text-xs text-red-700">−{formatMoney(order.refunded, order.currency)} refunded</span> : null}
+                    </td>
+                    <td className="px-4 py-3">
+                      <OrderStatusBadge status={order.status} />
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      <Link to={`/dashboard/orders/${order._id}`} className="font-semibold text-brand-700 hover:underline">
+                        View<span className="sr-only"> order of {order.name}</span>
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {pages > 1 ? (
         <nav aria-label="Pages" className="flex items-center justify-between gap-4">

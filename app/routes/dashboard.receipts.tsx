@@ -25,29 +25,34 @@ export default function Receipts() {
       {receipts.length === 0 ? (
         <EmptyState icon={Receipt} title="No receipts yet" text="Every payment you make appears here with its receipt." />
       ) : (
-        <div className="overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+        // `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page).
+        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Your payments</caption>
             <thead className="bg-slate-50 text-slate-600">
               <tr>
-                <th scope="col" className="px-5 py-3 font-semibold">Date</th>
-                <th scope="col" className="px-5 py-3 font-semibold">What</th>
-                <th scope="col" className="px-5 py-3 text-right font-semibold">Amount</th>
-                <th scope="col" className="px-5 py-3 font-semibold"><span className="sr-only">Receipt</span></th>
+                {/* Phones: the date goes under "What", so the receipt link stays on screen. */}
+                <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">Date</th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">What</th>
+                <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">Amount</th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5"><span className="sr-only">Receipt</span></th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200">
               {receipts.map((receipt) => (
                 <tr key={`${receipt.kind}-${receipt._id}`}>
-                  <td className="px-5 py-3 whitespace-nowrap">
+                  <td className="px-5 py-3 whitespace-nowrap max-sm:hidden">
                     <time dateTime={receipt.paidAt}>{formatDate(receipt.paidAt)}</time>
                   </td>
-                  <td className="px-5 py-3">
+                  <td className="px-3 py-3 sm:px-5">
+                    <time dateTime={receipt.paidAt} className="block text-xs text-slate-600 sm:hidden">
+                      {formatDate(receipt.paidAt)}
+                    </time>
                     {receipt.description}
                     {receipt.refunded > 0 ? <span className="ml-2 text-red-700">({formatMoney(receipt.refunded, receipt.currency)} refunded)</span> : null}
                   </td>
-                  <td className="px-5 py-3 text-right font-semibold tabular-nums">{formatMoney(receipt.amount, receipt.currency)}</td>
-                  <td className="px-5 py-3 text-right">
+                  <td className="px-3 py-3 text-right font-semibold tabular-nums sm:px-5">{formatMoney(receipt.amount, receipt.currency)}</td>
+                  <td className="px-3 py-3 text-right sm:px-5">
                     <a href={receipt.url} className="font-semibold text-brand-700 hover:text-brand-900">
                       View receipt<span className="sr-only"> of {formatDate(receipt.paidAt)}</span>
                     </a>

@@ -77,8 +77,9 @@ function TeamView({ members, meId }: TeamData) {
                   <Badge tone={tone}>{label}</Badge>
                   {member._id === meId ? <Badge tone="brand">You</Badge> : null}
                 </p>
-                <p className="text-sm break-all text-slate-600">
-                  {member.email} · since {formatDate(member.createdAt)}
+                {/* Only the address may break anywhere; the date keeps its words whole. */}
+                <p className="text-sm text-slate-600">
+                  <span className="break-all">{member.email}</span> · since <span className="whitespace-nowrap">{formatDate(member.createdAt)}</span>
                 </p>
               </div>
               {member._id === meId ? null : (

@@ -70,6 +70,8 @@ export default function Dashboard() {
           ),
         };
   const detail = matches.some((match) => (match.handle as { detail?: boolean } | undefined)?.detail);
+  // A plan's own page shows its card itself: no second "Your plan" card above it.
+  const planPage = matches.some((match) => (match.handle as { plan?: boolean } | undefined)?.plan);
   // One socket for the whole dashboard: chat panels, presence and live badges all share it.
   return (
     <SocketProvider>
@@ -86,7 +88,7 @@ export default function Dashboard() {
           <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
             <Overview counts={counts} role={user.role} />
             {revenue ? <RevenueChart months={revenue} /> : null}
-            {plans.length > 0 ? <PlanOverview plans={plans} /> : null}
+            {plans.length > 0 && !planPage ? <PlanOverview plans={plans} /> : null}
           </div>
           <Outlet />
         </main>

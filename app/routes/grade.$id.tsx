@@ -38,6 +38,7 @@ export default function GradeReport() {
   const hydrated = useHydrated();
   const orderOpen = searchParams.get("order") === "1" && grade.recommendations.length > 0;
   const services = grade.recommendations.map((r) => r.service);
+  const chartTitle = `Scores by area: ${grade.areas.map((a) => `${a.label} ${a.score}`).join(", ")}`;
   return (
     <>
       <SiteHeader user={user} />
@@ -61,7 +62,9 @@ export default function GradeReport() {
               Score by area
             </h2>
             <div className="mt-4">
-              <AreaChart areas={grade.areas} title={`Scores by area: ${grade.areas.map((a) => `${a.label} ${a.score}`).join(", ")}`} />
+              {/* Phones get the compact drawing (readable text), wider screens the full one; only one is ever shown. */}
+              <AreaChart areas={grade.areas} title={chartTitle} compact className="sm:hidden" />
+              <AreaChart areas={grade.areas} title={chartTitle} className="max-sm:hidden" />
             </div>
             <ul className="mt-6 space-y-4">
               {grade.areas.map((area) => (

@@ -23,8 +23,12 @@ export const ACCOUNTS = {
   statesCustomer: { email: "states@e2e.test", name: "Stella States", role: "user" },
   statesStaff: { email: "states-staff@e2e.test", name: "Stan States", role: "team" },
   opsStaff: { email: "ops-staff@e2e.test", name: "Olive Ops", role: "team" },
+  subscriber: { email: "subscriber@e2e.test", name: "Sasha Subscriber", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
+
+/** A new account's unused set-password link (seeded for the screens spec; the account has no password yet). */
+export const NEWCOMER = { email: "newcomer@e2e.test", name: "Nova Newcomer", setPasswordToken: "e2e-screens-newcomer-set-password-0123456789ab" } as const;
 
 /** The session cookies of every account, made once by the global setup. */
 export const storageStateFor = (account: AccountName) => path.join(E2E_DATA_DIR, "auth", `${account}.json`);

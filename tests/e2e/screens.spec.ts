@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { ACCOUNTS, expect, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, NEWCOMER, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * Every screen at a phone's 390 × 844 and a laptop's 1280 × 800, for visitors, customers and
@@ -32,6 +32,49 @@ async function firstDetail(page: Page, listPath: string) {
   const href = await page.getByRole("link", { name: /View Details/ }).first().getAttribute("href");
   expect(href).toBeTruthy();
   return href!;
+}
+
+/** Staff's detail page of an account, found by its e-mail on the users list. */
+const userDetail = (email: string) => async (page: Page) => {
+  await page.goto(`/dashboard/users?search=${encodeURIComponent(email)}`);
+  const href = await page.getByRole("link", { name: /View Details/ }).first().getAttribute("href");
+  expect(href).toBeTruthy();
+  return href!;
+};
+
+/** The subscriber's plan page, from the plan card on their services page. */
+async function planPage(page: Page) {
+  await page.goto("/dashboard/services");
+  const href = await page.getByRole("region", { name: "Your plan" }).getByRole("link", { name: /Open plan/ }).first().getAttribute("href");
+  expect(href).toMatch(/^\/dashboard\/plans\//);
+  return href!;
+}
+
+/** Staff's page of the subscriber's plan, from the Plans section of the customer's detail page. */
+async function staffPlanPage(page: Page) {
+  await page.goto(await userDetail(ACCOUNTS.subscriber.email)(page));
+  const href = await page.getByRole("region", { name: "Plans" }).getByRole("link", { name: /Plan reports/ }).first().getAttribute("href");
+  expect(href).toBeTruthy();
+  return href!;
+}
+
+/** A grade's report card, made once by answering the questionnaire on /grade (its own client address: the grader is rate limited). */
+let gradePath: string | null = null;
+async function gradeReport(page: Page) {
+  if (gradePath) return gradePath;
+  await page.context().setExtraHTTPHeaders({ "X-Forwarded-For": `10.202.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}` });
+  await page.goto("/grade");
+  await page.waitForLoadState("networkidle");
+  await page.getByLabel("Followers").fill("2000");
+  await page.getByLabel("Posts per week").fill("2");
+  await page.getByLabel("Average likes per post").fill("60");
+  await page.getByLabel("Average comments per post").fill("6");
+  // With an e-mail: the grade also makes a lead for the staff's Leads screen.
+  await page.getByLabel("E-mail (optional)").fill(`screens-${Date.now().toString(36)}@e2e-grade.test`);
+  await page.getByRole("button", { name: "Get my grade" }).click();
+  await expect(page).toHaveURL(/\/grade\/[0-9a-f-]{36}$/);
+  gradePath = new URL(page.url()).pathname;
+  return gradePath;
 }
 
 const visitorScreens: Screen[] = [
@@ -78,6 +121,43 @@ const visitorScreens: Screen[] = [
   { name: "terms", path: "/terms", ready: heading("Terms of Service") },
   { name: "privacy", path: "/privacy", ready: heading("Privacy Policy") },
   { name: "not-found", path: "/no-such-page", ready: heading("Page not found") },
+  {
+    name: "set-password",
+    path: `/reset-password?token=${NEWCOMER.setPasswordToken}`,
+    ready: heading("Set Your Password"),
+  },
+  {
+    name: "grade",
+    path: "/grade",
+    ready: async (page) => {
+      await heading("What would you grade your social media page?")(page);
+      await page.waitForLoadState("networkidle");
+      // Part-way through: the live score shows.
+      await page.getByLabel("Followers").fill("2000");
+      await page.getByLabel("Posts per week").fill("2");
+      await page.getByLabel("Average likes per post").fill("60");
+      await page.getByLabel("Average comments per post").fill("6");
+      await expect(page.getByText(/Your score so far:/)).toBeVisible();
+    },
+  },
+  {
+    name: "grade-errors",
+    path: "/grade",
+    ready: async (page) => {
+      await heading("What would you grade your social media page?")(page);
+      await page.waitForLoadState("networkidle");
+      await page.getByRole("button", { name: "Get my grade" }).click();
+      await expect(page.getByLabel("Followers")).toHaveAttribute("aria-invalid", "true");
+    },
+  },
+  { name: "grade-report", path: gradeReport, ready: heading(/^[A-F]: \d+\/100$/) },
+  {
+    name: "grade-report-order-modal",
+    path: async (page) => `${await gradeReport(page)}?order=1`,
+    ready: async (page) => {
+      await expect(page.getByRole("dialog", { name: "Order the recommended services" })).toBeVisible();
+    },
+  },
 ];
 
 const customerScreens: Screen[] = [
@@ -97,6 +177,50 @@ const customerScreens: Screen[] = [
     },
   },
   { name: "customer-reports", path: "/dashboard/reports", ready: heading("Your Reports") },
+  {
+    name: "customer-messages",
+    path: "/dashboard/messages",
+    ready: async (page) => {
+      await heading("Messages")(page);
+      await expect(page.getByRole("region", { name: "Support chat" }).getByPlaceholder("Type Message Here")).toBeEnabled();
+    },
+  },
+  { name: "customer-account", path: "/dashboard/account", ready: heading("Account") },
+  { name: "customer-receipts", path: "/dashboard/receipts", ready: heading("Receipts") },
+  { name: "customer-billing-no-plan", path: "/billing/test", ready: heading("Manage billing") },
+];
+
+const subscriberScreens: Screen[] = [
+  {
+    name: "subscriber-services",
+    path: "/dashboard/services",
+    ready: async (page) => {
+      await expect(page.getByRole("region", { name: "Your plan" }).getByRole("article").first()).toBeVisible();
+    },
+  },
+  {
+    name: "subscriber-plan",
+    path: planPage,
+    ready: async (page) => {
+      await expect(page.getByRole("navigation", { name: "Plan" })).toBeVisible();
+    },
+  },
+  {
+    name: "subscriber-plan-message",
+    path: async (page) => `${await planPage(page)}/message`,
+    ready: async (page) => {
+      await expect(page.getByRole("region", { name: "Support chat" }).getByPlaceholder("Type Message Here")).toBeEnabled();
+    },
+  },
+  { name: "subscriber-receipts", path: "/dashboard/receipts", ready: heading("Receipts") },
+  {
+    name: "subscriber-billing",
+    path: "/billing/test",
+    ready: async (page) => {
+      await heading("Manage billing")(page);
+      await expect(page.getByRole("article").first()).toBeVisible();
+    },
+  },
 ];
 
 const staffScreens: Screen[] = [
@@ -127,6 +251,60 @@ const staffScreens: Screen[] = [
       await expect(page.getByRole("region", { name: "Support chat" }).getByPlaceholder("Type Message Here")).toBeEnabled();
     },
   },
+  { name: "staff-inbox", path: "/dashboard/inbox", ready: heading("Inbox") },
+  {
+    name: "staff-inbox-thread",
+    path: `/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.inboxCustomer.email)}`,
+    ready: async (page) => {
+      await page.getByTestId("thread-row").first().getByRole("link").click();
+      await expect(page).toHaveURL(/\/dashboard\/inbox\/[0-9a-f-]{36}/);
+      await expect(page.getByRole("region", { name: "Support chat" }).getByPlaceholder("Type Message Here")).toBeEnabled();
+    },
+  },
+  { name: "staff-orders", path: "/dashboard/orders", ready: heading("Orders and payments") },
+  {
+    name: "staff-order-detail",
+    path: "/dashboard/orders",
+    ready: async (page) => {
+      await page.getByRole("link", { name: /^View order of / }).first().click();
+      await heading(/^Order of /)(page);
+    },
+  },
+  { name: "staff-catalogue", path: "/dashboard/catalogue", ready: heading("Catalogue") },
+  {
+    name: "staff-catalogue-add-open",
+    path: "/dashboard/catalogue",
+    ready: async (page) => {
+      await heading("Catalogue")(page);
+      await page.getByText("Add a service").click();
+      await expect(page.getByRole("form", { name: "Add a service" })).toBeVisible();
+    },
+  },
+  { name: "staff-team", path: "/dashboard/team", ready: heading("Team") },
+  { name: "staff-leads", path: "/dashboard/leads", ready: heading("Leads") },
+  { name: "staff-account", path: "/dashboard/account", ready: heading("Account") },
+  {
+    name: "staff-subscriber-detail",
+    path: userDetail(ACCOUNTS.subscriber.email),
+    ready: async (page) => {
+      await expect(page.getByRole("region", { name: "Plans" })).toBeVisible();
+    },
+  },
+  {
+    name: "staff-plan",
+    path: staffPlanPage,
+    ready: async (page) => {
+      await expect(page.getByRole("region", { name: "Plan reports" })).toBeVisible();
+    },
+  },
+  {
+    name: "staff-plan-upload-modal",
+    path: staffPlanPage,
+    ready: async (page) => {
+      await page.getByRole("link", { name: /Upload Report/ }).first().click();
+      await expect(page.getByRole("dialog", { name: "Upload Report" })).toBeVisible();
+    },
+  },
 ];
 
 async function capture(page: Page, screen: Screen, viewport: (typeof VIEWPORTS)[number]) {
@@ -136,6 +314,8 @@ async function capture(page: Page, screen: Screen, viewport: (typeof VIEWPORTS)[
   await screen.ready(page, viewport);
   // Let transitions settle before the picture and the audit.
   await page.waitForLoadState("networkidle");
+  // From the top: a full-page picture of a scrolled page draws the sticky header in the middle of it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS_DIR, `${screen.name}-${viewport.name}.png`), fullPage: true });
 
@@ -163,4 +343,5 @@ function screensFor(role: "visitor" | AccountName, screens: Screen[]) {
 
 screensFor("visitor", visitorScreens);
 screensFor("statesCustomer", customerScreens);
+screensFor("subscriber", subscriberScreens);
 screensFor("statesStaff", staffScreens);

@@ -5,7 +5,8 @@ import { seedDemo } from "~/models/demo.server";
 import { storeMessage } from "~/models/chat.server";
 import { supportRoomId } from "~/domain/chat";
 import { hashPassword } from "~/utils/password.server";
-import { ACCOUNTS, PASSWORD } from "./fixtures";
+import { hashToken } from "~/utils/tokens.server";
+import { ACCOUNTS, NEWCOMER, PASSWORD } from "./fixtures";
 
 await database.migrate();
 await seedCatalogue(db);
@@ -54,5 +55,30 @@ const [statesOrder] = await db
   .returning();
 if (statesOrder) {
   await db.insert(schema.purchases).values({ orderId: statesOrder.id, serviceId: chatService!.id, userId: statesUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
+}
+// The screens spec's subscriber has an active PRO plan (paid first month), for the plan pages and the test billing page.
+const [subscriber] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.subscriber.email));
+const [pro] = await db.select().from(schema.plans).where(eq(schema.plans.key, "pro"));
+const [planOrder] = await db
+  .insert(schema.orders)
+  .values({ kind: "subscription", email: subscriber!.email, name: subscriber!.name, userId: subscriber!.id, status: "paid", totalCents: pro!.priceCents, planId: pro!.key, stripeSessionId: "cs_e2e_screens_plan_seed", stripeCustomerId: "cus_test_e2e_screens_seed", paidAt: new Date() })
+  .onConflictDoNothing()
+  .returning();
+if (planOrder) {
+  await db.insert(schema.subscriptions).values({
+    userId: subscriber!.id,
+    orderId: planOrder.id,
+    planId: pro!.key,
+    status: "active",
+    priceCents: pro!.priceCents,
+    stripeSubscriptionId: "sub_test_e2e_screens_seed",
+    stripeCustomerId: "cus_test_e2e_screens_seed",
+    currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
+  });
+}
+// The screens spec's newcomer has no password yet and an unused set-password link (as after a first order).
+const [newcomer] = await db.insert(schema.users).values({ email: NEWCOMER.email, name: NEWCOMER.name, role: "user" }).onConflictDoNothing().returning();
+if (newcomer) {
+  await db.insert(schema.passwordTokens).values({ tokenHash: hashToken(NEWCOMER.setPasswordToken), purpose: "set", userId: newcomer.id, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
 }
 await database.close();

@@ -58,7 +58,13 @@ const WHAT: Record<ChangeLogEntry["entity"], string> = { service: "Service", pac
 export function ChangeLog({ changes }: { changes: ChangeLogEntry[] }) {
   if (changes.length === 0) return <p className="text-sm text-slate-600">No changes yet.</p>;
   return (
-    <div className="overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+    // A phone scrolls the table sideways: the scroll box takes keyboard focus (arrow keys), and `relative` keeps the caption inside it.
+    <div
+      role="region"
+      aria-label="Catalogue changes"
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Catalogue changes, newest first</caption>
         <thead className="bg-slate-50 text-left text-slate-700">

@@ -9,9 +9,16 @@ export interface RevenueChartMonth {
   renewals: number;
 }
 
-const WIDTH = 720;
-const HEIGHT = 260;
-const MARGIN = { top: 16, right: 44, bottom: 32, left: 64 };
+interface Layout {
+  width: number;
+  height: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+  fontSize: number;
+  /** Every how many months a month's name is written under its bar (the newest month always is). */
+  labelEvery: number;
+}
+const FULL: Layout = { width: 720, height: 260, margin: { top: 16, right: 44, bottom: 32, left: 64 }, fontSize: 11, labelEvery: 1 };
+const COMPACT: Layout = { width: 360, height: 230, margin: { top: 12, right: 26, bottom: 30, left: 48 }, fontSize: 12, labelEvery: 3 };
 const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const label = (month: string) => {
   const [year, index] = month.split("-");
@@ -27,14 +34,6 @@ const compactMoney = (dollars: number) =>
  * same figures follow as a table for screen readers.
  */
 export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
-  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = scaleBand<string>().domain(months.map((m) => m.month)).range([0, innerWidth]).padding(0.25);
-  const revenue = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.revenue))]).nice().range([innerHeight, 0]);
-  const orders = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.orders))]).nice().range([innerHeight, 0]);
-  const ordersPath = line<RevenueChartMonth>()
-    .x((m) => (x(m.month) ?? 0) + x.bandwidth() / 2)
-    .y((m) => orders(m.orders))(months);
   const total = months.reduce((sum, m) => sum + m.revenue, 0);
   return (
     <section aria-labelledby="revenue-chart-heading" className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
@@ -48,46 +47,9 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
           <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
         </p>
       </div>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="revenue-chart-heading" className="mt-3 h-auto w-full" data-testid="revenue-chart">
-        <g transform={`translate(${MARGIN.left},${MARGIN.top})`}>
-          {revenue.ticks(4).map((tick) => (
-            <g key={tick} transform={`translate(0,${revenue(tick)})`}>
-              <line x2={innerWidth} className="stroke-slate-200" />
-              <text x={-8} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px]">
-                {compactMoney(tick)}
-              </text>
-            </g>
-          ))}
-          {orders.ticks(4).map((tick) => (
-            <text key={tick} x={innerWidth + 8} y={orders(tick)} dy="0.32em" className="fill-slate-500 text-[11px]">
-              {tick}
-            </text>
-          ))}
-          {months.map((m) => (
-            <g key={m.month}>
-              <rect
-                x={x(m.month)}
-                y={revenue(m.revenue)}
-                width={x.bandwidth()}
-                height={Math.max(0, innerHeight - revenue(m.revenue))}
-                rx={3}
-                className="fill-brand-600"
-                data-month={m.month}
-                data-revenue={m.revenue}
-              >
-                <title>{`${label(m.month)}: ${formatMoney(m.revenue)}, ${m.orders} orders${m.renewals ? `, ${m.renewals} renewals` : ""}`}</title>
-              </rect>
-              <text x={(x(m.month) ?? 0) + x.bandwidth() / 2} y={innerHeight + 20} textAnchor="middle" className="fill-slate-600 text-[11px]">
-                {label(m.month)}
-              </text>
-            </g>
-          ))}
-          {ordersPath ? <path d={ordersPath} fill="none" className="stroke-accent-500" strokeWidth={2} /> : null}
-          {months.map((m) => (
-            <circle key={m.month} cx={(x(m.month) ?? 0) + x.bandwidth() / 2} cy={orders(m.orders)} r={3} className="fill-accent-500" />
-          ))}
-        </g>
-      </svg>
+      {/* Phones get a narrower drawing (its text is not scaled down to a few pixels), wider screens the full one; only one is ever shown. */}
+      <ChartSvg months={months} layout={COMPACT} className="sm:hidden" />
+      <ChartSvg months={months} layout={FULL} className="max-sm:hidden" testId="revenue-chart" />
       <table className="sr-only">
         <caption>Revenue and orders per month</caption>
         <thead>
@@ -110,5 +72,61 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
         </tbody>
       </table>
     </section>
+  );
+}
+
+function ChartSvg({ months, layout, className, testId }: { months: RevenueChartMonth[]; layout: Layout; className: string; testId?: string }) {
+  const { width, height, margin, fontSize, labelEvery } = layout;
+  const innerWidth = width - margin.left - margin.right;
+  const innerHeight = height - margin.top - margin.bottom;
+  const x = scaleBand<string>().domain(months.map((m) => m.month)).range([0, innerWidth]).padding(0.25);
+  const revenue = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.revenue))]).nice().range([innerHeight, 0]);
+  const orders = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.orders))]).nice().range([innerHeight, 0]);
+  const ordersPath = line<RevenueChartMonth>()
+    .x((m) => (x(m.month) ?? 0) + x.bandwidth() / 2)
+    .y((m) => orders(m.orders))(months);
+  return (
+    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="revenue-chart-heading" className={`mt-3 h-auto w-full ${className}`} data-testid={testId}>
+      <g transform={`translate(${margin.left},${margin.top})`}>
+        {revenue.ticks(4).map((tick) => (
+          <g key={tick} transform={`translate(0,${revenue(tick)})`}>
+            <line x2={innerWidth} className="stroke-slate-200" />
+            <text x={-8} dy="0.32em" textAnchor="end" fontSize={fontSize} className="fill-slate-500">
+              {compactMoney(tick)}
+            </text>
+          </g>
+        ))}
+        {orders.ticks(4).map((tick) => (
+          <text key={tick} x={innerWidth + 8} y={orders(tick)} dy="0.32em" fontSize={fontSize} className="fill-slate-500">
+            {tick}
+          </text>
+        ))}
+        {months.map((m, index) => (
+          <g key={m.month}>
+            <rect
+              x={x(m.month)}
+              y={revenue(m.revenue)}
+              width={x.bandwidth()}
+              height={Math.max(0, innerHeight - revenue(m.revenue))}
+              rx={3}
+              className="fill-brand-600"
+              data-month={testId ? m.month : undefined}
+              data-revenue={testId ? m.revenue : undefined}
+            >
+              <title>{`${label(m.month)}: ${formatMoney(m.revenue)}, ${m.orders} orders${m.renewals ? `, ${m.renewals} renewals` : ""}`}</title>
+            </rect>
+            {(months.length - 1 - index) % labelEvery === 0 ? (
+              <text x={(x(m.month) ?? 0) + x.bandwidth() / 2} y={innerHeight + 20} textAnchor="middle" fontSize={fontSize} className="fill-slate-600">
+                {label(m.month)}
+              </text>
+            ) : null}
+          </g>
+        ))}
+        {ordersPath ? <path d={ordersPath} fill="none" className="stroke-accent-500" strokeWidth={2} /> : null}
+        {months.map((m) => (
+          <circle key={m.month} cx={(x(m.month) ?? 0) + x.bandwidth() / 2} cy={orders(m.orders)} r={3} className="fill-accent-500" />
+        ))}
+      </g>
+    </svg>
   );
 }

@@ -1,6 +1,6 @@
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { CreditCard, FileText, Gauge, Inbox, LogOut, MessageSquare, Receipt, ShoppingBag, Tags, UserCog, Users, UsersRound } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
 
@@ -32,6 +32,18 @@ const itemClass =
  * `badges`: something to show at the end of a link (unread counts), by the link's path.
  */
 export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; name: string; badges?: Partial<Record<string, ReactNode>> }) {
+  const row = useRef<HTMLUListElement>(null);
+  const { pathname } = useLocation();
+  // Phones: the row of links scrolls sideways; bring the current page's link into view (Receipts, Account… sit past the edge).
+  useEffect(() => {
+    const list = row.current;
+    const current = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !current || list.scrollWidth <= list.clientWidth) return;
+    const left = current.getBoundingClientRect().left - list.getBoundingClientRect().left + list.scrollLeft;
+    if (left < list.scrollLeft || left + current.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = Math.max(0, left - (list.clientWidth - current.offsetWidth) / 2);
+    }
+  }, [pathname]);
   return (
     <div className="bg-brand-950 text-white lg:w-64 lg:shrink-0">
     <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
@@ -49,7 +61,7 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
       </div>
       <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
         {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
-        <ul className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
+        <ul ref={row} className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
           {links[role].map(({ to, label, icon: Icon }) => (
             <li key={to} className="shrink-0 lg:shrink">
               <NavLink
