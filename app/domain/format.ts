@@ -11,14 +11,19 @@ export function formatFileSize(bytes: number): string {
   return `${value} ${FILE_SIZE_UNITS[exponent]}`;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 /** Dollars (not cents) with the currency sign before the amount: 28.99 -> "$28.99". */
 export function formatMoney(dollars: number, currency = "usd"): string {
-  return new Intl.NumberFormat("en-US", {
-    style: "currency",
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(dollars);
+  // One formatter per currency: building an Intl.NumberFormat costs about a millisecond on a phone,
+  // and the landing page formats a few dozen prices while it hydrates.
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormats.set(code, format);
+  }
+  return format.format(dollars);
 }
 
 /** Money is stored in integer cents and leaves the API in dollars with at most two decimals. */
