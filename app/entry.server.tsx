@@ -6,6 +6,8 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { logger } from "./utils/logger.server";
 import { NonceProvider } from "~/components/nonce";
+import { InlineStylesProvider } from "~/components/inline-styles";
+import inlineCss from "~/styles/tailwind.css?inline";
 import { isBodyLimitError } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
 
@@ -35,7 +37,9 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <InlineStylesProvider value={import.meta.env.DEV ? null : inlineCss}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </InlineStylesProvider>
       </NonceProvider>,
       {
         nonce,

@@ -10,10 +10,12 @@ import stylesheet from "~/styles/tailwind.css?url";
 import { getOptionalUser } from "~/web/auth.server";
 import { env } from "~/utils/env.server";
 import { useNonce } from "~/components/nonce";
+import { InlineStyles } from "~/components/inline-styles";
 import { getToast } from "~/web/toast.server";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // In production the stylesheet is inlined in <head> (InlineStyles); a <link> only for Vite's hot reload.
+  ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: stylesheet }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
 ];
@@ -45,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#312e81" />
         <Meta />
+        <InlineStyles />
         <Links />
       </head>
       <body className="min-h-full bg-slate-50 text-slate-900 antialiased">

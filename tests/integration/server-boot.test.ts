@@ -78,25 +78,26 @@ describe("the production server with no settings", () => {
 
   test("serves hashed assets as compressed at build time: brotli, gzip or identity, the same bytes as the build's files", async () => {
     const html = await (await fetch(`${server.url}/`)).text();
-    const css = /\/assets\/[^"]+\.css/.exec(html)?.[0];
-    expect(css).toBeDefined();
-    const file = path.join(BUILD_ASSETS, path.basename(css!));
+    // The stylesheet is inlined into the page (decision 008): the page's first script stands in.
+    const script = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+    expect(script).toBeDefined();
+    const file = path.join(BUILD_ASSETS, path.basename(script!));
     const identity = fs.readFileSync(file);
 
-    const br = await rawGet(`${server.url}${css}`, { "Accept-Encoding": "gzip, deflate, br" });
+    const br = await rawGet(`${server.url}${script}`, { "Accept-Encoding": "gzip, deflate, br" });
     expect(br.status).toBe(200);
     expect(br.headers["content-encoding"]).toBe("br");
     expect(br.headers.vary).toBe("Accept-Encoding");
-    expect(br.headers["content-type"]).toBe("text/css; charset=utf-8");
+    expect(br.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(br.body.equals(fs.readFileSync(`${file}.br`))).toBe(true);
     expect(zlib.brotliDecompressSync(br.body).equals(identity)).toBe(true);
 
-    const gzip = await rawGet(`${server.url}${css}`, { "Accept-Encoding": "gzip, br;q=0" });
+    const gzip = await rawGet(`${server.url}${script}`, { "Accept-Encoding": "gzip, br;q=0" });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     expect(gzip.body.equals(fs.readFileSync(`${file}.gz`))).toBe(true);
 
-    const plain = await rawGet(`${server.url}${css}`);
+    const plain = await rawGet(`${server.url}${script}`);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body.equals(identity)).toBe(true);
 

@@ -84,7 +84,7 @@ describe("nginx in front of two nodes", () => {
     expect(upstreams).toEqual(new Set(nodes.map((n) => `127.0.0.1:${n.port}`)));
     const page = await fetch(`${origin}/`);
     expect(page.status).toBe(200);
-    const asset = /\/assets\/[^"]+\.css/.exec(await page.text())?.[0];
+    const asset = /\/assets\/[^"]+\.js/.exec(await page.text())?.[0];
     expect(asset).toBeTruthy();
     const css = await fetch(`${origin}${asset}`);
     expect(css.status).toBe(200);

@@ -1,0 +1,26 @@
+import { createContext, useContext } from "react";
+
+/**
+ * The app's one stylesheet, inlined into the document's <head> in production: on a slow mobile
+ * connection a separate stylesheet request held first paint back by a round trip (it is ~10 KB
+ * compressed). The server render gets the CSS text from entry.server; in the browser the
+ * component reads it back from the element the server sent, so hydration sees the same markup and
+ * a client-side re-render (after a hydration error, say) keeps the styles. In development the
+ * stylesheet stays a <link> (root.tsx), so Vite can hot-reload it.
+ * See docs/decisions/008-first-paint-and-hydration.md.
+ */
+const InlineStylesContext = createContext<string | null>(null);
+export const InlineStylesProvider = InlineStylesContext.Provider;
+
+const ELEMENT_ID = "app-styles";
+let fromDocument: string | null = null;
+
+export function InlineStyles() {
+  const serverCss = useContext(InlineStylesContext);
+  if (serverCss === null && fromDocument === null && typeof document !== "undefined") {
+    fromDocument = document.getElementById(ELEMENT_ID)?.textContent ?? "";
+  }
+  const css = serverCss ?? fromDocument;
+  if (!css) return null;
+  return <style id={ELEMENT_ID} dangerouslySetInnerHTML={{ __html: css }} />;
+}
