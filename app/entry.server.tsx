@@ -10,6 +10,7 @@ import { InlineStylesProvider } from "~/components/inline-styles";
 import inlineCss from "~/styles/tailwind.css?inline";
 import { isBodyLimitError } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
+import { deferHydration } from "~/web/deferred-hydration.server";
 
 // The Express server (server.ts) takes these from the build, so it and the routes share one
 // set of singletons (database, Redis, Socket.IO).
@@ -45,7 +46,8 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          // Production: the hydration scripts wait for the first paint (web/deferred-hydration.server.ts).
+          const body = import.meta.env.DEV ? new PassThrough() : deferHydration();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

@@ -1,0 +1,93 @@
+import { Transform, type TransformCallback } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+
+/**
+ * Takes the hydration JavaScript off the first paint's critical path.
+ *
+ * Remix's <Scripts> renders a `<link rel="modulepreload">` for every module of the page and an
+ * inline `<script type="module" async>` importing them. The browser fetches all of them at high
+ * priority while it is still parsing the page, and on a slow mobile connection ~140 KB of
+ * JavaScript then shares the line with the document (Lighthouse counts them before first paint).
+ * The page needs none of it to be read or used: links and forms work without JavaScript.
+ *
+ * This rewrites that stretch of the server's HTML stream: the modulepreload links become inert
+ * `<link data-modulepreload>` elements, and the module script becomes a classic inline script (same
+ * nonce) that, once the page has loaded and painted, adds the modulepreload links and the original
+ * module script at the end of <head>/<body>. Hydration then starts as before. React does not compare
+ * attributes or inline script text when it hydrates, only element types, so the rewritten elements
+ * hydrate as the ones <Scripts> renders; nodes added at the end of <head> and <body> are left alone.
+ *
+ * If Remix's markup ever changes and the pattern is not found, the HTML passes through unchanged
+ * (the page still hydrates, only sooner). Production only: development keeps Remix's own markup.
+ * See docs/decisions/008-first-paint-and-hydration.md.
+ */
+const PRELOAD_START = '<link rel="modulepreload"';
+const PRELOAD = /<link rel="modulepreload" href="([^"]+)"((?: crossorigin="[^"]*")?)\/>/g;
+const MODULE_SCRIPT = /<script([^>]*?) type="module" async="">([\s\S]*?)<\/script>/;
+
+/**
+ * The inline loader: once the page has loaded and its first contentful paint has been reported, it
+ * adds the modulepreload links and the module script. A tab opened in the background paints only
+ * when shown: 3 s after load it goes ahead anyway. Kept small: it is inlined into every page.
+ */
+function loader(source: string, hrefs: string[]) {
+  const args = JSON.stringify([source, hrefs]).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return (
+    "(function(a){var d=document,n=d.currentScript.nonce,s=0,p=0,l=0,go=function(){if(s)return;s=1;" +
+    'a[1].forEach(function(h){var k=d.createElement("link");k.rel="modulepreload";k.href=h;d.head.appendChild(k)});' +
+    'var m=d.createElement("script");m.type="module";m.nonce=n;m.textContent=a[0];d.body.appendChild(m)},' +
+    "t=function(){p&&l&&setTimeout(go)},r=function(){l=1;t();setTimeout(go,3e3)};" +
+    'try{new PerformanceObserver(function(e,o){if(e.getEntriesByName("first-contentful-paint").length){o.disconnect();p=1;t()}}).observe({type:"paint",buffered:!0})}catch(e){p=1}' +
+    `d.readyState=="complete"?r():addEventListener("load",r)})(${args})`
+  );
+}
+
+/** The HTML with Remix's modulepreload links and module script rewritten as described above. */
+export function deferHydrationMarkup(segment: string): string | null {
+  const script = MODULE_SCRIPT.exec(segment);
+  if (!script) return null;
+  const hrefs: string[] = [];
+  const before = segment.slice(0, script.index).replace(PRELOAD, (_link, href: string) => {
+    if (!hrefs.includes(href)) hrefs.push(href);
+    return `<link data-modulepreload="${href}"/>`;
+  });
+  return `${before}<script${script[1]}>${loader(script[2], hrefs)}</script>${segment.slice(script.index + script[0].length)}`;
+}
+
+/** A stream transform applying deferHydrationMarkup to the first <Scripts> output in the document. */
+export function deferHydration(): Transform {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  let done = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
+      if (done) return callback(null, chunk);
+      pending += decoder.write(chunk);
+      const start = pending.indexOf(PRELOAD_START);
+      if (start === -1) {
+        // Keep a tail that could be the start of the marker split across two chunks.
+        const keep = Math.min(pending.length, PRELOAD_START.length - 1);
+        const out = pending.slice(0, pending.length - keep);
+        pending = pending.slice(pending.length - keep);
+        return callback(null, out || undefined);
+      }
+      const head = pending.slice(0, start);
+      const script = MODULE_SCRIPT.exec(pending.slice(start));
+      if (!script) {
+        pending = pending.slice(start);
+        return callback(null, head || undefined);
+      }
+      const end = start + script.index + script[0].length;
+      const rewritten = deferHydrationMarkup(pending.slice(start, end)) ?? pending.slice(start, end);
+      const rest = pending.slice(end);
+      pending = "";
+      done = true;
+      callback(null, head + rewritten + rest);
+    },
+    flush(callback: TransformCallback) {
+      const rest = pending + decoder.end();
+      pending = "";
+      callback(null, rest || undefined);
+    },
+  });
+}
