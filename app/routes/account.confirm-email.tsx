@@ -1,8 +1,10 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { AuthLayout } from "~/components/auth/auth-layout";
+import { AuthLayout, authLinks } from "~/components/auth/auth-layout";
 import { ButtonLink } from "~/components/ui/button";
 import { confirmEmailChange } from "~/models/account.server";
+
+export const links = authLinks;
 
 /**
  * /account/confirm-email?token=: opening the link sent to the new address applies the e-mail change

@@ -5,7 +5,7 @@ import { data, Form, Link, useActionData, useNavigation } from "@remix-run/react
 import { ArrowLeft, MailCheck } from "lucide-react";
 import type { FormEvent } from "react";
 import { notify } from "~/components/ui/toaster";
-import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
 import { forgotPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
@@ -16,6 +16,8 @@ import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { startPasswordReset } from "~/web/auth-limits.server";
 import { readForm } from "~/web/body-limit.server";
+
+export const links = authLinks;
 
 const SUBMITTING_MESSAGE = "Submitting your request...";
 const FAILED_MESSAGE = "Failed to send reset email. Please try again later.";

@@ -5,7 +5,7 @@ import { data, Form, Link, redirect, useActionData, useNavigation, useSearchPara
 import { useEffect } from "react";
 import { notify } from "~/components/ui/toaster";
 import { logger } from "~/utils/logger.server";
-import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
 import { loginSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
@@ -21,6 +21,8 @@ import { clientIp } from "~/utils/rate-limit.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
 import { withSignInLimits } from "~/web/auth-limits.server";
+
+export const links = authLinks;
 
 const LOGIN_FAILED_MESSAGE = "Login failed. Please check your credentials!";
 

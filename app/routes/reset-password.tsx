@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { AuthErrorBoundary, AuthLayout, FormAlert } from "~/components/auth/auth-layout";
+import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
 import { resetPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
@@ -15,6 +15,8 @@ import { HoneypotField } from "~/components/ui/honeypot";
 import { checkHoneypot } from "~/web/honeypot.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
+
+export const links = authLinks;
 
 const SUCCESS_MESSAGE = "Password reset successfully. You can now log in with your new password.";
 const FAILED_MESSAGE = "Failed to reset password. Please try again later.";

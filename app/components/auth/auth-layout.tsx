@@ -1,3 +1,4 @@
+import type { LinksFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ReactNode } from "react";
@@ -12,6 +13,15 @@ type AuthLayoutProps = {
   /** Below the card, e.g. a link back to sign in. */
   footer?: ReactNode;
 };
+
+const PARSED_ID = "auth-parsed";
+
+/**
+ * The screens' `links`: the first paint waits until the card has been parsed. The card is centred
+ * vertically, so a paint of half the card (the parser yielding mid-page) moved it when the rest
+ * came in: a layout shift of 0.08–0.10 on a phone. `rel=expect` is ignored where unsupported.
+ */
+export const authLinks: LinksFunction = () => [{ rel: "expect", href: `#${PARSED_ID}`, blocking: "render" } as unknown as ReturnType<LinksFunction>[number]];
 
 /** The sign-in, forgot-password and reset-password screens: a brand panel and one form card. */
 export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProps) {
@@ -56,6 +66,8 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
           </div>
           {footer ? <div className="mt-6 text-center text-sm text-slate-600">{footer}</div> : null}
         </div>
+        {/* Parsed last: the first paint waits for it (authLinks). */}
+        <span id={PARSED_ID} hidden />
       </main>
     </div>
   );
