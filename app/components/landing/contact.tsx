@@ -49,7 +49,7 @@ export function ContactSection({
   const formError = errorText(errors?.form ?? errors?.[""]);
 
   return (
-    <section id="contact" aria-labelledby="contact-heading" className="py-20 sm:py-24">
+    <section id="contact" aria-labelledby="contact-heading" className="render-when-near py-20 sm:py-24">
       <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-[0.9fr_1.1fr] lg:gap-16 lg:px-8">
         <div>
           <SectionHeading id="contact-heading" eyebrow="Contact" title="Get in touch" className="mx-0 text-left">

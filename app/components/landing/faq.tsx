@@ -25,7 +25,7 @@ export function Faq() {
   const resultCount = results.reduce((sum, topic) => sum + topic.questions.length, 0);
 
   return (
-    <section id="faq" aria-labelledby="faq-heading" className="bg-slate-50 py-20 sm:py-24">
+    <section id="faq" aria-labelledby="faq-heading" className="render-when-near bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-3xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="faq-heading" eyebrow="Good to know" title="Frequently asked questions">
           Everything you need to know about getting started and working with us.

@@ -21,7 +21,7 @@ export function OurServices({ services, onOrderNow, openServiceId, hydrated = fa
   const [selected, setSelected] = useState<ShowcaseService | null>(() => services.find((s) => s.slug === openServiceId) ?? null);
 
   return (
-    <section id="our-services" aria-labelledby="our-services-heading" className="bg-slate-50 py-20 sm:py-24">
+    <section id="our-services" aria-labelledby="our-services-heading" className="render-when-near bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="our-services-heading" eyebrow="Most booked" title="Our Services">
           Start with one focused service. Each comes in three packages, so you pay only for the depth you need.

@@ -9,7 +9,7 @@ const footerLinks = [
 
 export function SiteFooter() {
   return (
-    <footer className="bg-slate-950 text-slate-300">
+    <footer className="render-when-near bg-slate-950 text-slate-300">
       <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-12 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
         <div className="max-w-sm">
           <Logo tone="light" />

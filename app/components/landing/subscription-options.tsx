@@ -40,7 +40,7 @@ const PLAN_LOOK: Record<string, { color: PlanColor; highlighted?: boolean }> = {
 
 export function SubscriptionOptions({ plans, renderContinue, pendingPlanId, formAction }: SubscriptionOptionsProps) {
   return (
-    <section id="subscription-options" aria-labelledby="subscription-options-heading" className="py-20 sm:py-24">
+    <section id="subscription-options" aria-labelledby="subscription-options-heading" className="render-when-near py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="subscription-options-heading" eyebrow="Monthly plans" title="Subscription options">
           Hand us the day-to-day and get consistent, on-brand social media every month. No long-term contract:

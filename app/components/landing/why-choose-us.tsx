@@ -40,7 +40,7 @@ export function WhyChooseUs() {
     <section
       id="why-choose-us"
       aria-labelledby="why-choose-us-heading"
-      className="relative isolate overflow-hidden bg-brand-950 py-20 text-white sm:py-24"
+      className="render-when-near relative isolate overflow-hidden bg-brand-950 py-20 text-white sm:py-24"
     >
       <div
         aria-hidden="true"

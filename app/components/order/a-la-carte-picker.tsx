@@ -66,7 +66,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
   const servicesError = errors?.services?.[0];
 
   return (
-    <section id="a-la-carte" aria-labelledby="a-la-carte-heading" className="scroll-mt-20 py-20 sm:py-24">
+    <section id="a-la-carte" aria-labelledby="a-la-carte-heading" className="render-when-near scroll-mt-20 py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="a-la-carte-heading" eyebrow="Build your own" title="A-La-Carte Services">
           Pick exactly what you need, pay once, and we start within 24 hours. No subscription required.
