@@ -15,9 +15,19 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Dollars (not cents) with the currency sign before the amount: 28.99 -> "$28.99". */
 export function formatMoney(dollars: number, currency = "usd"): string {
-  // One formatter per currency: building an Intl.NumberFormat costs about a millisecond on a phone,
-  // and the landing page formats a few dozen prices while it hydrates.
   const code = currency.toUpperCase();
+  // US dollars without Intl: a browser's first Intl.NumberFormat loads ICU data, 20-40 ms on a
+  // phone, and the landing page's prices were its only use, right in the middle of hydration.
+  // Same output as Intl's en-US currency format (format.test.ts compares the two).
+  if (code === "USD" && Number.isFinite(dollars) && Math.abs(dollars) < 1e13) {
+    // Like Intl, round the shortest decimal form of the number half away from zero (0.015 -> 0.02).
+    const shortest = String(Math.abs(dollars));
+    const [whole, fraction = ""] = shortest.includes("e") ? ["0"] : shortest.split(".");
+    const cents = Number(whole) * 100 + Number(`${fraction}00`.slice(0, 2)) + (fraction.charCodeAt(2) >= 53 ? 1 : 0);
+    const sign = dollars < 0 || Object.is(dollars, -0) ? "-" : "";
+    const grouped = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return `${sign}$${grouped}.${String(cents % 100).padStart(2, "0")}`;
+  }
   let format = moneyFormats.get(code);
   if (!format) {
     format = new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: 2, maximumFractionDigits: 2 });
