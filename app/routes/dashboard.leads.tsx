@@ -47,44 +47,69 @@ export default function LeadsPage() {
       {leads.length === 0 ? (
         <p className="text-sm text-slate-600">{search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}</p>
       ) : (
-        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
-          {/* Phones: the table fits the screen (the address wraps); from sm it keeps its width and scrolls if it must. */}
-          <table className="w-full bg-white text-left text-sm sm:min-w-[40rem]">
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-3">Lead</th>
-                <th scope="col" className="px-4 py-3">Grade</th>
-                <th scope="col" className="px-4 py-3">Graded</th>
-                <th scope="col" className="px-4 py-3">Customer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {leads.map((lead) => (
-                <tr key={lead._id} className="border-t border-slate-200">
-                  <td className="px-4 py-3">
-                    <p className="font-semibold text-slate-950">{lead.name ?? "—"}</p>
-                    <p className="break-all text-slate-600">{lead.email}</p>
-                  </td>
-                  <td className="px-4 py-3">
-                    <Link to={`/grade/${lead.grade._id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
-                      {lead.grade.overall} ({lead.grade.score}/100)
+        <>
+          {/* Phones: one card per lead (four columns do not fit 390 px); from sm the table. */}
+          <ul aria-label="Leads" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card sm:hidden">
+            {leads.map((lead) => (
+              <li key={lead._id} className="space-y-1 px-4 py-3 text-sm">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 font-semibold break-words text-slate-950">{lead.name ?? "—"}</p>
+                  <Link to={`/grade/${lead.grade._id}`} className="shrink-0 font-semibold text-brand-700 underline-offset-4 hover:underline">
+                    {lead.grade.overall} ({lead.grade.score}/100)
+                  </Link>
+                </div>
+                <p className="break-all text-slate-600">{lead.email}</p>
+                <p className="flex flex-wrap items-center gap-2 text-slate-700">
+                  Graded {formatDate(lead.createdAt)} ·{" "}
+                  {lead.customer ? (
+                    <Link to={`/dashboard/users/${lead.customer._id}`}>
+                      <Badge tone="success">customer</Badge>
                     </Link>
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap">{formatDate(lead.createdAt)}</td>
-                  <td className="px-4 py-3">
-                    {lead.customer ? (
-                      <Link to={`/dashboard/users/${lead.customer._id}`}>
-                        <Badge tone="success">customer</Badge>
-                      </Link>
-                    ) : (
-                      <span className="text-slate-600">not yet</span>
-                    )}
-                  </td>
+                  ) : (
+                    <span className="text-slate-600">not a customer yet</span>
+                  )}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card max-sm:hidden">
+            <table className="w-full min-w-[40rem] bg-white text-left text-sm">
+              <thead className="bg-slate-50 text-slate-700">
+                <tr>
+                  <th scope="col" className="px-4 py-3">Lead</th>
+                  <th scope="col" className="px-4 py-3">Grade</th>
+                  <th scope="col" className="px-4 py-3">Graded</th>
+                  <th scope="col" className="px-4 py-3">Customer</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {leads.map((lead) => (
+                  <tr key={lead._id} className="border-t border-slate-200">
+                    <td className="px-4 py-3">
+                      <p className="font-semibold text-slate-950">{lead.name ?? "—"}</p>
+                      <p className="break-all text-slate-600">{lead.email}</p>
+                    </td>
+                    <td className="px-4 py-3">
+                      <Link to={`/grade/${lead.grade._id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+                        {lead.grade.overall} ({lead.grade.score}/100)
+                      </Link>
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(lead.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      {lead.customer ? (
+                        <Link to={`/dashboard/users/${lead.customer._id}`}>
+                          <Badge tone="success">customer</Badge>
+                        </Link>
+                      ) : (
+                        <span className="text-slate-600">not yet</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {pages > 1 ? (
         <nav aria-label="Pages" className="flex items-center gap-4">
