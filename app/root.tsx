@@ -40,6 +40,11 @@ export const meta: MetaFunction = () => [
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  // Hydration starts after the first paint (decision 008); tools that drive the page (the e2e
+  // suite) wait for this mark before using what only JavaScript does.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en" className="h-full">
       <head>

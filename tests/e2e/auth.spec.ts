@@ -206,7 +206,9 @@ test.describe("an unexpected failure shows the catalogue's message", () => {
     await page.goto("/login");
     await failSubmissions(page, "login");
     await fillSignIn(page, unknownEmail(), "whatever-password");
-    await expect(page.getByText("Login failed. Please check your credentials!")).toBeVisible();
+    // Inline, and as a toast.
+    await expect(page.locator("#login-error").getByText("Login failed. Please check your credentials!")).toBeVisible();
+    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Login failed. Please check your credentials!" })).toBeVisible();
   });
 
   test("an unexpected failure shows 'Failed to send reset email. Please try again later.'", async ({ page }) => {

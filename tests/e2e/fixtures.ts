@@ -41,8 +41,34 @@ export async function signIn(page: Page, account: AccountName) {
   await expect(page).toHaveURL(/\/dashboard/);
 }
 
+/**
+ * Hydration starts after the first paint (decision 008): with JavaScript on, a test waits for the
+ * root's mark after every `goto` and `reload`, as a person would not click within those milliseconds.
+ * Before it, the page works as it does without JavaScript.
+ */
+export async function hydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /** Fails a test on any console error or uncaught page error. */
 export const test = base.extend<{ consoleErrors: string[] }>({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled) {
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args: Parameters<Page["goto"]>) => {
+        const response = await goto(...args);
+        await hydrated(page);
+        return response;
+      };
+      page.reload = async (...args: Parameters<Page["reload"]>) => {
+        const response = await reload(...args);
+        await hydrated(page);
+        return response;
+      };
+    }
+    await use(page);
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
