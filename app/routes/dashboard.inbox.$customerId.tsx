@@ -176,7 +176,7 @@ export default function InboxThread() {
         </div>
       </header>
 
-      <div className="grid gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
         {data.customerId ? (
           <ChatPanel customerId={data.customerId} currentUser={data.currentUser} seenId={data.seenId} />
         ) : (

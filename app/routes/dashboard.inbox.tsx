@@ -52,7 +52,7 @@ export default function InboxLayout() {
         </h2>
         <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
-          <div className="flex-1">
+          <div className="min-w-0 flex-1">
             <Label htmlFor="inbox-search" className="sr-only">
               Search conversations by name, e-mail or text
             </Label>
@@ -83,8 +83,8 @@ export default function InboxLayout() {
         {total} {total === 1 ? "conversation" : "conversations"}
         {search ? ` match “${search}”` : ""}
       </p>
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <div className="space-y-3">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="min-w-0 space-y-3">
           <ThreadList
             threads={threads}
             typingRooms={typingRooms}
