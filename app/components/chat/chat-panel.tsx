@@ -10,7 +10,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { AttachmentButton } from "./attachment-button";
 import { MessageList } from "./message-list";
 import { OnlineBadge } from "./online-badge";
-import { markThreadRead, openThread } from "./read-state";
+import { flushThreadRead, markThreadRead, openThread } from "./read-state";
 import { useConversation } from "./use-conversation";
 import { useThreadActivity } from "./use-thread-activity";
 
@@ -69,7 +69,13 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   const isCustomer = can(currentUser, "area:customer");
 
   // What is on screen counts as read (for unread badges and for grouping notification e-mails).
-  useEffect(() => openThread(customerId), [customerId]);
+  useEffect(() => {
+    const close = openThread(customerId);
+    return () => {
+      close();
+      flushThreadRead(customerId);
+    };
+  }, [customerId]);
   const lastId = messages.at(-1)?._id;
   useEffect(() => {
     if (lastId) markThreadRead(customerId, lastId, connected ? socket : null);

@@ -6,7 +6,22 @@ import type { ClientSocket } from "~/realtime/use-socket";
 export const CHAT_READ_EVENT = "brandlift:chat-read";
 export type ChatReadDetail = { customerId: string };
 
-const pending = new Map<string, ReturnType<typeof setTimeout>>();
+const pending = new Map<string, { timer: ReturnType<typeof setTimeout>; lastMessageId: string }>();
+
+function postRead(customerId: string, lastMessageId: string) {
+  void fetch("/api/chat/read", {
+    method: "POST",
+    credentials: "same-origin",
+    // A receipt sent as the panel closes (another tab, another page) still goes out.
+    keepalive: true,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ userId: customerId, lastMessageId }),
+  })
+    .then((response) => {
+      if (response.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
+    })
+    .catch((error: unknown) => console.warn("chat read position failed:", error));
+}
 
 /**
  * Debounced: a burst of live messages becomes one receipt. Only while the page is visible. With an
@@ -14,29 +29,27 @@ const pending = new Map<string, ReturnType<typeof setTimeout>>();
  */
 export function markThreadRead(customerId: string, lastMessageId: string, socket?: ClientSocket | null) {
   if (typeof document === "undefined" || document.visibilityState !== "visible") return;
-  clearTimeout(pending.get(customerId));
-  pending.set(
-    customerId,
-    setTimeout(() => {
-      pending.delete(customerId);
-      if (socket?.connected) {
-        socket.emit("read", { roomId: supportRoomId(customerId), messageId: lastMessageId }, (result) => {
-          if (result.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
-        });
-        return;
-      }
-      void fetch("/api/chat/read", {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ userId: customerId, lastMessageId }),
-      })
-        .then((response) => {
-          if (response.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
-        })
-        .catch((error: unknown) => console.warn("chat read position failed:", error));
-    }, 400),
-  );
+  clearTimeout(pending.get(customerId)?.timer);
+  const timer = setTimeout(() => {
+    pending.delete(customerId);
+    if (socket?.connected) {
+      socket.emit("read", { roomId: supportRoomId(customerId), messageId: lastMessageId }, (result) => {
+        if (result.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
+      });
+      return;
+    }
+    postRead(customerId, lastMessageId);
+  }, 400);
+  pending.set(customerId, { timer, lastMessageId });
+}
+
+/** The panel is closing: a receipt still waiting for its debounce goes out now, over HTTP (the socket closes with the panel). */
+export function flushThreadRead(customerId: string) {
+  const waiting = pending.get(customerId);
+  if (!waiting) return;
+  clearTimeout(waiting.timer);
+  pending.delete(customerId);
+  postRead(customerId, waiting.lastMessageId);
 }
 
 /** Threads whose chat panel is on screen now (a count, as two panels may show the same thread). */
