@@ -52,7 +52,7 @@ export async function hydrated(page: Page) {
 
 /** Fails a test on any console error or uncaught page error. */
 export const test = base.extend<{ consoleErrors: string[] }>({
-  page: async ({ page, javaScriptEnabled }, use) => {
+  page: async ({ page, javaScriptEnabled }, provide) => {
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);
       const reload = page.reload.bind(page);
@@ -67,7 +67,7 @@ export const test = base.extend<{ consoleErrors: string[] }>({
         return response;
       };
     }
-    await use(page);
+    await provide(page);
   },
   consoleErrors: [
     async ({ page }, use) => {
