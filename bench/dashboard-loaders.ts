@@ -1,9 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { PGlite } from "@electric-sql/pglite";
-import { connectPostgres, wrapPglite, type Database } from "../db/client";
+import { scratchDatabase, writeResult } from "./support";
 
 /*
  * The dashboard's loaders at size: 10,000 customers, 100,000 purchases (one order each) and
@@ -19,16 +15,7 @@ const PURCHASES = 100_000;
 const REPORTS = 20_000;
 const RUNS = 30;
 
-process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-bench-dash-"));
-process.env.LOG_LEVEL = "silent";
-process.env.S3_BUCKET = "";
-
-const url = process.env.BENCH_DATABASE_URL;
-const database: Database = url ? connectPostgres(url, { max: 4 }) : wrapPglite(new PGlite());
-await database.migrate();
-// The app's modules find this database where db.server.ts looks for it (as the tests do).
-const registry = ((globalThis as { __remember_epic_web?: Map<string, unknown> }).__remember_epic_web ??= new Map());
-registry.set("database", database);
+const database = await scratchDatabase("dash");
 
 const { sql } = await import("drizzle-orm");
 const { seedCatalogue } = await import("#db/seed");
@@ -121,6 +108,5 @@ console.log("\n-- a customer's reports\n" + (await plan(sql`select * from report
 console.log("\n-- users tab, page 250\n" + (await plan(sql`select id from users where role = 'user' order by created_at desc, id desc limit 20 offset 4980`)));
 console.log("\n-- revenue\n" + (await plan(sql`select coalesce(sum(amount_cents), 0), count(*) from purchases where status in ('in_progress','completed')`)));
 
-fs.mkdirSync(path.resolve("bench/results"), { recursive: true });
-fs.writeFileSync(path.resolve("bench/results/dashboard-loaders.json"), JSON.stringify({ database: database.kind, customers: CUSTOMERS, purchases: PURCHASES, reports: REPORTS, results }, null, 2));
+writeResult("dashboard-loaders", { database: database.kind, customers: CUSTOMERS, purchases: PURCHASES, reports: REPORTS, results });
 await database.close();

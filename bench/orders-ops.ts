@@ -1,9 +1,5 @@
 import { performance } from "node:perf_hooks";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { connectPostgres, wrapPglite, type Database } from "../db/client";
+import { scratchDatabase } from "./support";
 
 /*
  * Running the agency at size (issue 13): 10,000 customers, 100,000 orders over the last twelve
@@ -20,16 +16,7 @@ const ORDERS = 100_000;
 const LINES_PER_ORDER = 10;
 const RUNS = 40;
 
-process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-bench-ops-"));
-process.env.LOG_LEVEL = "silent";
-process.env.S3_BUCKET = "";
-
-const url = process.env.BENCH_DATABASE_URL;
-const database: Database = url ? connectPostgres(url, { max: 4 }) : wrapPglite(new PGlite());
-await database.migrate();
-(globalThis as Record<symbol, Database>)[Symbol.for("brandlift.test-database")] = database;
-const registry = ((globalThis as { __remember_epic_web?: Map<string, unknown> }).__remember_epic_web ??= new Map());
-registry.set("database", database);
+const database = await scratchDatabase("ops");
 
 const { sql } = await import("drizzle-orm");
 const { seedCatalogue } = await import("#db/seed");

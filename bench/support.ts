@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { connectPostgres, wrapPglite, type Database } from "../db/client";
 import { ensureBuild, startServer } from "../tests/support/server-process";
 
 /** A production server on a scratch DATA_DIR (embedded defaults) for a benchmark. */
@@ -21,4 +23,20 @@ export function writeResult(name: string, result: unknown) {
   const dir = path.resolve("bench/results");
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(result, null, 2));
+}
+
+/**
+ * A migrated scratch database for an in-process bench (`BENCH_DATABASE_URL`, an EMPTY PostgreSQL
+ * database, else PGlite in memory), handed to app/utils/db.server.ts through its test hook: import
+ * the app's modules (dynamically) only after this.
+ */
+export async function scratchDatabase(name: string): Promise<Database> {
+  process.env.DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), `brandlift-bench-${name}-`));
+  process.env.LOG_LEVEL = "silent";
+  process.env.S3_BUCKET = "";
+  const url = process.env.BENCH_DATABASE_URL;
+  const database: Database = url ? connectPostgres(url, { max: 4 }) : wrapPglite(new PGlite());
+  await database.migrate();
+  (globalThis as Record<symbol, Database>)[Symbol.for("brandlift.test-database")] = database;
+  return database;
 }
