@@ -3,59 +3,37 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+import layers from "./scripts/lint/layers.js";
+
 /*
- * Which folder may import which (README: Architecture). Imports run one way:
- * routes and components -> realtime -> web -> models -> utils -> db, and app/domain may be
- * imported from anywhere but imports nothing of the app. One no-restricted-imports entry per
+ * Which folder may import which (README: Architecture) is the local rule `layers/layers`
+ * (scripts/lint/layers.js): imports are resolved to paths, so `../web/x` is held to the same zones
+ * as `~/web/x`. The entries below restrict packages per folder: one no-restricted-imports entry per
  * folder, since a later entry for the same file replaces an earlier one.
  */
 const zodInBrowser = { name: "zod", message: "Import z from ~/domain/zod: it switches off zod's eval probe, which the CSP blocks." };
 const never = (what, why) => ({ group: what, message: why });
-const noServer = never(["**/*.server", "**/*.server.*"], "Server-only code (*.server) never reaches this folder: it would ship to the browser or invert the layers.");
-const noDb = never(["#db/*", "drizzle-orm", "drizzle-orm/*"], "Reach the database through app/models (and app/utils/db.server.ts there).");
-const LAYERS = {
+const noDb = never(["drizzle-orm", "drizzle-orm/*"], "Reach the database through app/models (and app/utils/db.server.ts there).");
+const PACKAGES = {
   "app/domain/**": {
-    patterns: [
-      never(["~/*", "!~/domain", "!~/domain/*", "!~/domain/**", "#db/*"], "app/domain imports nothing of the app: it is the floor everything stands on."),
-      never(["react", "react-dom", "react/*", "react-dom/*", "@remix-run/*"], "app/domain is isomorphic rules and shapes: no React, no Remix."),
-      noServer,
-    ],
+    patterns: [never(["react", "react-dom", "react/*", "react-dom/*", "@remix-run/*"], "app/domain is isomorphic rules and shapes: no React, no Remix.")],
   },
-  "app/utils/**": {
-    patterns: [never(["~/models/*", "~/web/*", "~/components/*", "~/routes/*", "~/realtime/*"], "app/utils is infrastructure: it never imports models, web, components, routes or realtime.")],
-  },
-  "app/models/**": {
-    patterns: [never(["~/components/*", "~/routes/*", "~/realtime/*", "~/web/*"], "Models never import components, routes, realtime or web: move the shared rule to app/domain.")],
-  },
-  "app/web/**": {
-    patterns: [never(["~/components/*", "~/routes/*", "~/realtime/*"], "app/web (the request layer) sits under routes, components and realtime."), noDb],
-  },
-  "app/realtime/**": {
-    patterns: [never(["~/components/*", "~/routes/*"], "app/realtime sits under routes and components."), noDb],
-  },
-  "app/components/**": {
-    paths: [zodInBrowser],
-    patterns: [
-      never(["~/models/*", "~/web/*", "~/routes/*"], "Components are views: data comes from loaders; shared rules from app/domain."),
-      noServer,
-      noDb,
-    ],
-  },
-  "app/routes/**": {
-    paths: [zodInBrowser],
-    patterns: [noDb],
-  },
+  "app/web/**": { patterns: [noDb] },
+  "app/realtime/**": { patterns: [noDb] },
+  "app/components/**": { paths: [zodInBrowser], patterns: [noDb] },
+  "app/routes/**": { paths: [zodInBrowser], patterns: [noDb] },
   "app/routes/**/*.ts": {
     // Resource routes (api.*, files.*) never reach the browser: they may use zod directly.
     patterns: [noDb],
   },
 };
 function boundaries() {
-  return Object.entries(LAYERS).map(([files, options]) => ({
+  const packages = Object.entries(PACKAGES).map(([files, options]) => ({
     files: [files],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: { "no-restricted-imports": ["error", options] },
   }));
+  return [{ files: ["**/*.{js,mjs,ts,tsx}"], plugins: { layers }, rules: { "layers/layers": "error" } }, ...packages];
 }
 
 export default tseslint.config(

@@ -17,6 +17,7 @@ const pureTests = [
   "app/utils/process-policy.server.test.ts",
   "app/models/report-upload.server.test.ts",
   "app/web/body-limit.server.test.ts",
+  "tests/lint/**/*.test.ts",
 ];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = ["tests/integration/server-boot.test.ts", "tests/integration/user-create.test.ts", "tests/integration/migrations.test.ts"];
