@@ -36,7 +36,6 @@ export interface PlanView {
 /** Editor limits: a price is more than $0 and at most $100,000; a name 1–120 characters. */
 export const MAX_PRICE_CENTS = 10_000_000;
 export const MAX_NAME_LENGTH = 120;
-export const PACKAGE_TIERS = [1, 2, 3] as const;
 
 /** How the order form names a package: `<service slug>:<tier>`, e.g. "social-media-audit:2". */
 export function packageKey({ serviceSlug, tier }: { serviceSlug: string; tier: number }) {

@@ -7,4 +7,3 @@ export const CONTACT_INTENT = "contact";
 
 /** The order modal's inline errors: the request never arrived, or no checkout came back. */
 export const ORDER_NETWORK_ERROR = "Network error. Please try again.";
-export const ORDER_NO_CHECKOUT_URL = "Checkout URL not found. Please try again.";

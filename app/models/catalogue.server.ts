@@ -305,13 +305,6 @@ export async function updatePlan(actor: Actor, id: string, patch: PlanInput): Pr
   });
 }
 
-/** A listed service by id (the editor's and PATCH /api/services/:id's view), or null. */
-export async function findListedService(id: string): Promise<Service | null> {
-  if (!isUuid(id)) return null;
-  const [service] = await db.select().from(schema.services).where(and(eq(schema.services.id, id), listed)).limit(1);
-  return service ?? null;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 async function writeCatalogue<T>(write: (tx: Tx) => Promise<T>): Promise<T> {

@@ -16,8 +16,6 @@ import { findPlan } from "./catalogue.server";
  * order's money. Receipts list every paid order and every renewal of a customer.
  */
 
-export type InvoiceRow = typeof schema.invoices.$inferSelect;
-
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
 

@@ -11,7 +11,6 @@ export const gradeRequestSchema = z.object({
     line(z.string().trim().max(120, "Your name must be at most 120 characters."), "Your name").optional(),
   ),
 });
-export type GradeRequest = z.output<typeof gradeRequestSchema>;
 
 const id = z.string().meta({ format: "uuid" });
 
