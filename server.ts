@@ -19,6 +19,7 @@ import { logger } from "./app/utils/logger.server";
 import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
+import { createApiFastPath } from "./app/web/api-fast-path.server";
 import { privateCache } from "./app/web/private-cache.server";
 
 /*
@@ -65,9 +66,9 @@ async function startNode() {
   app.use((req, res, next) => {
     const incoming = req.get("X-Request-Id");
     res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
-    res.locals.cspNonce =
-      landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ??
-      crypto.randomBytes(16).toString("base64");
+    res.locals.cspNonce = isApiPath(req.path)
+      ? ""
+      : (landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ?? crypto.randomBytes(16).toString("base64"));
     res.setHeader("X-Request-Id", res.locals.requestId);
     // Draining: tell a proxy not to reuse this connection, so it sends the next request elsewhere.
     if (stopping) res.setHeader("Connection", "close");
@@ -87,32 +88,10 @@ async function startNode() {
     }),
   );
 
-  const stripeCheckout = "https://checkout.stripe.com";
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        reportOnly: !!vite,
-        useDefaults: false,
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-          "style-src": ["'self'", "'unsafe-inline'"],
-          "img-src": ["'self'", "data:", "blob:"],
-          "font-src": ["'self'"],
-          "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
-          "form-action": ["'self'", stripeCheckout],
-          "frame-ancestors": ["'none'"],
-          "base-uri": ["'self'"],
-          "object-src": ["'none'"],
-          "upgrade-insecure-requests": env.secureCookies ? [] : null,
-        },
-      },
-      strictTransportSecurity: env.secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
-      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-      xFrameOptions: { action: "deny" },
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  // HTML pages carry a CSP nonce for their scripts; JSON answers (/api) carry none and need none.
+  const pageHeaders = securityHeaders(env.secureCookies, !!vite, true);
+  const apiHeaders = securityHeaders(env.secureCookies, !!vite, false);
+  app.use((req, res, next) => (isApiPath(req.path) ? apiHeaders : pageHeaders)(req, res, next));
 
   app.use(compression());
 
@@ -148,8 +127,13 @@ async function startNode() {
   // memory before Express; everything else, and everything while draining, goes through it.
   const assets = vite ? undefined : createAssetServer(path.join(BUILD_DIR, "client/assets"));
   const publicFiles = vite ? undefined : createAssetServer(path.join(BUILD_DIR, "client"), { prefix: "/", cacheControl: "public, max-age=3600" });
+  // The JSON API's reads skip Express and Remix: apiRoute does the rest (decision 160).
+  // The client address exactly as Express computes req.ip (its getter, with this app's trust proxy).
+  const expressIp = Object.getOwnPropertyDescriptor(app.request, "ip")?.get;
+  const clientIp = (req: http.IncomingMessage) => (expressIp?.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined) ?? "unknown";
+  const api = vite ? undefined : createApiFastPath(build, { headers: staticHeadersOf(apiHeaders), clientIp, appUrl: env.appUrl });
   const httpServer = http.createServer((req, res) => {
-    if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res))) return;
+    if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res) || api?.handle(req, res))) return;
     app(req, res);
   });
   const io = entry.attachSocketServer(httpServer);
@@ -192,4 +176,47 @@ async function startNode() {
   drainAndExit = (reason, code) => void stop(reason, code);
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+function securityHeaders(secureCookies: boolean, development: boolean, withNonce: boolean) {
+  const stripeCheckout = "https://checkout.stripe.com";
+  const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as express.Response).locals.cspNonce}'`;
+  return helmet({
+    contentSecurityPolicy: {
+      reportOnly: development,
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", ...(withNonce ? [nonce] : [])],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'", ...(development ? ["ws:"] : [])],
+        "form-action": ["'self'", stripeCheckout],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+        "upgrade-insecure-requests": secureCookies ? [] : null,
+      },
+    },
+    strictTransportSecurity: secureCookies ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    xFrameOptions: { action: "deny" },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+/** The headers a header-only middleware (helmet without a nonce) sets, computed once. */
+function staticHeadersOf(middleware: express.RequestHandler): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    locals: {},
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+    getHeader: (name: string) => headers[name.toLowerCase()],
+  };
+  middleware({ headers: {}, method: "GET", url: "/api", path: "/api" } as express.Request, res as unknown as express.Response, () => {});
+  return headers;
 }

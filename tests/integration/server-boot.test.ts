@@ -19,6 +19,19 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
   });
 }
 
+/** Any request, body left as it came; a chunked GET carries an empty body (and so goes through Express). */
+function rawRequest(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 const BUILD_ASSETS = path.resolve(process.env.BUILD_DIR ?? "build", "client/assets");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-boot-"));
@@ -121,6 +134,49 @@ describe("the production server with no settings", () => {
     // With a cookie, the page is rendered for that visitor.
     const signedOutLooking = await rawGet(`${server.url}/`, { Cookie: "something=1" });
     expect(signedOutLooking.headers["x-landing-cache"]).toBeUndefined();
+  });
+
+  test("answers /api reads before Express with the headers and bodies of the Express path", async () => {
+    // A GET whose (empty) body is chunked goes through Express: the same request both ways.
+    const viaExpress = (url: string, headers: Record<string, string> = {}) => rawRequest(url, { ...headers, "Transfer-Encoding": "chunked" });
+    const comparable = (h: http.IncomingHttpHeaders) => {
+      const { date: _date, "x-request-id": _id, "content-length": _length, "transfer-encoding": _te, ...rest } = h;
+      return rest;
+    };
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    for (const [pathname, headers] of [
+      ["/api/services", { "Accept-Encoding": "br" }],
+      ["/api/services", { "Accept-Encoding": "gzip" }],
+      ["/api/services", {}],
+      ["/api/services/my-purchases", { Authorization: `Bearer ${token}` }],
+      ["/api/services/my-purchases", {}],
+      ["/api/does-not-exist", {}],
+      ["/api/openapi.json", { "Accept-Encoding": "br" }],
+    ] as const) {
+      const fast = await rawGet(`${server.url}${pathname}`, headers);
+      const slow = await viaExpress(`${server.url}${pathname}`, headers);
+      expect({ pathname, status: fast.status }).toEqual({ pathname, status: slow.status });
+      expect(comparable(fast.headers)).toEqual(comparable(slow.headers));
+      expect(fast.headers["cache-control"]).toBe("private, no-store");
+      expect(fast.headers["content-security-policy"]).not.toMatch(/nonce/);
+      const decode = (r: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
+        r.headers["content-encoding"] === "br" ? zlib.brotliDecompressSync(r.body) : r.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(r.body) : r.body;
+      expect(decode(fast).toString()).toBe(decode(slow).toString());
+    }
+    // Paths are matched as Remix matches them (case-insensitive), and a malformed escape is a JSON 400, never HTML.
+    const upper = await rawGet(`${server.url}/API/Services`);
+    expect(upper.status).toBe(200);
+    const malformed = await rawGet(`${server.url}/api/services/purchases/%ZZ`);
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body.toString())).toMatchObject({ success: false, code: "INVALID_INPUT" });
+    const head = await rawRequest(`${server.url}/api/services`, {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
   });
 
   test("shuts down cleanly on SIGTERM", async () => {

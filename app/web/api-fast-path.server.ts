@@ -1,0 +1,242 @@
+import crypto from "node:crypto";
+import type http from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
+import { errorBody } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { requestContext } from "~/utils/request-context.server";
+import { acceptedEncodings } from "~/utils/asset-server.server";
+import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/*
+ * The JSON API's reads, answered before Express and Remix (decision 160). Every /api route is an
+ * `apiRoute` (app/web/api.server.ts) that authenticates, authorizes, rate-limits, parses and answers
+ * in the error shape by itself, so a GET needs none of the Express pipeline but its headers, which
+ * are replayed here: the security headers as the pipeline computes them (no CSP nonce: only HTML
+ * carries scripts), `private, no-store`, the request id, and compression as `compression()` does it.
+ * Requests with a body, and routes without a loader, go through Express as before.
+ */
+
+interface CompiledRoute {
+  id: string;
+  segments: string[];
+  splat: boolean;
+  score: number;
+  loader: LoaderFunction;
+}
+
+export interface ApiFastPathOptions {
+  /** The security headers every answer carries (computed once from the pipeline's helmet). */
+  headers: Record<string, string>;
+  /** The client address as Express computes it (trust proxy honoured). */
+  clientIp: (req: http.IncomingMessage) => string;
+  appUrl: string;
+}
+
+/** Response bodies at least this long are compressed, as `compression()` does (its default threshold). */
+const COMPRESSION_THRESHOLD = 1024;
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]*\+(?:json|xml))|image\/svg\+xml)/i;
+
+export function createApiFastPath(build: ServerBuild, options: ApiFastPathOptions) {
+  const routes = compileRoutes(build);
+  const origin = new URL(options.appUrl).origin;
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse, route: CompiledRoute, params: Record<string, string>, requestId: string) {
+    const started = process.hrtime.bigint();
+    const request = new Request(origin + req.url, { method: req.method, headers: incomingHeaders(req) });
+    const context = { requestId, cspNonce: "", clientIp: options.clientIp(req) } as AppLoadContext;
+    let response: Response;
+    try {
+      const result = await route.loader({ request, params, context });
+      response = result instanceof Response ? result : Response.json(result);
+    } catch (error) {
+      if (error instanceof Response) response = error;
+      else {
+        logger.error({ err: error, requestId, url: req.url }, "unhandled API error");
+        response = Response.json(errorBody("Something went wrong on our side. Please try again.", "INTERNAL_ERROR", requestId), { status: 500 });
+      }
+    }
+    await write(req, res, response, options.headers, requestId);
+    if (logger.isLevelEnabled("info")) {
+      const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime }, "request completed");
+    }
+  }
+
+  return {
+    /** Answers a GET or HEAD of /api without Express, or returns false to let Express have it. */
+    handle(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+      const url = req.url ?? "";
+      if ((req.method !== "GET" && req.method !== "HEAD") || !(url.startsWith("/api/") || url === "/api" || url.startsWith("/api?"))) return false;
+      // A GET with a body goes through the body limits of the pipeline.
+      if (req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0") return false;
+      const requestId = requestIdOf(req);
+      const queryAt = url.indexOf("?");
+      const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      const matched = matchRoute(routes, pathname);
+      if (matched === "malformed") {
+        void writeError(req, res, options.headers, requestId, 400, "The address is not valid.", "INVALID_INPUT");
+        return true;
+      }
+      if (!matched) return false;
+      requestContext.run({ requestId }, () => {
+        serve(req, res, matched.route, matched.params, requestId).catch((error: unknown) => {
+          logger.error({ err: error, requestId }, "API fast path failed");
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
+      });
+      return true;
+    },
+  };
+}
+
+function requestIdOf(req: http.IncomingMessage) {
+  const incoming = req.headers["x-request-id"];
+  return typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+function incomingHeaders(req: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    // Pseudo-headers of HTTP/2 are not headers of the request.
+    if (raw[i].charCodeAt(0) !== 58) headers.append(raw[i], raw[i + 1]);
+  }
+  return headers;
+}
+
+/** The route table of the build's /api resource routes (nested ones flattened), ranked as React Router ranks them. */
+export function compileRoutes(build: ServerBuild): CompiledRoute[] {
+  const fullPath = (id: string | undefined): string => {
+    const route = id ? build.routes[id] : undefined;
+    if (!route || route.id === "root") return "";
+    return [fullPath(route.parentId), route.path ?? ""].filter(Boolean).join("/");
+  };
+  const compiled: CompiledRoute[] = [];
+  for (const route of Object.values(build.routes)) {
+    if (!route || route.index) continue;
+    const path = fullPath(route.id);
+    if (!/^api(?:\/|$)/.test(path)) continue;
+    const module = route.module as { loader?: LoaderFunction; default?: unknown };
+    // A route with a screen is not a resource route: it needs Remix.
+    if (!module.loader || module.default) continue;
+    const segments = path.split("/").filter(Boolean);
+    const splat = segments.at(-1) === "*";
+    if (splat) segments.pop();
+    const score = segments.reduce((sum, segment) => sum + (segment.startsWith(":") ? 3 : 10), segments.length + (splat ? 1 - 2 : 0));
+    compiled.push({ id: route.id, segments: segments.map((s) => (s.startsWith(":") ? s : s.toLowerCase())), splat, score, loader: module.loader });
+  }
+  return compiled.sort((a, b) => b.score - a.score);
+}
+
+/** The first ranked route that matches (case-insensitive, params decoded), "malformed" for a bad %-escape. */
+export function matchRoute(routes: CompiledRoute[], pathname: string): { route: CompiledRoute; params: Record<string, string> } | "malformed" | null {
+  let parts: string[];
+  try {
+    parts = pathname.split("/").filter(Boolean).map((part) => decodeURIComponent(part));
+  } catch {
+    return "malformed";
+  }
+  const lower = parts.map((part) => part.toLowerCase());
+  for (const route of routes) {
+    if (parts.length < route.segments.length || (!route.splat && parts.length !== route.segments.length)) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < route.segments.length && ok; i++) {
+      const segment = route.segments[i];
+      if (segment.startsWith(":")) params[segment.slice(1)] = parts[i];
+      else ok = segment === lower[i];
+    }
+    if (!ok) continue;
+    if (route.splat) params["*"] = parts.slice(route.segments.length).join("/");
+    return { route, params };
+  }
+  return null;
+}
+
+/*
+ * Public reads answer the same bytes to everyone (the catalogue, the plans): the last few public
+ * bodies' compressed forms are kept (never an answer to a request that carries a cookie or a token), so a hot read is compressed once, not on every request.
+ */
+const recentlyCompressed = new Map<string, Buffer>();
+const RECENT_LIMIT = 32;
+async function compressed(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+  const key = encoding + body.toString("latin1");
+  const known = recentlyCompressed.get(key);
+  if (known) return known;
+  const result = await compress(body, encoding);
+  if (recentlyCompressed.size >= RECENT_LIMIT) recentlyCompressed.delete(recentlyCompressed.keys().next().value as string);
+  recentlyCompressed.set(key, result);
+  return result;
+}
+
+/** As `compression()` does it: brotli at quality 4, gzip at its default level. */
+function compress(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+  return encoding === "br" ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzip(body);
+}
+
+/** Express's res.set adds the charset its mime table knows (UTF-8 for text and JSON): so do we. */
+function withCharset(type: string) {
+  return /;\s*charset=/i.test(type) || !/^text\/|^application\/(?:javascript|json)/i.test(type) ? type : `${type}; charset=utf-8`;
+}
+
+async function writeError(req: http.IncomingMessage, res: http.ServerResponse, headers: Record<string, string>, requestId: string, status: number, message: string, code: string) {
+  await write(req, res, Response.json(errorBody(message, code, requestId), { status }), headers, requestId);
+}
+
+async function write(req: http.IncomingMessage, res: http.ServerResponse, response: Response, headers: Record<string, string>, requestId: string) {
+  res.statusCode = response.status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  for (const [name, value] of response.headers) {
+    if (name === "set-cookie") continue;
+    res.setHeader(name, name === "content-type" ? withCharset(value) : value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) res.setHeader("Set-Cookie", cookies);
+  res.setHeader("X-Request-Id", requestId);
+  res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
+  const head = req.method === "HEAD";
+  const type = response.headers.get("Content-Type") ?? "";
+  const compressible = COMPRESSIBLE.test(type) && !response.headers.has("Content-Encoding");
+  if (compressible) res.setHeader("Vary", "Accept-Encoding");
+  if (!response.body || head) {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  const accepts = acceptedEncodings(req.headers["accept-encoding"]);
+  const encoding = compressible ? (accepts.br ? "br" : accepts.gzip ? "gzip" : null) : null;
+  if (compressible && (encoding === null || /json/i.test(type))) {
+    // A JSON answer is small and whole: buffered, compressed once, sent with its length.
+    let body: Buffer = Buffer.from(await response.arrayBuffer());
+    if (encoding && body.length >= COMPRESSION_THRESHOLD) {
+      const shareable = req.headers.authorization === undefined && req.headers.cookie === undefined && body.length <= 64 * 1024;
+      body = shareable ? await compressed(body, encoding) : await compress(body, encoding);
+      res.setHeader("Content-Encoding", encoding);
+    }
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+    return;
+  }
+  // Files and other streams go out as they come (compressed on the way when their type is text).
+  const sink: NodeJS.WritableStream = encoding ? (encoding === "br" ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : zlib.createGzip()) : res;
+  if (encoding) {
+    res.setHeader("Content-Encoding", encoding);
+    res.removeHeader("Content-Length");
+    (sink as zlib.Gzip).pipe(res);
+  }
+  const reader = response.body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!sink.write(value)) await new Promise<void>((resolve) => (sink as NodeJS.EventEmitter).once("drain", resolve));
+    if (res.destroyed) return;
+  }
+  sink.end();
+}
