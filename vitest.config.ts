@@ -19,6 +19,8 @@ const pureTests = [
   "app/web/body-limit.server.test.ts",
   "tests/lint/**/*.test.ts",
 ];
+/** Files that set the environment before importing the app: each needs a process of its own (project `unit-env`). */
+const envTests = ["tests/integration/auth-smtp.test.ts", "tests/integration/*.stripe.test.ts", "tests/integration/reports-s3.test.ts"];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = ["tests/integration/server-boot.test.ts", "tests/integration/user-create.test.ts", "tests/integration/migrations.test.ts"];
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
@@ -35,7 +37,20 @@ export default defineConfig({
           include: dataTests,
           // Test files wait on PGlite and sockets as much as on the CPU: more files than cores at once.
           maxWorkers: 3,
-          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests],
+          // A worker runs many files: the app is imported and PGlite started once per worker, and each
+          // file starts from the migrated database (tests/setup/per-file.ts). Decision 161.
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests],
+          env: { ...embedded, VITEST_SHARED_WORKER: "1" },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "unit-env",
+          include: envTests,
+          maxWorkers: 3,
           env: embedded,
         },
       },

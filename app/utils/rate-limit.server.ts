@@ -5,7 +5,7 @@ import { redis } from "./redis.server";
 
 /** Rate limits (docs/api.md: sign-in, forgot-password, orders, contact). Redis-backed with REDIS_URL (they hold across nodes), in memory otherwise. */
 function limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  const memory = resettableMemory(keyPrefix, points, duration);
   if (!redis) return memory;
   // While Redis is down (or slower than its 1 s command timeout) the in-memory limiter stands in
   // at once, so an outage neither opens the gates nor holds a request.
@@ -17,6 +17,27 @@ function limiter(keyPrefix: string, points: number, duration: number): RateLimit
     insuranceLimiter: memory,
     rejectIfRedisNotReady: true,
   });
+}
+
+/*
+ * In-memory counters are per process. Tests that share a worker process between files start each file
+ * from fresh counters (`resetRateLimits`); the limiter objects stay the same, since routes hold them.
+ */
+const memoryResets = new Set<() => void>();
+function resettableMemory(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+  let current = new RateLimiterMemory({ keyPrefix, points, duration });
+  memoryResets.add(() => (current = new RateLimiterMemory({ keyPrefix, points, duration })));
+  return new Proxy(current, {
+    get(_target, property) {
+      const value: unknown = Reflect.get(current, property, current);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
+}
+
+/** Forgets every in-memory count (between test files sharing a process). */
+export function resetRateLimits() {
+  for (const reset of memoryResets) reset();
 }
 
 export const limits = {

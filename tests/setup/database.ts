@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { connectPostgres, wrapPglite, type Database } from "../../db/client";
 
@@ -29,4 +30,13 @@ export async function createTestDatabase(template: string): Promise<Database> {
     await dropper.end();
   };
   return database;
+}
+
+/** Back to the migrated template: every table of the app emptied (the template's tables are empty). */
+export async function resetTestDatabase(database: Database): Promise<void> {
+  const rows = (await database.db.execute(
+    sql`select string_agg(format('%I.%I', schemaname, tablename), ', ') as tables from pg_tables where schemaname = 'public'`,
+  )) as unknown as { tables: string | null }[] | { rows: { tables: string | null }[] };
+  const tables = (Array.isArray(rows) ? rows : rows.rows)[0]?.tables;
+  if (tables) await database.db.execute(sql.raw(`truncate ${tables} restart identity cascade`));
 }

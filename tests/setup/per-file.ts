@@ -4,20 +4,44 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, inject } from "vitest";
 import "./console-errors";
-import { createTestDatabase } from "./database";
+import { createTestDatabase, resetTestDatabase } from "./database";
+import type { Database } from "../../db/client";
 
 /*
- * Runs before each test file's imports (every file runs in a fresh process): gives the file its own
- * DATA_DIR and its own migrated database, handed to app/utils/db.server.ts through its test hook
- * (the TEST_DATABASE symbol). console.error fails a test.
+ * Runs before each test file's imports. Each worker process has one DATA_DIR and one migrated
+ * database, handed to app/utils/db.server.ts through its test hook (the TEST_DATABASE symbol). Where
+ * a worker runs several files (`isolate: false`), each file starts from what a fresh worker has: the
+ * database back to the migrated template, DATA_DIR emptied, and the app's per-process counters (rate
+ * limits) reset; its caches are off under test. console.error fails a test.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
-process.env.DATA_DIR = dataDir;
+interface WorkerState {
+  dataDir: string;
+  database: Database;
+  files: number;
+}
+const STATE = Symbol.for("brandlift.test-worker");
+const global = globalThis as Record<symbol, unknown>;
 
-const database = await createTestDatabase(inject("databaseTemplate"));
-// The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
-(globalThis as Record<symbol, unknown>)[Symbol.for("brandlift.test-database")] = database;
+let state = global[STATE] as WorkerState | undefined;
+if (!state) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
+  process.env.DATA_DIR = dataDir;
+  const database = await createTestDatabase(inject("databaseTemplate"));
+  // The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
+  global[Symbol.for("brandlift.test-database")] = database;
+  state = { dataDir, database, files: 0 };
+  global[STATE] = state;
+  process.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
+} else {
+  await resetTestDatabase(state.database);
+  for (const entry of fs.readdirSync(state.dataDir)) fs.rmSync(path.join(state.dataDir, entry), { recursive: true, force: true });
+  process.env.DATA_DIR = state.dataDir;
+  // The app is loaded by now (an earlier file imported it): these imports are its module instances.
+  const { resetRateLimits } = await import("../../app/utils/rate-limit.server");
+  resetRateLimits();
+}
+state.files += 1;
 
 // Rate-limit counters live in Redis for a minute or an hour: a file must not inherit the last file's.
 if (process.env.REDIS_URL) {
@@ -33,6 +57,10 @@ if (process.env.REDIS_URL) {
 }
 
 afterAll(async () => {
-  await database.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // An isolated file (a process of its own) closes its database; a shared worker keeps it for the next file.
+  if (process.env.VITEST_SHARED_WORKER !== "1") {
+    await state.database.close();
+    delete global[STATE];
+    fs.rmSync(state.dataDir, { recursive: true, force: true });
+  }
 });
