@@ -24,8 +24,9 @@ export const INBOX_ERRORS = {
 
 export function registerInboxHandlers(io: IoServer) {
   const onChanged = (roomId: string, written?: Thread) => {
-    // A message's send returns its thread; other changes (status, assignee, a late commit) read it.
-    if (written) return void io.to(TEAM_ROOM).emit("threadUpdated", written);
+    // A message's send returns its thread: sent once the message itself has gone out (the store
+    // emits this before its caller acknowledges and broadcasts). Other changes read the thread.
+    if (written) return void setImmediate(() => io.to(TEAM_ROOM).emit("threadUpdated", written));
     getThreadByRoom(roomId).then(
       (thread) => {
         if (thread) io.to(TEAM_ROOM).emit("threadUpdated", thread);
