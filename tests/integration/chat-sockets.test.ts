@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { io as connect } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { ChatMessage } from "~/domain/chat";
+import { getConversation } from "~/models/chat.server";
 import { issuePasswordToken } from "~/models/password-tokens.server";
 import { createSession } from "~/models/sessions.server";
 import { CHAT_ERRORS } from "~/realtime/events";
@@ -167,6 +169,7 @@ describe("a message is one round trip", () => {
       .values({ roomId: `support-${customer.id}`, uploaderId: customer.id, storageKey: `chat/${customer.id}.png`, fileName: "photo.png", mimeType: "image/png", fileSize: 10 })
       .returning();
 
+    const acknowledged: ChatMessage[] = [];
     for (const payload of [{ message: "one trip" }, { message: "", messageType: "file", attachmentId: attachment!.id }]) {
       const { result, calls } = await driverCallsDuring(async () => {
         const updated = nextEvent(atStaff, "threadUpdated", (t) => t.customer._id === customer.id && t.lastMessage?.messageType === (payload.messageType ?? "text"));
@@ -177,6 +180,7 @@ describe("a message is one round trip", () => {
       });
       expect(calls).toHaveLength(1);
       if (!result.sent.ok) throw new Error(result.sent.error);
+      acknowledged.push(result.sent.message);
       expect(result.thread).toMatchObject({
         roomId: `support-${customer.id}`,
         customer: { _id: customer.id, name: "Rita Roundtrip", email: customer.email },
@@ -184,6 +188,8 @@ describe("a message is one round trip", () => {
         status: "open",
       });
     }
+    // What was acknowledged is exactly what is stored, to the millisecond.
+    expect(await getConversation(customer.id, {})).toEqual(acknowledged);
     const [thread] = await db.select().from(schema.chatThreads).where(eq(schema.chatThreads.customerId, customer.id));
     expect(thread).toMatchObject({ teamUnread: 2, customerReadMessageId: thread!.lastMessageId });
     const [position] = await db.select().from(schema.chatReadPositions).where(eq(schema.chatReadPositions.userId, customer.id));
