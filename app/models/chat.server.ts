@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import type { ChatAttachment, ChatMessage, ChatUser } from "~/domain/chat";
+import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import type { ChatMessage } from "~/domain/chat";
 import { isVisitorRoom } from "~/domain/inbox";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -7,13 +7,13 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { supportCustomerId, supportRoomId } from "~/domain/chat";
 import { can } from "~/domain/permissions";
-import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents, type ReadReceipt } from "./thread-events.server";
 
 /*
  * Chat: one support thread per customer (`support-{customerId}`), written to by the customer and
  * answered by any team member (docs/decisions/050-support-thread.md). Messages are stored here
- * before the socket server broadcasts them; read positions drive unread counts and e-mail grouping.
+ * before the socket server broadcasts them (one statement each: chat-send.server.ts); read positions
+ * drive unread counts and e-mail grouping.
  */
 
 export const CONVERSATION_PAGE_SIZE = 50;
@@ -24,144 +24,6 @@ export const NOTIFY_AGAIN_AFTER = "24 hours";
 const m = schema.chatMessages;
 const t = schema.chatThreads;
 const a = schema.chatAttachments;
-
-export interface NewMessage {
-  roomId: string;
-  /** Null: a contact-form visitor (their thread names them). */
-  sender: ChatUser | null;
-  receiverId: string | null;
-  customerId: string | null;
-  service: { _id: string; name: string } | null;
-  message: string;
-  /** A `file` message: an attachment the sender uploaded to this room and has not sent yet. */
-  attachmentId?: string;
-}
-
-export class AttachmentNotFoundError extends Error {
-  constructor() {
-    super("Attachment not found.");
-  }
-}
-
-/**
- * Stores one message and, in the same transaction, its thread's summary (last message, unread
- * counts, a closed thread reopened by a customer message: docs/decisions/095-thread-summary.md).
- * The result is what every client receives. The caller marks the thread read for the sender.
- */
-export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
-  const threaded = supportCustomerId(input.roomId) !== null || isVisitorRoom(input.roomId);
-  const fromCustomer = input.sender === null || input.sender._id === input.customerId;
-  const result = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(m)
-      .values({
-        roomId: input.roomId,
-        senderId: input.sender?._id ?? null,
-        receiverId: input.receiverId,
-        customerId: input.customerId,
-        serviceId: input.service?._id ?? null,
-        message: input.message,
-        messageType: input.attachmentId ? "file" : "text",
-        createdAt: sql`clock_timestamp()`,
-      })
-      .returning({ id: m.id, createdAt: m.createdAt, exactAt: sql<string>`${m.createdAt}::text` });
-    let attachment: ChatAttachment | undefined;
-    if (input.attachmentId) {
-      const [claimed] = await tx
-        .update(a)
-        .set({ messageId: row!.id })
-        .where(and(eq(a.id, input.attachmentId), eq(a.roomId, input.roomId), eq(a.uploaderId, input.sender?._id ?? ""), isNull(a.messageId)))
-        .returning({ _id: a.id, fileName: a.fileName, mimeType: a.mimeType, fileSize: a.fileSize });
-      if (!claimed) throw new AttachmentNotFoundError();
-      attachment = claimed;
-    }
-    if (threaded) {
-      // The stored time to the microsecond (a JS Date keeps milliseconds only).
-      const at = sql`${row!.exactAt}::timestamptz`;
-      const words = sql`strip(to_tsvector('simple', ${input.message}))`;
-      const set = {
-        lastMessageId: sql`case when ${at} >= coalesce(${t.lastMessageAt}, 'epoch') then ${row!.id}::uuid else ${t.lastMessageId} end`,
-        lastMessageAt: sql`greatest(${t.lastMessageAt}, ${at})`,
-        // Staff: a customer message adds one; any staff reply means the thread has been handled (decision 050).
-        teamUnread: fromCustomer ? sql`${t.teamUnread} + 1` : sql`0`,
-        customerUnread: fromCustomer ? sql`${t.customerUnread}` : sql`${t.customerUnread} + 1`,
-        // Writing counts as reading up to here; a customer writing in a closed thread reopens it.
-        ...(fromCustomer ? { customerReadMessageId: row!.id, status: "open" as const } : { teamReadMessageId: row!.id }),
-        // The inbox search by text looks here, not in a million messages.
-        searchDocument: sql`${t.searchDocument} || ${words}`,
-        updatedAt: sql`now()`,
-      };
-      if (input.customerId) {
-        await tx
-          .insert(t)
-          .values({
-            roomId: input.roomId,
-            customerId: input.customerId,
-            lastMessageId: row!.id,
-            lastMessageAt: at,
-            teamUnread: fromCustomer ? 1 : 0,
-            customerUnread: fromCustomer ? 0 : 1,
-            teamReadMessageId: fromCustomer ? null : row!.id,
-            customerReadMessageId: fromCustomer ? row!.id : null,
-            searchDocument: words,
-          })
-          .onConflictDoUpdate({ target: t.roomId, set });
-      } else {
-        // A visitor's thread exists before its first message (it carries their address).
-        await tx.update(t).set(set).where(eq(t.roomId, input.roomId));
-      }
-    }
-    return { row: row!, attachment };
-  });
-  if (threaded) threadEvents.emit("changed", input.roomId);
-  const sender = input.sender ?? (await visitorSender(input.roomId));
-  return {
-    _id: result.row.id,
-    roomId: input.roomId,
-    senderId: sender,
-    receiverId: input.receiverId,
-    message: input.message,
-    messageType: result.attachment ? "file" : "text",
-    ...(result.attachment ? { attachment: result.attachment } : {}),
-    createdAt: result.row.createdAt.toISOString(),
-    service: input.service,
-  };
-}
-
-/** A visitor has no account: their thread id and the name (or address) they gave stand in for one. */
-async function visitorSender(roomId: string): Promise<ChatUser> {
-  const [thread] = await db
-    .select({ id: t.id, name: t.visitorName, email: t.visitorEmail })
-    .from(t)
-    .where(eq(t.roomId, roomId))
-    .limit(1);
-  return { _id: thread?.id ?? "", name: thread?.name || thread?.email || "Visitor", profileImage: null };
-}
-
-/**
- * The service a message is about: a customer may name only a service they bought;
- * staff any service. Null when it does not qualify.
- */
-export async function findMessageService(serviceId: string, customer: { id: string; role: "user" | "team" }) {
-  const [service] = await db
-    .select({ _id: schema.services.id, name: schema.services.name })
-    .from(schema.services)
-    .where(eq(schema.services.id, serviceId))
-    .limit(1);
-  if (!service || can(customer, "area:team")) return service ?? null;
-  const [bought] = await db
-    .select({ id: schema.purchases.id })
-    .from(schema.purchases)
-    .where(
-      and(
-        eq(schema.purchases.userId, customer.id),
-        eq(schema.purchases.serviceId, serviceId),
-        inArray(schema.purchases.status, [...VISIBLE_STATUSES]),
-      ),
-    )
-    .limit(1);
-  return bought ? service : null;
-}
 
 export type Cursor = { before: string } | { after: string } | Record<string, never>;
 

@@ -1,16 +1,16 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
-import { supportRoomId, type ChatMessage } from "~/domain/chat";
+import { supportRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { INBOX_PAGE_SIZE, visitorRoomId, type InboxFilter, type Thread, type ThreadStatus } from "~/domain/inbox";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
-import { storeMessage } from "./chat.server";
+import { storeMessage } from "./chat-send.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
 import { listReportsForUser, toReportJson } from "./reports.server";
 import { threadEvents } from "./thread-events.server";
+import { threadSelect, toThread } from "./thread-view.server";
 
 /*
  * The support inbox: every thread from its summary row (docs/decisions/095-thread-summary.md),
@@ -19,11 +19,6 @@ import { threadEvents } from "./thread-events.server";
  */
 
 const t = schema.chatThreads;
-const m = schema.chatMessages;
-const a = schema.chatAttachments;
-const customer = alias(schema.users, "customer");
-const assignee = alias(schema.users, "assignee");
-const sender = alias(schema.users, "sender");
 
 export interface ThreadQuery {
   status?: ThreadStatus;
@@ -47,77 +42,6 @@ export function searchQuery(search: string): string | null {
     .filter(Boolean)
     .slice(0, 8);
   return words.length ? words.map((w) => `'${w}':*`).join(" & ") : null;
-}
-
-function threadSelect() {
-  return db
-    .select({
-      id: t.id,
-      roomId: t.roomId,
-      customerId: t.customerId,
-      visitorEmail: t.visitorEmail,
-      visitorName: t.visitorName,
-      status: t.status,
-      teamUnread: t.teamUnread,
-      updatedAt: t.updatedAt,
-      customerName: customer.name,
-      customerEmail: customer.email,
-      assigneeId: assignee.id,
-      assigneeName: assignee.name,
-      messageId: m.id,
-      messageText: m.message,
-      messageType: m.messageType,
-      messageReceiverId: m.receiverId,
-      messageCreatedAt: m.createdAt,
-      senderId: sender.id,
-      senderName: sender.name,
-      senderImage: sender.profileImage,
-      attachmentId: a.id,
-      attachmentName: a.fileName,
-      attachmentType: a.mimeType,
-      attachmentSize: a.fileSize,
-    })
-    .from(t)
-    .leftJoin(customer, eq(customer.id, t.customerId))
-    .leftJoin(assignee, eq(assignee.id, t.assigneeId))
-    .leftJoin(m, eq(m.id, t.lastMessageId))
-    .leftJoin(sender, eq(sender.id, m.senderId))
-    .leftJoin(a, eq(a.messageId, m.id));
-}
-
-type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadSelect>["execute"]>>[number];
-
-function toThread(r: ThreadRow): Thread {
-  const visitor = r.customerId === null;
-  const person = visitor
-    ? { _id: r.id, name: r.visitorName || r.visitorEmail || "Visitor", email: r.visitorEmail ?? "" }
-    : { _id: r.customerId!, name: r.customerName ?? "", email: r.customerEmail ?? "" };
-  let lastMessage: ChatMessage | null = null;
-  if (r.messageId && r.messageCreatedAt) {
-    lastMessage = {
-      _id: r.messageId,
-      roomId: r.roomId,
-      senderId: r.senderId ? { _id: r.senderId, name: r.senderName ?? "", profileImage: r.senderImage } : { _id: person._id, name: person.name, profileImage: null },
-      receiverId: r.messageReceiverId,
-      message: r.messageText ?? "",
-      ...(r.messageType === "file" && r.attachmentId
-        ? { messageType: "file" as const, attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! } }
-        : { messageType: "text" as const }),
-      createdAt: r.messageCreatedAt.toISOString(),
-      service: null,
-    };
-  }
-  return {
-    _id: r.id,
-    roomId: r.roomId,
-    kind: visitor ? "visitor" : "customer",
-    customer: person,
-    lastMessage,
-    unread: r.teamUnread,
-    status: r.status,
-    assignee: r.assigneeId ? { _id: r.assigneeId, name: r.assigneeName ?? "" } : null,
-    updatedAt: r.updatedAt.toISOString(),
-  };
 }
 
 /** A page of threads, latest message first, and how many match. */
@@ -253,7 +177,6 @@ export async function recordContactMessage(input: { email: string; name: string 
         sender: { _id: account.id, name: account.name, profileImage: account.profileImage },
         receiverId: null,
         customerId: account.id,
-        service: null,
         message: part,
       });
     }
@@ -270,7 +193,7 @@ export async function recordContactMessage(input: { email: string; name: string 
     })
     .returning({ roomId: t.roomId });
   for (const part of chunks(text)) {
-    await storeMessage({ roomId: thread!.roomId, sender: null, receiverId: null, customerId: null, service: null, message: part });
+    await storeMessage({ roomId: thread!.roomId, sender: null, receiverId: null, customerId: null, message: part });
   }
   return { roomId: thread!.roomId };
 }
@@ -291,7 +214,6 @@ export async function replyToVisitor(threadId: string, staff: { id: string; name
     sender: { _id: staff.id, name: staff.name, profileImage: staff.profileImage },
     receiverId: null,
     customerId: null,
-    service: null,
     message: text,
   });
   await sendEmail({

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { Thread } from "~/domain/inbox";
 
 /*
  * What changed in support threads, after the commit: the socket layer (app/realtime) listens and
@@ -14,8 +15,8 @@ export interface ReadReceipt {
 }
 
 interface ThreadEventMap {
-  /** The thread's last message, unread count, status or assignee changed. */
-  changed: [roomId: string];
+  /** The thread's last message, unread count, status or assignee changed; with the thread when the writer has it. */
+  changed: [roomId: string, thread?: Thread];
   read: [receipt: ReadReceipt];
 }
 

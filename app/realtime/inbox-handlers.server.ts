@@ -1,22 +1,19 @@
-import { RateLimiterRes } from "rate-limiter-flexible";
-import { parseRoomId, supportRoomId } from "~/domain/chat";
+import { parseRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
-import { TYPING_THROTTLE_MS } from "~/domain/inbox";
+import { TYPING_THROTTLE_MS, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
-import { AttachmentNotFoundError, isMessageInRoom, markRead, storeMessage } from "~/models/chat.server";
-import { findAttachment } from "~/models/chat-attachments.server";
+import { isMessageInRoom, markRead } from "~/models/chat.server";
 import { getThreadByRoom } from "~/models/inbox.server";
 import { threadEvents, type ReadReceipt } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
-import { limits } from "~/utils/rate-limit.server";
-import { CHAT_ERRORS, type SendResult, type SocketData } from "./events";
-import { broadcast, notifyIfAway, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
+import { CHAT_ERRORS } from "./events";
+import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
 
 /*
  * The support inbox's socket events (issue 14), beside the chat handlers of
  * socket.server.ts: `typing` and `read` relayed to the room's other members on every node,
- * `threadUpdated` to the team room after every change of a thread, and `file` messages (a
- * supportMessage / sendMessage with messageType "file" and an uploaded attachment's id).
+ * and `threadUpdated` to the team room after every change of a thread. File messages (messageType
+ * "file" with an uploaded attachment's id) are sent like text, by socket.server.ts.
  */
 
 
@@ -26,7 +23,10 @@ export const INBOX_ERRORS = {
 } as const;
 
 export function registerInboxHandlers(io: IoServer) {
-  const onChanged = (roomId: string) => {
+  const onChanged = (roomId: string, written?: Thread) => {
+    // A message's send returns its thread: sent once the message itself has gone out (the store
+    // emits this before its caller acknowledges and broadcasts). Other changes read the thread.
+    if (written) return void setImmediate(() => io.to(TEAM_ROOM).emit("threadUpdated", written));
     getThreadByRoom(roomId).then(
       (thread) => {
         if (thread) io.to(TEAM_ROOM).emit("threadUpdated", thread);
@@ -81,15 +81,6 @@ export function registerInboxHandlers(io: IoServer) {
         reply({ ok: false, error: CHAT_ERRORS.failed });
       });
     });
-
-    // File messages are the text events with messageType "file": handled here, before the text handler sees them.
-    socket.use((packet, next) => {
-      const [event, payload] = packet as [string, Record<string, unknown> | undefined];
-      if ((event !== "supportMessage" && event !== "sendMessage") || payload?.messageType !== "file") return next();
-      const ack = packet.at(-1);
-      const roomId = event === "sendMessage" ? String(payload.roomId ?? "") : supportRoomOf(user, payload);
-      void sendFileMessage(io, socket, roomId, payload.attachmentId, typeof ack === "function" ? (ack as (r: SendResult) => void) : undefined);
-    });
   });
 }
 
@@ -100,61 +91,3 @@ function relayRooms(roomId: string, senderId: string): string[] {
   if (room?.kind === "direct") return [roomId, ...room.members.filter((id) => id !== senderId).map(userRoom)];
   return [roomId];
 }
-
-function supportRoomOf(user: SocketData["user"], payload: Record<string, unknown>): string {
-  if (typeof payload.supportRoomId === "string") return payload.supportRoomId;
-  if (typeof payload.userId === "string") return supportRoomId(payload.userId);
-  return can(user, "area:customer") ? supportRoomId(user.id) : "";
-}
-
-/** File messages count against the same per-user message limit as text. */
-async function allowMessage(userId: string) {
-  try {
-    await limits.chatMessage.consume(userId);
-    return true;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return false;
-    logger.warn({ err: error }, "chat rate limit unavailable");
-    return true;
-  }
-}
-
-/** Store, acknowledge, broadcast: the same order as text messages (docs/decisions/051). */
-async function sendFileMessage(io: IoServer, socket: IoSocket, roomId: string, attachmentId: unknown, ack?: (r: SendResult) => void) {
-  const user = socket.data.user;
-  const reply = (result: SendResult) => {
-    if (!result.ok) socket.emit("error", { message: result.error });
-    ack?.(result);
-  };
-  if (!(await allowMessage(user.id))) return reply({ ok: false, error: CHAT_ERRORS.rate });
-  const room = parseRoomId(roomId);
-  if (!room || !can(user, "chat:join-room", { roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
-  if (!isUuid(attachmentId)) return reply({ ok: false, error: INBOX_ERRORS.attachment });
-  try {
-    const attachment = await findAttachment(attachmentId);
-    if (!attachment || attachment.roomId !== roomId || attachment.uploaderId !== user.id || attachment.messageId) {
-      return reply({ ok: false, error: INBOX_ERRORS.attachment });
-    }
-    const customerId = room.kind === "support" ? room.customerId : null;
-    const otherMember = room.kind === "direct" ? (room.members.find((id) => id !== user.id) ?? null) : null;
-    const message = await storeMessage({
-      roomId,
-      sender: { _id: user.id, name: user.name, profileImage: user.profileImage },
-      receiverId: customerId ? (can(user, "area:team") ? customerId : null) : otherMember,
-      customerId,
-      service: null,
-      message: attachment.fileName,
-      attachmentId: attachment.id,
-    });
-    reply({ ok: true, message });
-    socket.emit("supportMessageSent", message);
-    broadcast(io, socket, message, customerId, otherMember);
-    markRead(user.id, roomId).catch((error: unknown) => logger.warn({ err: error }, "chat read position not saved"));
-    if (customerId && can(user, "area:team")) void notifyIfAway(io, customerId, user.name);
-  } catch (error) {
-    if (error instanceof AttachmentNotFoundError) return reply({ ok: false, error: INBOX_ERRORS.attachment });
-    logger.error({ err: error, roomId }, "chat file message not stored");
-    reply({ ok: false, error: CHAT_ERRORS.failed });
-  }
-}
-

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { Server } from "socket.io";
 import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
-import { findMessageService, markRead, storeMessage } from "~/models/chat.server";
+import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { resolveIdentity } from "~/web/auth.server";
 import { env } from "~/utils/env.server";
@@ -16,7 +16,7 @@ import { supportRoomId } from "~/domain/chat";
 import { limits } from "~/utils/rate-limit.server";
 import { createAdapterClients } from "~/utils/redis.server";
 import { onSocketRevocation, type SocketRevocation } from "~/utils/socket-revocation.server";
-import { registerInboxHandlers } from "./inbox-handlers.server";
+import { INBOX_ERRORS, registerInboxHandlers } from "./inbox-handlers.server";
 import {
   CHAT_ERRORS,
   MESSAGE_MAX_LENGTH,
@@ -114,14 +114,13 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       socket.emit(parseRoomId(roomId)?.kind === "support" ? "supportRoomJoined" : "joinedRoom", { roomId });
     });
 
+    // Text and file messages (messageType "file" with an uploaded attachment's id) take one path.
     socket.on("supportMessage", (payload, ack) => {
-      const roomId = supportRoomOf(user, payload);
-      void handleMessage(io, socket, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
+      void handleMessage(io, socket, { ...incoming(payload), roomId: supportRoomOf(user, payload) }, ack);
     });
 
     socket.on("sendMessage", (payload, ack) => {
-      const roomId = typeof payload?.roomId === "string" ? payload.roomId : "";
-      void handleMessage(io, socket, { roomId, text: payload?.message, serviceId: payload?.serviceId }, ack);
+      void handleMessage(io, socket, { ...incoming(payload), roomId: typeof payload?.roomId === "string" ? payload.roomId : "" }, ack);
     });
 
     socket.on("onlineUsers", (ack) => {
@@ -218,17 +217,10 @@ function supportRoomOf(user: SocketData["user"], payload: Partial<SupportMessage
   return can(user, "area:customer") ? supportRoomId(user.id) : "";
 }
 
-type Incoming = { roomId: string; text: unknown; serviceId: unknown };
+type Incoming = { roomId: string; text: unknown; serviceId: unknown; file: boolean; attachmentId: unknown };
 
-/**
- * Before a socket writes: a session revoked where Redis could not carry the news to this node
- * (or expired, or its account disabled) cannot write. False: the caller answers `unauthorized`,
- * and the socket is disconnected right after that answer.
- */
-export async function sessionStillLive(socket: IoSocket) {
-  if ((await liveSessionIds([socket.data.sessionId])).has(socket.data.sessionId)) return true;
-  setImmediate(() => socket.disconnect(true));
-  return false;
+function incoming(payload: Partial<SupportMessagePayload> | undefined): Omit<Incoming, "roomId"> {
+  return { text: payload?.message, serviceId: payload?.serviceId, file: payload?.messageType === "file", attachmentId: payload?.attachmentId };
 }
 
 /** MESSAGE_RATE per user across all their sockets (and nodes, while Redis is up). */
@@ -243,7 +235,11 @@ export async function allowMessage(userId: string) {
   }
 }
 
-/** Validate, store, then broadcast: a message clients see is always in the database. */
+/**
+ * Validate, store, then broadcast: a message clients see is always in the database. The store is
+ * one statement that also re-checks the socket's session (a revocation Redis could not carry,
+ * an expiry, a disabled account), so a dead session stores and sends nothing, text or file.
+ */
 async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ack: unknown) {
   const user = socket.data.user;
   const reply = (result: SendResult) => {
@@ -252,44 +248,49 @@ async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ac
   };
 
   if (!(await allowMessage(user.id))) return reply({ ok: false, error: CHAT_ERRORS.rate });
-  if (typeof input.text !== "string") return reply({ ok: false, error: CHAT_ERRORS.invalid });
-  const text = input.text.trim();
-  if (text.length === 0) return reply({ ok: false, error: CHAT_ERRORS.empty });
-  if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
-  if (!can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
-
+  let text = "";
+  if (!input.file) {
+    if (typeof input.text !== "string") return reply({ ok: false, error: CHAT_ERRORS.invalid });
+    text = input.text.trim();
+    if (text.length === 0) return reply({ ok: false, error: CHAT_ERRORS.empty });
+    if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
+  }
   const room = parseRoomId(input.roomId);
-  const support = room?.kind === "support";
-  const customerId = room?.kind === "support" ? room.customerId : null;
-  const otherMember = room?.kind === "direct" ? (room.members.find((id) => id !== user.id) ?? null) : null;
+  if (!room || !can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
+  if (input.file && !isUuid(input.attachmentId)) return reply({ ok: false, error: INBOX_ERRORS.attachment });
+
+  const customerId = room.kind === "support" ? room.customerId : null;
+  const otherMember = room.kind === "direct" ? (room.members.find((id) => id !== user.id) ?? null) : null;
+  const serviceId = !input.file && customerId && input.serviceId != null && input.serviceId !== "" ? input.serviceId : null;
+  if (serviceId !== null && !isUuid(serviceId)) return reply({ ok: false, error: CHAT_ERRORS.service });
 
   try {
-    if (!(await sessionStillLive(socket))) return reply({ ok: false, error: SOCKET_ERRORS.unauthorized });
-    let service: { _id: string; name: string } | null = null;
-    if (support && input.serviceId != null && input.serviceId !== "") {
-      if (!isUuid(input.serviceId)) {
-        return reply({ ok: false, error: CHAT_ERRORS.service });
-      }
-      service = await findMessageService(input.serviceId, { id: customerId!, role: user.role });
-      if (!service) return reply({ ok: false, error: CHAT_ERRORS.service });
-    }
     const message = await storeMessage({
       roomId: input.roomId,
       sender: { _id: user.id, name: user.name, profileImage: user.profileImage },
-      receiverId: support ? (can(user, "area:team") ? customerId : null) : otherMember,
+      receiverId: customerId ? (can(user, "area:team") ? customerId : null) : otherMember,
       customerId,
-      service,
+      serviceId,
+      anyService: can(user, "area:team"),
       message: text,
+      ...(input.file ? { attachmentId: input.attachmentId as string } : {}),
+      sessionId: socket.data.sessionId,
     });
     reply({ ok: true, message });
     socket.emit("supportMessageSent", message);
     broadcast(io, socket, message, customerId, otherMember);
-    // Writing counts as reading; off the delivery path, since a commit costs a disk flush.
-    markRead(user.id, message.roomId).catch((error: unknown) => logger.warn({ err: error }, "chat read position not saved"));
     if (customerId && can(user, "area:team")) void notifyIfAway(io, customerId, user.name);
   } catch (error) {
+    if (error instanceof MessageRefusedError) return reply({ ok: false, error: refusal(socket, error) });
     logger.error({ err: error, roomId: input.roomId }, "chat message not stored");
     reply({ ok: false, error: CHAT_ERRORS.failed });
   }
 }
 
+/** What a refused sender is told; an ended session is disconnected right after that answer. */
+function refusal(socket: IoSocket, error: MessageRefusedError): string {
+  if (error.reason === "service") return CHAT_ERRORS.service;
+  if (error.reason === "attachment") return INBOX_ERRORS.attachment;
+  setImmediate(() => socket.disconnect(true));
+  return SOCKET_ERRORS.unauthorized;
+}

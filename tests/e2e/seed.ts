@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { seedCatalogue } from "#db/seed";
 import { database, db, schema } from "~/utils/db.server";
 import { seedDemo } from "~/models/demo.server";
-import { storeMessage } from "~/models/chat.server";
+import { storeMessage } from "~/models/chat-send.server";
 import { supportRoomId } from "~/domain/chat";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken } from "~/utils/tokens.server";
@@ -44,8 +44,8 @@ if (caseyOrder) {
 const [inboxUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxCustomer.email));
 const [inboxStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxStaff.email));
 const inboxRoom = supportRoomId(inboxUser!.id);
-await storeMessage({ roomId: inboxRoom, sender: { _id: inboxUser!.id, name: inboxUser!.name, profileImage: null }, receiverId: null, customerId: inboxUser!.id, service: null, message: "Hello, is anyone there?" });
-await storeMessage({ roomId: inboxRoom, sender: { _id: inboxStaff!.id, name: inboxStaff!.name, profileImage: null }, receiverId: inboxUser!.id, customerId: inboxUser!.id, service: null, message: "Hi Indy! How can we help?" });
+await storeMessage({ roomId: inboxRoom, sender: { _id: inboxUser!.id, name: inboxUser!.name, profileImage: null }, receiverId: null, customerId: inboxUser!.id, message: "Hello, is anyone there?" });
+await storeMessage({ roomId: inboxRoom, sender: { _id: inboxStaff!.id, name: inboxStaff!.name, profileImage: null }, receiverId: inboxUser!.id, customerId: inboxUser!.id, message: "Hi Indy! How can we help?" });
 // The states spec's customer (issue 11) has one paid service, for its Message tab and staff's upload form.
 const [statesUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.statesCustomer.email));
 const [statesOrder] = await db

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { io as connect } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { ChatMessage } from "~/domain/chat";
+import { getConversation } from "~/models/chat.server";
 import { issuePasswordToken } from "~/models/password-tokens.server";
 import { createSession } from "~/models/sessions.server";
 import { CHAT_ERRORS } from "~/realtime/events";
@@ -9,11 +11,11 @@ import { action as logoutAction } from "~/routes/api.auth.logout";
 import { action as resetAction } from "~/routes/api.auth.reset-password";
 import { action as logoutPageAction } from "~/routes/logout";
 import { sessionCookieHeader } from "~/web/auth.server";
-import { db, schema } from "~/utils/db.server";
+import { database, db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { jsonRequest } from "../auth-helpers";
-import { chatAccount, connectClient, nextEvent, sendSupport, startChatServer, type ChatClient } from "../chat-helpers";
+import { chatAccount, connectClient, delay, nextEvent, sendSupport, startChatServer, type ChatClient } from "../chat-helpers";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
 /*
@@ -131,6 +133,67 @@ describe("revocation reaches open sockets", () => {
     expect(await ended).toBe("io server disconnect");
     const stored = await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.customerId, customer.id));
     expect(stored).toEqual([]);
+  });
+});
+
+/**
+ * The driver calls the app makes while `run` runs: each a round trip to the database (a
+ * transaction, several). Counted at the driver, PGlite's or postgres.js's, below our code.
+ */
+async function driverCallsDuring<T>(run: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
+  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
+  const methods = database.kind === "pglite" ? ["query", "exec", "transaction"] : ["unsafe", "begin"];
+  const calls: string[] = [];
+  const originals = methods.map((name) => [name, client[name]!] as const);
+  for (const [name, original] of originals) {
+    client[name] = function (this: unknown, ...args: unknown[]) {
+      calls.push(name);
+      return original.apply(this, args);
+    };
+  }
+  try {
+    return { result: await run(), calls };
+  } finally {
+    for (const [name, original] of originals) client[name] = original;
+  }
+}
+
+describe("a message is one round trip", () => {
+  test("the session re-check, the message, its thread, threadUpdated and the read position: one statement, text and file alike", async () => {
+    const customer = await chatAccount("user", "Rita Roundtrip");
+    const staff = await chatAccount("team");
+    const atCustomer = await client({ token: customer.token });
+    const atStaff = await client({ token: staff.token });
+    const [attachment] = await db
+      .insert(schema.chatAttachments)
+      .values({ roomId: `support-${customer.id}`, uploaderId: customer.id, storageKey: `chat/${customer.id}.png`, fileName: "photo.png", mimeType: "image/png", fileSize: 10 })
+      .returning();
+
+    const acknowledged: ChatMessage[] = [];
+    for (const payload of [{ message: "one trip" }, { message: "", messageType: "file", attachmentId: attachment!.id }]) {
+      const { result, calls } = await driverCallsDuring(async () => {
+        const updated = nextEvent(atStaff, "threadUpdated", (t) => t.customer._id === customer.id && t.lastMessage?.messageType === (payload.messageType ?? "text"));
+        const sent = await sendSupport(atCustomer, payload as never);
+        const thread = await updated;
+        await delay(150); // anything still running after the acknowledgement is counted too
+        return { sent, thread };
+      });
+      expect(calls).toHaveLength(1);
+      if (!result.sent.ok) throw new Error(result.sent.error);
+      acknowledged.push(result.sent.message);
+      expect(result.thread).toMatchObject({
+        roomId: `support-${customer.id}`,
+        customer: { _id: customer.id, name: "Rita Roundtrip", email: customer.email },
+        lastMessage: { _id: result.sent.message._id, senderId: { _id: customer.id, name: "Rita Roundtrip" }, createdAt: result.sent.message.createdAt },
+        status: "open",
+      });
+    }
+    // What was acknowledged is exactly what is stored, to the millisecond.
+    expect(await getConversation(customer.id, {})).toEqual(acknowledged);
+    const [thread] = await db.select().from(schema.chatThreads).where(eq(schema.chatThreads.customerId, customer.id));
+    expect(thread).toMatchObject({ teamUnread: 2, customerReadMessageId: thread!.lastMessageId });
+    const [position] = await db.select().from(schema.chatReadPositions).where(eq(schema.chatReadPositions.userId, customer.id));
+    expect(position!.roomId).toBe(`support-${customer.id}`);
   });
 });
 

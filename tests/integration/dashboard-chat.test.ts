@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { storeMessage } from "~/models/chat.server";
+import { storeMessage } from "~/models/chat-send.server";
 import * as dashboard from "~/routes/dashboard";
 import * as serviceDetail from "~/routes/dashboard.services.$purchaseId";
 import * as userDetail from "~/routes/dashboard.users.$userId";
@@ -26,7 +26,6 @@ async function write(from: Account, customer: Account, text: string) {
     sender: { _id: from.user.id, name: from.user.name, profileImage: null },
     receiverId: from.user.role === "team" ? customer.user.id : null,
     customerId: customer.user.id,
-    service: null,
     message: text,
   });
 }

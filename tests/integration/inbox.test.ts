@@ -9,6 +9,7 @@ import { createContactMessage } from "~/models/contact.server";
 import { replyToVisitor } from "~/models/inbox.server";
 import { createUser } from "~/models/users.server";
 import { INBOX_ERRORS } from "~/realtime/inbox-handlers.server";
+import { SOCKET_ERRORS } from "~/realtime/socket.server";
 import * as attachmentLink from "~/routes/api.chat.attachments.$id";
 import * as attachments from "~/routes/api.chat.attachments";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
@@ -283,6 +284,33 @@ describe("attachments", () => {
     expect((await linkFor(stranger)).status).toBe(404);
     const unsigned = await file.loader({ request: new Request(`http://localhost/files/chat/${attachmentId}`), params: { attachmentId }, context });
     expect(unsigned.status).toBe(404);
+  });
+
+  test("a file message re-checks the session like text: a session ended unannounced sends nothing and the file stays unsent", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const uploaded = await upload(customer, attachmentForm(supportRoomId(customer.id), "invoice.pdf", samples.pdf()));
+    expect(uploaded.status).toBe(201);
+    const attachmentId = uploaded.body.data.attachment._id;
+    const seenByStaff = collect(atStaff, "supportMessage");
+    const threadsSeen = collect(atStaff, "threadUpdated");
+
+    // Ended behind the app's back (as on a node that missed the revocation while Redis was away).
+    await db.delete(schema.sessions).where(eq(schema.sessions.userId, customer.id));
+    const ended = new Promise<string>((resolve) => atCustomer.once("disconnect", resolve));
+    expect(await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never)).toEqual({ ok: false, error: SOCKET_ERRORS.unauthorized });
+    expect(await ended).toBe("io server disconnect");
+
+    expect(await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.customerId, customer.id))).toEqual([]);
+    const [attachment] = await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.id, attachmentId));
+    expect(attachment!.messageId).toBeNull();
+    expect(await db.select().from(schema.chatThreads).where(eq(schema.chatThreads.customerId, customer.id))).toEqual([]);
+    // A message the staff socket would have had by now (same node, same process).
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seenByStaff.filter((m) => m.roomId === supportRoomId(customer.id))).toEqual([]);
+    expect(threadsSeen.filter((t) => t.customer._id === customer.id)).toEqual([]);
   });
 
   test("gif, webp and pdf are accepted; a disguised file 415; someone else's room 404 with nothing left in storage", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { supportRoomId } from "~/domain/chat";
-import { storeMessage } from "~/models/chat.server";
+import { storeMessage } from "~/models/chat-send.server";
 import { createAttachmentUrl } from "~/models/chat-attachments.server";
 import { recordContactMessage } from "~/models/inbox.server";
 import { db, schema } from "~/utils/db.server";
@@ -25,7 +25,6 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
     sender: { _id: a.id, name: a.name, profileImage: null },
     receiverId: null,
     customerId: a.id,
-    service: null,
     message: "A's question",
   });
   const storageKey = `chat/${crypto.randomUUID()}.png`;

@@ -1,0 +1,225 @@
+import crypto from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import { supportCustomerId, type ChatMessage, type ChatUser } from "~/domain/chat";
+import type { Thread } from "~/domain/inbox";
+import { isVisitorRoom } from "~/domain/inbox";
+import { queryRows } from "~/utils/db-cursor.server";
+import { VISIBLE_STATUSES } from "./purchases.server";
+import { threadEvents } from "./thread-events.server";
+import { toThread, type ThreadRow } from "./thread-view.server";
+
+/*
+ * Sending a message is ONE statement, so one round trip and one commit (docs/decisions/135):
+ * the sender's session is still live, the service is one they may name, the attachment is theirs
+ * and unsent; then the message, its thread's summary (decision 095) and the writer's read
+ * position, returning what the acknowledgement and `threadUpdated` need. Any check that fails
+ * stores nothing.
+ */
+
+export interface NewMessage {
+  roomId: string;
+  /** Null: a contact-form visitor (their thread names them). */
+  sender: ChatUser | null;
+  receiverId: string | null;
+  customerId: string | null;
+  /** Support threads: the service the message is about. */
+  serviceId?: string | null;
+  /** Whether the sender may name any service (staff); otherwise only one the thread's customer bought. */
+  anyService?: boolean;
+  /** The text; a `file` message's text is its attachment's name. */
+  message: string;
+  /** A `file` message: an attachment the sender uploaded to this room and has not sent yet. */
+  attachmentId?: string;
+  /** A socket's session: the message is stored only while it is live and its account enabled. */
+  sessionId?: string;
+}
+
+export type RefusalReason = "session" | "service" | "attachment";
+
+/** Nothing was stored: the session ended, the service may not be named, or the attachment is not the sender's to send. */
+export class MessageRefusedError extends Error {
+  constructor(readonly reason: RefusalReason) {
+    super(`message refused: ${reason}`);
+  }
+}
+
+interface SendRow {
+  live: boolean;
+  id: string | null;
+  createdAt: string | null;
+  text: string | null;
+  serviceId: string | null;
+  serviceName: string | null;
+  attachmentId: string | null;
+  attachmentName: string | null;
+  attachmentType: string | null;
+  attachmentSize: number | null;
+  threadId: string | null;
+  threadCurrent: boolean | null;
+  roomId: string | null;
+  customerId: string | null;
+  visitorEmail: string | null;
+  visitorName: string | null;
+  status: ThreadRow["status"] | null;
+  teamUnread: number | null;
+  updatedAt: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  assigneeId: string | null;
+  assigneeName: string | null;
+  senderName: string | null;
+  senderImage: string | null;
+}
+
+/** An ISO time as a JS Date prints it (milliseconds, UTC), whatever the session's time zone. */
+const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Stores one message with its thread summary and the sender's read position, in one statement.
+ * The result is what every client receives; `changed` carries the thread for `threadUpdated`.
+ * Throws MessageRefusedError when a check fails (nothing is stored then).
+ */
+export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
+  const id = crypto.randomUUID();
+  const [row] = await queryRows<SendRow>(sendStatement(id, input));
+  if (!row?.id) throw new MessageRefusedError(!row?.live ? "session" : input.attachmentId ? "attachment" : "service");
+
+  const file = input.attachmentId !== undefined;
+  const sender = input.sender ?? { _id: row.threadId ?? "", name: row.visitorName || row.visitorEmail || "Visitor", profileImage: null };
+  const message: ChatMessage = {
+    _id: row.id,
+    roomId: input.roomId,
+    senderId: sender,
+    receiverId: input.receiverId,
+    message: row.text!,
+    messageType: file ? "file" : "text",
+    ...(file ? { attachment: { _id: row.attachmentId!, fileName: row.attachmentName!, mimeType: row.attachmentType!, fileSize: row.attachmentSize! } } : {}),
+    createdAt: row.createdAt!,
+    service: row.serviceId ? { _id: row.serviceId, name: row.serviceName! } : null,
+  };
+  // A newer message that committed first stays the thread's last: the listener reads the thread then.
+  if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
+  return message;
+}
+
+function threadOf(row: SendRow, message: ChatMessage): Thread {
+  return toThread({
+    id: row.threadId!,
+    roomId: row.roomId!,
+    customerId: row.customerId,
+    visitorEmail: row.visitorEmail,
+    visitorName: row.visitorName,
+    status: row.status!,
+    teamUnread: row.teamUnread!,
+    updatedAt: new Date(row.updatedAt!),
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    assigneeId: row.assigneeId,
+    assigneeName: row.assigneeName,
+    messageId: message._id,
+    messageText: message.message,
+    messageType: message.messageType,
+    messageReceiverId: message.receiverId,
+    messageCreatedAt: new Date(message.createdAt),
+    // A visitor (no account) has no sender row: toThread names them from the thread.
+    senderId: row.senderName !== null ? message.senderId._id : null,
+    senderName: row.senderName,
+    senderImage: row.senderImage,
+    attachmentId: message.attachment?._id ?? null,
+    attachmentName: message.attachment?.fileName ?? null,
+    attachmentType: message.attachment?.mimeType ?? null,
+    attachmentSize: message.attachment?.fileSize ?? null,
+  });
+}
+
+function sendStatement(id: string, input: NewMessage): SQL {
+  const room = input.roomId;
+  const senderId = input.sender?._id ?? null;
+  const threaded = supportCustomerId(room) !== null || isVisitorRoom(room);
+  const fromCustomer = input.sender === null || input.sender._id === input.customerId;
+  const file = input.attachmentId !== undefined;
+  const service = input.serviceId ?? null;
+
+  const live = input.sessionId
+    ? sql`select 1 from sessions s join users u on u.id = s.user_id
+        where s.id = ${input.sessionId}::uuid and s.user_id = ${senderId}::uuid and s.expires_at > now() and u.disabled_at is null`
+    : sql`select 1`;
+  const svc = service
+    ? sql`select s.id, s.name from services s where s.id = ${service}::uuid and (${input.anyService === true}::boolean or exists (
+        select 1 from purchases p where p.user_id = ${input.customerId}::uuid and p.service_id = s.id
+        and p.status in (${sql.join(VISIBLE_STATUSES.map((st) => sql`${st}`), sql`, `)})))`
+    : sql`select id, name from services where false`;
+  const att = file
+    ? sql`update chat_attachments set message_id = ${id}::uuid
+        where id = ${input.attachmentId}::uuid and room_id = ${room} and uploader_id = ${senderId}::uuid and message_id is null
+        and exists (select 1 from live)
+        returning *`
+    : sql`select * from chat_attachments where false`;
+  const stored = sql.join(
+    [sql`exists (select 1 from live)`, ...(service ? [sql`exists (select 1 from svc)`] : []), ...(file ? [sql`exists (select 1 from att)`] : [])],
+    sql` and `,
+  );
+  // Writing counts as reading for a signed-in writer (a contact-form post is not the customer reading).
+  const readPosition = senderId && input.sessionId
+    ? sql`, read_position as (
+        insert into chat_read_positions (user_id, room_id, last_read_at) select ${senderId}::uuid, ${room}, clock_timestamp() from msg
+        on conflict (user_id, room_id) do update set last_read_at = excluded.last_read_at)`
+    : sql``;
+
+  return sql`with live as (${live}),
+    svc as (${svc}),
+    att as (${att}),
+    msg as (
+      insert into chat_messages (id, room_id, sender_id, receiver_id, customer_id, service_id, message, message_type, created_at)
+      select ${id}::uuid, ${room}, ${senderId}::uuid, ${input.receiverId}::uuid, ${input.customerId}::uuid, (select id from svc),
+        coalesce((select file_name from att), ${input.message}::text), ${file ? "file" : "text"}, clock_timestamp()
+      where ${stored}
+      returning id, created_at, message),
+    thread as (${threaded ? threadWrite(room, input.customerId, fromCustomer) : sql`select * from chat_threads where false`})
+    ${readPosition}
+    select exists (select 1 from live) as "live", msg.id as "id", ${iso(sql`msg.created_at`)} as "createdAt", msg.message as "text",
+      svc.id as "serviceId", svc.name as "serviceName",
+      att.id as "attachmentId", att.file_name as "attachmentName", att.mime_type as "attachmentType", att.file_size as "attachmentSize",
+      th.id as "threadId", th.last_message_id = msg.id as "threadCurrent", th.room_id as "roomId", th.customer_id as "customerId",
+      th.visitor_email as "visitorEmail", th.visitor_name as "visitorName", th.status as "status", th.team_unread as "teamUnread",
+      ${iso(sql`th.updated_at`)} as "updatedAt", cu.name as "customerName", cu.email as "customerEmail",
+      th.assignee_id as "assigneeId", asg.name as "assigneeName", se.name as "senderName", se.profile_image as "senderImage"
+    from (select 1) as one
+      left join msg on true
+      left join svc on true
+      left join att on true
+      left join thread as th on true
+      left join users as cu on cu.id = th.customer_id
+      left join users as asg on asg.id = th.assignee_id
+      left join users as se on se.id = ${senderId}::uuid`;
+}
+
+/**
+ * The thread summary after a message (decision 095): last message forward only, unread counts
+ * both ways, the writer's read receipt moved to it, a closed thread reopened by its customer.
+ */
+function threadWrite(room: string, customerId: string | null, fromCustomer: boolean): SQL {
+  const set = (src: SQL) => sql`
+    last_message_id = case when ${src}.last_message_at >= coalesce(t.last_message_at, 'epoch') then ${src}.last_message_id else t.last_message_id end,
+    last_message_at = greatest(t.last_message_at, ${src}.last_message_at),
+    ${
+      fromCustomer
+        ? sql`team_unread = t.team_unread + 1, customer_read_message_id = ${src}.last_message_id, status = 'open',`
+        : sql`team_unread = 0, customer_unread = t.customer_unread + 1, team_read_message_id = ${src}.last_message_id,`
+    }
+    search_document = t.search_document || ${src}.search_document,
+    updated_at = now()`;
+  const words = sql`strip(to_tsvector('simple', msg.message))`;
+  if (!customerId) {
+    // A visitor's thread exists before its first message (it carries their address).
+    return sql`update chat_threads as t set ${set(sql.raw("src"))}
+      from (select id as last_message_id, created_at as last_message_at, ${words} as search_document from msg) as src
+      where t.room_id = ${room} returning t.*`;
+  }
+  return sql`insert into chat_threads as t (room_id, customer_id, last_message_id, last_message_at, team_unread, customer_unread,
+      team_read_message_id, customer_read_message_id, search_document)
+    select ${room}, ${customerId}::uuid, msg.id, msg.created_at, ${fromCustomer ? 1 : 0}::int, ${fromCustomer ? 0 : 1}::int,
+      ${fromCustomer ? sql`null::uuid` : sql`msg.id`}, ${fromCustomer ? sql`msg.id` : sql`null::uuid`}, ${words} from msg
+    on conflict (room_id) do update set ${set(sql.raw("excluded"))}
+    returning t.*`;
+}
