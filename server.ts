@@ -20,6 +20,7 @@ import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { createApiFastPath } from "./app/web/api-fast-path.server";
+import { answerClientError } from "./app/web/client-error.server";
 import { privateCache } from "./app/web/private-cache.server";
 
 /*
@@ -113,8 +114,9 @@ async function startNode() {
   app.use(privateCache);
   if (landingCache) app.use(landingCache.middleware);
 
+  // A RegExp, not "*": Express would decode the path as a parameter and answer HTML on bad percent-encoding.
   app.all(
-    "*",
+    /.*/,
     createRequestHandler({
       build: vite ? loadBuild : build,
       mode: vite ? "development" : "production",
@@ -136,6 +138,7 @@ async function startNode() {
     if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res) || api?.handle(req, res))) return;
     app(req, res);
   });
+  httpServer.on("clientError", answerClientError);
   const io = entry.attachSocketServer(httpServer);
   // Workers without Redis broadcast to each other through the primary.
   if (cluster.isWorker && !env.redisUrl) io.adapter(createClusterAdapter());

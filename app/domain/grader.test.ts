@@ -152,6 +152,13 @@ describe("the grader's answers", () => {
     expect(message({ ...base, avgComments: "Infinity" })).toBe("Average comments per post must be a number.");
   });
 
+  test("a JSON true, null or array is not a number, and a checkbox takes only booleans or the form's words", () => {
+    for (const value of [true, false, null, [5], {}, ""]) expect(message({ ...base, followers: value })).toBe("Followers must be a number.");
+    for (const value of [1, "maybe", null, [true]]) expect(message({ ...base, bioComplete: value })).toBe("Bio complete must be true or false.");
+    expect(message({ ...base, linkInBio: {} })).toBe("Link in bio must be true or false.");
+    expect(gradeAnswersSchema.parse({ ...base, bioComplete: true, linkInBio: "false" })).toMatchObject({ bioComplete: true, linkInBio: false });
+  });
+
   test("the optional questions have their defaults; a form's strings and checkboxes are read", () => {
     expect(gradeAnswersSchema.parse(base)).toEqual({ ...base, platforms: ["instagram"], bioComplete: false, linkInBio: false, brandedVisuals: "sometimes", videoShare: "none", replyTime: "days" });
     expect(gradeAnswersSchema.parse({ followers: "1200", avgLikes: "30", avgComments: "2", postsPerWeek: "4", platforms: "tiktok", bioComplete: "on" })).toMatchObject({ followers: 1200, platforms: ["tiktok"], bioComplete: true });

@@ -31,14 +31,25 @@ export const CHOICE_LABELS = {
 /* ---------- answers ---------- */
 
 const MAX_NUMBER = 1_000_000_000;
-const count = (label: string, min = 0) =>
-  z.coerce
-    .number({ error: `${label} must be a number.` })
-    .refine(Number.isFinite, `${label} must be a number.`)
-    .min(min, min === 0 ? `${label} cannot be negative.` : `${label} must be at least ${min}.`)
-    .max(MAX_NUMBER, `${label} must be at most 1,000,000,000.`);
+/** A number as the HTML form sends it (a decimal string); `Infinity`, hex and empty strings are not numbers. */
+const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
+/** A JSON number or the form's numeric string; `true`, `null` or `[5]` are refused with the field's message. */
+const count = (label: string, min = 0) => {
+  const bounded = (number: z.ZodNumber) =>
+    number.min(min, min === 0 ? `${label} cannot be negative.` : `${label} must be at least ${min}.`).max(MAX_NUMBER, `${label} must be at most 1,000,000,000.`);
+  const message = `${label} must be a number.`;
+  return z
+    .union([bounded(z.number({ error: message })), z.string({ error: message }).regex(NUMERIC, message)], { error: message })
+    .pipe(z.coerce.number())
+    .pipe(bounded(z.number()));
+};
 
-const checkbox = z.preprocess((v) => v === true || v === "true" || v === "on" || v === "yes", z.boolean());
+/** A checkbox: a JSON boolean, or what the form sends ("on" when ticked; "true"/"false", "yes"/"no"). */
+const CHECKED = ["true", "on", "yes"];
+const checkbox = (label: string) =>
+  z
+    .union([z.boolean(), z.enum([...CHECKED, "false", "off", "no"])], { error: `${label} must be true or false.` })
+    .transform((v) => v === true || CHECKED.includes(v as string));
 
 /** What the visitor answers. Required: the four numbers; the rest have the documented defaults. */
 export const gradeAnswersSchema = z.object({
@@ -50,8 +61,8 @@ export const gradeAnswersSchema = z.object({
   avgLikes: count("Average likes per post"),
   avgComments: count("Average comments per post"),
   postsPerWeek: count("Posts per week"),
-  bioComplete: checkbox.default(false),
-  linkInBio: checkbox.default(false),
+  bioComplete: checkbox("Bio complete").default(false),
+  linkInBio: checkbox("Link in bio").default(false),
   brandedVisuals: z.enum(VISUALS, { error: "Choose how often your visuals follow your brand." }).default("sometimes"),
   videoShare: z.enum(VIDEO_SHARES, { error: "Choose how many of your posts are video." }).default("none"),
   replyTime: z.enum(REPLY_TIMES, { error: "Choose how fast you reply." }).default("days"),

@@ -54,6 +54,7 @@ export const ATTACHMENT_MESSAGES = {
   size: "File size must be less than 10MB",
   type: "Please send only images (JPG, PNG, GIF, WebP) or PDF files",
   room: "Conversation not found.",
+  roomRequired: "roomId is required: the conversation the file is for.",
 } as const;
 
 export const isImage = (mimeType: string) => mimeType.startsWith("image/");

@@ -1,6 +1,9 @@
 /** The report upload's limits and messages (10 MiB; pdf, doc, docx, jpeg, png), shared by the modal and the server. */
 
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
+/** Fields of any form, urlencoded or multipart (an upload's parts included). */
+export const MAX_FORM_FIELDS = 1000;
+export const TOO_MANY_FIELDS_MESSAGE = "The form has too many fields.";
 export const UPLOAD_MESSAGES = {
   title: "Please enter a report title",
   file: "Please select a file to upload",

@@ -58,6 +58,7 @@ export async function receiveAttachment(actor: Actor, request: Request): Promise
   }
   try {
     const roomId = upload.fields.roomId ?? "";
+    if (!roomId) throw new HttpError(400, ATTACHMENT_MESSAGES.roomRequired, "INVALID_INPUT");
     if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
     if (!upload.file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
     const [row] = await db

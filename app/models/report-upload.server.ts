@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { fileTypeFromBuffer } from "file-type";
 import { HttpError } from "~/utils/http.server";
-import { extensionOf, MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/domain/report";
+import { extensionOf, MAX_FORM_FIELDS, MAX_REPORT_BYTES, REPORT_ACCEPT, TOO_MANY_FIELDS_MESSAGE, UPLOAD_MESSAGES } from "~/domain/report";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { storage } from "~/utils/storage.server";
 
@@ -165,7 +165,9 @@ export async function receiveReportUpload(request: Request, fileField = "report"
     stored = null;
   };
 
+  let parts = 0;
   async function handle(part: Part): Promise<string | undefined> {
+    if (++parts > MAX_FORM_FIELDS) throw new HttpError(413, TOO_MANY_FIELDS_MESSAGE, "PAYLOAD_TOO_LARGE");
     if (part.filename === undefined) return readField(part.data, spend);
     if (part.name !== fileField || stored) {
       await drain(part.data, spend);

@@ -9,7 +9,7 @@ import { methodNotAllowed } from "~/utils/http.server";
  * session and token of the account ends (the one making the call stays signed in).
  */
 export const action = apiRoute(
-  { method: "POST", auth: "any", body: passwordChangeSchema, response: statusMessage, summary: "Change your password; every other session and token ends." },
+  { method: "POST", auth: "any", body: passwordChangeSchema, errors: [429], response: statusMessage, summary: "Change your password; every other session and token ends." },
   async ({ identity, body, clientIp }) => {
     await changePassword(identity!, body, clientIp);
     return { status: "success", message: "Your password was changed. Every other device has been signed out." };

@@ -14,7 +14,7 @@ export const loader = apiRoute({ method: "GET", auth: "any", response: accountRe
  * a confirmation link goes to that address (409 when another account uses it, and nothing changes).
  */
 const patch = apiRoute(
-  { method: "PATCH", auth: "any", body: accountPatchSchema, response: accountPatchResponse, summary: "Change your name, or ask to change your e-mail (confirmed by a link)." },
+  { method: "PATCH", auth: "any", body: accountPatchSchema, errors: [409], response: accountPatchResponse, summary: "Change your name, or ask to change your e-mail (confirmed by a link)." },
   async ({ user, body }) => {
     let account = await getAccount(user.id);
     if (body.email !== undefined) await requestEmailChange(account, body.email);

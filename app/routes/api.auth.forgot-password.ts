@@ -11,7 +11,7 @@ const FORGOT_PASSWORD_MESSAGE = "If an account exists for this email, we have se
 /** POST /api/auth/forgot-password {email}: always the same success, whether or not the account exists. */
 const body = z.object({ email: emailField }).loose();
 
-export const action = apiRoute({ method: "POST", auth: "none", body, response: statusMessage, summary: "Send a password-reset link (same answer whether or not the account exists)." }, async ({ body, clientIp }) => {
+export const action = apiRoute({ method: "POST", auth: "none", body, errors: [429], response: statusMessage, summary: "Send a password-reset link (same answer whether or not the account exists)." }, async ({ body, clientIp }) => {
   checkHoneypot(body, { api: true });
   await startPasswordReset(clientIp, body.email);
   return { status: "success", message: FORGOT_PASSWORD_MESSAGE };

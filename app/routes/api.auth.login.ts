@@ -12,7 +12,7 @@ import { withSignInLimits } from "~/web/auth-limits.server";
 const response = z.object({ status: z.literal("success"), message: z.string(), data: z.object({ token: z.string(), user: apiUserJson }) });
 
 /** POST /api/auth/login {email, password}: a bearer token for the JSON client (Authorization: Bearer <token>). */
-export const action = apiRoute({ method: "POST", auth: "none", body: apiLoginSchema.loose(), response, summary: "Sign in: a bearer token for the JSON client." }, async ({ body, clientIp }) => {
+export const action = apiRoute({ method: "POST", auth: "none", body: apiLoginSchema.loose(), errors: [401, 429], response, summary: "Sign in: a bearer token for the JSON client." }, async ({ body, clientIp }) => {
   checkHoneypot(body, { api: true });
   const user = await withSignInLimits(clientIp, body.email, () => authenticateCredentials(body.email, body.password)).catch((error: unknown) => {
     if (error instanceof InvalidCredentialsError) throw new HttpError(401, error.message, "INVALID_CREDENTIALS");

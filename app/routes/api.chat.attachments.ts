@@ -18,6 +18,7 @@ export const action = apiRoute(
     method: "POST",
     auth: "any",
     status: 201,
+    errors: [404],
     response,
     summary: "Upload a file to send in a chat (thread members).",
     rawBody: {

@@ -11,9 +11,9 @@ import { supportRoomId } from "~/domain/chat";
  * `userId` up to now. Drives unread badges and when the next reply e-mail may go out.
  */
 
-const body = z.object({ userId: z.string({ message: "userId is required." }).uuid({ message: "Conversation not found." }) });
+const body = z.object({ userId: z.string({ message: "userId is required." }).uuid({ message: "Conversation not found." }).toLowerCase() });
 
-export const action = apiRoute({ method: "POST", auth: "any", body, response: statusMessage, summary: "Mark a support thread read up to now." }, async ({ user, body }) => {
+export const action = apiRoute({ method: "POST", auth: "any", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." }, async ({ user, body }) => {
   if (!can(user, "chat:read-conversation", { ownerId: body.userId })) throw notFound("Conversation not found.");
   if (!(await findChatCustomer(body.userId))) throw notFound("Conversation not found.");
   await markRead(user.id, supportRoomId(body.userId));

@@ -22,6 +22,7 @@ export const action = apiRoute(
     auth: "team",
     params,
     body: refundBodySchema,
+    errors: [409, 502],
     response: statusData(orderJson),
     summary: "Refunds an order in full or in part (Stripe's refunds API, or directly in test checkout); the customer is e-mailed.",
   },

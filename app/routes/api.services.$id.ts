@@ -15,6 +15,7 @@ export const action = apiRoute(
     auth: "team",
     params: z.object({ id: z.string() }),
     body: servicePatchBody,
+    errors: [409],
     response: successData(catalogueServiceJson),
     summary: "Change a service's name, description, price, display order or whether it is offered (staff).",
   },

@@ -18,6 +18,7 @@ export const action = apiRoute(
     // Counted before parsing, so malformed floods are limited too: 20 a minute per IP.
     rateLimit: { limiter: limits.order, key: ({ clientIp }) => `ip:${clientIp}` },
     body: purchaseBodySchema,
+    errors: [502],
     response,
     summary: "Order services: stores a pending order and answers the Stripe checkout URL.",
   },

@@ -17,7 +17,7 @@ export const loader = apiRoute({ method: "GET", auth: "any", params, response, s
 });
 
 /** PATCH /api/services/purchases/:id {status}: staff move work between in progress and completed. */
-export const action = apiRoute({ method: "PATCH", auth: "team", params, body, response, summary: "Move paid work between in progress and completed." }, async ({ user, params, body }) => {
+export const action = apiRoute({ method: "PATCH", auth: "team", params, body, errors: [409], response, summary: "Move paid work between in progress and completed." }, async ({ user, params, body }) => {
   const purchase = await setPurchaseStatus(user, params.id, body.status);
   return { success: true, data: toPurchaseJson(purchase) };
 });

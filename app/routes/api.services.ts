@@ -17,6 +17,7 @@ export const action = apiRoute(
     auth: "team",
     body: serviceCreateBody,
     status: 201,
+    errors: [409],
     response: successData(catalogueServiceJson),
     summary: "Add a service to the catalogue (staff). Names are unique; the price is more than 0 and at most 100000 dollars.",
   },

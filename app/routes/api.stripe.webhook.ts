@@ -8,6 +8,12 @@ import { constructWebhookEvent, WebhookSignatureError } from "~/utils/stripe.ser
 
 export const loader = methodNotAllowed;
 
+/** What every event has; an event without it is refused (400) rather than failing (500, retried for days). */
+const eventShape = z
+  .object({ id: z.string().min(1), type: z.string().min(1), data: z.object({ object: z.object({}).loose() }).loose() })
+  .loose()
+  .meta({ description: "A Stripe event, signed in the Stripe-Signature header." });
+
 /**
  * POST /api/stripe/webhook. The signature is checked on the raw body; a bad or stale one is a 400.
  * An unexpected failure answers 500 so that Stripe retries; the event id makes the retry harmless.
@@ -16,7 +22,7 @@ export const action = apiRoute(
   {
     method: "POST",
     auth: "none",
-    rawBody: { contentType: "application/json", schema: z.object({ id: z.string(), type: z.string() }).loose().meta({ description: "A Stripe event, signed in the Stripe-Signature header." }) },
+    rawBody: { contentType: "application/json", schema: eventShape },
     response: z.object({ received: z.literal(true) }),
     summary: "Stripe events (checkout completed or expired, payments, refunds, subscriptions).",
   },
@@ -28,6 +34,10 @@ export const action = apiRoute(
     } catch (error) {
       if (error instanceof WebhookSignatureError) return jsonError(400, error.message, "BAD_SIGNATURE");
       throw error;
+    }
+    if (!eventShape.safeParse(event).success) {
+      logger.warn({ eventId: (event as { id?: unknown }).id, requestId }, "malformed stripe event refused");
+      return jsonError(400, "The event is not a Stripe event (id, type and data.object are required).", "MALFORMED_EVENT");
     }
     try {
       const outcome = await handleStripeEvent(event);

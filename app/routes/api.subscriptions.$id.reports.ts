@@ -19,6 +19,7 @@ export const action = apiRoute(
     params,
     rawBody: { contentType: "multipart/form-data", schema: upload },
     status: 201,
+    errors: [409],
     response: planReportResponse,
     summary: "Upload a report for a customer's plan, for the current month.",
   },

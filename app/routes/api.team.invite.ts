@@ -13,6 +13,7 @@ export const action = apiRoute(
     method: "POST",
     auth: "team",
     body: inviteBodySchema,
+    errors: [409],
     status: 201,
     response: statusData(z.object({ user: staffJson })),
     summary: "Invites a colleague: a staff account without a password and a one-hour set-password link by e-mail.",

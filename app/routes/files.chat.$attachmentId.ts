@@ -27,7 +27,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       "Content-Type": row.mimeType,
       "Content-Length": String(row.fileSize),
       "Content-Disposition": attachmentDisposition(row),
-      "X-Content-Type-Options": "nosniff",
       // The link itself expires in five minutes; the browser may keep the bytes for as long.
       "Cache-Control": "private, max-age=300",
       "Content-Security-Policy": "default-src 'none'; sandbox",

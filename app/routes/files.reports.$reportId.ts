@@ -38,7 +38,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       "Content-Type": report.mimeType,
       "Content-Length": String(report.fileSize),
       "Content-Disposition": contentDisposition(report.fileName),
-      "X-Content-Type-Options": "nosniff",
       "Cache-Control": "no-store",
       "Content-Security-Policy": "default-src 'none'; sandbox",
     },

@@ -78,11 +78,8 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
       const queryAt = url.indexOf("?");
       const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
       const matched = matchRoute(routes, pathname);
-      if (matched === "malformed") {
-        void writeError(req, res, options.headers, requestId, 400, "The address is not valid.", "INVALID_INPUT");
-        return true;
-      }
-      if (!matched) return false;
+      // A malformed %-escape goes through Express, where apiRoute answers it (one implementation).
+      if (!matched || matched === "malformed") return false;
       requestContext.run({ requestId }, () => {
         serve(req, res, matched.route, matched.params, requestId).catch((error: unknown) => {
           logger.error({ err: error, requestId }, "API fast path failed");
@@ -183,10 +180,6 @@ function compress(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
 /** Express's res.set adds the charset its mime table knows (UTF-8 for text and JSON): so do we. */
 function withCharset(type: string) {
   return /;\s*charset=/i.test(type) || !/^text\/|^application\/(?:javascript|json)/i.test(type) ? type : `${type}; charset=utf-8`;
-}
-
-async function writeError(req: http.IncomingMessage, res: http.ServerResponse, headers: Record<string, string>, requestId: string, status: number, message: string, code: string) {
-  await write(req, res, Response.json(errorBody(message, code, requestId), { status }), headers, requestId);
 }
 
 async function write(req: http.IncomingMessage, res: http.ServerResponse, response: Response, headers: Record<string, string>, requestId: string) {

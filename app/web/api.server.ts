@@ -31,8 +31,10 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   rateLimit?: { limiter: RateLimiterAbstract; key: (ctx: { clientIp: string; user: SessionUser | null }) => string | string[] };
   /** One line for the API reference. */
   summary?: string;
-  /** A body the handler reads itself (multipart uploads, signed webhooks), described for the document only. */
+  /** A body the handler reads itself (multipart uploads, signed webhooks): only this media type is taken (else 415). */
   rawBody?: { contentType: string; schema?: z.ZodType };
+  /** Statuses the handler itself answers besides those the config implies (see `declaredStatuses`): 404, 409… */
+  errors?: number[];
 }
 
 /** What a route declares, kept on the handler so the OpenAPI registry can read it. */
@@ -67,6 +69,7 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
 ): ApiHandler {
   const route = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
     const requestId = (context as { requestId?: string } | undefined)?.requestId ?? crypto.randomUUID();
+    if (!decodablePath(request.url)) return jsonError(400, "The URL's path is not valid percent-encoding.", "MALFORMED_PATH", { requestId });
     if (config.method && !methodMatches(config.method, request.method)) return methodNotAllowed();
     try {
       const identity = config.auth === "none" ? null : await getIdentity(request);
@@ -81,12 +84,15 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
         const keys = config.rateLimit.key({ clientIp: ip, user: identity?.user ?? null });
         await consume(config.rateLimit.limiter, ...(Array.isArray(keys) ? keys : [keys]));
       }
+      const parsedParams = parse(config.params, params) as Infer<P>;
+      const parsedQuery = parse(config.query, Object.fromEntries(new URL(request.url).searchParams)) as Infer<Q>;
+      if (config.rawBody) checkMediaType(request, config.rawBody.contentType);
       const result = await handler({
         request,
         identity,
         user: (identity?.user ?? null) as UserFor<A>,
-        params: parse(config.params, params) as Infer<P>,
-        query: parse(config.query, Object.fromEntries(new URL(request.url).searchParams)) as Infer<Q>,
+        params: parsedParams,
+        query: parsedQuery,
         body: (config.body ? parse(config.body, await readBody(request)) : undefined) as Infer<B>,
         requestId,
         clientIp: ip,
@@ -108,6 +114,15 @@ export function apiMethods(...routes: ApiHandler[]): ApiHandler {
     return match ? match(args) : methodNotAllowed();
   };
   return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api) });
+}
+
+function decodablePath(url: string) {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function methodMatches(declared: Method, actual: string) {
@@ -135,13 +150,23 @@ function parse(schema: z.ZodType | undefined, input: unknown) {
   return result.data;
 }
 
+const JSON_BODY_TYPES = ["application/json", "application/x-www-form-urlencoded"];
+const mediaType = (request: Request) => (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+const unsupportedMediaType = (expected: string) => new HttpError(415, `Send the body as ${expected}.`, "UNSUPPORTED_MEDIA_TYPE");
+
+function checkMediaType(request: Request, expected: string) {
+  if (mediaType(request) !== expected) throw unsupportedMediaType(expected);
+}
+
+/** A JSON route's body: JSON, or an urlencoded form (HTML forms); any other type is a 415. */
 async function readBody(request: Request): Promise<unknown> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-    return Object.fromEntries(await readFormData(request));
-  }
+  const type = mediaType(request);
+  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(await readFormData(request));
+  if (type !== "application/json" && type !== "") throw unsupportedMediaType(JSON_BODY_TYPES[0]!);
   const text = await readText(request);
   if (!text.trim()) return {};
+  // Without a Content-Type only an empty body is taken (it then fails validation with the field's message).
+  if (type === "") throw unsupportedMediaType(JSON_BODY_TYPES[0]!);
   try {
     return JSON.parse(text);
   } catch {
@@ -156,8 +181,29 @@ export function checkOrigin(request: Request) {
   if (!origin || !allowed.has(origin)) throw new HttpError(403, "Cross-site request refused.", "BAD_ORIGIN");
 }
 
-/** Zod helpers shared by the API schemas. */
-export const uuidParam = (message = "Not found.") => z.string().uuid({ message });
+/**
+ * Every status an operation may answer: its success, what its config implies, and the ones its
+ * handler declares. The OpenAPI document lists exactly these (the conformance test holds it to them).
+ */
+export function declaredStatuses(spec: ApiSpec, method: Method): number[] {
+  const statuses = new Set<number>([spec.status ?? 200, 405, 431, 500, 503, ...(spec.errors ?? [])]);
+  const takesBody = !!(spec.body || spec.rawBody);
+  if (spec.params || spec.query || takesBody) statuses.add(400);
+  // A path parameter names something that may not exist (or is not the caller's).
+  if (spec.params) statuses.add(404);
+  if (takesBody) statuses.add(415);
+  if (method !== "GET") statuses.add(413);
+  if (spec.auth === "any" || spec.auth === "user" || spec.auth === "team") statuses.add(401);
+  if (spec.auth === "user" || spec.auth === "team" || (spec.auth !== "none" && method !== "GET")) statuses.add(403);
+  if (spec.rateLimited) statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The media types a JSON route's body may come in (for the document). */
+export const BODY_MEDIA_TYPES = JSON_BODY_TYPES;
+
+/** Zod helpers shared by the API schemas. Ids compare lower-case: an upper-cased uuid names the same thing. */
+export const uuidParam = (message = "Not found.") => z.string().uuid({ message }).toLowerCase();
 
 /** The JSON error shape every /api failure answers with (errorBody in ~/utils/http.server). */
 export const errorSchema = z.object({

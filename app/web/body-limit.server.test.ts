@@ -120,6 +120,7 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
   test("a client still sending after the 413 reads it (the rest is thrown away), and a huge body is cut off", async () => {
     const declared = await fetch(`${url}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "x".repeat(6 * MiB) });
     expect(declared.status).toBe(413);
+    expect(declared.headers.get("Cache-Control")).toBe("private, no-store");
     expect(await declared.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
     const huge = await sendStreaming(`${url}/api/auth/login`, { headers: { "Content-Type": "application/json" }, bytes: 500 * MiB });
     expect(huge.status).toBe(413);

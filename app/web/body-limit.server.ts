@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { ErrorRequestHandler, RequestHandler, Response as ExpressResponse } from "express";
-import { MAX_REPORT_BYTES } from "~/domain/report";
+import { MAX_FORM_FIELDS, MAX_REPORT_BYTES, TOO_MANY_FIELDS_MESSAGE } from "~/domain/report";
 import { errorBody, HttpError, httpErrorResponse } from "~/utils/http.server";
+import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 
 /*
  * Request bodies are bounded in one place, before anything buffers them. The
@@ -16,7 +17,7 @@ export const BODY_LIMITS = {
   /** JSON, urlencoded, the Stripe webhook and any other body. */
   bytes: 1024 * 1024,
   /** Fields of an urlencoded or multipart form. */
-  fields: 1000,
+  fields: MAX_FORM_FIELDS,
   /** A multipart upload: the file plus this much of other fields and framing. */
   uploadBytes: MAX_REPORT_BYTES + 64 * 1024,
 } as const;
@@ -31,7 +32,7 @@ export const UPLOAD_PATHS: RegExp[] = [
 ];
 
 export const PAYLOAD_TOO_LARGE_MESSAGE = "The request is too large.";
-export const TOO_MANY_FIELDS_MESSAGE = "The form has too many fields.";
+export { TOO_MANY_FIELDS_MESSAGE };
 export const MALFORMED_FORM_MESSAGE = "The form could not be read. Please try again.";
 export const UNSUPPORTED_FORM_MESSAGE = "Send the form as application/x-www-form-urlencoded or multipart/form-data.";
 
@@ -101,7 +102,7 @@ function refuse(req: IncomingMessage, res: ExpressResponse, error: BodyLimitErro
   res.statusCode = 413;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(payload));
-  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Cache-Control", PRIVATE_CACHE_CONTROL);
   // The whole answer leaves now; the response ends once the rest of the body is drained or cut.
   res.write(payload);
   const end = res.end.bind(res);

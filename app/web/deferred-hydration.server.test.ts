@@ -11,7 +11,7 @@ const SCRIPTS =
   '<link rel="modulepreload" href="/assets/root-A.js"/>' +
   '<script nonce="n0nce">window.__remixContext = {"state":"é"};</script>' +
   `<script nonce="n0nce" type="module" async="">${MODULE_SOURCE}</script>`;
-const PAGE = `<!DOCTYPE html><html><head><title>Café</title></head><body><main>Ünïcode — 日本語</main>${SCRIPTS}<!--$?--><template id="B:0"></template><!--/$--></body></html>`;
+const PAGE = `<!DOCTYPE html><html><head><title>Café</title></head><body><main>Ünïcode — 日本語 Zoë 😀</main>${SCRIPTS}<p>José 😀 ©</p><!--$?--><template id="B:0"></template><!--/$--></body></html>`;
 
 const through = async (chunks: Buffer[]) => text(Readable.from(chunks).pipe(deferHydration()));
 

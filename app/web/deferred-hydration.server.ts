@@ -54,6 +54,8 @@ export function deferHydrationMarkup(segment: string): string | null {
   return `${before}<script${script[1]}>${loader(script[2], hrefs)}</script>${segment.slice(script.index + script[0].length)}`;
 }
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /** A stream transform applying deferHydrationMarkup to the first <Scripts> output in the document. */
 export function deferHydration(): Transform {
   const decoder = new StringDecoder("utf8");
@@ -61,14 +63,17 @@ export function deferHydration(): Transform {
   let done = false;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      if (done) return callback(null, chunk);
+      // Through the decoder to the end: it may hold the first bytes of a character split across chunks.
+      if (done) return callback(null, decoder.write(chunk) || undefined);
       pending += decoder.write(chunk);
       const start = pending.indexOf(PRELOAD_START);
       if (start === -1) {
         // Keep a tail that could be the start of the marker split across two chunks.
-        const keep = Math.min(pending.length, PRELOAD_START.length - 1);
-        const out = pending.slice(0, pending.length - keep);
-        pending = pending.slice(pending.length - keep);
+        let cut = pending.length - Math.min(pending.length, PRELOAD_START.length - 1);
+        // Never between the two halves of a surrogate pair: each half alone would be sent as U+FFFD.
+        if (cut > 0 && isHighSurrogate(pending.charCodeAt(cut - 1))) cut--;
+        const out = pending.slice(0, cut);
+        pending = pending.slice(cut);
         return callback(null, out || undefined);
       }
       const head = pending.slice(0, start);

@@ -12,7 +12,7 @@ import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
 export const pageNotFound = () =>
   new Response("Not found", {
     status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 
 /** A page-level 404 for a model's "not found or not yours" HttpError; other errors go on. */

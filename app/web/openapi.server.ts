@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorSchema, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
+import { BODY_MEDIA_TYPES, declaredStatuses, errorSchema, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
 
 /*
  * The OpenAPI 3.1 document, built from what each /api route already declares to apiRoute: the
@@ -15,9 +15,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input (message says which field and why).",
   401: "Not signed in, or the token has been revoked.",
   403: "Signed in, but not allowed (or a cross-site cookie request).",
+  404: "Not found, or not yours.",
   405: "Method not allowed.",
+  409: "Conflicts with what exists (a name or e-mail in use, a state that does not allow it).",
+  413: "The body is over its limit (1 MiB, a 10 MiB upload, 1,000 form fields).",
+  415: "The body's Content-Type is not one this operation takes.",
   429: "Too many requests; Retry-After says how many seconds to wait.",
+  431: "The request's URL or headers are over the server's limit.",
   500: "Unexpected failure; the answer carries a requestId for the logs.",
+  502: "A provider (Stripe) failed or could not be reached; nothing was changed.",
+  503: "The database is briefly unavailable; Retry-After says when to try again.",
 };
 
 /** `./api.services.purchases.$id.ts` → `/api/services/purchases/{id}`; null for a splat route. */
@@ -73,19 +80,15 @@ export function buildOpenApiDocument(modules: RouteModules) {
 function operation(path: string, method: Method, spec: ApiSpec) {
   const parameters = [...objectParameters(spec.params, "path"), ...objectParameters(spec.query, "query")];
   const status = spec.status ?? 200;
-  const errors = new Set<number>([405, 500]);
-  if (spec.params || spec.query || spec.body) errors.add(400);
-  if (spec.auth === "any" || spec.auth === "user" || spec.auth === "team") errors.add(401);
-  if (spec.auth === "user" || spec.auth === "team" || (spec.auth !== "none" && method !== "GET")) errors.add(403);
-  if (spec.rateLimited) errors.add(429);
+  const errors = declaredStatuses(spec, method).filter((code) => code !== status);
   const responses: Record<string, unknown> = {
     [status]: {
       description: "Success.",
       ...(spec.response ? { content: { "application/json": { schema: jsonSchema(spec.response, "output") } } } : {}),
     },
   };
-  for (const code of [...errors].sort()) {
-    responses[code] = { description: ERROR_DESCRIPTIONS[code], content: { "application/json": { schema: ERROR_REF } } };
+  for (const code of errors) {
+    responses[code] = { description: ERROR_DESCRIPTIONS[code] ?? "Refused.", content: { "application/json": { schema: ERROR_REF } } };
   }
   return {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
@@ -110,7 +113,7 @@ function security(auth: ApiSpec["auth"]) {
 
 function requestBody(schema: z.ZodType) {
   const body = jsonSchema(schema, "input");
-  return { required: true, content: { "application/json": { schema: body }, "application/x-www-form-urlencoded": { schema: body } } };
+  return { required: true, content: Object.fromEntries(BODY_MEDIA_TYPES.map((type) => [type, { schema: body }])) };
 }
 
 function objectParameters(schema: z.ZodType | undefined, location: "path" | "query") {

@@ -51,7 +51,7 @@ export async function hydrated(page: Page) {
 }
 
 /** Fails a test on any console error or uncaught page error. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; exactPages: void }>({
   page: async ({ page, javaScriptEnabled }, provide) => {
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);
@@ -84,8 +84,30 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     },
     { auto: true },
   ],
+  // Every HTML answer of the run carries its characters exactly: no NUL byte, no U+FFFD (issue 21).
+  exactPages: [
+    async ({ page }, use) => {
+      const checks: Promise<string | null>[] = [];
+      page.on("response", (response) => {
+        if (!(response.headers()["content-type"] ?? "").startsWith("text/html")) return;
+        checks.push(
+          response.body().then(
+            (body) => (body.includes(0) || body.includes(REPLACEMENT_CHARACTER) ? `${response.url()}: ${body.includes(0) ? "NUL" : "U+FFFD"}` : null),
+            // A body the browser no longer holds (the page navigated on before it was read).
+            () => null,
+          ),
+        );
+      });
+      await use();
+      const corrupt = (await Promise.all(checks)).filter((found) => found !== null);
+      expect(corrupt, "pages with a NUL byte or U+FFFD").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 export { expect };
+
+const REPLACEMENT_CHARACTER = Buffer.from("\uFFFD");
 
 export function latestEmail(to: string): string | null {
   const outbox = path.join(E2E_DATA_DIR, "outbox");

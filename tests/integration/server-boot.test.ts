@@ -173,7 +173,7 @@ describe("the production server with no settings", () => {
     expect(upper.status).toBe(200);
     const malformed = await rawGet(`${server.url}/api/services/purchases/%ZZ`);
     expect(malformed.status).toBe(400);
-    expect(JSON.parse(malformed.body.toString())).toMatchObject({ success: false, code: "INVALID_INPUT" });
+    expect(JSON.parse(malformed.body.toString())).toMatchObject({ success: false, code: "MALFORMED_PATH" });
     const head = await rawRequest(`${server.url}/api/services`, {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);

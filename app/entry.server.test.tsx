@@ -1,0 +1,128 @@
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { Scripts } from "@remix-run/react";
+import fc from "fast-check";
+import { createRequire } from "node:module";
+import path from "node:path";
+import type * as ReactDomServer from "react-dom/server";
+import { renderToString } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { CONTEXT } from "../tests/requests";
+
+/*
+ * Every character of a server-rendered page arrives exactly: the real handleRequest (React's
+ * streaming writer, then the hydration transform of web/deferred-hydration.server.ts) against
+ * renderToString, for text mixing 1- to 4-byte UTF-8 characters at every offset of React's 2,048-byte
+ * views and of the stream's chunks, before and after the rewritten <Scripts>.
+ */
+
+type Block = { pad: number; text: string };
+let page: { before: Block[]; after: Block[] } = { before: [], after: [] };
+
+function Blocks({ blocks }: { blocks: Block[] }) {
+  return blocks.map((block, i) => (
+    <p key={i}>
+      {"a".repeat(block.pad)}
+      {block.text}
+    </p>
+  ));
+}
+
+function Root() {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+      </head>
+      <body>
+        <main>
+          <Blocks blocks={page.before} />
+        </main>
+        <Scripts />
+        <footer>
+          <Blocks blocks={page.after} />
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+const ranges: [number, number][] = [
+  [0x20, 0x7e], // 1 byte
+  [0x80, 0x7ff], // 2 bytes
+  [0x800, 0xd7ff], // 3 bytes (below the surrogates)
+  [0xe000, 0xfffc], // 3 bytes (not U+FFFD itself, which the check looks for)
+  [0x10000, 0x10ffff], // 4 bytes
+];
+const character = fc.oneof(...ranges.map(([min, max]) => fc.integer({ min, max }).map((code) => String.fromCodePoint(code))));
+// Short enough (under 683 UTF-16 units) that React encodes it into its current view, where it splits.
+const text = fc.string({ unit: character, minLength: 1, maxLength: 300 });
+const blocks = fc.array(fc.record({ pad: fc.nat(2047), text }), { minLength: 1, maxLength: 40 });
+
+async function buildHandler() {
+  const entry = await import("./entry.server");
+  const build = {
+    mode: "production",
+    entry: { module: entry },
+    routes: { root: { id: "root", path: "", module: { default: Root } } },
+    assets: {
+      entry: { module: "/assets/entry.client.js", imports: ["/assets/chunk.js"] },
+      routes: {
+        root: { id: "root", path: "", module: "/assets/root.js", imports: [], hasAction: false, hasLoader: false, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false },
+      },
+      url: "/assets/manifest.js",
+      version: "1",
+    },
+    publicPath: "/",
+    assetsBuildDirectory: "build/client",
+    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
+    isSpaMode: false,
+  } as unknown as ServerBuild;
+  return createRequestHandler(build, "production");
+}
+
+async function checkPages(handle: (request: Request) => Promise<Response>) {
+  await fc.assert(
+    fc.asyncProperty(blocks, blocks, async (before, after) => {
+      page = { before, after };
+      const response = await handle(new Request("http://localhost/"));
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.includes(0)).toBe(false);
+      const html = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      expect(html).not.toContain("\uFFFD");
+      // Rewritten by deferHydration: what follows <Scripts> went through the transform's pass-through.
+      expect(html).not.toContain('type="module" async');
+      for (const part of [before, after]) {
+        expect(bytes.includes(Buffer.from(renderToString(<Blocks blocks={part} />)))).toBe(true);
+      }
+    }),
+    { numRuns: 200 },
+  );
+}
+
+describe("server-rendered HTML carries every character exactly", () => {
+  beforeAll(() => {
+    // Production path: the hydration transform runs (development streams React's output as it is).
+    vi.stubEnv("DEV", false);
+    vi.stubEnv("PROD", true);
+  });
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    vi.doUnmock("react-dom/server");
+    vi.resetModules();
+  });
+
+  test("React's development server build", async () => {
+    const handler = await buildHandler();
+    await checkPages((request) => handler(request, CONTEXT));
+  });
+
+  test("React's production server build (what `npm start` runs)", async () => {
+    const require = createRequire(import.meta.url);
+    const reactDom = path.dirname(require.resolve("react-dom/package.json"));
+    const production = require(path.join(reactDom, "cjs/react-dom-server.node.production.min.js")) as typeof ReactDomServer;
+    vi.resetModules();
+    vi.doMock("react-dom/server", () => ({ ...production, default: production }));
+    const handler = await buildHandler();
+    await checkPages((request) => handler(request, CONTEXT));
+  });
+});
