@@ -20,6 +20,7 @@ import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { privateCache } from "./app/web/private-cache.server";
+import { forgeryGuard } from "./app/web/same-origin.server";
 
 /*
  * One Express app and one http.Server: Remix (Vite middleware in dev, the build in production)
@@ -129,6 +130,8 @@ async function startNode() {
     clientIp: req.ip ?? "unknown",
   });
 
+  // Forged state changes (another origin riding the session cookie) and `?_data` stop here, for every route.
+  app.use(forgeryGuard);
   // Bodies are counted before Remix reads them: over the limit, a 413.
   app.use(bodyLimit);
   app.use(privateCache);

@@ -5,7 +5,6 @@ import { can } from "~/domain/permissions";
 import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
 import { readFormData, readText } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp, consume } from "~/utils/rate-limit.server";
@@ -75,7 +74,6 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
         if (config.auth === "team" && !can(identity.user, "area:team")) throw forbidden();
         if (config.auth === "user" && !can(identity.user, "area:customer")) throw forbidden();
       }
-      if (identity?.via === "cookie" && request.method !== "GET" && request.method !== "HEAD") checkOrigin(request);
       const ip = clientIp(request, context);
       if (config.rateLimit) {
         const keys = config.rateLimit.key({ clientIp: ip, user: identity?.user ?? null });
@@ -147,13 +145,6 @@ async function readBody(request: Request): Promise<unknown> {
   } catch {
     throw new HttpError(400, "The request body is not valid JSON.", "MALFORMED_JSON");
   }
-}
-
-/** Cookie-authenticated state changes on resource routes must come from our own pages. */
-export function checkOrigin(request: Request) {
-  const origin = request.headers.get("Origin");
-  const allowed = new Set([new URL(env.appUrl).origin, new URL(request.url).origin]);
-  if (!origin || !allowed.has(origin)) throw new HttpError(403, "Cross-site request refused.", "BAD_ORIGIN");
 }
 
 /** Zod helpers shared by the API schemas. */
