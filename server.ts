@@ -15,7 +15,7 @@ import { createAssetServer } from "./app/utils/asset-server.server";
 import { runPrimary } from "./app/utils/cluster.server";
 import { env } from "./app/utils/env.server";
 import { createLandingCache } from "./app/utils/landing-cache.server";
-import { logger } from "./app/utils/logger.server";
+import { httpSerializers, logger } from "./app/utils/logger.server";
 import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
@@ -80,10 +80,7 @@ async function startNode() {
     pinoHttp({
       logger,
       genReqId: (_req, res) => (res as express.Response).locals.requestId,
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
+      serializers: httpSerializers,
       autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true || req.url === "/healthz" },
     }),
   );
