@@ -18,6 +18,7 @@ import { createLandingCache } from "./app/utils/landing-cache.server";
 import { httpSerializers, logger } from "./app/utils/logger.server";
 import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
+import { routePollingToWorkers } from "./app/utils/worker-polling.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { privateCache } from "./app/web/private-cache.server";
 import { forgeryGuard } from "./app/web/same-origin.server";
@@ -153,8 +154,13 @@ async function startNode() {
     app(req, res);
   });
   const io = entry.attachSocketServer(httpServer);
-  // Workers without Redis broadcast to each other through the primary.
-  if (cluster.isWorker && !env.redisUrl) io.adapter(createClusterAdapter());
+  if (cluster.isWorker) {
+    // Workers without Redis broadcast to each other through the primary.
+    if (!env.redisUrl) io.adapter(createClusterAdapter());
+    // A long-polling session's requests reach the worker that holds it, whichever worker accepted them.
+    const closePolling = await routePollingToWorkers(io.engine, cluster.worker!.id, process.ppid);
+    httpServer.once("close", closePolling);
+  }
 
   httpServer.listen(env.port, env.host, () => {
     const address = httpServer.address();
