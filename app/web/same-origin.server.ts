@@ -41,7 +41,11 @@ export function forgeryRefusal(request: RequestFacts, appOrigin = new URL(env.ap
   return fromOurPages(request.headers, appOrigin) ? null : CROSS_SITE;
 }
 
-function fromOurPages(headers: IncomingHttpHeaders, appOrigin: string): boolean {
+/**
+ * Whether a browser says the request comes from APP_URL's pages: its `Origin`, or without one its
+ * `Sec-Fetch-Site`; a request with neither is not a browser's. Also the socket handshake's rule.
+ */
+export function fromOurPages(headers: IncomingHttpHeaders, appOrigin = new URL(env.appUrl).origin): boolean {
   const origin = headers.origin;
   if (origin !== undefined) return origin === appOrigin;
   const site = headers["sec-fetch-site"];
