@@ -93,6 +93,11 @@ describe("without the session cookie", () => {
     const answer = await send("POST", "/login", { Origin: OTHER_PORT });
     expect(answer).toMatchObject({ status: 403, reached: false, body: { code: "BAD_ORIGIN" } });
   });
+
+  test("a page path that only looks like /api after another host's name is a page post", async () => {
+    const answer = await send("POST", "//evil.example/api/services/purchase", { Origin: OTHER_PORT });
+    expect(answer).toMatchObject({ status: 403, reached: false });
+  });
 });
 
 describe("the legacy `?_data` path", () => {
