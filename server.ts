@@ -15,13 +15,15 @@ import { createAssetServer } from "./app/utils/asset-server.server";
 import { runPrimary } from "./app/utils/cluster.server";
 import { env } from "./app/utils/env.server";
 import { createLandingCache } from "./app/utils/landing-cache.server";
-import { logger } from "./app/utils/logger.server";
+import { httpSerializers, logger } from "./app/utils/logger.server";
 import { installProcessPolicy } from "./app/utils/process-policy.server";
 import { requestContext } from "./app/utils/request-context.server";
+import { routePollingToWorkers } from "./app/utils/worker-polling.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { createApiFastPath } from "./app/web/api-fast-path.server";
 import { answerClientError } from "./app/web/client-error.server";
 import { privateCache } from "./app/web/private-cache.server";
+import { forgeryGuard } from "./app/web/same-origin.server";
 
 /*
  * One Express app and one http.Server: Remix (Vite middleware in dev, the build in production)
@@ -81,10 +83,7 @@ async function startNode() {
     pinoHttp({
       logger,
       genReqId: (_req, res) => (res as express.Response).locals.requestId,
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
+      serializers: httpSerializers,
       autoLogging: { ignore: (req) => req.url?.startsWith("/assets/") === true || req.url === "/healthz" },
     }),
   );
@@ -109,6 +108,8 @@ async function startNode() {
     clientIp: req.ip ?? "unknown",
   });
 
+  // Forged state changes (another origin riding the session cookie) and `?_data` stop here, for every route.
+  app.use(forgeryGuard);
   // Bodies are counted before Remix reads them: over the limit, a 413.
   app.use(bodyLimit);
   app.use(privateCache);
@@ -140,8 +141,13 @@ async function startNode() {
   });
   httpServer.on("clientError", answerClientError);
   const io = entry.attachSocketServer(httpServer);
-  // Workers without Redis broadcast to each other through the primary.
-  if (cluster.isWorker && !env.redisUrl) io.adapter(createClusterAdapter());
+  if (cluster.isWorker) {
+    // Workers without Redis broadcast to each other through the primary.
+    if (!env.redisUrl) io.adapter(createClusterAdapter());
+    // A long-polling session's requests reach the worker that holds it, whichever worker accepted them.
+    const closePolling = await routePollingToWorkers(io.engine, cluster.worker!.id, process.ppid);
+    httpServer.once("close", closePolling);
+  }
 
   httpServer.listen(env.port, env.host, () => {
     const address = httpServer.address();

@@ -22,7 +22,12 @@ const pureTests = [
 /** Files that set the environment before importing the app: each needs a process of its own (project `unit-env`). */
 const envTests = ["tests/integration/auth-smtp.test.ts", "tests/integration/*.stripe.test.ts", "tests/integration/reports-s3.test.ts"];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
-const buildTests = ["tests/integration/server-boot.test.ts", "tests/integration/user-create.test.ts", "tests/integration/migrations.test.ts"];
+const buildTests = [
+  "tests/integration/server-boot.test.ts",
+  "tests/integration/user-create.test.ts",
+  "tests/integration/migrations.test.ts",
+  "tests/integration/forgery-server.test.ts",
+];
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
 
 export default defineConfig({

@@ -116,11 +116,15 @@ export async function updateThread(key: string, changes: ThreadChanges): Promise
   const found = await findThreadRoom(key);
   if (!found) throw notFound("Conversation not found.");
   if (changes.assigneeId) {
-    const [staff] = await db
-      .select({ id: schema.users.id })
-      .from(schema.users)
-      .where(and(eq(schema.users.id, changes.assigneeId), eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
-      .limit(1);
+    const assigneeId = changes.assigneeId;
+    // Not an id at all (a forged form) is refused like an id that is no team member's, before the query.
+    const [staff] = isUuid(assigneeId)
+      ? await db
+          .select({ id: schema.users.id })
+          .from(schema.users)
+          .where(and(eq(schema.users.id, assigneeId), eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
+          .limit(1)
+      : [];
     if (!staff) throw new HttpError(400, "The assignee must be a team member.", "INVALID_INPUT");
   }
   const set = {

@@ -7,6 +7,7 @@ import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, 
 import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { resolveIdentity } from "~/web/auth.server";
+import { fromOurPages } from "~/web/same-origin.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { parseRoomId } from "~/domain/chat";
@@ -75,7 +76,8 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       const query = socket.handshake.query.token;
       const token = typeof auth?.token === "string" ? auth.token : typeof query === "string" ? query : null;
       // A cookie rides along on any cross-site request: only our own pages may use it here.
-      if (!token && !sameOrigin(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
+      // (WebSocket and cross-site XHR carry Origin; a same-origin polling GET may carry neither header.)
+      if (!token && !fromOurPages(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
       const identity = await resolveIdentity(token, token ? null : socket.handshake.headers.cookie ?? null);
       if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
       if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
@@ -179,14 +181,6 @@ function localSocketCount(io: IoServer, userId: string) {
   return io.of("/").adapter.rooms.get(userRoom(userId))?.size ?? 0;
 }
 
-/** A cookie handshake from a browser carries Origin (WebSocket, cross-site XHR); it must be APP_URL's. */
-function sameOrigin(headers: http.IncomingHttpHeaders) {
-  const origin = headers.origin;
-  if (origin) return origin === new URL(env.appUrl).origin;
-  // No Origin: a same-origin polling GET, or not a browser at all (which holds the cookie anyway).
-  const site = headers["sec-fetch-site"];
-  return site === undefined || site === "same-origin" || site === "none";
-}
 
 /**
  * Revocation on every node: through the adapter (Redis) for the other nodes, and directly on

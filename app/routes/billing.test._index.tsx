@@ -4,7 +4,7 @@ import { ArrowLeft, FlaskConical } from "lucide-react";
 import { PlanCard } from "~/components/billing/plan-card";
 import { Button } from "~/components/ui/button";
 import { Logo } from "~/components/ui/logo";
-import { z } from "~/domain/zod";
+import { line, z } from "~/domain/zod";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { changeTestSubscription, switchablePlans, testBillingSubscriptions } from "~/models/billing.server";
@@ -25,7 +25,7 @@ import { readForm } from "~/web/body-limit.server";
 const changeForm = z.object({
   intent: z.enum(["cancel", "resume", "switch", "renew", "fail"]),
   subscriptionId: z.string().min(1),
-  planKey: z.string().optional(),
+  planKey: line(z.string(), "The plan").optional(),
 });
 
 async function guard(request: Request) {

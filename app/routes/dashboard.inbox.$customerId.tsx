@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Mail } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -18,6 +18,7 @@ import { findThreadRoom, getCustomerContext, getOtherSideReceipt, getThreadByRoo
 import { useOptionalSocket } from "~/realtime/use-socket";
 import { requireTeam } from "~/web/auth.server";
 import { pageNotFound } from "~/web/guards.server";
+import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
 
@@ -64,19 +65,24 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === "assign") {
     const raw = String(form.get("assigneeId") ?? "");
     const assigneeId = raw === "me" ? staff.id : raw || null;
-    await updateThread(key, { assigneeId }).catch(rethrowAsPage);
+    // An assignee who is no (longer an active) team member: the form says so, with a 400.
+    const refused = await replyOnHttpError(
+      () => updateThread(key, { assigneeId }).catch(rethrowAsPage),
+      (error) => data({ intent: "assign" as const, error: error.message }, httpErrorInit(error)),
+    );
+    if (refused) return refused;
     return redirectWithToast(back, { type: "success", message: assigneeId ? "Conversation assigned." : "Conversation unassigned." });
   }
   if (intent === "reply") {
     const text = String(form.get("message") ?? "").trim();
-    if (!text) return { error: "Message cannot be empty." };
-    if (text.length > MESSAGE_MAX_LENGTH) return { error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
-    if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return { error: controlCharacterMessage("The message") };
+    if (!text) return { intent: "reply" as const, error: "Message cannot be empty." };
+    if (text.length > MESSAGE_MAX_LENGTH) return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+    if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return { intent: "reply" as const, error: controlCharacterMessage("The message") };
     try {
       await replyToVisitor(key, staff, text);
     } catch (error) {
       if (error instanceof Response || (error as { status?: number }).status === 404) throw pageNotFound();
-      return { error: "Your reply was saved, but the e-mail could not be sent. Please try again later." };
+      return { intent: "reply" as const, error: "Your reply was saved, but the e-mail could not be sent. Please try again later." };
     }
     return redirectWithToast(back, { type: "success", message: "Reply sent by e-mail." });
   }
@@ -174,6 +180,11 @@ export default function InboxThread() {
             </Form>
           </div>
         </div>
+        {actionData?.intent === "assign" ? (
+          <p role="alert" className="mt-3 text-sm font-medium text-red-700">
+            {actionData.error}
+          </p>
+        ) : null}
       </header>
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
@@ -186,7 +197,7 @@ export default function InboxThread() {
               <input type="hidden" name="intent" value="reply" />
               <Label htmlFor="visitor-reply">Reply by e-mail</Label>
               <Textarea id="visitor-reply" name="message" rows={4} maxLength={MESSAGE_MAX_LENGTH} required />
-              {actionData && "error" in actionData ? (
+              {actionData?.intent === "reply" ? (
                 <p role="alert" className="text-sm font-medium text-red-700">
                   {actionData.error}
                 </p>

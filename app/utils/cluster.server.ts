@@ -1,6 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
+import fs from "node:fs";
 import { setupPrimary } from "@socket.io/cluster-adapter";
 import { logger } from "./logger.server";
+import { workerSocketPath } from "./worker-polling.server";
 
 /*
  * WEB_CONCURRENCY > 1: this process only supervises. It forks that many workers, each a whole
@@ -8,6 +10,7 @@ import { logger } from "./logger.server";
  * round robin); Socket.IO broadcasts between them through the Redis adapter when REDIS_URL is
  * set, else through the primary (@socket.io/cluster-adapter). A worker that dies is replaced;
  * SIGTERM/SIGINT drain every worker, then the primary exits. docs/decisions/100-workers.md
+ * Long-polling sessions reach their own worker through worker-polling.server.ts (decision 121).
  */
 export function runPrimary(workers: number, options: { clusterAdapter: boolean }) {
   if (options.clusterAdapter) setupPrimary();
@@ -23,6 +26,8 @@ export function runPrimary(workers: number, options: { clusterAdapter: boolean }
   cluster.on("exit", (worker: Worker, code, signal) => {
     const lived = Date.now() - (started.get(worker.id) ?? Date.now());
     started.delete(worker.id);
+    // The private socket other workers pass its polling requests to (worker-polling.server.ts).
+    fs.rmSync(workerSocketPath(process.pid, worker.id), { force: true });
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info("all workers stopped");

@@ -70,10 +70,27 @@ export function redisReady(timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-/** "up" when every open connection is ready, "down" when one is reconnecting. */
-export function redisHealth(): "up" | "down" | "not configured" {
+/** How long /healthz waits for Redis to answer PING. */
+export const REDIS_HEALTH_TIMEOUT_MS = 500;
+
+/**
+ * "up" when every open connection is ready and Redis answers PING within `timeoutMs`; "down"
+ * otherwise. A stopped Redis (SIGSTOP, a host stuck in swap) keeps its connections "ready":
+ * only an answer tells.
+ */
+export async function redisHealth(timeoutMs = REDIS_HEALTH_TIMEOUT_MS): Promise<"up" | "down" | "not configured"> {
   if (!env.redisUrl) return "not configured";
-  return [...clients].every((c) => c.status === "ready") ? "up" : "down";
+  if (!redis || ![...clients].every((c) => c.status === "ready")) return "down";
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    redis.ping().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  return answered ? "up" : "down";
 }
 
 function swallowRejections(client: Redis, methods: string[], message: string) {

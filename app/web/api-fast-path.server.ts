@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
 import { errorBody } from "~/utils/http.server";
-import { logger } from "~/utils/logger.server";
+import { logger, redactUrl } from "~/utils/logger.server";
 import { requestContext } from "~/utils/request-context.server";
 import { acceptedEncodings } from "~/utils/asset-server.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
@@ -56,14 +56,14 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
     } catch (error) {
       if (error instanceof Response) response = error;
       else {
-        logger.error({ err: error, requestId, url: req.url }, "unhandled API error");
+        logger.error({ err: error, requestId, url: redactUrl(req.url ?? "") }, "unhandled API error");
         response = Response.json(errorBody("Something went wrong on our side. Please try again.", "INTERNAL_ERROR", requestId), { status: 500 });
       }
     }
     await write(req, res, response, options.headers, requestId);
     if (logger.isLevelEnabled("info")) {
       const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ req: { id: requestId, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime }, "request completed");
+      logger.info({ req: { id: requestId, method: req.method, url: redactUrl(req.url ?? "") }, res: { statusCode: res.statusCode }, responseTime }, "request completed");
     }
   }
 
@@ -77,6 +77,8 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
       const requestId = requestIdOf(req);
       const queryAt = url.indexOf("?");
       const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+      // Legacy `?_data` requests are refused by the forgery guard in the Express pipeline.
+      if (queryAt !== -1 && new URLSearchParams(url.slice(queryAt + 1)).has("_data")) return false;
       const matched = matchRoute(routes, pathname);
       // A malformed %-escape goes through Express, where apiRoute answers it (one implementation).
       if (!matched || matched === "malformed") return false;

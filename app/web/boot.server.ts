@@ -35,13 +35,12 @@ export type Health = { status: "ok" | "degraded" | "unavailable"; database: "up"
  * everything still does on each node ("degraded", 200: a load balancer must keep the node).
  */
 export async function health(): Promise<Health> {
-  const database = await Promise.race([
-    pingDatabase(),
-    new Promise<"down">((resolve) => setTimeout(() => resolve("down"), 2000).unref()),
+  const [database, redisState] = await Promise.all([
+    Promise.race([pingDatabase(), new Promise<"down">((resolve) => setTimeout(() => resolve("down"), 2000).unref())]),
+    redisHealth(),
   ]);
-  const redis = redisHealth();
-  const status = database === "down" ? "unavailable" : redis === "down" ? "degraded" : "ok";
-  return { status, database, redis };
+  const status = database === "down" ? "unavailable" : redisState === "down" ? "degraded" : "ok";
+  return { status, database, redis: redisState };
 }
 
 async function pingDatabase(): Promise<"up" | "down"> {

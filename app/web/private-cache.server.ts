@@ -17,7 +17,12 @@ const sessionCookie = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE_NAME}=`);
 
 export function dependsOnIdentity(pathname: string, headers: IncomingHttpHeaders): boolean {
   if (pathname === "/api" || PRIVATE_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true;
-  return headers.authorization !== undefined || sessionCookie.test(headers.cookie ?? "");
+  return headers.authorization !== undefined || carriesSession(headers);
+}
+
+/** Whether the request carries the session cookie (signed in or not: the cookie is what a forger rides on). */
+export function carriesSession(headers: IncomingHttpHeaders): boolean {
+  return sessionCookie.test(headers.cookie ?? "");
 }
 
 /** Express middleware in front of the Remix handler: sets the header as the response starts, whatever the route set. */

@@ -94,6 +94,14 @@ describe("the test billing page", () => {
     expect((await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "platinum" })).status).toBe(400);
   });
 
+  test("a plan key carrying NUL or another control character answers 400 (not a 500)", async () => {
+    const { subscription, cookie } = await subscribe("starter");
+    for (const planKey of ["vi\u0000p", "vip\u001b"]) {
+      expect(await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey })).toMatchObject({ status: 400 });
+    }
+    expect(await current(subscription.id)).toMatchObject({ planId: "starter" });
+  });
+
   test("a cancelled plan cannot be resumed after its period ended", async () => {
     const { subscription, cookie } = await subscribe();
     await change(cookie, { intent: "cancel", subscriptionId: subscription.id });

@@ -15,11 +15,14 @@ import * as attachments from "~/routes/api.chat.attachments";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as thread from "~/routes/api.chat.threads.$customerId";
 import * as threads from "~/routes/api.chat.threads";
+import * as threadPage from "~/routes/dashboard.inbox.$customerId";
 import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { chatAccount, collect, connectClient, nextEvent, sendSupport, startChatServer, type ChatAccount, type ChatClient } from "../chat-helpers";
 import { samples } from "../reports-cases";
+import { formRequest } from "../requests";
+import { sessionCookieFor } from "../factories";
 
 /*
  * The support inbox (issue 14): the thread summary, GET/PATCH /api/chat/threads, typing and read
@@ -184,6 +187,25 @@ describe("PATCH /api/chat/threads/:customerId", () => {
     expect((await patchThread(staff, crypto.randomUUID(), { status: "closed" })).status).toBe(404);
     expect(await patchThread(staff, customer.id, { assigneeId: customer.id })).toMatchObject({ status: 400, body: { message: "The assignee must be a team member." } });
     expect((await patchThread(staff, customer.id, {})).status).toBe(400);
+  });
+});
+
+describe("the thread page's assign form", () => {
+  async function assign(staff: ChatAccount, customerId: string, assigneeId: string) {
+    const request = formRequest(`/dashboard/inbox/${customerId}`, { intent: "assign", assigneeId }, { Cookie: await sessionCookieFor(staff.id) });
+    const answer = await threadPage.action({ request, params: { customerId }, context });
+    if (answer instanceof Response) return { status: answer.status, body: null };
+    const wrapped = answer as unknown as { data: unknown; init: ResponseInit | null };
+    return { status: wrapped.init?.status ?? 200, body: wrapped.data };
+  }
+
+  test("an assignee that is not an id, or no team member's, answers 400 with the form's message (not a 500)", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const refused = { status: 400, body: { intent: "assign", error: "The assignee must be a team member." } };
+    expect(await assign(staff, customer.id, "not-a-uuid")).toEqual(refused);
+    expect(await assign(staff, customer.id, customer.id)).toEqual(refused);
+    expect(await assign(staff, customer.id, "me")).toMatchObject({ status: 302 });
   });
 });
 

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { env } from "~/utils/env.server";
-import { ThreadClient } from "../chat-helpers";
+import { io as connect } from "socket.io-client";
+import { sendSupport, ThreadClient, type ChatClient } from "../chat-helpers";
 import { createNodesDatabase, nodesAccount } from "../chat-nodes-helpers";
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
 
@@ -72,11 +73,52 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
     }
   }, 30_000);
 
+  test("a client that can only long-poll keeps one session while its requests land on either worker", async () => {
+    const staff = await nodesAccount(database.database, "team", "Pat Poll");
+    const customer = await nodesAccount(database.database, "user", "Polly Poll");
+    const atStaff = new ThreadClient(server.url, staff.token, customer.id);
+    clients.push(atStaff);
+    await atStaff.connected();
+    const polling: ChatClient = connect(server.url, { path: "/socket.io", transports: ["polling"], auth: { token: customer.token }, reconnection: false, forceNew: true });
+    const lost: string[] = [];
+    polling.on("disconnect", (reason) => lost.push(reason));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        polling.once("connect", () => resolve());
+        polling.once("connect_error", reject);
+      });
+      const session = polling.io.engine.id;
+      for (let i = 0; i < 12; i++) expect(await sendSupport(polling, { message: `polled ${i}` })).toMatchObject({ ok: true });
+      await atStaff.has(Array.from({ length: 12 }, (_, i) => `polled ${i}`), 10_000);
+      expect(lost).toEqual([]);
+      expect(polling.io.engine.id).toBe(session);
+    } finally {
+      polling.close();
+    }
+
+    // A client that starts polling and upgrades: the upgrade, too, reaches the session's worker.
+    const upgrading: ChatClient = connect(server.url, { path: "/socket.io", transports: ["polling", "websocket"], auth: { token: customer.token }, reconnection: false, forceNew: true });
+    try {
+      const upgraded = new Promise<string>((resolve) => upgrading.io.on("open", () => upgrading.io.engine.once("upgrade", (transport) => resolve(transport.name))));
+      await new Promise<void>((resolve, reject) => {
+        upgrading.once("connect", () => resolve());
+        upgrading.once("connect_error", reject);
+      });
+      expect(await upgraded).toBe("websocket");
+      expect(await sendSupport(upgrading, { message: "after the upgrade" })).toMatchObject({ ok: true });
+      await atStaff.has(["after the upgrade"], 10_000);
+    } finally {
+      upgrading.close();
+    }
+  }, 60_000);
+
   test("SIGTERM stops every worker and the primary exits 0", async () => {
     const pids = workerPids(server.child.pid!);
     expect(pids).toHaveLength(2);
     expect(await server.stop("SIGTERM")).toBe(0);
     for (const pid of pids) expect(() => process.kill(Number(pid), 0)).toThrow();
+    // The workers' private polling sockets are gone with them.
+    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`brandlift-${server.child.pid}-w`))).toEqual([]);
   }, 30_000);
 
   test("more than one worker on the embedded database is refused at boot with the reason", async () => {
