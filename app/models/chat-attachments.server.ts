@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES } from "~/domain/attachment-limits";
 import { parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
 import { can, canJoinRoom, type Actor } from "~/domain/permissions";
+import { waitPhrase } from "~/domain/wait";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
+import { consume, limits } from "~/utils/rate-limit.server";
 import { storage } from "~/utils/storage.server";
 import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
@@ -48,6 +51,8 @@ async function roomExists(roomId: string) {
  * stored file is removed before the error leaves; so is a half-received file (a cancelled upload).
  */
 export async function receiveAttachment(actor: Actor, request: Request): Promise<AttachmentRow> {
+  await consumeUploadPoint(actor.id);
+  if ((await storedBytes(db, actor.id)) >= ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
   let upload;
   try {
     upload = await receiveReportUpload(request, "file", RULES);
@@ -59,22 +64,41 @@ export async function receiveAttachment(actor: Actor, request: Request): Promise
   try {
     const roomId = upload.fields.roomId ?? "";
     if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
-    if (!upload.file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
-    const [row] = await db
-      .insert(a)
-      .values({
-        roomId,
-        uploaderId: actor.id,
-        storageKey: upload.file.key,
-        fileName: upload.file.fileName,
-        mimeType: upload.file.mimeType,
-        fileSize: upload.file.size,
-      })
-      .returning();
-    return row!;
+    const file = upload.file;
+    if (!file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
+    // The uploader's row is locked while the quota is summed, so two uploads at once cannot both fit.
+    return await db.transaction(async (tx) => {
+      await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, actor.id)).for("update");
+      if ((await storedBytes(tx, actor.id)) + file.size > ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
+      const [row] = await tx
+        .insert(a)
+        .values({ roomId, uploaderId: actor.id, storageKey: file.key, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.size })
+        .returning();
+      return row!;
+    });
   } catch (error) {
     await upload.discard();
     throw error;
+  }
+}
+
+type Queryable = Pick<typeof db, "select">;
+
+/** Bytes the account keeps in chat attachments, sent or not. */
+async function storedBytes(q: Queryable, uploaderId: string): Promise<number> {
+  const [row] = await q.select({ bytes: sql<string | null>`sum(${a.fileSize})` }).from(a).where(eq(a.uploaderId, uploaderId));
+  return Number(row?.bytes ?? 0);
+}
+
+const quotaExceeded = () => new HttpError(413, ATTACHMENT_LIMIT_MESSAGES.quota, "QUOTA_EXCEEDED");
+
+/** One upload point per attempt, before any byte is read; past the rate a 429 that says why. */
+async function consumeUploadPoint(uploaderId: string) {
+  try {
+    await consume(limits.chatUpload, uploaderId);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 429) throw error;
+    throw new HttpError(429, ATTACHMENT_LIMIT_MESSAGES.rate(waitPhrase(Number(error.headers["Retry-After"]))), error.code, error.headers);
   }
 }
 
