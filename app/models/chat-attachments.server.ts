@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { eq, sql } from "drizzle-orm";
-import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES } from "~/domain/attachment-limits";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
@@ -10,6 +10,7 @@ import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { consume, limits } from "~/utils/rate-limit.server";
+import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
@@ -144,4 +145,48 @@ export function verifyAttachmentSignature(id: string, expiresParam: string | nul
 export function attachmentDisposition(row: Pick<AttachmentRow, "fileName" | "mimeType">) {
   const disposition = contentDisposition(row.fileName);
   return row.mimeType.startsWith("image/") ? disposition.replace(/^attachment/, "inline") : disposition;
+}
+
+const SWEEP_BATCH = 100;
+export const UNSENT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes uploads never attached to a sent message and older than a day: the rows first, in
+ * batches taken with `for update skip locked` (nodes sweeping at once split the rows, and a message
+ * being sent with the file holds its row), then each stored file. A file whose delete fails stays
+ * behind (logged); a row never points at a missing file. Returns how many were removed.
+ */
+export async function removeUnsentAttachments(now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - UNSENT_ATTACHMENT_TTL_MS);
+  let removed = 0;
+  for (;;) {
+    const keys = await db.transaction(async (tx) => {
+      const stale = await tx
+        .select({ id: a.id, storageKey: a.storageKey })
+        .from(a)
+        .where(and(isNull(a.messageId), lt(a.createdAt, cutoff)))
+        .orderBy(asc(a.createdAt))
+        .limit(SWEEP_BATCH)
+        .for("update", { skipLocked: true });
+      if (stale.length > 0) await tx.delete(a).where(inArray(a.id, stale.map((row) => row.id)));
+      return stale.map((row) => row.storageKey);
+    });
+    for (const key of keys) {
+      await storage.delete(key).catch((error: unknown) => logger.warn({ err: error, key }, "removing an unsent chat attachment's file failed"));
+    }
+    removed += keys.length;
+    if (keys.length < SWEEP_BATCH) return removed;
+  }
+}
+
+/** Runs the sweep on this node every hour (every node does; the sweep is safe to run at once). */
+export function startUnsentAttachmentSweep(): () => void {
+  const run = () =>
+    void removeUnsentAttachments().then(
+      (count) => count > 0 && logger.info({ count }, "removed unsent chat attachments"),
+      (error: unknown) => logger.warn({ err: error }, "the unsent chat attachment sweep failed"),
+    );
+  const timer = setInterval(run, UNSENT_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -4,27 +4,18 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, ATTACHMENT_UPLOADS_PER_WINDOW } from "~/domain/attachment-limits";
 import { supportRoomId } from "~/domain/chat";
-import * as attachments from "~/routes/api.chat.attachments";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { call, readJson } from "../dashboard-helpers";
-import { createAccount, type Account } from "../factories";
-import { samples } from "../reports-cases";
+import { rowsOf, sweepScenario, upload } from "../chat-attachment-helpers";
+import { readJson } from "../dashboard-helpers";
+import { createAccount } from "../factories";
 
 /*
  * Chat attachments are limited per account (issue 19.4, docs/decisions/130): a rate of uploads
  * (429) and a quota of stored bytes (413), both in the API error shape, nothing kept when refused.
  */
 
-function upload(account: Account, name = "shot.png", bytes = samples.png()) {
-  const form = new FormData();
-  form.append("roomId", supportRoomId(account.id));
-  form.append("file", new Blob([new Uint8Array(bytes)]), name);
-  return call(attachments.action, "/api/chat/attachments", { auth: account, method: "POST", body: form });
-}
-
 const chatFiles = () => (fs.existsSync(path.join(env.storageDir, "chat")) ? fs.readdirSync(path.join(env.storageDir, "chat")) : []);
-const rowsOf = (account: Account) => db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.uploaderId, account.id));
 
 describe("chat attachment limits", () => {
   test(`past ${ATTACHMENT_UPLOADS_PER_WINDOW} uploads a minute an account gets a 429 that says why and when, and nothing is stored`, async () => {
@@ -42,7 +33,7 @@ describe("chat attachment limits", () => {
     expect(await rowsOf(customer)).toHaveLength(ATTACHMENT_UPLOADS_PER_WINDOW);
     // The limit is the account's own: another customer still uploads.
     expect((await upload(other)).status).toBe(201);
-  });
+  }, 60_000);
 
   test("an upload that would take an account past its quota is a 413 in the error shape, and the file is not kept", async () => {
     const customer = await createAccount({ role: "user" });
@@ -67,4 +58,9 @@ describe("chat attachment limits", () => {
     expect((await upload(customer)).status).toBe(413);
     expect(chatFiles().length).toBe(before);
   });
+
+  test("uploads never sent are removed after a day, from the database and the disk; sent and recent ones stay", async () => {
+    const customer = await createAccount({ role: "user" });
+    await sweepScenario(customer, async (key) => fs.existsSync(path.join(env.storageDir, key)));
+  }, 60_000);
 });
