@@ -1,12 +1,16 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
 import { can, canJoinRoom, type Actor } from "~/domain/permissions";
+import { waitPhrase } from "~/domain/wait";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
+import { consume, limits } from "~/utils/rate-limit.server";
+import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
@@ -48,6 +52,8 @@ async function roomExists(roomId: string) {
  * stored file is removed before the error leaves; so is a half-received file (a cancelled upload).
  */
 export async function receiveAttachment(actor: Actor, request: Request): Promise<AttachmentRow> {
+  await consumeUploadPoint(actor.id);
+  if ((await storedBytes(db, actor.id)) >= ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
   let upload;
   try {
     upload = await receiveReportUpload(request, "file", RULES);
@@ -60,22 +66,41 @@ export async function receiveAttachment(actor: Actor, request: Request): Promise
     const roomId = upload.fields.roomId ?? "";
     if (!roomId) throw new HttpError(400, ATTACHMENT_MESSAGES.roomRequired, "INVALID_INPUT");
     if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
-    if (!upload.file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
-    const [row] = await db
-      .insert(a)
-      .values({
-        roomId,
-        uploaderId: actor.id,
-        storageKey: upload.file.key,
-        fileName: upload.file.fileName,
-        mimeType: upload.file.mimeType,
-        fileSize: upload.file.size,
-      })
-      .returning();
-    return row!;
+    const file = upload.file;
+    if (!file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
+    // The uploader's row is locked while the quota is summed, so two uploads at once cannot both fit.
+    return await db.transaction(async (tx) => {
+      await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, actor.id)).for("update");
+      if ((await storedBytes(tx, actor.id)) + file.size > ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
+      const [row] = await tx
+        .insert(a)
+        .values({ roomId, uploaderId: actor.id, storageKey: file.key, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.size })
+        .returning();
+      return row!;
+    });
   } catch (error) {
     await upload.discard();
     throw error;
+  }
+}
+
+type Queryable = Pick<typeof db, "select">;
+
+/** Bytes the account keeps in chat attachments, sent or not. */
+async function storedBytes(q: Queryable, uploaderId: string): Promise<number> {
+  const [row] = await q.select({ bytes: sql<string | null>`sum(${a.fileSize})` }).from(a).where(eq(a.uploaderId, uploaderId));
+  return Number(row?.bytes ?? 0);
+}
+
+const quotaExceeded = () => new HttpError(413, ATTACHMENT_LIMIT_MESSAGES.quota, "QUOTA_EXCEEDED");
+
+/** One upload point per attempt, before any byte is read; past the rate a 429 that says why. */
+async function consumeUploadPoint(uploaderId: string) {
+  try {
+    await consume(limits.chatUpload, uploaderId);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status !== 429) throw error;
+    throw new HttpError(429, ATTACHMENT_LIMIT_MESSAGES.rate(waitPhrase(Number(error.headers["Retry-After"]))), error.code, error.headers);
   }
 }
 
@@ -121,4 +146,48 @@ export function verifyAttachmentSignature(id: string, expiresParam: string | nul
 export function attachmentDisposition(row: Pick<AttachmentRow, "fileName" | "mimeType">) {
   const disposition = contentDisposition(row.fileName);
   return row.mimeType.startsWith("image/") ? disposition.replace(/^attachment/, "inline") : disposition;
+}
+
+const SWEEP_BATCH = 100;
+export const UNSENT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes uploads never attached to a sent message and older than a day: the rows first, in
+ * batches taken with `for update skip locked` (nodes sweeping at once split the rows, and a message
+ * being sent with the file holds its row), then each stored file. A file whose delete fails stays
+ * behind (logged); a row never points at a missing file. Returns how many were removed.
+ */
+export async function removeUnsentAttachments(now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - UNSENT_ATTACHMENT_TTL_MS);
+  let removed = 0;
+  for (;;) {
+    const keys = await db.transaction(async (tx) => {
+      const stale = await tx
+        .select({ id: a.id, storageKey: a.storageKey })
+        .from(a)
+        .where(and(isNull(a.messageId), lt(a.createdAt, cutoff)))
+        .orderBy(asc(a.createdAt))
+        .limit(SWEEP_BATCH)
+        .for("update", { skipLocked: true });
+      if (stale.length > 0) await tx.delete(a).where(inArray(a.id, stale.map((row) => row.id)));
+      return stale.map((row) => row.storageKey);
+    });
+    for (const key of keys) {
+      await storage.delete(key).catch((error: unknown) => logger.warn({ err: error, key }, "removing an unsent chat attachment's file failed"));
+    }
+    removed += keys.length;
+    if (keys.length < SWEEP_BATCH) return removed;
+  }
+}
+
+/** Runs the sweep on this node every hour (every node does; the sweep is safe to run at once). */
+export function startUnsentAttachmentSweep(): () => void {
+  const run = () =>
+    void removeUnsentAttachments().then(
+      (count) => count > 0 && logger.info({ count }, "removed unsent chat attachments"),
+      (error: unknown) => logger.warn({ err: error }, "the unsent chat attachment sweep failed"),
+    );
+  const timer = setInterval(run, UNSENT_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { csvAmount, csvCell } from "~/domain/csv";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
 import type { OrderStatus } from "~/domain/status";
 import { cursorBatches, queryRows } from "~/utils/db-cursor.server";
@@ -84,37 +85,26 @@ async function* batches(filter: OrderFilter): AsyncGenerator<ExportRow[]> {
   }
 }
 
-/** A cell as RFC 4180 wants it; text a spreadsheet would run as a formula starts with a quote. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text = value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 function csvLine(row: ExportRow) {
   return [
-    row.id,
-    iso(row.createdAt),
-    ORDER_STATUS_LABELS[toApiOrderStatus(row.status)],
-    row.kind === "subscription" ? "plan" : "services",
-    row.name,
-    row.email,
-    row.customerId,
-    dollars(row.totalCents),
-    dollars(row.refundedCents),
-    dollars(row.totalCents - row.refundedCents),
-    row.currency,
-    iso(row.paidAt),
-    row.lines,
-    row.stripeSessionId,
-    row.stripePaymentIntentId,
-  ]
-    .map(csvCell)
-    .join(",");
+    csvCell(row.id),
+    csvCell(iso(row.createdAt)),
+    csvCell(ORDER_STATUS_LABELS[toApiOrderStatus(row.status)]),
+    csvCell(row.kind === "subscription" ? "plan" : "services"),
+    csvCell(row.name),
+    csvCell(row.email),
+    csvCell(row.customerId),
+    csvAmount(row.totalCents),
+    csvAmount(row.refundedCents),
+    csvAmount(row.totalCents - row.refundedCents),
+    csvCell(row.currency),
+    csvCell(iso(row.paidAt)),
+    csvCell(row.lines),
+    csvCell(row.stripeSessionId),
+    csvCell(row.stripePaymentIntentId),
+  ].join(",");
 }
 
 /** The CSV as a byte stream: one batch read per pull, so a slow reader slows the database reads. */

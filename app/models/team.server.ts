@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -93,13 +93,33 @@ export async function inviteStaff(inviter: { id: string; name: string }, input: 
   return { member: toMember(user), link, created: !existing };
 }
 
-/** Disables (or re-enables) an account. Staff cannot disable themselves. */
+export const DISABLE_MESSAGES = {
+  self: "You cannot disable your own account.",
+  actorInactive: "Your account is disabled, so you cannot change other accounts.",
+};
+
+/**
+ * Disables (or re-enables) an account. Staff cannot disable themselves. The actor's row and the
+ * target's are locked together (in id order, so two staff acting on each other wait instead of
+ * deadlocking) and the actor must still be active staff when its transaction holds them: of two
+ * staff disabling each other at once, the second finds itself disabled and is refused (403). So
+ * an actor that disables someone is itself active staff until the commit: the team never loses
+ * its last active staff account, however many staff act at once. docs/decisions/131.
+ */
 export async function setAccountDisabled(actorId: string, userId: string, disabled: boolean): Promise<StaffMember> {
   if (!isUuid(userId)) throw new HttpError(404, "User not found.", "NOT_FOUND");
-  if (disabled && actorId === userId) throw new HttpError(400, "You cannot disable your own account.", "INVALID_INPUT");
+  if (disabled && actorId === userId) throw new HttpError(400, DISABLE_MESSAGES.self, "INVALID_INPUT");
   const now = new Date();
   const user = await db.transaction(async (tx) => {
-    const [current] = await tx.select().from(schema.users).where(eq(schema.users.id, userId)).for("update").limit(1);
+    const locked = await tx
+      .select()
+      .from(schema.users)
+      .where(inArray(schema.users.id, [actorId, userId]))
+      .orderBy(asc(schema.users.id))
+      .for("update");
+    const actor = locked.find((row) => row.id === actorId);
+    if (!actor || actor.role !== "team" || actor.disabledAt) throw new HttpError(403, DISABLE_MESSAGES.actorInactive, "FORBIDDEN");
+    const current = locked.find((row) => row.id === userId);
     if (!current) return null;
     const [updated] = await tx
       .update(schema.users)

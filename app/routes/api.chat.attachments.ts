@@ -8,7 +8,8 @@ import { apiRoute } from "~/web/api.server";
  * POST /api/chat/attachments multipart `file`, `roomId` — a file for a chat message (thread
  * members). Images (jpeg, png, gif, webp) and PDFs up to 10 MiB, checked by extension and
  * content. The client then sends it: supportMessage / sendMessage with messageType "file" and
- * attachmentId. Someone else's room: 404, and nothing stays in storage.
+ * attachmentId. Someone else's room: 404, and nothing stays in storage. Per account: 10 uploads a
+ * minute (429) and 200 MB kept (413); an upload never sent is removed after a day (decision 130).
  */
 
 const response = statusData(z.object({ attachment: chatAttachmentJson }));

@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { ATTACHMENT_UPLOAD_WINDOW_SECONDS, ATTACHMENT_UPLOADS_PER_WINDOW } from "~/domain/attachment-limits";
 import { tooManyAttemptsMessage } from "~/domain/wait";
 import { HttpError } from "./http.server";
 import { redis } from "./redis.server";
@@ -53,6 +54,8 @@ export const limits = {
   contact: limiter("contact", 5, 600),
   /** Chat messages per user across all their sockets. */
   chatMessage: limiter("chat-message", 20, 10),
+  /** Chat attachment uploads per user (app/domain/attachment-limits.ts). */
+  chatUpload: limiter("chat-upload", ATTACHMENT_UPLOADS_PER_WINDOW, ATTACHMENT_UPLOAD_WINDOW_SECONDS),
 };
 
 /** A 429 says how long to wait: the Retry-After in words ("…Please try again in about an hour."). */

@@ -1,19 +1,21 @@
 
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { ensureCatalogue } from "~/models/catalogue.server";
+import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { database } from "~/utils/db.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads. */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
   const demo = database.kind === "pglite" ? await seedDemo() : null;
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);
+  stopSweep ??= startUnsentAttachmentSweep();
   return {
     database: database.kind,
     demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
@@ -21,7 +23,10 @@ export async function boot() {
   };
 }
 
+let stopSweep: (() => void) | undefined;
+
 export async function shutdown() {
+  stopSweep?.();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
   if (redis) await redis.quit().catch(() => redis?.disconnect());

@@ -193,6 +193,7 @@ describe("GET /dashboard/orders/export.csv", () => {
     const tag = `Csv${Date.now().toString(36)}`;
     const a = await paidOrder(`${tag} "Quoted", Name`);
     const b = await placeOrder(`=${tag}`);
+    const c = await placeOrder(`${tag};=2+5`);
     const response = await call(exportRoute.loader, `/dashboard/orders/export.csv?search=${tag}`, { auth: staff });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -200,12 +201,18 @@ describe("GET /dashboard/orders/export.csv", () => {
     expect(response.body).toBeInstanceOf(ReadableStream);
     const lines = (await response.text()).trim().split("\r\n");
     expect(lines[0]).toBe("order_id,created_at,status,kind,name,email,customer_id,amount,refunded,net,currency,paid_at,lines,stripe_session_id,stripe_payment_intent_id");
-    expect(lines).toHaveLength(3);
-    expect(lines[1].startsWith(`${b.id},`)).toBe(true);
-    expect(lines[1]).toContain(`,'=${tag},`);
-    expect(lines[2]).toContain(`"${tag} ""Quoted"", Name"`);
-    expect(lines[2]).toContain(`,Paid,services,`);
-    expect(lines[2]).toContain([`${services[0].name} x1`, `${services[1].name} x1`].sort().join("; "));
+    expect(lines).toHaveLength(4);
+    expect(lines[1].startsWith(`"${c.id}",`)).toBe(true);
+    expect(lines[1]).toContain(`,"${tag};=2+5",`);
+    expect(lines[2].startsWith(`"${b.id}",`)).toBe(true);
+    expect(lines[2]).toContain(`,"'=${tag}",`);
+    expect(lines[3]).toContain(`"${tag} ""Quoted"", Name"`);
+    expect(lines[3]).toContain(`,"Paid","services",`);
+    expect(lines[3]).toMatch(/,"[^"]*@example\.test","[0-9a-f-]{36}",\d+\.\d\d,0\.00,\d+\.\d\d,"usd",/);
+    expect(lines[3]).toContain([`${services[0].name} x1`, `${services[1].name} x1`].sort().join("; "));
+    // A spreadsheet that splits on ";" (and honours quotes) finds no cell that starts a formula.
+    const outsideQuotes = lines.map((line) => line.replace(/"(?:[^"]|"")*"/g, '"…"'));
+    expect(outsideQuotes.filter((line) => line.includes(";"))).toEqual([]);
     expect(a.totalCents).toBeGreaterThan(0);
   });
 

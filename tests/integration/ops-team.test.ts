@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { getSessionUser } from "~/models/sessions.server";
+import { setAccountDisabled } from "~/models/team.server";
 import { getTeamCounts } from "~/models/stats.server";
 import * as loginRoute from "~/routes/api.auth.login";
 import * as resetRoute from "~/routes/api.auth.reset-password";
@@ -84,6 +85,41 @@ describe("the team", () => {
     expect(await readJson(enabled)).toMatchObject({ data: { user: { state: "active", disabledAt: null } } });
     expect((await login(customer.email, "customer-password-1")).status).toBe(200);
     expect((await getTeamCounts()).totalActiveUsers).toBe(before);
+  });
+
+  test("two staff disabling each other at the same moment: one wins, the other is refused and stays active", async () => {
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.all([createAccount({ role: "team" }), createAccount({ role: "team" })]);
+      const answers = await Promise.all([post(disableRoute, "disable", b.id, a), post(disableRoute, "disable", a.id, b)]);
+      // The loser is refused inside the transaction (403), or by its guard (401) when it starts after the winner's commit.
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+      const refused = answers.find((r) => r.status !== 200)!;
+      expect([401, 403]).toContain(refused.status);
+      expect(await readJson(refused)).toMatchObject({ status: "error" });
+      const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
+      const disabled = team.data.users.filter((u) => (u._id === a.id || u._id === b.id) && u.state === "disabled");
+      expect(disabled).toHaveLength(1);
+    }
+  });
+
+  test("three staff each disabling the next at once: the team keeps an active staff account", async () => {
+    const ring = await Promise.all([0, 1, 2].map(() => createAccount({ role: "team" })));
+    const answers = await Promise.all(ring.map((actor, i) => post(disableRoute, "disable", ring[(i + 1) % 3].id, actor)));
+    expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((r) => [200, 401, 403].includes(r.status))).toBe(true);
+    const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
+    const ids = new Set(ring.map((a) => a.id));
+    const disabled = team.data.users.filter((u) => ids.has(u._id) && u.state === "disabled");
+    expect(disabled.length).toBeLessThan(3);
+    expect(disabled).toHaveLength(answers.filter((r) => r.status === 200).length);
+  });
+
+  test("a staff account disabled since it signed in cannot disable anyone (403 in the error shape)", async () => {
+    const [a, b] = await Promise.all([createAccount({ role: "team" }), createAccount({ role: "team" })]);
+    await setAccountDisabled(staff.id, a.id, true);
+    await expect(setAccountDisabled(a.id, b.id, true)).rejects.toMatchObject({ status: 403, message: "Your account is disabled, so you cannot change other accounts." });
+    const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
+    expect(team.data.users.find((u) => u._id === b.id)).toMatchObject({ disabledAt: null });
   });
 
   test("staff cannot disable themselves; unknown ids 404; customers 403", async () => {

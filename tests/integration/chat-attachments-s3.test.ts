@@ -1,0 +1,65 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+/*
+ * The sweep of unsent chat uploads with the files in S3-compatible storage (s3rver on a local
+ * port, as in reports-s3.test.ts). The S3_* settings must be in place before env is imported.
+ */
+const s3 = vi.hoisted(() => {
+  const port = 40_000 + Math.floor(Math.random() * 20_000);
+  const settings = {
+    S3_BUCKET: "brandlift-chat",
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+  };
+  Object.assign(process.env, settings);
+  return { port, ...settings };
+});
+
+const { storage } = await import("~/utils/storage.server");
+const { sweepScenario } = await import("../chat-attachment-helpers");
+const { createAccount } = await import("../factories");
+
+let server: S3rver;
+let directory: string;
+const client = new S3Client({
+  region: s3.S3_REGION,
+  endpoint: s3.S3_ENDPOINT,
+  forcePathStyle: true,
+  credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY },
+});
+
+beforeAll(async () => {
+  directory = fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-"));
+  server = new S3rver({ port: s3.port, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: s3.S3_BUCKET, configs: [] }] });
+  await server.run();
+});
+
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(directory, { recursive: true, force: true });
+});
+
+async function inBucket(key: string) {
+  try {
+    await client.send(new HeadObjectCommand({ Bucket: s3.S3_BUCKET, Key: key }));
+    return true;
+  } catch (error) {
+    if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+    throw error;
+  }
+}
+
+describe("unsent chat uploads on S3-compatible storage", () => {
+  it("removes the old unsent upload's object and row; sent and recent ones stay", async () => {
+    expect(storage.kind).toBe("s3");
+    const customer = await createAccount({ role: "user" });
+    await sweepScenario(customer, inBucket);
+  }, 60_000);
+});
