@@ -2,7 +2,7 @@
  * Subscriptions, receipts and the account page: the shapes the API and the dashboard share,
  * the statuses a person sees, and the account forms' rules. Isomorphic: no React, no server code.
  */
-import { z } from "~/domain/zod";
+import { line, z } from "~/domain/zod";
 
 /** Stripe's subscription statuses mapped onto the four the API answers (docs/api.md). */
 export type SubscriptionApiStatus = "active" | "past_due" | "canceled" | "incomplete";
@@ -129,15 +129,10 @@ export const ACCOUNT_MESSAGES = {
   wrongPassword: "Your current password is not correct.",
 } as const;
 
-// eslint-disable-next-line no-control-regex -- control characters are what we refuse
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-export const accountNameSchema = z
-  .string({ error: ACCOUNT_MESSAGES.nameRequired })
-  .trim()
-  .min(1, ACCOUNT_MESSAGES.nameRequired)
-  .max(100, ACCOUNT_MESSAGES.nameTooLong)
-  .refine((v) => !CONTROL.test(v), "Name contains characters that are not allowed");
+export const accountNameSchema = line(
+  z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, ACCOUNT_MESSAGES.nameRequired).max(100, ACCOUNT_MESSAGES.nameTooLong),
+  "Name",
+);
 
 export const accountEmailSchema = z
   .string({ error: ACCOUNT_MESSAGES.emailRequired })
