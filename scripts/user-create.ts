@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { z } from "zod";
+import { line, z } from "~/domain/zod";
 import { emailField, newPasswordField } from "~/domain/schemas/auth";
 import { issuePasswordToken, passwordLink, PASSWORD_TOKEN_TTL_MS } from "~/models/password-tokens.server";
 import { revokeAllSessions } from "~/models/sessions.server";
@@ -16,7 +16,7 @@ const USAGE = "Usage: npm run user:create -- --email E --name N --role team|user
 
 const argsSchema = z.object({
   email: emailField,
-  name: z.string({ error: "--name is required" }).trim().min(1, { error: "--name is required" }).max(100, { error: "--name is at most 100 characters" }),
+  name: line(z.string({ error: "--name is required" }).trim().min(1, { error: "--name is required" }).max(100, { error: "--name is at most 100 characters" }), "--name"),
   role: z.enum(["team", "user"], { error: "--role must be team or user" }),
   password: newPasswordField.optional(),
 });

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { ACCOUNT_MESSAGES, describeDevice } from "~/domain/billing";
 import { isUuid } from "~/domain/ids";
-import { db, schema } from "~/utils/db.server";
+import { afterResponse } from "~/utils/background.server";
+import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
@@ -10,7 +11,7 @@ import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { consume, limits } from "~/utils/rate-limit.server";
 import { revokeSocketsOfSession } from "~/utils/socket-revocation.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
-import { revokeOtherSessions } from "./sessions.server";
+import { revokeAllSessions, revokeOtherSessions } from "./sessions.server";
 import { findUserByEmail, getUserById, normalizeEmail, type User } from "./users.server";
 
 /*
@@ -19,6 +20,8 @@ import { findUserByEmail, getUserById, normalizeEmail, type User } from "./users
  */
 
 export const EMAIL_CHANGE_TTL_MS = 60 * 60 * 1000;
+/** How long the old address can undo a change: long enough to notice the e-mail after a holiday weekend. */
+export const EMAIL_UNDO_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const EMAIL_CHANGE_FAILURES = {
   invalid: "This confirmation link is not valid. Please ask for a new one from your account page.",
@@ -27,6 +30,14 @@ export const EMAIL_CHANGE_FAILURES = {
   taken: ACCOUNT_MESSAGES.emailTaken,
 } as const;
 export type EmailChangeFailure = keyof typeof EMAIL_CHANGE_FAILURES;
+
+export const EMAIL_UNDO_FAILURES = {
+  invalid: "This link is not valid. If your e-mail address was changed without you, contact our team.",
+  used: "This link has already been used.",
+  expired: "This link has expired. If your e-mail address was changed without you, contact our team.",
+  taken: "Another account now uses your old e-mail address, so it cannot be restored. Please contact our team.",
+} as const;
+export type EmailUndoFailure = keyof typeof EMAIL_UNDO_FAILURES;
 
 export function toAccountJson(user: Pick<User, "id" | "name" | "email" | "role" | "createdAt">) {
   return { _id: user.id, id: user.id, name: user.name, email: user.email, role: user.role, createdAt: user.createdAt.toISOString() };
@@ -44,27 +55,46 @@ export async function updateName(userId: string, name: string): Promise<User> {
   return user;
 }
 
-async function assertEmailFree(email: string, userId: string) {
-  const owner = await findUserByEmail(email);
-  if (owner && owner.id !== userId) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken, "EMAIL_TAKEN");
+/** The current password, checked under the sign-in limiter (shared with the password change). */
+async function assertCurrentPassword(user: Pick<User, "id" | "passwordHash">, password: string, clientIp: string) {
+  await consume(limits.signIn, `ip:${clientIp}`, `account-password:${user.id}`);
+  if (!(await verifyPassword(password, user.passwordHash))) throw new HttpError(400, ACCOUNT_MESSAGES.wrongPassword, "WRONG_PASSWORD");
 }
 
 /**
- * Starts an e-mail change: a single-use, one-hour link goes to the new address, and nothing changes
- * until it is opened. An address another account uses is a 409 and sends nothing.
+ * Starts an e-mail change (decision 126): limited per account and per client address, and only
+ * with the current password. The answer is the same whether or not another account uses the
+ * address: the lookup, and the link to a free address, happen after the answer; a taken address
+ * gets nothing. Nothing changes until the link is opened.
  */
-export async function requestEmailChange(user: Pick<User, "id" | "name" | "email">, newEmail: string): Promise<{ link: string }> {
-  const email = normalizeEmail(newEmail);
+export async function requestEmailChange(
+  userId: string,
+  input: { email: string; currentPassword: string },
+  clientIp: string,
+): Promise<{ pendingEmail: string }> {
+  await consume(limits.emailChange, `account:${userId}`);
+  await consume(limits.emailChangeAddress, `ip:${clientIp}`);
+  const user = await getAccount(userId);
+  await assertCurrentPassword(user, input.currentPassword, clientIp);
+  const email = normalizeEmail(input.email);
   if (email === normalizeEmail(user.email)) throw new HttpError(400, ACCOUNT_MESSAGES.emailSame, "INVALID_INPUT");
-  await assertEmailFree(email, user.id);
+  afterResponse("e-mail change", () => sendEmailChangeLink(user, email));
+  return { pendingEmail: email };
+}
+
+async function sendEmailChangeLink(user: Pick<User, "id" | "name" | "email">, email: string) {
+  const owner = await findUserByEmail(email);
+  if (owner && owner.id !== user.id) return;
   const token = randomToken();
   const now = new Date();
   await db.transaction(async (tx) => {
-    // A newer request replaces every pending one.
-    await tx.update(schema.emailChanges).set({ usedAt: now }).where(and(eq(schema.emailChanges.userId, user.id), isNull(schema.emailChanges.usedAt)));
-    await tx.insert(schema.emailChanges).values({ userId: user.id, newEmail: email, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS), createdAt: now });
+    // A newer request replaces every pending one (an undo link stays usable).
+    await tx
+      .update(schema.emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(schema.emailChanges.userId, user.id), eq(schema.emailChanges.purpose, "change"), isNull(schema.emailChanges.usedAt)));
+    await tx.insert(schema.emailChanges).values({ userId: user.id, purpose: "change", newEmail: email, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS), createdAt: now });
   });
-  const link = `${env.appUrl}/account/confirm-email?${new URLSearchParams({ token })}`;
   await deliver({
     to: email,
     subject: "Confirm your new BrandLift e-mail address",
@@ -74,24 +104,36 @@ export async function requestEmailChange(user: Pick<User, "id" | "name" | "email
       `You asked to use this address for your BrandLift account instead of ${user.email}. Open the link below to confirm; until then nothing changes.`,
       "The link works once and expires in one hour. If you did not ask for this, ignore this e-mail.",
     ],
-    action: { label: "Confirm e-mail address", url: link },
+    action: { label: "Confirm e-mail address", url: `${env.appUrl}/account/confirm-email?${new URLSearchParams({ token })}` },
   });
-  return { link };
 }
 
-export type EmailChangeResult = { ok: true; user: User; oldEmail: string } | { ok: false; failure: EmailChangeFailure; message: string };
+type LinkRow = typeof schema.emailChanges.$inferSelect;
+type LinkCheck = { ok: true; row: LinkRow } | { ok: false; failure: "invalid" | "used" | "expired" };
 
-/** Opening the link applies the change (once, within the hour); the old address is told. */
-export async function confirmEmailChange(token: string): Promise<EmailChangeResult> {
-  const fail = (failure: EmailChangeFailure): EmailChangeResult => ({ ok: false, failure, message: EMAIL_CHANGE_FAILURES[failure] });
-  if (!token || token.length > 200) return fail("invalid");
-  const [row] = await db.select().from(schema.emailChanges).where(eq(schema.emailChanges.tokenHash, hashToken(token))).limit(1);
-  if (!row) return fail("invalid");
-  if (row.usedAt) return fail("used");
-  if (row.expiresAt.getTime() <= Date.now()) return fail("expired");
+async function findLink(token: string, purpose: LinkRow["purpose"]): Promise<LinkCheck> {
+  if (!token || token.length > 200) return { ok: false, failure: "invalid" };
+  const [row] = await db
+    .select()
+    .from(schema.emailChanges)
+    .where(and(eq(schema.emailChanges.tokenHash, hashToken(token)), eq(schema.emailChanges.purpose, purpose)))
+    .limit(1);
+  if (!row) return { ok: false, failure: "invalid" };
+  if (row.usedAt) return { ok: false, failure: "used" };
+  if (row.expiresAt.getTime() <= Date.now()) return { ok: false, failure: "expired" };
+  return { ok: true, row };
+}
+
+/**
+ * Sets the account's e-mail from a link, once: the link is spent in the same transaction, unused
+ * reset links end (they went to the address being replaced), and an address another account took
+ * meanwhile changes nothing, the link included (the unique index decides a race). Null: spent or
+ * expired meanwhile.
+ */
+async function applyLink(row: LinkRow, also?: (tx: Tx, before: User, now: Date) => Promise<void>) {
   const now = new Date();
   try {
-    const result = await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
       const [spent] = await tx
         .update(schema.emailChanges)
         .set({ usedAt: now })
@@ -101,28 +143,97 @@ export async function confirmEmailChange(token: string): Promise<EmailChangeResu
       const [before] = await tx.select().from(schema.users).where(eq(schema.users.id, spent.userId));
       if (!before) return null;
       const taken = await findUserByEmail(spent.newEmail, tx);
-      if (taken && taken.id !== before.id) return "taken" as const;
+      // Nothing changes, not even the link: rolled back.
+      if (taken && taken.id !== before.id) throw new AddressTaken();
       const [user] = await tx.update(schema.users).set({ email: spent.newEmail, updatedAt: now }).where(eq(schema.users.id, before.id)).returning();
-      return { user, oldEmail: before.email };
+      await tx.update(schema.passwordTokens).set({ usedAt: now }).where(and(eq(schema.passwordTokens.userId, before.id), isNull(schema.passwordTokens.usedAt)));
+      await also?.(tx, before, now);
+      return { user: user!, oldEmail: before.email };
     });
-    if (result === null) return fail("used");
-    if (result === "taken") return fail("taken");
-    await deliver({
-      to: result.oldEmail,
-      subject: "Your BrandLift e-mail address was changed",
-      heading: "Your e-mail address was changed",
-      paragraphs: [
-        `Hi ${result.user.name},`,
-        `The e-mail address of your BrandLift account is now ${result.user.email}. From now on, sign in and receive our e-mails there.`,
-        "If this was not you, reply to this e-mail or contact our team straight away.",
-      ],
-    });
-    return { ok: true, ...result };
   } catch (error) {
     // Two accounts racing for one address: the unique index decides, the loser changes nothing.
-    if ((error as { code?: string }).code === "23505") return fail("taken");
+    if (error instanceof AddressTaken || (error as { code?: string }).code === "23505") return "taken" as const;
     throw error;
   }
+}
+
+class AddressTaken extends Error {}
+
+export type EmailChangeResult = { ok: true; user: User; oldEmail: string } | { ok: false; failure: EmailChangeFailure; message: string };
+
+/**
+ * Opening the link applies the change (once, within the hour). The old address is told, with a
+ * link that restores it (once, within seven days).
+ */
+export async function confirmEmailChange(token: string): Promise<EmailChangeResult> {
+  const fail = (failure: EmailChangeFailure): EmailChangeResult => ({ ok: false, failure, message: EMAIL_CHANGE_FAILURES[failure] });
+  const found = await findLink(token, "change");
+  if (!found.ok) return fail(found.failure);
+  const undoToken = randomToken();
+  // The undo link restores the address it is sent to.
+  const result = await applyLink(found.row, async (tx, before, now) => {
+    await tx.insert(schema.emailChanges).values({
+      userId: before.id,
+      purpose: "undo",
+      newEmail: before.email,
+      tokenHash: hashToken(undoToken),
+      expiresAt: new Date(now.getTime() + EMAIL_UNDO_TTL_MS),
+      createdAt: now,
+    });
+  });
+  if (result === null) return fail("used");
+  if (result === "taken") return fail("taken");
+  await deliver({
+    to: result.oldEmail,
+    subject: "Your BrandLift e-mail address was changed",
+    heading: "Your e-mail address was changed",
+    paragraphs: [
+      `Hi ${result.user.name},`,
+      `The e-mail address of your BrandLift account is now ${result.user.email}. From now on, sign in and receive our e-mails there.`,
+      "If this was not you, open the link below within seven days: it puts this address back and signs out every device. Then choose a new password with 'Forgot your password?' on the sign-in page.",
+    ],
+    action: { label: "This was not me: restore my address", url: `${env.appUrl}/account/undo-email?${new URLSearchParams({ token: undoToken })}` },
+  });
+  return { ok: true, ...result };
+}
+
+export type EmailUndoResult = { ok: true; email: string } | { ok: false; failure: EmailUndoFailure; message: string };
+
+/** Whether an undo link can still be used (the page asks before it acts: a mail scanner's visit changes nothing). */
+export async function checkEmailUndo(token: string): Promise<EmailUndoResult> {
+  const found = await findLink(token, "undo");
+  return found.ok ? { ok: true, email: found.row.newEmail } : { ok: false, failure: found.failure, message: EMAIL_UNDO_FAILURES[found.failure] };
+}
+
+/**
+ * "This was not me": the old address comes back (once, within seven days), pending changes and
+ * reset links end, and every session and API token of the account ends with its sockets.
+ */
+export async function undoEmailChange(token: string): Promise<EmailUndoResult> {
+  const fail = (failure: EmailUndoFailure): EmailUndoResult => ({ ok: false, failure, message: EMAIL_UNDO_FAILURES[failure] });
+  const found = await findLink(token, "undo");
+  if (!found.ok) return fail(found.failure);
+  const result = await applyLink(found.row, async (tx, before, now) => {
+    await tx
+      .update(schema.emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(schema.emailChanges.userId, before.id), eq(schema.emailChanges.purpose, "change"), isNull(schema.emailChanges.usedAt)));
+  });
+  if (result === null) return fail("used");
+  if (result === "taken") return fail("taken");
+  await revokeAllSessions(result.user.id);
+  await deliver({
+    to: result.user.email,
+    subject: "Your BrandLift e-mail address was restored",
+    heading: "Your e-mail address was restored",
+    paragraphs: [
+      `Hi ${result.user.name},`,
+      `Your BrandLift account uses this address again instead of ${result.oldEmail}, and every device has been signed out.`,
+      "Choose a new password now with 'Forgot your password?' on the sign-in page, and let our team know if anything else looks wrong.",
+    ],
+    action: { label: "Choose a new password", url: `${env.appUrl}/forgot-password` },
+  });
+  return { ok: true, email: result.user.email };
 }
 
 /**
@@ -134,11 +245,8 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   clientIp: string,
 ): Promise<void> {
-  await consume(limits.signIn, `ip:${clientIp}`, `account-password:${identity.user.id}`);
   const user = await getAccount(identity.user.id);
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new HttpError(400, ACCOUNT_MESSAGES.wrongPassword, "WRONG_PASSWORD");
-  }
+  await assertCurrentPassword(user, input.currentPassword, clientIp);
   const passwordHash = await hashPassword(input.newPassword);
   await db.update(schema.users).set({ passwordHash, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
   await db.update(schema.passwordTokens).set({ usedAt: new Date() }).where(and(eq(schema.passwordTokens.userId, user.id), isNull(schema.passwordTokens.usedAt)));

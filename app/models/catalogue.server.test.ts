@@ -66,6 +66,17 @@ describe("services", () => {
     expect(change.after).toMatchObject({ name, priceCents: 12_500, active: true });
   });
 
+  test("the log names the actor as the account is called now, not as it was then", async () => {
+    const user = await createTestUser({ role: "team", name: "Before Rename" });
+    const created = await createService({ id: user.id, name: user.name }, { name: `Renamed Actor ${unique()}`, priceCents: 1_000 });
+    await db.update(schema.users).set({ name: "After Rename" }).where(eq(schema.users.id, user.id));
+    const change = (await listCatalogueChanges(50)).find((c) => c.entityId === created.id);
+    expect(change).toMatchObject({ actorId: user.id, actorName: "After Rename" });
+    // An account that is gone: the name stored with the change.
+    await db.update(schema.catalogueChanges).set({ actorId: crypto.randomUUID() }).where(eq(schema.catalogueChanges.entityId, created.id));
+    expect((await listCatalogueChanges(50)).find((c) => c.entityId === created.id)).toMatchObject({ actorName: "Before Rename" });
+  });
+
   test("names are unique whatever their case: 409 on the name field", async () => {
     const name = `Unique Name ${unique()}`;
     await createService(staff, { name, priceCents: 100 });

@@ -174,8 +174,19 @@ export async function readCatalogueForEditor(changesLimit = 50): Promise<Catalog
   return { services: services.map((service) => ({ ...service, packages: tiersOf.get(service.id) ?? [] })), plans, changes };
 }
 
-export function listCatalogueChanges(limit = 50): Promise<CatalogueChange[]> {
-  return db.select().from(schema.catalogueChanges).orderBy(desc(schema.catalogueChanges.createdAt), desc(schema.catalogueChanges.id)).limit(limit);
+/**
+ * The latest changes, each with the actor's current name (a renamed account shows its new name);
+ * the name stored with the change stands in once the account is gone.
+ */
+export async function listCatalogueChanges(limit = 50): Promise<CatalogueChange[]> {
+  const c = schema.catalogueChanges;
+  const rows = await db
+    .select({ change: c, currentName: schema.users.name })
+    .from(c)
+    .leftJoin(schema.users, eq(schema.users.id, c.actorId))
+    .orderBy(desc(c.createdAt), desc(c.id))
+    .limit(limit);
+  return rows.map(({ change, currentName }) => ({ ...change, actorName: currentName ?? change.actorName }));
 }
 
 /** A refusal tied to one form field (the editor shows it under that field; the API as its message). */

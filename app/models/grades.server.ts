@@ -81,7 +81,8 @@ async function sendGradeEmails(grade: Grade, email: string, name: string | null)
       await sendEmail({
         to: email,
         subject: `Your social media grade: ${grade.overall} (${grade.score}/100)`,
-        heading: `${name ? `${name}, your` : "Your"} social media page scores ${grade.score}/100: ${grade.overall}`,
+        // Anyone can type any address and name into the grader: the visitor's mail carries no text of theirs.
+        heading: `Your social media page scores ${grade.score}/100: ${grade.overall}`,
         paragraphs: [
           ...grade.areas.map((area) => `${area.label}: ${area.grade} (${area.score}/100). ${area.advice}`),
           weakest ? `Start with ${weakest.label.toLowerCase()}: it will move your grade the most.` : "",

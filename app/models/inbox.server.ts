@@ -132,10 +132,16 @@ export async function updateThread(key: string, changes: ThreadChanges): Promise
     ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
     updatedAt: sql`now()`,
   };
-  await db
-    .insert(t)
-    .values({ roomId: found.roomId, customerId: found.customerId, ...set })
-    .onConflictDoUpdate({ target: t.roomId, set });
+  if (found.customerId) {
+    // A customer's thread may not have a row yet (no message so far): created on first use.
+    await db
+      .insert(t)
+      .values({ roomId: found.roomId, customerId: found.customerId, ...set })
+      .onConflictDoUpdate({ target: t.roomId, set });
+  } else {
+    // A visitor's thread always has its row (it carries their address; the owner check needs it).
+    await db.update(t).set(set).where(eq(t.roomId, found.roomId));
+  }
   threadEvents.emit("changed", found.roomId);
   const thread = await getThreadByRoom(found.roomId);
   if (!thread) throw notFound("Conversation not found.");
@@ -163,29 +169,13 @@ function chunks(text: string): string[] {
 }
 
 /**
- * A contact-form message: into the customer's own thread when an account has that e-mail,
- * otherwise into the visitor thread of that address (created on the first message).
+ * A contact-form message: always a visitor's message in the visitor thread of the address it
+ * claims (created on the first message), never the message of the account that may use that
+ * address: anyone can type any address (docs/decisions/125-contact-form-stays-a-visitor.md).
  */
 export async function recordContactMessage(input: { email: string; name: string | null; message: string | null }) {
   const email = input.email.trim().toLowerCase();
   const text = input.message?.trim() || "(No message, they asked to be contacted.)";
-  const [account] = await db
-    .select({ id: schema.users.id, name: schema.users.name, profileImage: schema.users.profileImage })
-    .from(schema.users)
-    .where(and(sql`lower(${schema.users.email}) = ${email}`, eq(schema.users.role, "user")))
-    .limit(1);
-  if (account) {
-    for (const part of chunks(text)) {
-      await storeMessage({
-        roomId: supportRoomId(account.id),
-        sender: { _id: account.id, name: account.name, profileImage: account.profileImage },
-        receiverId: null,
-        customerId: account.id,
-        message: part,
-      });
-    }
-    return { roomId: supportRoomId(account.id) };
-  }
   const id = crypto.randomUUID();
   const [thread] = await db
     .insert(t)

@@ -4,7 +4,7 @@ import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import type { ReportJson } from "~/domain/purchase";
 import { UPLOAD_MESSAGES } from "~/domain/report";
-import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { breaksTextRule, controlCharacterMessage } from "~/domain/zod";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { toReportJson } from "./reports.server";
@@ -90,8 +90,8 @@ export async function uploadPlanReport(actor: Actor, subscriptionId: string, req
     if (!title) throw badRequest(UPLOAD_MESSAGES.title);
     if (title.length > 200) throw badRequest("The report title must be at most 200 characters.");
     if (description.length > 2000) throw badRequest("The description must be at most 2,000 characters.");
-    if (hasControlCharacters(title)) throw badRequest(controlCharacterMessage("The report title"));
-    if (hasControlCharacters(description, { multiline: true })) throw badRequest(controlCharacterMessage("The description"));
+    if (breaksTextRule(title)) throw badRequest(controlCharacterMessage("The report title"));
+    if (breaksTextRule(description, { multiline: true })) throw badRequest(controlCharacterMessage("The description"));
     if (!upload.file) throw badRequest(UPLOAD_MESSAGES.file, "FILE_REQUIRED");
     const service = await ensurePlanService(subscription.planId);
     const [row] = await db

@@ -1,4 +1,4 @@
-import { accountPatchSchema } from "~/domain/billing";
+import { ACCOUNT_MESSAGES, accountPatchSchema } from "~/domain/billing";
 import { accountPatchResponse, accountResponse } from "~/domain/schemas/billing-api";
 import { getAccount, requestEmailChange, toAccountJson, updateName } from "~/models/account.server";
 import { apiMethods, apiRoute } from "~/web/api.server";
@@ -10,19 +10,28 @@ export const loader = apiRoute({ method: "GET", auth: "any", response: accountRe
 }));
 
 /**
- * PATCH /api/account {name?, email?}: a new name applies at once; a new e-mail is only requested:
- * a confirmation link goes to that address (409 when another account uses it, and nothing changes).
+ * PATCH /api/account {name?, email?, currentPassword?}: a new name applies at once; a new e-mail
+ * needs the current password and is only requested (limited per account and client address): a
+ * confirmation link goes to that address if no other account uses it. The answer is the same
+ * either way (decision 126).
  */
 const patch = apiRoute(
-  { method: "PATCH", auth: "any", body: accountPatchSchema, errors: [409], response: accountPatchResponse, summary: "Change your name, or ask to change your e-mail (confirmed by a link)." },
-  async ({ user, body }) => {
-    let account = await getAccount(user.id);
-    if (body.email !== undefined) await requestEmailChange(account, body.email);
-    if (body.name !== undefined) account = await updateName(user.id, body.name);
+  {
+    method: "PATCH",
+    auth: "any",
+    body: accountPatchSchema,
+    // The e-mail change's own limits (per account and client address) are spent inside the handler.
+    errors: [429],
+    response: accountPatchResponse,
+    summary: "Change your name, or ask to change your e-mail (needs currentPassword; confirmed by a link).",
+  },
+  async ({ user, body, clientIp }) => {
+    const pending = body.email !== undefined ? await requestEmailChange(user.id, { email: body.email, currentPassword: body.currentPassword! }, clientIp) : null;
+    const account = body.name !== undefined ? await updateName(user.id, body.name) : await getAccount(user.id);
     return {
       status: "success",
-      ...(body.email !== undefined ? { message: `We sent a confirmation link to ${body.email.trim().toLowerCase()}. Your e-mail changes when you open it.` } : {}),
-      data: { user: toAccountJson(account), ...(body.email !== undefined ? { pendingEmail: body.email.trim().toLowerCase() } : {}) },
+      ...(pending ? { message: ACCOUNT_MESSAGES.emailRequested(pending.pendingEmail) } : {}),
+      data: { user: toAccountJson(account), ...(pending ? { pendingEmail: pending.pendingEmail } : {}) },
     };
   },
 );

@@ -5,7 +5,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
-import { accountEmailSchema, accountNameSchema, passwordFormSchema } from "~/domain/billing";
+import { ACCOUNT_MESSAGES, accountNameSchema, emailChangeFormSchema, passwordFormSchema } from "~/domain/billing";
 import { formatDate } from "~/domain/purchase";
 import { z } from "~/domain/zod";
 import { changePassword, endSessionById, getAccount, listSessions, requestEmailChange, updateName } from "~/models/account.server";
@@ -23,7 +23,7 @@ import { readForm } from "~/web/body-limit.server";
 
 const forms = {
   name: z.object({ name: accountNameSchema }),
-  email: z.object({ email: accountEmailSchema }),
+  email: emailChangeFormSchema,
   password: passwordFormSchema,
   "end-session": z.object({ sessionId: z.string().min(1) }),
 };
@@ -58,12 +58,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirectWithToast("/dashboard/account", { type: "success", message: "Your name was saved." });
       }
       case "email": {
-        const { email } = parsed.data as z.infer<typeof forms.email>;
-        await requestEmailChange(await getAccount(user.id), email);
-        return redirectWithToast("/dashboard/account", {
-          type: "success",
-          message: `We sent a confirmation link to ${email.trim().toLowerCase()}. Your e-mail changes when you open it.`,
-        });
+        const { email, currentPassword } = parsed.data as z.infer<typeof forms.email>;
+        const { pendingEmail } = await requestEmailChange(user.id, { email, currentPassword }, clientIp(request, context));
+        return redirectWithToast("/dashboard/account", { type: "success", message: ACCOUNT_MESSAGES.emailRequested(pendingEmail) });
       }
       case "password": {
         const { currentPassword, newPassword } = parsed.data as z.infer<typeof forms.password>;
@@ -79,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const field = error.code === "EMAIL_TAKEN" ? "email" : error.code === "WRONG_PASSWORD" ? "currentPassword" : null;
+    const field = error.code === "WRONG_PASSWORD" ? "currentPassword" : null;
     return data<Reply>(field ? { intent, fieldErrors: { [field]: error.message } } : { intent, formError: error.message }, {
       status: error.status,
       headers: error.headers,
@@ -128,15 +125,18 @@ export default function AccountPage() {
       <Panel icon={<Mail aria-hidden="true" className="size-5" />} title="E-mail address" id="email-heading">
         <p className="text-sm text-slate-600">
           Signed in as <strong className="text-slate-900">{account.email}</strong>. A new address takes effect when you open the confirmation link we
-          send to it (valid for one hour); your current address is told.
+          send to it (valid for one hour); your current address is told, with a link to undo the change.
         </p>
-        <Form ref={emailForm} method="post" className="mt-4 flex flex-wrap items-end gap-3" aria-labelledby="email-heading">
+        <Form ref={emailForm} method="post" className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="email-heading">
           <input type="hidden" name="intent" value="email" />
           <FormError message={email?.formError} />
-          <Field id="account-email" label="New e-mail address" error={email?.fieldErrors?.email} className="min-w-60 flex-1">
+          <Field id="account-email" label="New e-mail address" error={email?.fieldErrors?.email}>
             {(control) => <Input {...control} name="email" type="email" autoComplete="email" required />}
           </Field>
-          <Button type="submit" loading={pending("email")}>
+          <Field id="email-current-password" label="Current password" error={email?.fieldErrors?.currentPassword}>
+            {(control) => <PasswordInput {...control} name="currentPassword" autoComplete="current-password" required />}
+          </Field>
+          <Button type="submit" className="justify-self-start" loading={pending("email")}>
             Send confirmation link
           </Button>
         </Form>

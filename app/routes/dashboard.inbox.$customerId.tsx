@@ -136,7 +136,7 @@ export default function InboxThread() {
               <Badge data-testid="thread-status" tone={status === "open" ? "success" : "neutral"}>
                 {status === "open" ? "Open" : "Closed"}
               </Badge>
-              {thread?.kind === "visitor" ? <Badge tone="info">Visitor · replies go by e-mail</Badge> : null}
+              {thread?.kind === "visitor" ? <Badge tone="info">Visitor · contact form · address not verified · replies go by e-mail</Badge> : null}
               <Badge data-testid="thread-assignee" tone={thread?.assignee ? "brand" : "warning"}>
                 {thread?.assignee ? `Assigned to ${thread.assignee.name}` : "Unassigned"}
               </Badge>

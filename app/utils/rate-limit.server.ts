@@ -50,6 +50,9 @@ export const limits = {
   signInAccount: limiter("sign-in-account", 100, 3600),
   forgotPassword: limiter("forgot-password", 5, 3600),
   forgotPasswordAddress: limiter("forgot-password-ip", 20, 3600),
+  /** E-mail change requests per account, and per client address (each may mail an address). */
+  emailChange: limiter("email-change", 5, 3600),
+  emailChangeAddress: limiter("email-change-ip", 20, 3600),
   order: limiter("order", 20, 60),
   contact: limiter("contact", 5, 600),
   /** Chat messages per user across all their sockets. */

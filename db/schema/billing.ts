@@ -46,17 +46,22 @@ export const invoices = pgTable(
   ],
 );
 
-/** A pending change of an account's e-mail: a 256-bit secret stored hashed, single use, one hour. */
+/**
+ * A link that sets an account's e-mail: a 256-bit secret stored hashed, single use. `change`: sent
+ * to the new address (one hour); `undo`: sent to the old address once a change is made, restoring
+ * it (seven days; docs/decisions/126-email-change-password-and-undo.md).
+ */
 export const emailChanges = pgTable(
   "email_changes",
   {
     id: id(),
     userId: uuid("user_id").notNull(),
+    purpose: text("purpose").$type<"change" | "undo">().notNull().default("change"),
     newEmail: text("new_email").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("email_changes_user_idx").on(t.userId)],
+  (t) => [index("email_changes_user_idx").on(t.userId), check("email_changes_purpose_check", sql`${t.purpose} in ('change', 'undo')`)],
 );

@@ -136,12 +136,13 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await expect(page.getByRole("textbox", { name: "Name", exact: true })).toHaveValue("Renamed Subscriber");
   await expect(page.getByRole("heading", { name: /Welcome back, Renamed/ })).toBeVisible();
 
-  await page.getByLabel("Current password").fill("not-my-password");
+  const passwordForm = page.getByRole("form", { name: "Password" });
+  await passwordForm.getByLabel("Current password").fill("not-my-password");
   await page.getByLabel("New password", { exact: true }).fill("another-password-2");
   await page.getByLabel("Confirm new password").fill("another-password-2");
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByText("Your current password is not correct.")).toBeVisible();
-  await page.getByLabel("Current password").fill(NEW_PASSWORD);
+  await passwordForm.getByLabel("Current password").fill(NEW_PASSWORD);
   await page.getByLabel("New password", { exact: true }).fill("another-password-2");
   await page.getByLabel("Confirm new password").fill("another-password-2");
   await page.getByRole("button", { name: "Change password" }).click();
@@ -150,6 +151,7 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
 
   const newEmail = unique("moved");
   await page.getByLabel("New e-mail address").fill(newEmail);
+  await page.getByRole("form", { name: "E-mail address" }).getByLabel("Current password").fill("another-password-2");
   await page.getByRole("button", { name: "Send confirmation link" }).click();
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   const link = await linkFrom(newEmail, "/account/confirm-email?token=");

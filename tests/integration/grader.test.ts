@@ -78,6 +78,10 @@ describe("leads", () => {
     const reports = readOutbox(email);
     expect(reports).toHaveLength(1);
     expect(reports[0]!.subject).toBe("Your social media grade: D (43/100)");
+    // The name is the visitor's own text, and anyone can type anyone's address: it stays out of the mail.
+    expect(reports[0]!.text).toContain("Your social media page scores 43/100: D");
+    expect(reports[0]!.text).not.toContain("Lena Lead");
+    expect(reports[0]!.raw).not.toContain("Lena");
     expect(reports[0]!.raw).toContain("text/html");
     expect(reports[0]!.links).toContain(`http://localhost:3000/grade/${body.data.grade._id}`);
     expect(readOutbox(staff.email).some((e) => e.subject.includes(email))).toBe(true);

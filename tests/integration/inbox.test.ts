@@ -386,7 +386,7 @@ describe("attachments", () => {
 });
 
 describe("visitors", () => {
-  test("a contact-form message becomes a thread; staff reply by e-mail; the thread joins the account created later with that e-mail", async () => {
+  test("a contact-form message becomes a visitor thread; staff reply by e-mail; an account created later with that e-mail does not make it theirs", async () => {
     const staff = await chatAccount("team", "Reply Rita");
     const email = `visitor-${Date.now()}@visitor.test`;
     await createContactMessage({ firstName: "Vera", lastName: "Visitor", email: email.toUpperCase(), message: "Do you do logos?" });
@@ -401,22 +401,38 @@ describe("visitors", () => {
     expect(fs.readFileSync(path.join(env.outboxDir, mails[0]!), "utf8")).toContain("Yes, we do. Want a quote?");
     expect((await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads[0]).toMatchObject({ unread: 0 });
 
-    // The visitor buys something later: the account with that e-mail gets the conversation.
+    // An account appears later with that address: anyone could have typed it, so the visitor's
+    // messages stay the visitor's (decision 125) and the customer's own conversation stays empty.
     const account = await createUser({ email, name: "Vera Visitor", role: "user" });
-    const customerThreads = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
-    expect(customerThreads).toHaveLength(1);
-    expect(customerThreads[0]).toMatchObject({ kind: "customer", customer: { _id: account.id, email } });
-    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${account.id}`, staff), params: { userId: account.id }, context })).json()) as { data: { messages: ChatMessage[] } };
-    expect(history.data.messages.map((m) => [m.senderId._id, m.message])).toEqual([
-      [account.id, "Do you do logos?"],
-      [staff.id, "Yes, we do. Want a quote?"],
-    ]);
+    const found = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
+    expect(found.map((t) => [t.kind, t._id])).toEqual([["visitor", visitorThread!._id]]);
+    const own = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${account.id}`, staff), params: { userId: account.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    expect(own.data.messages).toEqual([]);
+    const senders = await db.select({ senderId: schema.chatMessages.senderId }).from(schema.chatMessages).where(eq(schema.chatMessages.roomId, visitorThread!.roomId));
+    expect(senders.map((m) => m.senderId).sort()).toEqual([null, staff.id].sort());
   });
 
-  test("a contact message from an existing customer's address goes into their own thread", async () => {
+  test("a contact message giving an existing customer's address stays a visitor's message, never the customer's own", async () => {
     const customer = await chatAccount("user", "Known Kim");
-    await createContactMessage({ email: customer.email, message: "Writing from the website" });
-    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, await chatAccount("team")), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
-    expect(history.data.messages.map((m) => m.message)).toEqual(["Writing from the website"]);
+    const staff = await chatAccount("team");
+    await createContactMessage({ firstName: "Known", lastName: "Kim", email: customer.email, message: "Writing from the website" });
+    const own = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    expect(own.data.messages).toEqual([]);
+    expect(await db.$count(schema.chatMessages, eq(schema.chatMessages.senderId, customer.id))).toBe(0);
+    const [found] = (await listThreads(staff, `?search=${encodeURIComponent(customer.email)}`)).body.data.threads.filter((t) => t.kind === "visitor");
+    expect(found).toMatchObject({ kind: "visitor", customer: { email: customer.email.toLowerCase() }, lastMessage: { message: "Writing from the website" } });
+    expect(found!.customer._id).not.toBe(customer.id);
+  });
+
+  test("staff assign, unassign, close and reopen a visitor thread (no owner-check 500)", async () => {
+    const staff = await chatAccount("team", "Assign Ada");
+    const email = `lead-${Date.now()}@visitor.test`;
+    await createContactMessage({ email, message: "Please call me" });
+    const [lead] = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
+    const assigned = await patchThread(staff, lead!._id, { assigneeId: staff.id });
+    expect(assigned).toMatchObject({ status: 200, body: { data: { kind: "visitor", assignee: { _id: staff.id } } } });
+    expect((await patchThread(staff, lead!._id, { status: "closed" })).body.data).toMatchObject({ status: "closed", customer: { email } });
+    expect((await patchThread(staff, lead!._id, { status: "open", assigneeId: null })).body.data).toMatchObject({ status: "open", assignee: null });
+    expect(await db.$count(schema.chatThreads, eq(schema.chatThreads.visitorEmail, email))).toBe(1);
   });
 });

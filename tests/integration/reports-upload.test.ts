@@ -141,7 +141,7 @@ describe("report upload and download on local disk", () => {
       const before = filesUnder(env.storageDir).length;
       const response = await postRawUpload(staff, services[0].id, { title: "Bell", userId: customer.user.id }, { name: "pass\u0007wd\u001b.pdf", bytes: samples.pdf() });
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ message: "The file name contains characters that are not allowed" });
+      expect(await response.json()).toMatchObject({ message: "The file name contains characters that are not allowed (control or text-direction characters)" });
       expect(filesUnder(env.storageDir).length).toBe(before);
     });
 

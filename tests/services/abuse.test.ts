@@ -288,11 +288,11 @@ describe("control characters are refused with 400, never 500", () => {
     const bearer = { Authorization: `Bearer ${staffToken}` };
     const search = await fetch(url(`/api/users?search=${encodeURIComponent(NUL)}`), { headers: bearer });
     expect(search.status).toBe(400);
-    expect(await search.json()).toMatchObject({ message: "The search contains characters that are not allowed" });
+    expect(await search.json()).toMatchObject({ message: "The search contains characters that are not allowed (control or text-direction characters)" });
 
     const order = await postJson("/api/services/purchase", { name: NUL, email: "buyer@abuse.test", services: [{ serviceId, pricingType: "one_time", quantity: 1 }] });
     expect(order.status).toBe(400);
-    expect(await order.json()).toMatchObject({ message: "Name contains characters that are not allowed" });
+    expect(await order.json()).toMatchObject({ message: "Name contains characters that are not allowed (control or text-direction characters)" });
 
     const contact = await postForm("/?index", { intent: "contact", firstName: NUL, email: "visitor@abuse.test", message: "Hello" });
     expect(contact.status).toBe(400);
@@ -309,7 +309,7 @@ describe("control characters are refused with 400, never 500", () => {
     titled.set("report", pdf());
     const title = await upload(titled);
     expect(title.status).toBe(400);
-    expect(await title.json()).toMatchObject({ message: "The report title contains characters that are not allowed" });
+    expect(await title.json()).toMatchObject({ message: "The report title contains characters that are not allowed (control or text-direction characters)" });
 
     // A file name with a quote and a semicolon, written raw as a hostile client would.
     const boundary = "----name";

@@ -46,7 +46,7 @@ export function ThreadList({ threads, typingRooms, linkSuffix, emptyText }: { th
               </span>
               <span className="mt-1.5 flex flex-wrap items-center gap-1.5">
                 <Badge tone={thread.status === "open" ? "success" : "neutral"}>{thread.status === "open" ? "Open" : "Closed"}</Badge>
-                {thread.kind === "visitor" ? <Badge tone="info">Visitor</Badge> : null}
+                {thread.kind === "visitor" ? <Badge tone="info" title="Sent through the contact form: the address is what the visitor typed, not verified">Visitor · contact form</Badge> : null}
                 <Badge tone={thread.assignee ? "brand" : "warning"}>{thread.assignee ? `Assigned to ${thread.assignee.name}` : "Unassigned"}</Badge>
               </span>
             </NavLink>

@@ -1,4 +1,4 @@
-import { z } from "~/domain/zod";
+import { line, z } from "~/domain/zod";
 
 /** The built-in test checkout's card form. Only Stripe's famous test card is accepted. */
 export const TEST_CARD_NUMBER = "4242424242424242";
@@ -28,5 +28,5 @@ export const testCardSchema = z.object({
     .string({ error: "CVC is required" })
     .trim()
     .regex(/^\d{3,4}$/, "Your card's security code is incomplete."),
-  cardholder: z.string({ error: "Name on card is required" }).trim().min(1, "Name on card is required").max(120),
+  cardholder: line(z.string({ error: "Name on card is required" }).trim().min(1, "Name on card is required").max(120), "Name on card"),
 });

@@ -119,4 +119,6 @@ export const rows: AuthorizationRow[] = [
   { route: "receipts.$kind.$id.tsx", method: "GET", path: (f) => `/receipts/order/${f.ids.billOrderA}`, expect: pageOfA },
   { route: "receipts.$kind.$id.tsx", method: "GET", path: (f) => `/receipts/invoice/${f.ids.billOrderA}`, note: "an order id is no invoice", expect: byRole({ anonymous: login, customer: 404, team: 404 }) },
   { route: "account.confirm-email.tsx", method: "GET", path: "/account/confirm-email?token=not-a-token", expect: everyone(400) },
+  { route: "account.undo-email.tsx", method: "GET", path: "/account/undo-email?token=not-a-token", expect: everyone(400) },
+  { route: "account.undo-email.tsx", method: "POST", path: "/account/undo-email", body: { form: { token: "not-a-token" } }, expect: everyone(400) },
 ];

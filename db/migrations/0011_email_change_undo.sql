@@ -1,0 +1,2 @@
+ALTER TABLE "email_changes" ADD COLUMN "purpose" text DEFAULT 'change' NOT NULL;--> statement-breakpoint
+ALTER TABLE "email_changes" ADD CONSTRAINT "email_changes_purpose_check" CHECK ("email_changes"."purpose" in ('change', 'undo'));
