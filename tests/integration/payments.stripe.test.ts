@@ -182,7 +182,7 @@ describe("the webhook", () => {
     const { body, signature } = fake.event("checkout.session.completed", session, { id: `evt_dup_${Date.now()}` });
     const send = () =>
       webhookRoute.action({
-        request: new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature }, body }),
+        request: new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body }),
         params: {},
         context: freshContext(),
       });
@@ -248,7 +248,7 @@ describe("the webhook", () => {
     const stale = await deliver("checkout.session.completed", session, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect(stale).toMatchObject({ status: 400, body: { success: false, code: "BAD_SIGNATURE" } });
     const unsigned = await webhookRoute.action({
-      request: new Request("http://localhost/api/stripe/webhook", { method: "POST", body: "{}" }),
+      request: new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
       params: {},
       context: freshContext(),
     });

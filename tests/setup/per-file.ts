@@ -42,6 +42,8 @@ if (!state) {
   resetRateLimits();
 }
 state.files += 1;
+// A file sharing its worker must not change the settings the app read at its first import.
+const settingsAtStart = JSON.stringify(process.env);
 
 // Rate-limit counters live in Redis for a minute or an hour: a file must not inherit the last file's.
 if (process.env.REDIS_URL) {
@@ -57,6 +59,9 @@ if (process.env.REDIS_URL) {
 }
 
 afterAll(async () => {
+  if (process.env.VITEST_SHARED_WORKER === "1" && JSON.stringify(process.env) !== settingsAtStart) {
+    throw new Error("This test file changes process.env: the app read its settings once per worker. List it under envTests in vitest.config.ts.");
+  }
   // An isolated file (a process of its own) closes its database; a shared worker keeps it for the next file.
   if (process.env.VITEST_SHARED_WORKER !== "1") {
     await state.database.close();
