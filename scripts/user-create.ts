@@ -53,7 +53,7 @@ try {
   console.log(`${existing ? "Updated" : "Created"} ${user.role} account ${user.email} (${user.name}).`);
   if (password === undefined) {
     const token = await issuePasswordToken(user.id, "set");
-    console.log(`Set-password link (works once, for ${PASSWORD_TOKEN_TTL_MS / 60_000} minutes):`);
+    console.log(`Set-password link (works once, for ${PASSWORD_TOKEN_TTL_MS.set / 86_400_000} days):`);
     console.log(passwordLink(token));
   }
 } catch (error) {

@@ -28,7 +28,17 @@ export const BILLING_MESSAGES = {
   samePlan: "You are already on this plan.",
   unknownPlan: "Please choose one of our plans.",
   portalFailed: "We could not open billing right now. Please try again.",
+  nothingToRetry: "This plan has no failed payment to retry.",
+  retryFailed: "The payment failed again. Please update your payment method, then retry.",
+  cardDeclined: "Your card was declined, so the payment failed. In test mode, use 4242 4242 4242 4242.",
+  paid: "Payment received: your plan is active again.",
 } as const;
+
+/** A billing step's answer: what to tell the customer, and whether it is good news. */
+export interface BillingOutcome {
+  type: "success" | "error" | "info";
+  message: string;
+}
 
 /** Where "Manage billing" goes: a Stripe customer portal session, or our test billing page. */
 export async function billingPortalUrl(user: Actor): Promise<string> {
@@ -56,6 +66,84 @@ export async function billingPortalUrl(user: Actor): Promise<string> {
     logger.warn({ err: error, userId: user.id }, "creating the billing portal session failed");
     throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
   }
+}
+
+/**
+ * "Update payment method" of a past-due plan: Stripe's portal opened straight on its payment-method
+ * flow (coming back to the plan), or the payment step of our test billing page.
+ */
+export async function paymentMethodUrl(user: Actor, subscriptionId: string): Promise<string> {
+  const row = await getSubscriptionFor(user, subscriptionId);
+  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (!stripe) return `${TEST_BILLING_PATH}#payment-${row.id}`;
+  if (!row.stripeCustomerId) throw new HttpError(404, BILLING_MESSAGES.noPlan, "NO_BILLING_ACCOUNT");
+  try {
+    const session = await stripe.billingPortal.sessions.create({
+      customer: row.stripeCustomerId,
+      return_url: `${env.appUrl}/dashboard/plans/${row.id}`,
+      flow_data: { type: "payment_method_update", after_completion: { type: "redirect", redirect: { return_url: `${env.appUrl}/dashboard/plans/${row.id}` } } },
+    });
+    return session.url;
+  } catch (error) {
+    logger.warn({ err: error, userId: user.id }, "creating the payment-method portal session failed");
+    throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
+  }
+}
+
+/**
+ * "Retry payment" of a past-due plan: Stripe is asked to pay the plan's open invoice with the
+ * payment method on file now; a success is applied at once through the webhook's dispatcher (the
+ * invoice.paid that follows changes nothing more: invoices are recorded once). A refusal is a 402
+ * that says to update the payment method. In test mode the payment goes through.
+ */
+export async function retryPayment(user: Actor, subscriptionId: string): Promise<BillingOutcome> {
+  const row = await getSubscriptionFor(user, subscriptionId);
+  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (row.status !== "past_due" && row.status !== "unpaid") throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
+  if (!stripe) return payTestRenewal(row);
+  if (!row.stripeSubscriptionId) throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
+  let open: Stripe.Invoice | undefined;
+  try {
+    open = (await stripe.invoices.list({ subscription: row.stripeSubscriptionId, status: "open", limit: 1 })).data[0];
+  } catch (error) {
+    logger.warn({ err: error, subscriptionId: row.id }, "listing the plan's open invoices failed");
+    throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
+  }
+  if (!open?.id) throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
+  let paid: Stripe.Invoice;
+  try {
+    paid = await stripe.invoices.pay(open.id, {}, { idempotencyKey: `retry-${open.id}-${crypto.randomBytes(6).toString("hex")}` });
+  } catch (error) {
+    const card = error instanceof Error && (error as { type?: string }).type === "StripeCardError";
+    logger.info({ err: error, subscriptionId: row.id }, "retrying the plan's payment failed");
+    if (card) throw new HttpError(402, BILLING_MESSAGES.retryFailed, "PAYMENT_FAILED");
+    throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
+  }
+  await handleStripeEvent({ id: `evt_retry_${paid.id}`, type: "invoice.paid", data: { object: paid } } as unknown as Stripe.Event);
+  return { type: "success", message: BILLING_MESSAGES.paid };
+}
+
+/** The test billing page's card step: a declined test card fails the payment again, any other pays it. */
+export async function updateTestPaymentMethod(user: Actor, subscriptionId: string, cardNumber: string): Promise<BillingOutcome> {
+  if (!isTestCheckout()) throw new HttpError(404, "Not found.");
+  const row = await getSubscriptionFor(user, subscriptionId);
+  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (row.status !== "past_due" && row.status !== "unpaid") throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
+  if (cardNumber.replace(/\D/g, "") !== "4242424242424242") {
+    const start = row.currentPeriodEnd ?? new Date();
+    await deliver("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
+    throw new HttpError(402, BILLING_MESSAGES.cardDeclined, "PAYMENT_FAILED");
+  }
+  return payTestRenewal(row);
+}
+
+/** Test mode: the failed renewal is paid now, for the month that follows the period that ended. */
+async function payTestRenewal(row: SubscriptionRow): Promise<BillingOutcome> {
+  const start = row.currentPeriodEnd ?? new Date();
+  const end = addMonth(start);
+  await deliver("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
+  await deliver("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
+  return { type: "success", message: BILLING_MESSAGES.paid };
 }
 
 export type TestBillingAction = "cancel" | "resume" | "switch" | "renew" | "fail";
@@ -125,7 +213,7 @@ export async function testBillingSubscriptions(userId: string) {
  * One change on the test billing page. The rules are Stripe's portal's: a plan set to cancel cannot
  * be cancelled again, only a plan set to cancel can be resumed, an ended plan changes no more.
  */
-export async function changeTestSubscription(actor: Actor, subscriptionId: string, action: TestBillingAction, planKey?: string): Promise<string> {
+export async function changeTestSubscription(actor: Actor, subscriptionId: string, action: TestBillingAction, planKey?: string): Promise<BillingOutcome> {
   if (!isTestCheckout()) throw new HttpError(404, "Not found.");
   const row = await endIfLapsed(await getSubscriptionFor(actor, subscriptionId));
   if (row.userId !== actor.id) throw new HttpError(404, "Plan not found.");
@@ -134,34 +222,34 @@ export async function changeTestSubscription(actor: Actor, subscriptionId: strin
     case "cancel":
       if (row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.alreadyCancelling, "ALREADY_CANCELLING");
       await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: true }));
-      return "Your plan will end at the end of the current period.";
+      return { type: "success", message: "Your plan will end at the end of the current period." };
     case "resume":
       if (!row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.notCancelling, "NOT_CANCELLING");
       await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: false }));
-      return "Your plan will renew as usual.";
+      return { type: "success", message: "Your plan will renew as usual." };
     case "switch": {
       const plan = planKey ? await findPlan(planKey) : null;
       if (!plan) throw new HttpError(400, BILLING_MESSAGES.unknownPlan, "UNKNOWN_PLAN");
       if (plan.key === row.planId) throw new HttpError(409, BILLING_MESSAGES.samePlan, "SAME_PLAN");
       await deliver("customer.subscription.updated", stripeSubscription(row, { plan }));
-      return `Your plan is now ${plan.name}.`;
+      return { type: "success", message: `Your plan is now ${plan.name}.` };
     }
     case "renew": {
       // The period ends: a plan set to cancel ends, any other renews for a month and is paid.
       if (row.cancelAtPeriodEnd) {
         await deliver("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
-        return "Your plan has ended.";
+        return { type: "info", message: "Your plan has ended." };
       }
       const start = row.currentPeriodEnd ?? new Date();
       const end = addMonth(start);
       await deliver("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
       await deliver("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
-      return "Your plan renewed for another month.";
+      return { type: "success", message: "Your plan renewed for another month." };
     }
     case "fail": {
       const start = row.currentPeriodEnd ?? new Date();
       await deliver("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
-      return "The renewal payment failed: your plan is past due.";
+      return { type: "error", message: "The renewal payment failed: your plan is past due. Update the payment method below, then retry." };
     }
   }
 }

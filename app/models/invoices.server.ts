@@ -1,10 +1,11 @@
+import crypto from "node:crypto";
 import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { ReceiptJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
+import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
@@ -172,6 +173,27 @@ export interface ReceiptDetail {
   hostedUrl: string | null;
   periodStart: Date | null;
   periodEnd: Date | null;
+}
+
+const receiptKey = (kind: string, id: string, secret: string) => crypto.createHmac("sha256", secret).update(`receipt:${kind}:${id}`).digest("base64url");
+
+/**
+ * The receipt link of an e-mail: our receipt page with a key signed by the session secret, so the
+ * buyer opens it before they have a password (docs/decisions/145). The key shows this one receipt only.
+ */
+export const signedReceiptUrl = (kind: "order" | "invoice", id: string) =>
+  `${receiptPageUrl(kind, id)}?${new URLSearchParams({ key: receiptKey(kind, id, sessionSecrets(env)[0]) })}`;
+
+/** A receipt through its signed e-mail link; a wrong or missing key is the same 404 as no receipt. */
+export async function getReceiptByKey(kind: string, id: string, key: string): Promise<ReceiptDetail> {
+  const given = Buffer.from(key);
+  const valid = sessionSecrets(env).some((secret) => {
+    const expected = Buffer.from(receiptKey(kind, id, secret));
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  });
+  const detail = valid && isUuid(id) ? (kind === "order" ? await orderReceipt(id) : kind === "invoice" ? await invoiceReceipt(id) : null) : null;
+  if (!detail) throw notFound("Receipt not found.");
+  return detail.receipt;
 }
 
 /** One receipt for its customer or staff; anything else (not paid, someone else's) is a 404. */

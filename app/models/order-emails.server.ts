@@ -3,6 +3,7 @@ import { formatMoney } from "~/domain/format";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
+import { signedReceiptUrl } from "./invoices.server";
 import { recordOrderEmail } from "./orders-list.server";
 import { sendSetPasswordEmail } from "./password-tokens.server";
 import type { OrderLine } from "~/domain/order";
@@ -43,7 +44,7 @@ export async function sendOrderEmails(order: Order, customer: Customer, lines: O
       `Total: ${total}`,
       "What happens next: a strategist from our team will contact you within 24 hours to book a short kickoff call and collect what we need to start.",
       "Your invoice arrives in a separate e-mail from our payment provider. You can follow progress, download reports and message us from your dashboard.",
-      `Your receipt: ${env.appUrl}/receipts/order/${order.id}`,
+      `Your receipt: ${signedReceiptUrl("order", order.id)}`,
     ],
     action: { label: "Open your dashboard", url: `${env.appUrl}/login` },
   });

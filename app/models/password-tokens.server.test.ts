@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 describe("password tokens", () => {
-  test("a token is 256 random bits, URL-safe, stored only as its SHA-256, valid for one hour", async () => {
+  test("a reset token is 256 random bits, URL-safe, stored only as its SHA-256, valid for one hour", async () => {
     const user = await createTestUser();
     const before = Date.now();
     const token = await issuePasswordToken(user.id, "reset");
@@ -35,8 +35,32 @@ describe("password tokens", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].tokenHash).toBe(hashToken(token));
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(rows[0].expiresAt.getTime() - before).toBeGreaterThanOrEqual(PASSWORD_TOKEN_TTL_MS - 1000);
-    expect(rows[0].expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(PASSWORD_TOKEN_TTL_MS);
+    expect(rows[0].expiresAt.getTime() - before).toBeGreaterThanOrEqual(60 * 60 * 1000 - 1000);
+    expect(rows[0].expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60 * 60 * 1000);
+  });
+
+  test("a first-password link (the purchase e-mail's) lasts seven days; a reset link still one hour", async () => {
+    const buyer = await createTestUser();
+    const link = await issuePasswordToken(buyer.id, "set");
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 7 * 24 * 60 * 60 * 1000 - 60_000 });
+    expect(await checkPasswordToken(link)).toBeNull();
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    expect(await checkPasswordToken(link)).toBe("expired");
+    vi.useRealTimers();
+    const reset = await issuePasswordToken(buyer.id, "reset");
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 60 * 60 * 1000 + 60_000 });
+    expect(await checkPasswordToken(reset)).toBe("expired");
+  });
+
+  test("a first password sends no 'your password was changed' alarm; a later reset does", async () => {
+    const buyer = await createTestUser();
+    const first = await resetPasswordWithToken(await issuePasswordToken(buyer.id, "set"), "my first password");
+    expect(first).toMatchObject({ ok: true, firstPassword: true });
+    const again = await resetPasswordWithToken(await issuePasswordToken(buyer.id, "reset"), "my second password");
+    expect(again).toMatchObject({ ok: true, firstPassword: false });
+    // Each call returns once its e-mail is written: the outbox is complete here.
+    const subjects = readOutbox(buyer.email).map((e) => e.subject);
+    expect(subjects.filter((subject) => subject === "Your BrandLift password was changed")).toHaveLength(1);
   });
 
   test("a reset token works once", async () => {
@@ -59,7 +83,7 @@ describe("password tokens", () => {
   test("a token works just before its hour is up and not after", async () => {
     const user = await createTestUser();
     const early = await issuePasswordToken(user.id, "reset");
-    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + PASSWORD_TOKEN_TTL_MS - 60_000 });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + PASSWORD_TOKEN_TTL_MS.reset - 60_000 });
     expect(await checkPasswordToken(early)).toBeNull();
     vi.setSystemTime(Date.now() + 2 * 60_000);
     expect(await checkPasswordToken(early)).toBe("expired");

@@ -9,13 +9,14 @@ import { revokeAllSessions } from "./sessions.server";
 import { findUserByEmail, type User } from "./users.server";
 
 /**
- * Reset and set-password links (single use, valid one hour): a 256-bit secret of which only the SHA-256 is
- * stored, usable once, for one hour. A new link replaces every unused older one, and using a link
- * ends every session and API token of the account.
+ * Reset and set-password links: a 256-bit secret of which only the SHA-256 is stored, usable once.
+ * A reset link lasts one hour; a new account's first-password link (in the purchase e-mail) seven
+ * days (docs/decisions/145). A new link replaces every unused older one, and using a link ends every
+ * session and API token of the account.
  */
 
 export type PasswordTokenPurpose = "reset" | "set";
-export const PASSWORD_TOKEN_TTL_MS = 60 * 60 * 1000;
+export const PASSWORD_TOKEN_TTL_MS: Record<PasswordTokenPurpose, number> = { reset: 60 * 60 * 1000, set: 7 * 24 * 60 * 60 * 1000 };
 
 export const TOKEN_FAILURES = {
   invalid: "This link is not valid. Please request a new one.",
@@ -43,7 +44,7 @@ export async function issuePasswordToken(userId: string, purpose: PasswordTokenP
       tokenHash: hashToken(token),
       purpose,
       userId,
-      expiresAt: new Date(now.getTime() + PASSWORD_TOKEN_TTL_MS),
+      expiresAt: new Date(now.getTime() + PASSWORD_TOKEN_TTL_MS[purpose]),
       createdAt: now,
     });
   });
@@ -73,7 +74,8 @@ export async function passwordTokenPurpose(token: string): Promise<PasswordToken
   return row && !row.usedAt && row.expiresAt.getTime() > Date.now() ? row.purpose : null;
 }
 
-export type ResetResult = { ok: true; user: User } | { ok: false; failure: TokenFailure; message: string };
+/** `firstPassword`: the account had no password before (a buyer's or an invited colleague's first sign-in). */
+export type ResetResult = { ok: true; user: User; firstPassword: boolean } | { ok: false; failure: TokenFailure; message: string };
 
 /**
  * Sets a new password through a link. The token is spent by a conditional update inside the
@@ -97,6 +99,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
       )
       .returning({ id: schema.passwordTokens.id, userId: schema.passwordTokens.userId });
     if (!spent) return null;
+    const [before] = await tx.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, spent.userId)).for("update");
     const [updated] = await tx
       .update(schema.users)
       .set({ passwordHash, updatedAt: now })
@@ -112,12 +115,14 @@ export async function resetPasswordWithToken(token: string, password: string): P
           isNull(schema.passwordTokens.usedAt),
         ),
       );
-    return updated ?? null;
+    return updated ? { ...updated, firstPassword: !before?.passwordHash } : null;
   });
   if (!user) return { ok: false, failure: "used", message: TOKEN_FAILURES.used };
-  await revokeAllSessions(user.id);
-  await deliver(passwordChangedEmail(user), "password changed");
-  return { ok: true, user };
+  const { firstPassword, ...account } = user;
+  await revokeAllSessions(account.id);
+  // A first password changes nothing anyone could have been signed in with: no alarm to send.
+  if (!firstPassword) await deliver(passwordChangedEmail(account), "password changed");
+  return { ok: true, user: account, firstPassword };
 }
 
 /**
@@ -168,7 +173,7 @@ function setPasswordEmail(user: Recipient, token: string) {
     paragraphs: [
       `Hi ${user.name},`,
       "Your BrandLift account is ready. Set your password to sign in to your dashboard, where you will find your services, reports and a direct line to our team.",
-      "The link works once and expires in one hour. When it has expired, use 'Forgot your password?' on the sign-in page to get a new one.",
+      "The link works once and expires in 7 days. When it has expired, use 'Forgot your password?' on the sign-in page to get a new one.",
     ],
     action: { label: "Set your password", url: passwordLink(token) },
   };

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import type { Role } from "~/domain/permissions";
@@ -28,6 +28,15 @@ export async function getUserById(id: string, tx: Executor = db): Promise<User |
   return user ?? null;
 }
 
+/** True once: on the account's first dashboard visit (then it is marked, and later visits are false). */
+export async function markWelcomed(userId: string): Promise<boolean> {
+  const marked = await db
+    .update(schema.users)
+    .set({ welcomedAt: new Date() })
+    .where(and(eq(schema.users.id, userId), isNull(schema.users.welcomedAt)))
+    .returning({ id: schema.users.id });
+  return marked.length > 0;
+}
 
 export interface NewUser {
   email: string;

@@ -7,7 +7,7 @@ import { Logo } from "~/components/ui/logo";
 import { line, z } from "~/domain/zod";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
-import { changeTestSubscription, switchablePlans, testBillingSubscriptions } from "~/models/billing.server";
+import { changeTestSubscription, retryPayment, switchablePlans, testBillingSubscriptions, updateTestPaymentMethod } from "~/models/billing.server";
 import { toSubscriptionJsons } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { isTestCheckout } from "~/utils/stripe.server";
@@ -23,9 +23,10 @@ import { readForm } from "~/web/body-limit.server";
  */
 
 const changeForm = z.object({
-  intent: z.enum(["cancel", "resume", "switch", "renew", "fail"]),
-  subscriptionId: z.string().min(1),
-  planKey: line(z.string(), "The plan").optional(),
+  intent: z.enum(["cancel", "resume", "switch", "renew", "fail", "payment-method", "retry"]),
+  subscriptionId: z.string().min(1).max(100),
+  planKey: line(z.string().max(100), "The plan").optional(),
+  cardNumber: line(z.string().max(40), "The card number").optional(),
 });
 
 async function guard(request: Request) {
@@ -45,9 +46,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await guard(request);
   const parsed = changeForm.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: "Please choose what to change." }, { status: 400 });
+  const { intent, subscriptionId, planKey, cardNumber } = parsed.data;
   try {
-    const message = await changeTestSubscription(user, parsed.data.subscriptionId, parsed.data.intent, parsed.data.planKey);
-    return redirectWithToast("/billing/test", { type: "success", message });
+    const outcome =
+      intent === "payment-method"
+        ? await updateTestPaymentMethod(user, subscriptionId, cardNumber ?? "")
+        : intent === "retry"
+          ? await retryPayment(user, subscriptionId)
+          : await changeTestSubscription(user, subscriptionId, intent, planKey);
+    return redirectWithToast("/billing/test", outcome);
   } catch (error) {
     if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
     throw error;
@@ -98,6 +105,7 @@ export default function TestBilling() {
                   actions={
                     live ? (
                       <div className="w-full space-y-4">
+                        {subscription.status === "past_due" ? <PaymentStep id={subscription._id} disabled={busy} /> : null}
                         <div className="flex flex-wrap gap-2">
                           <ChangeButton id={subscription._id} intent={subscription.cancelAtPeriodEnd ? "resume" : "cancel"} disabled={busy}>
                             {subscription.cancelAtPeriodEnd ? "Resume plan" : "Cancel plan at period end"}
@@ -146,6 +154,45 @@ export default function TestBilling() {
         </Link>
       </main>
     </div>
+  );
+}
+
+/** Stripe's portal's payment-method step, in test mode: a test card pays the failed renewal, 4000 0000 0000 0002 is declined. */
+function PaymentStep({ id, disabled }: { id: string; disabled: boolean }) {
+  return (
+    <section id={`payment-${id}`} aria-labelledby={`payment-heading-${id}`} className="space-y-3 rounded-xl border border-red-200 bg-red-50/50 p-4">
+      <h3 id={`payment-heading-${id}`} className="font-semibold text-slate-950">
+        Payment method
+      </h3>
+      <Form method="post" className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="intent" value="payment-method" />
+        <input type="hidden" name="subscriptionId" value={id} />
+        <label className="space-y-1.5 text-sm font-semibold text-slate-800">
+          <span className="block">New card number</span>
+          <input
+            name="cardNumber"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            required
+            aria-describedby={`payment-hint-${id}`}
+            className="min-h-11 w-64 max-w-full rounded-xl border border-slate-300 bg-white px-3 text-sm font-normal"
+          />
+        </label>
+        <Button type="submit" disabled={disabled}>
+          Update card and pay
+        </Button>
+      </Form>
+      <p id={`payment-hint-${id}`} className="text-xs text-slate-600">
+        Test mode: 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.
+      </p>
+      <Form method="post">
+        <input type="hidden" name="intent" value="retry" />
+        <input type="hidden" name="subscriptionId" value={id} />
+        <Button type="submit" variant="outline" disabled={disabled}>
+          Retry payment with the card on file
+        </Button>
+      </Form>
+    </section>
   );
 }
 

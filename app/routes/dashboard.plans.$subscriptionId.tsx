@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { ManageBillingButton } from "~/components/billing/plan-overview";
+import { ManageBillingButton, PaymentSteps } from "~/components/billing/plan-overview";
 import { PlanCard } from "~/components/billing/plan-card";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
@@ -24,7 +24,11 @@ export default function PlanDetail() {
   return (
     <section aria-label="Plan" className="space-y-6">
       <BackLink to="/dashboard/services">Back to services</BackLink>
-      <PlanCard subscription={subscription} headingLevel={2} actions={subscription.status !== "canceled" ? <ManageBillingButton /> : null} />
+      <PlanCard
+        subscription={subscription}
+        headingLevel={2}
+        pastDueSteps={<PaymentSteps subscriptionId={subscription._id} />}
+        actions={subscription.status !== "canceled" ? <ManageBillingButton /> : null} />
       <DetailTabs label="Plan" base={`/dashboard/plans/${subscription._id}`} customerId={userId} unread={unread} viewer={{ id: userId, role: "user" }} />
       <Outlet />
     </section>

@@ -11,6 +11,7 @@ import { PlanOverview } from "~/components/billing/plan-overview";
 import { getSubscriptionMetrics, listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
 import { revenueByMonth } from "~/models/revenue.server";
+import { markWelcomed } from "~/models/users.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireUser } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
@@ -25,7 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
   // Each part is read on its own: a failed one shows its error, the sidebar and the rest stay.
-  const [counts, unreadSection, planSection, revenueSection] = await Promise.all([
+  const [firstVisit, counts, unreadSection, planSection, revenueSection] = await Promise.all([
+    markWelcomed(user.id),
     loadSection<OverviewCounts>("overview", async () =>
       staff
         ? { role: "team", ...(await getTeamCounts()), ...(await getSubscriptionMetrics()) }
@@ -48,11 +50,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : { role: "user" as const, total: 0 };
   const plans = planSection.ok ? planSection.data : [];
   const revenue = revenueSection.ok ? revenueSection.data : null;
-  return { user: { id: user.id, name: user.name, role: user.role }, counts, plans, unread, revenue };
+  return { user: { id: user.id, name: user.name, role: user.role }, firstVisit, counts, plans, unread, revenue };
 }
 
 export default function Dashboard() {
-  const { user, counts, plans, unread, revenue } = useLoaderData<typeof loader>();
+  const { user, firstVisit, counts, plans, unread, revenue } = useLoaderData<typeof loader>();
   const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
@@ -80,7 +82,9 @@ export default function Dashboard() {
         <main className="mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
           {/* Phones on a detail page (a service, a customer): the chat and tabs come first, the overview stays on the lists. */}
           <header className={detail ? "max-lg:sr-only" : undefined}>
-            <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">Welcome back, {user.name.split(" ")[0]}</h1>
+            <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">
+              {firstVisit ? "Welcome" : "Welcome back"}, {user.name.split(" ")[0]}
+            </h1>
             <p className="mt-1 text-slate-600">
               {can(user, "area:team") ? "Revenue, bookings and your customers at a glance." : "Your services, reports and messages in one place."}
             </p>

@@ -5,19 +5,21 @@ import { Logo } from "~/components/ui/logo";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
-import { getReceiptFor } from "~/models/invoices.server";
+import { getReceiptByKey, getReceiptFor } from "~/models/invoices.server";
 import { HttpError } from "~/utils/http.server";
-import { requireUser } from "~/web/auth.server";
+import { getOptionalUser, requireUser } from "~/web/auth.server";
 
 /**
  * /receipts/order/:id and /receipts/invoice/:id: our printable receipt of a paid order or a plan
  * renewal, for its customer and for staff (anyone else: 404). With Stripe, it also links Stripe's
- * hosted invoice. Printing leaves out everything but the receipt.
+ * hosted invoice. Printing leaves out everything but the receipt. An e-mail's link carries a signed
+ * `key` and opens without a sign-in (a buyer has no password yet).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const key = new URL(request.url).searchParams.get("key");
+  const user = key ? await getOptionalUser(request) : await requireUser(request);
   try {
-    const receipt = await getReceiptFor(user, params.kind ?? "", params.id ?? "");
+    const receipt = key ? await getReceiptByKey(params.kind ?? "", params.id ?? "", key) : await getReceiptFor(user!, params.kind ?? "", params.id ?? "");
     return {
       receipt: {
         ...receipt,
@@ -25,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         periodStart: receipt.periodStart?.toISOString() ?? null,
         periodEnd: receipt.periodEnd?.toISOString() ?? null,
       },
-      backTo: can(user, "area:team") ? "/dashboard/users" : "/dashboard/receipts",
+      backTo: !user ? "/login" : can(user, "area:team") ? "/dashboard/users" : "/dashboard/receipts",
     };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw new Response("Not found", { status: 404 });
@@ -44,7 +46,7 @@ export default function ReceiptPage() {
       <div className="mb-6 flex flex-wrap items-center justify-between gap-3 print:hidden">
         <Link to={backTo} className="inline-flex items-center gap-2 text-sm font-semibold text-brand-700 hover:text-brand-900">
           <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to the dashboard
+          {backTo === "/login" ? "Sign in to your dashboard" : "Back to the dashboard"}
         </Link>
         {receipt.hostedUrl ? (
           <a href={receipt.hostedUrl} className="text-sm font-semibold text-brand-700 hover:text-brand-900">

@@ -10,7 +10,8 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { passwordTokenPurpose, resetPasswordWithToken } from "~/models/password-tokens.server";
-import { sessionCookie } from "~/web/auth.server";
+import { createSession } from "~/models/sessions.server";
+import { sessionCookie, sessionCookieHeader } from "~/web/auth.server";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { checkHoneypot } from "~/web/honeypot.server";
 import { redirectWithToast } from "~/web/toast.server";
@@ -42,6 +43,15 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!outcome.ok) {
     const result = submission.reply({ formErrors: [`Failed to reset password: ${outcome.message}`], hideFields: SECRET_FIELDS });
     return data({ result }, { status: 400 });
+  }
+  // A first password (after a purchase or an invitation): the buyer is signed in and welcomed.
+  if (outcome.firstPassword) {
+    const session = await createSession(outcome.user.id, "cookie");
+    return redirectWithToast(
+      "/dashboard",
+      { type: "success", message: `Welcome to BrandLift, ${outcome.user.name.split(" ")[0]}! Your password is set.` },
+      { headers: { "Set-Cookie": await sessionCookieHeader(session.token, session.expiresAt) } },
+    );
   }
   // Every session of the account has ended; this browser's cookie, if any, goes too.
   return redirectWithToast(

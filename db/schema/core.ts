@@ -40,6 +40,8 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     profileImage: text("profile_image"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** The first dashboard visit ("Welcome"; every later one is "Welcome back"). */
+    welcomedAt: timestamp("welcomed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

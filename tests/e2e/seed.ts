@@ -15,7 +15,7 @@ const passwordHash = await hashPassword(PASSWORD);
 for (const account of Object.values(ACCOUNTS)) {
   await db
     .insert(schema.users)
-    .values({ email: account.email, name: account.name, role: account.role, passwordHash })
+    .values({ email: account.email, name: account.name, role: account.role, passwordHash, welcomedAt: new Date() })
     .onConflictDoNothing();
 }
 // The chat spec's customer needs a service whose Message tab it can open.

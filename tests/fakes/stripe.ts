@@ -48,6 +48,10 @@ export interface FakeStripe {
   refundOutside(paymentIntent: string, amount?: number): Session;
   /** The charge of a payment intent as charge.refunded carries it: running amount_refunded, no refunds list (API ≥ 2022-11-15). */
   chargeFor(paymentIntent: string): Session;
+  /** Open (unpaid) invoices made by invoice(…, { paid: false }), by id: GET /v1/invoices lists them, POST /v1/invoices/:id/pay pays them. */
+  openInvoices: Map<string, Session>;
+  /** The next N invoice payments are declined (a card error, 402). */
+  declinePaymentsNext(times?: number): void;
   /** A signed webhook delivery for an event of this type about this object. */
   event(type: string, object: Record<string, unknown>, options?: { id?: string; timestamp?: number; secret?: string }): { body: string; signature: string; id: string };
   close(): Promise<void>;
@@ -68,6 +72,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   /** What each payment intent charged, from completed payment sessions and invoices. */
   const charged = new Map<string, number>();
   let refundFailures: { status: number; times: number } | null = null;
+  const openInvoices = new Map<string, Session>();
+  let declines = 0;
   const refundedOf = (pi: string) => [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === "succeeded").reduce((sum, r) => sum + (r.amount as number), 0);
   const createRefund = (pi: string, amount: number | undefined, metadata: Record<string, unknown>): Session | string => {
     const total = charged.get(pi);
@@ -152,6 +158,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const data = [...refunds.values()].filter((r) => !pi || r.payment_intent === pi).reverse();
         return send(res, 200, { object: "list", data, has_more: false, url: "/v1/refunds" });
       }
+      if (req.method === "GET" && url.pathname === "/v1/invoices") {
+        const subscription = url.searchParams.get("subscription");
+        const status = url.searchParams.get("status");
+        const data = [...openInvoices.values()].filter((i) => (!subscription || (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription === subscription) && (!status || i.status === status)).reverse();
+        return send(res, 200, { object: "list", data, has_more: false, url: "/v1/invoices" });
+      }
+      const payMatch = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(url.pathname);
+      if (req.method === "POST" && payMatch) {
+        const invoice = openInvoices.get(payMatch[1]);
+        if (!invoice || invoice.status !== "open") return stripeError(res, 400, `Invoice is already paid or does not exist: '${payMatch[1]}'`);
+        if (declines > 0) {
+          declines -= 1;
+          return send(res, 402, { error: { type: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." } });
+        }
+        Object.assign(invoice, { status: "paid", amount_paid: invoice.amount_due, status_transitions: { paid_at: Math.floor(Date.now() / 1000) } });
+        charged.set(invoice.payment_intent as string, invoice.amount_due as number);
+        return send(res, 200, invoice);
+      }
       const subscriptionMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
       if (req.method === "GET" && subscriptionMatch) {
         const subscription = subscriptions.get(subscriptionMatch[1]);
@@ -227,7 +251,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const paid = options.paid ?? true;
       const paymentIntent = `pi_${crypto.randomBytes(8).toString("hex")}`;
       if (paid) charged.set(paymentIntent, options.amount ?? item.price.unit_amount);
-      return {
+      const invoice: Session = {
         id,
         object: "invoice",
         billing_reason: options.billingReason ?? "subscription_cycle",
@@ -243,6 +267,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         lines: { data: [{ period: { start, end } }] },
         parent: { type: "subscription_details", subscription_details: { subscription: subscriptionId, metadata: subscription.metadata } },
       };
+      if (!paid) openInvoices.set(id, invoice);
+      return structuredClone(invoice);
+    },
+    openInvoices,
+    declinePaymentsNext(times = 1) {
+      declines = times;
     },
     refundedCharge(invoice, amountRefunded) {
       return {

@@ -25,6 +25,7 @@ const { getTeamCounts } = await import("~/models/stats.server");
 const { getSubscriptionMetrics } = await import("~/models/subscriptions.server");
 const { renewalRevenueByMonth } = await import("~/models/invoices.server");
 const { bearerFor, sessionCookieFor } = await import("./authorization/helpers");
+const { getToast } = await import("~/web/toast.server");
 
 beforeAll(async () => {
   await seedServices();
@@ -153,6 +154,50 @@ describe("a plan bought through Stripe", () => {
     // Paying later settles it.
     await deliver("invoice.paid", fake.invoice(subscriptionId));
     expect((await plansOf(token))[0].status).toBe("active");
+  });
+
+  test("past due is no dead end: the portal opens on the payment method; retry pays the open invoice, or says it failed again", async () => {
+    const { user, subscriptionId } = await subscribe("vip");
+    const failed = fake.invoice(subscriptionId, { paid: false });
+    await deliver("invoice.payment_failed", failed);
+    const [row] = await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.stripeSubscriptionId, subscriptionId));
+    expect(row.status).toBe("past_due");
+    const cookie = await sessionCookieFor(user.id);
+    const step = async (fields: Record<string, string>) => {
+      const response = (await billingPage.action({
+        request: new Request("http://localhost/dashboard/billing", { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields) }),
+        params: {},
+        context: freshContext(),
+      })) as Response;
+      const toastCookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const toast = (await getToast(new Request("http://localhost/", { headers: { Cookie: toastCookie } }))).toast;
+      return { status: response.status, location: response.headers.get("Location"), toast: toast && { type: toast.type, message: toast.message } };
+    };
+
+    const update = await step({ intent: "payment-method", subscriptionId: row.id });
+    expect(update.location).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
+    expect(fake.requests.at(-1)?.params).toMatchObject({ customer: row.stripeCustomerId, flow_data: { type: "payment_method_update" } });
+
+    fake.declinePaymentsNext();
+    expect(await step({ intent: "retry", subscriptionId: row.id })).toEqual({
+      status: 302,
+      location: `/dashboard/plans/${row.id}`,
+      toast: { type: "error", message: "The payment failed again. Please update your payment method, then retry." },
+    });
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, row.id)))[0].status).toBe("past_due");
+
+    const before = await revenueCents();
+    expect(await step({ intent: "retry", subscriptionId: row.id })).toEqual({
+      status: 302,
+      location: `/dashboard/plans/${row.id}`,
+      toast: { type: "success", message: "Payment received: your plan is active again." },
+    });
+    expect(fake.requests.filter((r) => r.path === `/v1/invoices/${failed.id}/pay`)).toHaveLength(2);
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, row.id)))[0].status).toBe("active");
+    expect(await revenueCents()).toBe(before + 58900);
+    // Stripe's own invoice.paid for the same invoice counts nothing twice.
+    await deliver("invoice.paid", fake.openInvoices.get(failed.id as string)!);
+    expect(await revenueCents()).toBe(before + 58900);
   });
 
   test("webhooks about a subscription we never sold change nothing", async () => {

@@ -10,6 +10,7 @@ import * as receiptPage from "~/routes/receipts.$kind.$id";
 import * as mySubscriptions from "~/routes/api.subscriptions.my";
 import * as myReceipts from "~/routes/api.receipts.my";
 import { db, schema } from "~/utils/db.server";
+import { getToast } from "~/web/toast.server";
 import { bearerFor, createTestUser, sessionCookieFor } from "./authorization/helpers";
 import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
 
@@ -54,6 +55,30 @@ const change = (cookie: string, fields: Record<string, string>) =>
       context: freshContext(),
     }),
   );
+const cookiesFrom = (headers: Headers) =>
+  headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+const toastOfHeaders = async (headers: Headers) => (await getToast(new Request("http://localhost/", { headers: { Cookie: cookiesFrom(headers) } }))).toast;
+/** A test billing page post that redirects, with the toast it flashes. */
+async function outcomeWithToast(cookie: string, fields: Record<string, string>) {
+  const response = (await testBilling.action({
+    request: new Request("http://localhost/billing/test", { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields) }),
+    params: {},
+    context: freshContext(),
+  })) as Response;
+  return { status: response.status, toast: await toastOfHeaders(response.headers) };
+}
+/** A past-due step posted from the plan's card to /dashboard/billing. */
+async function billingStep(cookie: string, fields: Record<string, string>) {
+  const response = (await dashboardBilling.action({
+    request: new Request("http://localhost/dashboard/billing", { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(fields) }),
+    params: {},
+    context: freshContext(),
+  })) as Response;
+  return { status: response.status, location: response.headers.get("Location"), headers: response.headers };
+}
 const current = async (id: string) => (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, id)))[0];
 
 describe("the test billing page", () => {
@@ -138,6 +163,35 @@ describe("the test billing page", () => {
     expect((await current(subscription.id)).status).toBe("past_due");
     const mail = decodeEmail(emailsTo(email).find((m) => m.includes("Payment failed")) ?? "");
     expect(mail).toContain("/dashboard/billing");
+  });
+
+  test("past due is no dead end: the failure is an error toast; update the card (a declined one fails again) or retry, and the plan is active", async () => {
+    const { subscription, cookie } = await subscribe("vip");
+    const failed = await outcomeWithToast(cookie, { intent: "fail", subscriptionId: subscription.id });
+    expect(failed.toast).toMatchObject({ type: "error", message: expect.stringContaining("past due") });
+
+    // The plan's page offers both steps; "Update payment method" opens the test page's card step.
+    const step = await billingStep(cookie, { intent: "payment-method", subscriptionId: subscription.id });
+    expect(step).toMatchObject({ status: 302, location: `/billing/test#payment-${subscription.id}` });
+
+    const declined = await change(cookie, { intent: "payment-method", subscriptionId: subscription.id, cardNumber: "4000 0000 0000 0002" });
+    expect(declined).toMatchObject({ status: 402, body: { error: expect.stringContaining("declined") } });
+    expect((await current(subscription.id)).status).toBe("past_due");
+
+    const before = Math.round((await getTeamCounts()).totalRevenue * 100);
+    const paid = await outcomeWithToast(cookie, { intent: "payment-method", subscriptionId: subscription.id, cardNumber: "4242 4242 4242 4242" });
+    expect(paid.toast).toMatchObject({ type: "success", message: "Payment received: your plan is active again." });
+    expect((await current(subscription.id)).status).toBe("active");
+    expect(Math.round((await getTeamCounts()).totalRevenue * 100)).toBe(before + 58900);
+    // Nothing left to retry.
+    expect((await change(cookie, { intent: "retry", subscriptionId: subscription.id })).status).toBe(409);
+
+    // Retry from the plan's page (/dashboard/billing) after another failure.
+    await change(cookie, { intent: "fail", subscriptionId: subscription.id });
+    const retried = await billingStep(cookie, { intent: "retry", subscriptionId: subscription.id });
+    expect(retried).toMatchObject({ status: 302, location: `/dashboard/plans/${subscription.id}` });
+    expect(await toastOfHeaders(retried.headers)).toMatchObject({ type: "success" });
+    expect((await current(subscription.id)).status).toBe("active");
   });
 
   test("the order confirmation e-mail links to the receipt", async () => {

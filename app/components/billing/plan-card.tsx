@@ -38,12 +38,15 @@ export function PlanCard({
   headingLevel = 3,
   showFeatures = true,
   actions,
+  pastDueSteps,
   className,
 }: {
   subscription: SubscriptionJson;
   headingLevel?: 2 | 3;
   showFeatures?: boolean;
   actions?: ReactNode;
+  /** What the customer can do about a failed payment, under the past-due notice. */
+  pastDueSteps?: ReactNode;
   className?: string;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -70,9 +73,10 @@ export function PlanCard({
         </p>
       </div>
       {subscription.status === "past_due" ? (
-        <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-          The last payment did not go through. Please update your payment details in billing to keep your plan.
-        </p>
+        <div role="alert" className="space-y-3 rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+          <p>The last payment did not go through. Update your payment method, then retry the payment to keep your plan.</p>
+          {pastDueSteps ? <div className="flex flex-wrap gap-2">{pastDueSteps}</div> : null}
+        </div>
       ) : null}
       {showFeatures && subscription.features.length > 0 ? (
         <div>

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { ArrowRight, CreditCard } from "lucide-react";
+import { ArrowRight, CreditCard, RefreshCw } from "lucide-react";
 import { Button, ButtonLink } from "~/components/ui/button";
 import type { SubscriptionJson } from "~/domain/billing";
 import { PlanCard } from "./plan-card";
@@ -20,6 +20,7 @@ export function PlanOverview({ plans }: { plans: SubscriptionJson[] }) {
           <PlanCard
             key={subscription._id}
             subscription={subscription}
+            pastDueSteps={<PaymentSteps subscriptionId={subscription._id} />}
             actions={
               <>
                 <ButtonLink to={`/dashboard/plans/${subscription._id}`} size="sm" variant="outline">
@@ -45,5 +46,29 @@ export function ManageBillingButton() {
         Manage billing
       </Button>
     </Form>
+  );
+}
+
+/** A past-due plan's way out: update the payment method (Stripe's portal or the test page), then retry. Plain forms. */
+export function PaymentSteps({ subscriptionId }: { subscriptionId: string }) {
+  return (
+    <>
+      <Form method="post" action="/dashboard/billing" reloadDocument>
+        <input type="hidden" name="intent" value="payment-method" />
+        <input type="hidden" name="subscriptionId" value={subscriptionId} />
+        <Button type="submit" size="sm">
+          <CreditCard aria-hidden="true" className="size-4" />
+          Update payment method
+        </Button>
+      </Form>
+      <Form method="post" action="/dashboard/billing" reloadDocument>
+        <input type="hidden" name="intent" value="retry" />
+        <input type="hidden" name="subscriptionId" value={subscriptionId} />
+        <Button type="submit" size="sm" variant="outline">
+          <RefreshCw aria-hidden="true" className="size-4" />
+          Retry payment
+        </Button>
+      </Form>
+    </>
   );
 }
