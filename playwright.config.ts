@@ -29,7 +29,8 @@ export default defineConfig({
     command: `rm -rf ${E2E_DATA_DIR} && npx tsx tests/e2e/seed.ts && node ${process.env.BUILD_DIR ?? "build"}/server.js`,
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The seed and the first start take 10-20 s on a quiet machine, over 50 s on a loaded one.
+    timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
     env: { NODE_ENV: "production", PORT: String(E2E_PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_URL: `http://127.0.0.1:${E2E_PORT}`, LOG_LEVEL: "warn" },

@@ -8,11 +8,12 @@ export type SiteHeaderProps = {
   user?: { name: string } | null;
 };
 
+/** Sections of the landing page: absolute, so they work from every page that shows this header. */
 const sectionLinks = [
-  { href: "#a-la-carte", label: "Services" },
-  { href: "#subscription-options", label: "Plans" },
-  { href: "#faq", label: "FAQ" },
-  { href: "#contact", label: "Contact" },
+  { href: "/#a-la-carte", label: "Services" },
+  { href: "/#subscription-options", label: "Plans" },
+  { href: "/#faq", label: "FAQ" },
+  { href: "/#contact", label: "Contact" },
 ];
 
 export function SiteHeader({ user }: SiteHeaderProps) {

@@ -1,5 +1,6 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
+import { createPortal } from "react-dom";
 import { cn } from "~/components/ui/cn";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -47,8 +48,11 @@ function focusableIn(container: HTMLElement) {
 }
 
 /**
- * Accessible modal dialog. It renders in place (no portal, so fields inside still belong to an
- * enclosing form); keep it out of transformed ancestors so `fixed` covers the viewport.
+ * Accessible modal dialog. Once hydrated it renders at the root (a portal into <body>), so no
+ * ancestor (a transformed one, or a `content-visibility` section, which becomes the containing block
+ * of `fixed`) can draw it inside a section. Before hydration and without JavaScript it renders in
+ * place (server HTML has no portals); the stylesheet lifts containment from a section holding an
+ * open modal (tailwind.css). Forms go inside the modal, never around it.
  */
 export function Modal({ open, onClose, title, description, children, size = "md", initialFocusRef, className, closeHref }: ModalProps) {
   const titleId = useId();
@@ -109,7 +113,7 @@ export function Modal({ open, onClose, title, description, children, size = "md"
     }
   }
 
-  return (
+  const dialog = (
     // The backdrop is a mouse convenience; keyboard users close with Escape or the close button.
     <div
       className="fixed inset-0 z-50 flex items-end justify-center overflow-y-auto bg-slate-950/70 p-3 backdrop-blur-sm sm:items-center sm:p-6"
@@ -165,4 +169,5 @@ export function Modal({ open, onClose, title, description, children, size = "md"
       </div>
     </div>
   );
+  return hydrated ? createPortal(dialog, document.body) : dialog;
 }
