@@ -19,6 +19,7 @@ export const PAID_STATUSES = ["in_progress", "completed"] as const;
 export { WORK_STATUSES, type WorkStatus };
 
 const assignee = alias(schema.users, "assignee");
+const customer = alias(schema.users, "customer");
 
 const columns = {
   id: schema.purchases.id,
@@ -35,6 +36,7 @@ const columns = {
   serviceDescription: schema.services.description,
   assigneeId: schema.purchases.assigneeId,
   assigneeName: assignee.name,
+  customerName: customer.name,
   dueAt: schema.purchases.dueAt,
 };
 
@@ -53,6 +55,7 @@ export type PurchaseRow = {
   serviceDescription: string | null;
   assigneeId: string | null;
   assigneeName: string | null;
+  customerName: string | null;
   dueAt: Date | null;
 };
 
@@ -62,7 +65,8 @@ function selectPurchases() {
     .from(schema.purchases)
     .innerJoin(schema.orders, eq(schema.orders.id, schema.purchases.orderId))
     .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
-    .leftJoin(assignee, eq(assignee.id, schema.purchases.assigneeId));
+    .leftJoin(assignee, eq(assignee.id, schema.purchases.assigneeId))
+    .leftJoin(customer, eq(customer.id, schema.purchases.userId));
 }
 
 const newestFirst = [desc(schema.purchases.createdAt), desc(schema.purchases.id)];

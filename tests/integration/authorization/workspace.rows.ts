@@ -54,3 +54,15 @@ export const rows: AuthorizationRow[] = [
     expect: staffApi,
   },
 ];
+
+rows.push(
+  { route: "dashboard.work.tsx", method: "GET", path: "/dashboard/work?due=overdue", expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }) },
+  {
+    route: "dashboard.work.tsx",
+    method: "POST",
+    path: "/dashboard/work",
+    note: "someone else's purchase",
+    body: (f) => ({ form: { intent: "complete", purchaseId: f.ids.dashPurchaseB } }),
+    expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 404 }),
+  },
+);
