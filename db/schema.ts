@@ -9,3 +9,4 @@ export * from "./schema/catalogue";
 export * from "./schema/billing";
 export * from "./schema/ops";
 export * from "./schema/grader";
+export * from "./schema/workspace";

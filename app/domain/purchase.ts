@@ -13,6 +13,9 @@ export interface PurchaseJson {
   createdAt: string;
   stripeSessionId: string | null;
   service: { _id: string; name: string; description: string | null };
+  /** Who on the team does the work, and when it is due. */
+  assignee: { _id: string; name: string } | null;
+  dueAt: string | null;
 }
 
 /** The Report shape of the JSON API. */

@@ -1,6 +1,7 @@
 import { centsToDollars } from "~/domain/format";
 import type { PurchaseJson } from "~/domain/purchase";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
@@ -17,6 +18,9 @@ export const VISIBLE_STATUSES = ["in_progress", "completed", "refunded"] as cons
 export const PAID_STATUSES = ["in_progress", "completed"] as const;
 export { WORK_STATUSES, type WorkStatus };
 
+const assignee = alias(schema.users, "assignee");
+const customer = alias(schema.users, "customer");
+
 const columns = {
   id: schema.purchases.id,
   userId: schema.purchases.userId,
@@ -30,6 +34,10 @@ const columns = {
   serviceId: schema.services.id,
   serviceName: schema.services.name,
   serviceDescription: schema.services.description,
+  assigneeId: schema.purchases.assigneeId,
+  assigneeName: assignee.name,
+  customerName: customer.name,
+  dueAt: schema.purchases.dueAt,
 };
 
 export type PurchaseRow = {
@@ -45,6 +53,10 @@ export type PurchaseRow = {
   serviceId: string;
   serviceName: string;
   serviceDescription: string | null;
+  assigneeId: string | null;
+  assigneeName: string | null;
+  customerName: string | null;
+  dueAt: Date | null;
 };
 
 function selectPurchases() {
@@ -52,7 +64,9 @@ function selectPurchases() {
     .select(columns)
     .from(schema.purchases)
     .innerJoin(schema.orders, eq(schema.orders.id, schema.purchases.orderId))
-    .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId));
+    .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+    .leftJoin(assignee, eq(assignee.id, schema.purchases.assigneeId))
+    .leftJoin(customer, eq(customer.id, schema.purchases.userId));
 }
 
 const newestFirst = [desc(schema.purchases.createdAt), desc(schema.purchases.id)];
@@ -113,6 +127,72 @@ export async function setPurchaseStatus(actor: Actor, id: string, status: WorkSt
   return (await findPurchase(id))!;
 }
 
+export interface PurchaseChanges {
+  status?: WorkStatus;
+  assigneeId?: string | null;
+  dueAt?: Date | null;
+}
+
+/**
+ * Staff change paid work: its status, who does it and when it is due. Any of the three; an
+ * assignee must be an active team member (400 otherwise).
+ */
+export async function updatePurchase(actor: Actor, id: string, changes: PurchaseChanges): Promise<PurchaseRow> {
+  if (!can(actor, "purchase:update-status")) throw new HttpError(403, "You are not allowed to do that.");
+  if (!(await findPurchase(id))) throw notFound("Purchase not found.");
+  if (changes.assigneeId) {
+    const [staff] = await db
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(and(eq(schema.users.id, changes.assigneeId), eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
+      .limit(1);
+    if (!staff) throw new HttpError(400, "The assignee must be a team member.", "INVALID_INPUT");
+  }
+  if (changes.status) await setPurchaseStatus(actor, id, changes.status);
+  if (changes.assigneeId !== undefined || changes.dueAt !== undefined) {
+    await db
+      .update(schema.purchases)
+      .set({
+        ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
+        ...(changes.dueAt !== undefined ? { dueAt: changes.dueAt } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(schema.purchases.id, id));
+  }
+  return (await findPurchase(id))!;
+}
+
+export type DueFilter = "overdue" | "week";
+
+/**
+ * "My work": the open (in progress) purchases assigned to one staff member, soonest due first,
+ * those without a date last. `overdue`: due before now; `week`: due within the next seven days
+ * (overdue included).
+ */
+export async function listAssignedPurchases(assigneeId: string, due?: DueFilter, now = new Date()): Promise<PurchaseRow[]> {
+  const week = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000);
+  return selectPurchases()
+    .where(
+      and(
+        eq(schema.purchases.assigneeId, assigneeId),
+        eq(schema.purchases.status, "in_progress"),
+        due === "overdue" ? lt(schema.purchases.dueAt, now) : due === "week" ? lte(schema.purchases.dueAt, week) : undefined,
+      ),
+    )
+    .orderBy(sql`${schema.purchases.dueAt} asc nulls last`, asc(schema.purchases.createdAt), asc(schema.purchases.id))
+    .limit(200);
+}
+
+/** Whether a staff member has open work assigned (they land on "My work" after signing in). */
+export async function hasAssignedWork(assigneeId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: schema.purchases.id })
+    .from(schema.purchases)
+    .where(and(eq(schema.purchases.assigneeId, assigneeId), eq(schema.purchases.status, "in_progress")))
+    .limit(1);
+  return !!row;
+}
+
 /** Whether this customer holds a paid purchase of the service; the newest such purchase. */
 export async function findPaidPurchase(userId: string, serviceId: string, purchaseId?: string | null) {
   if (!isUuid(userId) || !isUuid(serviceId) || (purchaseId && !isUuid(purchaseId))) return null;
@@ -143,5 +223,7 @@ export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
     createdAt: row.createdAt.toISOString(),
     stripeSessionId: row.stripeSessionId,
     service: { _id: row.serviceId, name: row.serviceName, description: row.serviceDescription },
+    assignee: row.assigneeId ? { _id: row.assigneeId, name: row.assigneeName ?? "" } : null,
+    dueAt: row.dueAt?.toISOString() ?? null,
   };
 }

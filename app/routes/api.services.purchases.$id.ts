@@ -1,12 +1,18 @@
 import { z } from "zod";
 import { purchaseJson, successData } from "~/domain/schemas/api";
-import { getPurchaseFor, setPurchaseStatus, toPurchaseJson, WORK_STATUSES } from "~/models/purchases.server";
+import { getPurchaseFor, toPurchaseJson, updatePurchase, WORK_STATUSES } from "~/models/purchases.server";
 import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string() });
-const body = z.object({
-  status: z.enum(WORK_STATUSES, { error: "Status must be in_progress or completed." }),
-});
+const ASSIGNEE_MESSAGE = "assigneeId must be a team member's id or null.";
+const DUE_MESSAGE = "dueAt must be a date and time (ISO 8601) or null.";
+const body = z
+  .object({
+    status: z.enum(WORK_STATUSES, { error: "Status must be in_progress or completed." }).optional(),
+    assigneeId: z.string({ error: ASSIGNEE_MESSAGE }).uuid({ error: ASSIGNEE_MESSAGE }).nullable().optional(),
+    dueAt: z.iso.datetime({ offset: true, error: DUE_MESSAGE }).nullable().optional(),
+  })
+  .refine((b) => b.status !== undefined || b.assigneeId !== undefined || b.dueAt !== undefined, { error: "Nothing to change: give status, assigneeId or dueAt." });
 
 const response = successData(purchaseJson);
 
@@ -16,8 +22,15 @@ export const loader = apiRoute({ method: "GET", auth: "any", params, response, s
   return { success: true, data: toPurchaseJson(purchase) };
 });
 
-/** PATCH /api/services/purchases/:id {status}: staff move work between in progress and completed. */
-export const action = apiRoute({ method: "PATCH", auth: "team", params, body, errors: [409], response, summary: "Move paid work between in progress and completed." }, async ({ user, params, body }) => {
-  const purchase = await setPurchaseStatus(user, params.id, body.status);
-  return { success: true, data: toPurchaseJson(purchase) };
-});
+/** PATCH /api/services/purchases/:id {status?, assigneeId?, dueAt?}: staff move paid work along, assign it and give it a due date. */
+export const action = apiRoute(
+  { method: "PATCH", auth: "team", params, body, errors: [409], response, summary: "Change paid work: status, assignee (a team member or null) and due date (or null)." },
+  async ({ user, params, body }) => {
+    const purchase = await updatePurchase(user, params.id, {
+      status: body.status,
+      assigneeId: body.assigneeId,
+      dueAt: body.dueAt === undefined ? undefined : body.dueAt === null ? null : new Date(body.dueAt),
+    });
+    return { success: true, data: toPurchaseJson(purchase) };
+  },
+);

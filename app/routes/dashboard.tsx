@@ -3,14 +3,12 @@ import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TeamUnreadTotal, ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
-import { RevenueChart } from "~/components/dashboard/revenue-chart";
 import { Sidebar } from "~/components/dashboard/sidebar";
 import { ButtonLink } from "~/components/ui/button";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import { PlanOverview } from "~/components/billing/plan-overview";
-import { getSubscriptionMetrics, listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
-import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
-import { revenueByMonth } from "~/models/revenue.server";
+import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
+import { getCustomerCounts } from "~/models/stats.server";
 import { markWelcomed } from "~/models/users.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireUser } from "~/web/auth.server";
@@ -18,29 +16,25 @@ import { loadSection } from "~/web/sections.server";
 import { can } from "~/domain/permissions";
 
 /**
- * /dashboard: the sidebar and the overview cards around every dashboard view. Unread chat counts
- * for the sidebar badge: staff per customer (the shared support inbox), a customer their own thread.
+ * /dashboard: the sidebar around every dashboard view; for customers also the overview cards. Staff
+ * tools own the whole screen (issue 23): their overview and chart are the Overview page
+ * (dashboard._index.tsx). Unread chat counts for the sidebar badge: staff per customer (the
+ * shared support inbox), a customer their own thread.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
   // Each part is read on its own: a failed one shows its error, the sidebar and the rest stay.
-  const [firstVisit, counts, unreadSection, planSection, revenueSection] = await Promise.all([
+  const [firstVisit, counts, unreadSection, planSection] = await Promise.all([
     markWelcomed(user.id),
-    loadSection<OverviewCounts>("overview", async () =>
-      staff
-        ? { role: "team", ...(await getTeamCounts()), ...(await getSubscriptionMetrics()) }
-        : { role: "user", ...(await getCustomerCounts(user.id)) },
-    ),
+    staff ? null : loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(user.id)) })),
     loadSection("unread", async () =>
       staff
         ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
         : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },
     ),
     loadSection("plan", async () => (!staff ? await toSubscriptionJsons(await listSubscriptionsForUser(user.id)) : [])),
-    // Staff: revenue and orders per month, drawn as SVG on the server (components/dashboard/revenue-chart).
-    loadSection("revenue", async () => (staff ? await revenueByMonth(12) : null)),
   ]);
   // Badges and the plan line are extras: without them the page simply shows none.
   const unread = unreadSection.ok
@@ -49,12 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
       : { role: "user" as const, total: 0 };
   const plans = planSection.ok ? planSection.data : [];
-  const revenue = revenueSection.ok ? revenueSection.data : null;
-  return { user: { id: user.id, name: user.name, role: user.role }, firstVisit, counts, plans, unread, revenue };
+  return { user: { id: user.id, name: user.name, role: user.role }, firstVisit, counts, plans, unread };
 }
 
 export default function Dashboard() {
-  const { user, firstVisit, counts, plans, unread, revenue } = useLoaderData<typeof loader>();
+  const { user, firstVisit, counts, plans, unread } = useLoaderData<typeof loader>();
   const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
@@ -80,20 +73,22 @@ export default function Dashboard() {
       <div className="min-h-screen lg:flex">
         <Sidebar role={user.role} name={user.name} badges={badges} />
         <main className="mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
-          {/* Phones on a detail page (a service, a customer): the chat and tabs come first, the overview stays on the lists. */}
-          <header className={detail ? "max-lg:sr-only" : undefined}>
-            <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">
-              {firstVisit ? "Welcome" : "Welcome back"}, {user.name.split(" ")[0]}
-            </h1>
-            <p className="mt-1 text-slate-600">
-              {can(user, "area:team") ? "Revenue, bookings and your customers at a glance." : "Your services, reports and messages in one place."}
-            </p>
-          </header>
-          <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
-            <Overview counts={counts} role={user.role} />
-            {revenue ? <RevenueChart months={revenue} /> : null}
-            {plans.length > 0 && !planPage ? <PlanOverview plans={plans} /> : null}
-          </div>
+          {counts ? (
+            <>
+              {/* Phones on a detail page (a service): the chat and tabs come first, the overview stays on the lists. */}
+              <header className={detail ? "max-lg:sr-only" : undefined}>
+                <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">Welcome back, {user.name.split(" ")[0]}</h1>
+                <p className="mt-1 text-slate-600">Your services, reports and messages in one place.</p>
+              </header>
+              <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
+                <Overview counts={counts} role={user.role} />
+                {plans.length > 0 && !planPage ? <PlanOverview plans={plans} /> : null}
+              </div>
+            </>
+          ) : (
+            // Staff: each tool starts with its own heading and actions; this names the page for screen readers.
+            <h1 className="sr-only">BrandLift team dashboard</h1>
+          )}
           <Outlet />
         </main>
       </div>

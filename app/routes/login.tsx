@@ -19,6 +19,8 @@ import { checkHoneypot } from "~/web/honeypot.server";
 import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { can } from "~/domain/permissions";
+import { hasAssignedWork } from "~/models/purchases.server";
 import { readForm } from "~/web/body-limit.server";
 import { withSignInLimits } from "~/web/auth-limits.server";
 
@@ -56,8 +58,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const previous = await getIdentity(request);
   if (previous?.via === "cookie") await revokeSession(previous.token);
   const session = await createSession(user.id, "cookie");
+  // Staff with open work assigned to them start on "My work" (issue 23); a redirectTo still wins.
+  const home = can(user, "area:team") && (await hasAssignedWork(user.id)) ? "/dashboard/work" : "/dashboard";
   return redirectWithToast(
-    safeRedirect(submission.value.redirectTo),
+    safeRedirect(submission.value.redirectTo, home),
     { type: "success", message: LOGIN_SUCCESS_MESSAGE },
     { headers: { "Set-Cookie": await sessionCookieHeader(session.token, session.expiresAt) } },
   );

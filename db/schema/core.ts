@@ -1,5 +1,6 @@
 import { relations, sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -163,11 +164,15 @@ export const purchases = pgTable(
     quantity: integer("quantity").notNull().default(1),
     status: text("status").$type<PurchaseStatus>().notNull().default("pending"),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** The staff member doing the work and when it is due (issue 23, "My work"). */
+    assigneeId: uuid("assignee_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
+    dueAt: timestamp("due_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("purchases_user_created_idx").on(t.userId, t.createdAt),
+    index("purchases_assignee_due_idx").on(t.assigneeId, t.dueAt).where(sql`${t.assigneeId} is not null`),
     index("purchases_order_idx").on(t.orderId),
     index("purchases_status_idx").on(t.status),
     check("purchases_status_check", inList("status", PURCHASE_STATUSES)),

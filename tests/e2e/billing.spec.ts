@@ -106,10 +106,11 @@ test.describe.serial("a subscriber and the staff", () => {
     test.use({ storageState: storageStateFor("team") });
 
     test("see the plan on the customer list and detail, and MRR with active subscribers", async ({ page }) => {
-      await page.goto("/dashboard/users");
+      await page.goto("/dashboard");
       const overview = page.getByRole("region", { name: "Overview" });
       await expect(overview.getByText("Monthly Recurring Revenue")).toBeVisible();
       await expect(overview.getByText("Active Subscribers")).toBeVisible();
+      await page.goto("/dashboard/users");
       await page.getByLabel("Search users by name or e-mail").fill(email);
       await page.getByRole("button", { name: "Search" }).click();
       const row = page.getByRole("listitem").filter({ hasText: email });

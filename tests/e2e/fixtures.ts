@@ -24,6 +24,8 @@ export const ACCOUNTS = {
   statesStaff: { email: "states-staff@e2e.test", name: "Stan States", role: "team" },
   opsStaff: { email: "ops-staff@e2e.test", name: "Olive Ops", role: "team" },
   subscriber: { email: "subscriber@e2e.test", name: "Sasha Subscriber", role: "user" },
+  workStaff: { email: "work-staff@e2e.test", name: "Wes Work", role: "team" },
+  workCustomer: { email: "work@e2e.test", name: "Wren Work", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

@@ -224,6 +224,8 @@ const subscriberScreens: Screen[] = [
 ];
 
 const staffScreens: Screen[] = [
+  { name: "staff-overview", path: "/dashboard", ready: heading("Overview") },
+  { name: "staff-work", path: "/dashboard/work", ready: heading("My work") },
   { name: "staff-users", path: "/dashboard/users", ready: heading("Users") },
   {
     name: "staff-user-detail",
@@ -345,3 +347,5 @@ screensFor("visitor", visitorScreens);
 screensFor("statesCustomer", customerScreens);
 screensFor("subscriber", subscriberScreens);
 screensFor("statesStaff", staffScreens);
+// "My work" with assigned purchases (one overdue).
+screensFor("workStaff", [{ name: "staff-work-assigned", path: "/dashboard/work", ready: async (page) => void (await expect(page.getByTestId("work-item").first()).toBeVisible()) }]);

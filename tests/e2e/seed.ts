@@ -76,6 +76,22 @@ if (planOrder) {
     currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
   });
 }
+// The workspace spec's staff member has two purchases of Wren Work assigned: one overdue, one due in three days.
+const [workStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.workStaff.email));
+const [workUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.workCustomer.email));
+const workServices = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(2);
+const [workOrder] = await db
+  .insert(schema.orders)
+  .values({ email: workUser!.email, name: workUser!.name, userId: workUser!.id, status: "paid", totalCents: workServices[0]!.priceCents + workServices[1]!.priceCents, stripeSessionId: "cs_e2e_work_seed" })
+  .onConflictDoNothing()
+  .returning();
+if (workOrder) {
+  const day = 24 * 60 * 60 * 1000;
+  await db.insert(schema.purchases).values([
+    { orderId: workOrder.id, serviceId: workServices[1]!.id, userId: workUser!.id, amountCents: workServices[1]!.priceCents, status: "in_progress", assigneeId: workStaff!.id, dueAt: new Date(Date.now() + 3 * day) },
+    { orderId: workOrder.id, serviceId: workServices[0]!.id, userId: workUser!.id, amountCents: workServices[0]!.priceCents, status: "in_progress", assigneeId: workStaff!.id, dueAt: new Date(Date.now() - day) },
+  ]);
+}
 // The screens spec's newcomer has no password yet and an unused set-password link (as after a first order).
 const [newcomer] = await db.insert(schema.users).values({ email: NEWCOMER.email, name: NEWCOMER.name, role: "user" }).onConflictDoNothing().returning();
 if (newcomer) {

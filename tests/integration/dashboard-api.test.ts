@@ -41,6 +41,8 @@ const purchaseShape = (id: string) => ({
   createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
   stripeSessionId: expect.stringMatching(/^cs_test_/),
   service: { _id: services[0].id, name: services[0].name, description: services[0].description },
+  assignee: null,
+  dueAt: null,
 });
 
 describe("purchases API", () => {

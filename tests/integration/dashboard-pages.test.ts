@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as dashboard from "~/routes/dashboard";
+import * as staffOverview from "~/routes/dashboard._index";
 import * as servicesTab from "~/routes/dashboard.services._index";
 import * as serviceReports from "~/routes/dashboard.services.$purchaseId._index";
 import * as userReports from "~/routes/dashboard.users.$userId._index";
@@ -32,9 +33,9 @@ beforeAll(async () => {
 const page = (account: Account) => ({ cookie: account.cookie });
 
 describe("dashboard pages", () => {
-  it("the layout carries the role's counts", async () => {
+  it("the counts: staff's on the Overview page, a customer's in the layout", async () => {
     // Each overview part is a section of its own: { ok: true, data } or the section's failure.
-    const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(staff) }));
+    const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(staffOverview.loader, "/dashboard", { auth: page(staff) }));
     expect(team.counts.ok).toBe(true);
     expect(team.counts.data).toMatchObject({ role: "team", totalRevenue: expect.any(Number), servicesBooked: expect.any(Number), totalActiveUsers: expect.any(Number) });
     const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(dana) }));

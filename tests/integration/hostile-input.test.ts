@@ -22,7 +22,7 @@ const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.
 
 const HOSTILE = ["a\u0000b", "x\u0001\u001by\u007f"];
 /** Query parameters the app reads somewhere; each is tried on every GET. */
-const QUERY_NAMES = ["search", "q", "email", "session_id", "page", "limit", "before", "status", "userId", "token", "redirectTo", "planId", "upload"];
+const QUERY_NAMES = ["search", "q", "email", "assigneeId", "due", "session_id", "page", "limit", "before", "status", "userId", "token", "redirectTo", "planId", "upload"];
 
 const fixtures = {} as Fixtures;
 

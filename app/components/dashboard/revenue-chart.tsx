@@ -1,5 +1,6 @@
 import { scaleBand, scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
+import { compactDollars, roundTicks } from "~/domain/chart";
 import { formatMoney } from "~/domain/format";
 
 export interface RevenueChartMonth {
@@ -24,9 +25,6 @@ const label = (month: string) => {
   const [year, index] = month.split("-");
   return `${MONTH_NAMES[Number(index) - 1]} ${year.slice(2)}`;
 };
-/** "$0", "$500", "$1.5k": written out by hand, because Node's and the browser's compact formats differ (a hydration mismatch). */
-const compactMoney = (dollars: number) =>
-  dollars >= 1000 ? `$${Number((dollars / 1000).toFixed(1))}k` : `$${Number(dollars.toFixed(0))}`;
 
 /**
  * Revenue (bars, left axis) and orders (line, right axis) per month: plain SVG rendered on the
@@ -35,6 +33,7 @@ const compactMoney = (dollars: number) =>
  */
 export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
   const total = months.reduce((sum, m) => sum + m.revenue, 0);
+  const empty = months.every((m) => m.revenue === 0 && m.orders === 0);
   return (
     <section aria-labelledby="revenue-chart-heading" className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -47,9 +46,17 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
           <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
         </p>
       </div>
-      {/* Phones get a narrower drawing (its text is not scaled down to a few pixels), wider screens the full one; only one is ever shown. */}
-      <ChartSvg months={months} layout={COMPACT} className="sm:hidden" />
-      <ChartSvg months={months} layout={FULL} className="max-sm:hidden" testId="revenue-chart" />
+      {empty ? (
+        <p className="mt-4 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-600" data-testid="revenue-chart-empty">
+          Nothing here yet: revenue and orders show up once the first order is paid.
+        </p>
+      ) : (
+        <>
+          {/* Phones get a narrower drawing (its text is not scaled down to a few pixels), wider screens the full one; only one is ever shown. */}
+          <ChartSvg months={months} layout={COMPACT} className="sm:hidden" />
+          <ChartSvg months={months} layout={FULL} className="max-sm:hidden" testId="revenue-chart" />
+        </>
+      )}
       <table className="sr-only">
         <caption>Revenue and orders per month</caption>
         <thead>
@@ -80,23 +87,26 @@ function ChartSvg({ months, layout, className, testId }: { months: RevenueChartM
   const innerWidth = width - margin.left - margin.right;
   const innerHeight = height - margin.top - margin.bottom;
   const x = scaleBand<string>().domain(months.map((m) => m.month)).range([0, innerWidth]).padding(0.25);
-  const revenue = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.revenue))]).nice().range([innerHeight, 0]);
-  const orders = scaleLinear().domain([0, Math.max(1, ...months.map((m) => m.orders))]).nice().range([innerHeight, 0]);
+  // Whole, distinct, round ticks on both axes (domain/chart.ts); the scales end at the last tick.
+  const revenueTicks = roundTicks(Math.max(...months.map((m) => m.revenue)));
+  const orderTicks = roundTicks(Math.max(...months.map((m) => m.orders)));
+  const revenue = scaleLinear().domain([0, revenueTicks.at(-1)!]).range([innerHeight, 0]);
+  const orders = scaleLinear().domain([0, orderTicks.at(-1)!]).range([innerHeight, 0]);
   const ordersPath = line<RevenueChartMonth>()
     .x((m) => (x(m.month) ?? 0) + x.bandwidth() / 2)
     .y((m) => orders(m.orders))(months);
   return (
     <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="revenue-chart-heading" className={`mt-3 h-auto w-full ${className}`} data-testid={testId}>
       <g transform={`translate(${margin.left},${margin.top})`}>
-        {revenue.ticks(4).map((tick) => (
+        {revenueTicks.map((tick) => (
           <g key={tick} transform={`translate(0,${revenue(tick)})`}>
             <line x2={innerWidth} className="stroke-slate-200" />
             <text x={-8} dy="0.32em" textAnchor="end" fontSize={fontSize} className="fill-slate-500">
-              {compactMoney(tick)}
+              {compactDollars(tick)}
             </text>
           </g>
         ))}
-        {orders.ticks(4).map((tick) => (
+        {orderTicks.map((tick) => (
           <text key={tick} x={innerWidth + 8} y={orders(tick)} dy="0.32em" fontSize={fontSize} className="fill-slate-500">
             {tick}
           </text>

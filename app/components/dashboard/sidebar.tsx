@@ -1,11 +1,13 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { CreditCard, FileText, Gauge, Inbox, LogOut, MessageSquare, Receipt, ShoppingBag, Tags, UserCog, Users, UsersRound } from "lucide-react";
+import { ClipboardList, CreditCard, FileText, Gauge, Inbox, LayoutDashboard, LogOut, MessageSquare, Receipt, ShoppingBag, Tags, UserCog, Users, UsersRound } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
 
 const links = {
   team: [
+    { to: "/dashboard", label: "Overview", icon: LayoutDashboard },
+    { to: "/dashboard/work", label: "My work", icon: ClipboardList },
     { to: "/dashboard/users", label: "Users", icon: Users },
     { to: "/dashboard/inbox", label: "Inbox", icon: Inbox },
     { to: "/dashboard/orders", label: "Orders", icon: CreditCard },
@@ -66,6 +68,8 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
             <li key={to} className="shrink-0 lg:shrink">
               <NavLink
                 to={to}
+                // Overview is /dashboard itself: current only there, not on every page under it.
+                end={to === "/dashboard"}
                 prefetch="intent"
                 className={({ isActive }) =>
                   cn(itemClass, "px-3 whitespace-nowrap lg:px-4", isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")

@@ -34,6 +34,8 @@ export const purchaseJson = z.object({
   createdAt: isoDate,
   stripeSessionId: z.string().nullable(),
   service: z.object({ _id: id, name: z.string(), description: z.string().nullable() }),
+  assignee: z.object({ _id: id, name: z.string() }).nullable().meta({ description: "The team member doing the work." }),
+  dueAt: isoDate.nullable(),
 });
 
 export const reportJson = z.object({

@@ -59,7 +59,8 @@ export const rows: AuthorizationRow[] = [
     route: "dashboard._index.tsx",
     method: "GET",
     path: "/dashboard",
-    expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/services" }, team: toUsers }),
+    note: "staff: the Overview",
+    expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/services" }, team: 200 }),
   },
   { route: "dashboard.services._index.tsx", method: "GET", path: "/dashboard/services", expect: byRole({ anonymous: login, customer: 200, team: toUsers }) },
   {

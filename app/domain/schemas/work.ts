@@ -1,0 +1,20 @@
+import { z } from "~/domain/zod";
+
+/** The "My work" page's filter and its forms (issue 23). */
+
+export const WORK_FILTERS = ["all", "overdue", "week"] as const;
+export type WorkFilter = (typeof WORK_FILTERS)[number];
+
+export const workFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("due"),
+    purchaseId: z.string().uuid({ error: "Purchase not found." }),
+    // A date input sends YYYY-MM-DD, or nothing to clear the date.
+    dueOn: z.union([z.literal(""), z.iso.date({ error: "Please give a date." })]),
+  }),
+  z.object({ intent: z.literal("complete"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),
+  z.object({ intent: z.literal("unassign"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),
+]);
+
+/** A due date from a date field: the end of that day (UTC), so it is overdue only once the day is over. */
+export const endOfDay = (date: string) => new Date(`${date}T23:59:59.999Z`);

@@ -1,0 +1,42 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { NoteJson } from "~/domain/schemas/workspace";
+import { db, schema } from "~/utils/db.server";
+import { notFound } from "~/utils/http.server";
+
+/*
+ * Internal notes on a customer's support thread. They live in their own table and
+ * are read only here, by staff screens and the staff API: the conversation API, the socket
+ * handlers and the e-mails read chat_messages, so a note cannot reach the customer by any of them.
+ */
+
+const n = schema.threadNotes;
+
+/** A staff member's note on a customer's thread; 404 when the id is no customer. */
+export async function addThreadNote(author: { id: string }, customerId: string, body: string): Promise<NoteJson> {
+  const [customer] = await db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.id, customerId), eq(schema.users.role, "user")))
+    .limit(1);
+  if (!customer) throw notFound("Conversation not found.");
+  const [row] = await db.insert(n).values({ customerId, authorId: author.id, body }).returning({ id: n.id });
+  const [note] = await listThreadNotes(customerId, row.id);
+  return note;
+}
+
+/** A customer's thread notes, oldest first (they sit between the messages by time). */
+export async function listThreadNotes(customerId: string, onlyId?: string): Promise<NoteJson[]> {
+  const rows = await db
+    .select({ id: n.id, body: n.body, createdAt: n.createdAt, authorId: n.authorId, authorName: schema.users.name })
+    .from(n)
+    .leftJoin(schema.users, eq(schema.users.id, n.authorId))
+    .where(and(eq(n.customerId, customerId), onlyId ? eq(n.id, onlyId) : undefined))
+    .orderBy(asc(n.createdAt), asc(n.id))
+    .limit(500);
+  return rows.map((r) => ({
+    _id: r.id,
+    author: r.authorId ? { _id: r.authorId, name: r.authorName ?? "" } : null,
+    body: r.body,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
