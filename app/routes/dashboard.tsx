@@ -77,7 +77,7 @@ export default function Dashboard() {
             <>
               {/* Phones on a detail page (a service): the chat and tabs come first, the overview stays on the lists. */}
               <header className={detail ? "max-lg:sr-only" : undefined}>
-                <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">Welcome back, {user.name.split(" ")[0]}</h1>
+                <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">{firstVisit ? "Welcome" : "Welcome back"}, {user.name.split(" ")[0]}</h1>
                 <p className="mt-1 text-slate-600">Your services, reports and messages in one place.</p>
               </header>
               <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
