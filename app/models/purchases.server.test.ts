@@ -42,6 +42,8 @@ describe("purchases", () => {
       createdAt: purchase.createdAt.toISOString(),
       stripeSessionId: order.stripeSessionId,
       service: { _id: services[1].id, name: services[1].name, description: services[1].description },
+      assignee: null,
+      dueAt: null,
     });
   });
 
