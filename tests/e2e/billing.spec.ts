@@ -53,10 +53,7 @@ async function subscribe(page: Page, plan: "STARTER PACKAGE" | "PRO PACKAGE" | "
   // A new account's link sets a first password (issue 11): the page says so.
   await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
   await page.getByRole("button", { name: "Set Password" }).click();
-  await expect(page).toHaveURL(/\/login$/, { timeout: 15_000 });
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(NEW_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  // Setting a first password signs the buyer in (decision 145): no second sign-in.
   await expect(page).toHaveURL(/\/dashboard/, { timeout: 15_000 });
 }
 

@@ -159,11 +159,9 @@ test("order, pay on the test checkout, set a password from the e-mail and see th
   // A new account's link sets a first password (issue 11): the page says so.
   await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
   await page.getByRole("button", { name: "Set Password" }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("a-strong-password-1");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  // Setting a first password signs the buyer in and welcomes them (decision 145): no second sign-in.
   await expect(page).toHaveURL(/\/dashboard/);
+  await expect(page.getByText(/Welcome to BrandLift/).first()).toBeVisible();
   await expect(page.getByText("Brand Identity Kit").first()).toBeVisible();
 });
 
