@@ -27,7 +27,13 @@ export async function action({ request }: ActionFunctionArgs) {
   return data({ done: result }, { status: statusOf(result) });
 }
 
-export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+/*
+ * "same-origin", not "no-referrer": either way the token in this URL never goes to another site in a
+ * Referer, but under "no-referrer" a browser sends `Origin: null` on the form's document POST (the
+ * path without JavaScript), which the forgery check (web/same-origin.server.ts) rightly refuses as
+ * an opaque origin. tests/integration/account-undo-page.test.ts
+ */
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store", "Referrer-Policy": "same-origin" });
 
 export default function UndoEmail() {
   const { token, result } = useLoaderData<typeof loader>();
