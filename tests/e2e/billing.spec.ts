@@ -159,4 +159,12 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await expect(page.getByRole("heading", { name: "E-mail address not changed" })).toBeVisible();
   await page.goto("/dashboard/account");
   await expect(page.getByText(`Signed in as ${newEmail}`)).toBeVisible();
+
+  // The old address undoes it (without JavaScript too: a document post from a no-store page).
+  await page.goto(await linkFrom(email, "/account/undo-email?token="));
+  await page.getByRole("button", { name: "Restore my e-mail address" }).click();
+  await expect(page.getByRole("heading", { name: "E-mail address restored" })).toBeVisible();
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+  await page.goto("/dashboard/account");
+  await expect(page).toHaveURL(/\/login/);
 });
