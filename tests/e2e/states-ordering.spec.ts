@@ -34,6 +34,7 @@ test("a network failure while ordering shows 'Network error. Please try again.' 
   await page.unroute(/\.data(\?|$)/);
   await dialog.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText("Social Media Audit")).toBeVisible();
 });
 
