@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { ChatMessage, ClientToServerEvents, SendResult, ServerToClientEvents } from "~/realtime/events";
 import { catchUpCursor } from "~/components/chat/use-conversation";
 import { attachSocketServer, type IoServer } from "~/realtime/socket.server";
@@ -29,6 +30,33 @@ export async function startChatServer(): Promise<{ url: string; io: IoServer; cl
     io,
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
+}
+
+/**
+ * One chat server for a test file: started before its tests and closed after them; sockets pushed
+ * to `open` are closed after each test. `server.url` and `server.io` are read at test time.
+ */
+export function chatServerForFile() {
+  let started: Awaited<ReturnType<typeof startChatServer>> | undefined;
+  const open: ChatClient[] = [];
+  beforeAll(async () => {
+    started = await startChatServer();
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const server = {
+    get url() {
+      return started!.url;
+    },
+    get io() {
+      return started!.io;
+    },
+  };
+  return { server, open };
 }
 
 /** Connects and resolves once open; rejects with the connect_error message. */

@@ -1,16 +1,15 @@
 import fs from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import type { ChatMessage } from "~/realtime/events";
 import { loader as conversationLoader, action as conversationAction } from "~/routes/api.chat.conversation.$userId";
 import { action as readAction, loader as readLoader } from "~/routes/api.chat.read";
 import { env } from "~/utils/env.server";
 import { catalogue, createPurchase } from "../dashboard-helpers";
-import { chatAccount, connectClient, delay, sendSupport, startChatServer, texts, type ChatAccount, type ChatClient } from "../chat-helpers";
+import { chatAccount, connectClient, delay, sendSupport, chatServerForFile, texts, type ChatAccount } from "../chat-helpers";
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
-let server: Awaited<ReturnType<typeof startChatServer>>;
-const open: ChatClient[] = [];
+const { server, open } = chatServerForFile();
 async function client(account: ChatAccount) {
   const socket = await connectClient(server.url, { token: account.token });
   open.push(socket);
@@ -39,15 +38,6 @@ function outboxFor(email: string) {
   return fs.readdirSync(env.outboxDir).filter((f) => f.includes(email.replace(/[^a-z0-9@._-]/gi, "_")));
 }
 
-beforeAll(async () => {
-  server = await startChatServer();
-});
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe("GET /api/chat/conversation/:userId", () => {
   test("pages oldest first with limit, before and after", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { io as connect } from "socket.io-client";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { ChatMessage } from "~/domain/chat";
 import { getConversation } from "~/models/chat.server";
 import { issuePasswordToken } from "~/models/password-tokens.server";
@@ -15,7 +15,7 @@ import { database, db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { jsonRequest } from "../auth-helpers";
-import { chatAccount, connectClient, delay, nextEvent, sendSupport, startChatServer, type ChatClient } from "../chat-helpers";
+import { chatAccount, connectClient, delay, nextEvent, sendSupport, chatServerForFile, type ChatClient } from "../chat-helpers";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
 /*
@@ -23,18 +23,8 @@ import { BASE_URL, loadContext } from "./authorization/helpers";
  * origin, at most 10 sockets per user per node, 20 messages / 10 s per user across sockets.
  */
 
-let server: Awaited<ReturnType<typeof startChatServer>>;
-const open: ChatClient[] = [];
+const { server, open } = chatServerForFile();
 
-beforeAll(async () => {
-  server = await startChatServer();
-});
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 async function client(auth: Parameters<typeof connectClient>[1]) {
   const socket = await connectClient(server.url, auth);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { getConversation } from "~/models/chat.server";
 import { createSession, revokeSession } from "~/models/sessions.server";
 import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
@@ -12,29 +12,18 @@ import {
   nextEvent,
   sendSupport,
   sendToRoom,
-  startChatServer,
+  chatServerForFile,
   texts,
   type ChatAccount,
-  type ChatClient,
 } from "../chat-helpers";
 
-let server: Awaited<ReturnType<typeof startChatServer>>;
-const open: ChatClient[] = [];
+const { server, open } = chatServerForFile();
 async function client(account: ChatAccount) {
   const socket = await connectClient(server.url, { token: account.token });
   open.push(socket);
   return socket;
 }
 
-beforeAll(async () => {
-  server = await startChatServer();
-});
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe("the handshake", () => {
   test("refuses no token, a bad token and a logged-out token with 'unauthorized'", async () => {

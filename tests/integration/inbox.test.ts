@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { supportRoomId, type ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
@@ -19,7 +19,7 @@ import * as threadPage from "~/routes/dashboard.inbox.$customerId";
 import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { chatAccount, collect, connectClient, nextEvent, sendSupport, startChatServer, type ChatAccount, type ChatClient } from "../chat-helpers";
+import { chatAccount, collect, connectClient, nextEvent, sendSupport, chatServerForFile, type ChatAccount } from "../chat-helpers";
 import { samples } from "../reports-cases";
 import { formRequest } from "../requests";
 import { sessionCookieFor } from "../factories";
@@ -30,8 +30,7 @@ import { sessionCookieFor } from "../factories";
  */
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
-let server: Awaited<ReturnType<typeof startChatServer>>;
-const open: ChatClient[] = [];
+const { server, open } = chatServerForFile();
 
 async function client(account: ChatAccount) {
   const socket = await connectClient(server.url, { token: account.token });
@@ -78,15 +77,6 @@ function filesUnder(dir: string): string[] {
 }
 const chatFiles = () => filesUnder(path.join(env.storageDir, "chat"));
 
-beforeAll(async () => {
-  server = await startChatServer();
-});
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
 describe("thread summary", () => {
   test("each message updates the thread in the same transaction: last message, unread both ways, and a closed thread reopens", async () => {

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as notes from "~/routes/api.chat.threads.$customerId.notes";
 import * as savedReplies from "~/routes/api.saved-replies";
@@ -7,22 +7,12 @@ import * as savedReply from "~/routes/api.saved-replies.$id";
 import * as purchaseById from "~/routes/api.services.purchases.$id";
 import * as purchases from "~/routes/api.services.purchases";
 import { env } from "~/utils/env.server";
-import { chatAccount, connectClient, delay, nextEvent, sendSupport, startChatServer, type ChatAccount, type ChatClient } from "../chat-helpers";
+import { chatAccount, connectClient, delay, nextEvent, sendSupport, chatServerForFile, type ChatAccount } from "../chat-helpers";
 import { call, catalogue, createAccount, createPurchase, readJson } from "../dashboard-helpers";
 
 /** internal notes, saved replies, purchase assignee and due date, "my work". */
 
-let server: Awaited<ReturnType<typeof startChatServer>>;
-const open: ChatClient[] = [];
-beforeAll(async () => {
-  server = await startChatServer();
-});
-afterEach(() => {
-  for (const socket of open.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await server.close();
-});
+const { server, open } = chatServerForFile();
 
 const as = (account: ChatAccount) => ({ bearer: account.token });
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
