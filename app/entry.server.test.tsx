@@ -1,4 +1,3 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { Scripts } from "@remix-run/react";
 import fc from "fast-check";
 import { createRequire } from "node:module";
@@ -7,6 +6,7 @@ import type * as ReactDomServer from "react-dom/server";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { CONTEXT } from "../tests/requests";
+import { handlerFor } from "../tests/support/remix-build";
 
 /*
  * Every character of a server-rendered page arrives exactly: the real handleRequest (React's
@@ -60,24 +60,7 @@ const blocks = fc.array(fc.record({ pad: fc.nat(2047), text }), { minLength: 1, 
 
 async function buildHandler() {
   const entry = await import("./entry.server");
-  const build = {
-    mode: "production",
-    entry: { module: entry },
-    routes: { root: { id: "root", path: "", module: { default: Root } } },
-    assets: {
-      entry: { module: "/assets/entry.client.js", imports: ["/assets/chunk.js"] },
-      routes: {
-        root: { id: "root", path: "", module: "/assets/root.js", imports: [], hasAction: false, hasLoader: false, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: false },
-      },
-      url: "/assets/manifest.js",
-      version: "1",
-    },
-    publicPath: "/",
-    assetsBuildDirectory: "build/client",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
-    isSpaMode: false,
-  } as unknown as ServerBuild;
-  return createRequestHandler(build, "production");
+  return handlerFor(entry, [{ id: "root", path: "", module: { default: Root } }]);
 }
 
 async function checkPages(handle: (request: Request) => Promise<Response>) {

@@ -1,4 +1,3 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { expect, test } from "vitest";
 import * as entry from "~/entry.server";
 import * as root from "~/root";
@@ -10,6 +9,7 @@ import { env } from "~/utils/env.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
+import { handlerFor } from "../support/remix-build";
 
 /*
  * The undo-email page without JavaScript: a browser's document GET, then the form's document POST
@@ -21,41 +21,10 @@ import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
 const PASSWORD = "correct-horse-battery";
 const APP = new URL(env.appUrl).origin;
 
-const handler = createRequestHandler(
-  {
-    mode: "production",
-    entry: { module: entry },
-    routes: {
-      root: { id: "root", path: "", module: root },
-      "routes/account.undo-email": { id: "routes/account.undo-email", parentId: "root", path: "account/undo-email", module: undoEmailPage },
-    },
-    assets: {
-      entry: { module: "/assets/entry.client.js", imports: [] },
-      routes: {
-        root: { id: "root", path: "", module: "/assets/root.js", imports: [], hasAction: false, hasLoader: true, hasClientAction: false, hasClientLoader: false, hasErrorBoundary: true },
-        "routes/account.undo-email": {
-          id: "routes/account.undo-email",
-          parentId: "root",
-          path: "account/undo-email",
-          module: "/assets/undo.js",
-          imports: [],
-          hasAction: true,
-          hasLoader: true,
-          hasClientAction: false,
-          hasClientLoader: false,
-          hasErrorBoundary: false,
-        },
-      },
-      url: "/assets/manifest.js",
-      version: "1",
-    },
-    publicPath: "/",
-    assetsBuildDirectory: "build/client",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
-    isSpaMode: false,
-  } as unknown as ServerBuild,
-  "production",
-);
+const handler = handlerFor(entry, [
+  { id: "root", path: "", module: root },
+  { id: "routes/account.undo-email", parentId: "root", path: "account/undo-email", module: undoEmailPage },
+]);
 
 /** What the server answers a browser's request: the forgery check first, then Remix (with the Host the Express adapter passes). */
 async function serve(request: Request) {
