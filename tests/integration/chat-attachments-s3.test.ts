@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
+import { HeadObjectCommand } from "@aws-sdk/client-s3";
+import { s3Client, startS3rver } from "../support/s3rver";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 /*
@@ -26,24 +23,15 @@ const { storage } = await import("~/utils/storage.server");
 const { sweepScenario } = await import("../chat-attachment-helpers");
 const { createAccount } = await import("../factories");
 
-let server: S3rver;
-let directory: string;
-const client = new S3Client({
-  region: s3.S3_REGION,
-  endpoint: s3.S3_ENDPOINT,
-  forcePathStyle: true,
-  credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY },
-});
+let server: Awaited<ReturnType<typeof startS3rver>>;
+const client = s3Client(s3);
 
 beforeAll(async () => {
-  directory = fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-"));
-  server = new S3rver({ port: s3.port, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: s3.S3_BUCKET, configs: [] }] });
-  await server.run();
+  server = await startS3rver(s3);
 });
 
 afterAll(async () => {
   await server?.close();
-  fs.rmSync(directory, { recursive: true, force: true });
 });
 
 async function inBucket(key: string) {

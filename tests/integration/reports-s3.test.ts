@@ -1,8 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { s3Client, startS3rver } from "../support/s3rver";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 /*
@@ -27,14 +25,8 @@ const { env } = await import("~/utils/env.server");
 const helpers = await import("../dashboard-helpers");
 const cases = await import("../reports-cases");
 
-let server: S3rver;
-let directory: string;
-const client = new S3Client({
-  region: s3.S3_REGION,
-  endpoint: s3.S3_ENDPOINT,
-  forcePathStyle: true,
-  credentials: { accessKeyId: s3.S3_ACCESS_KEY_ID, secretAccessKey: s3.S3_SECRET_ACCESS_KEY },
-});
+let server: Awaited<ReturnType<typeof startS3rver>>;
+const client = s3Client(s3);
 
 async function objectKeys() {
   const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.S3_BUCKET }));
@@ -46,9 +38,7 @@ let customer: typeof staff;
 let serviceId: string;
 
 beforeAll(async () => {
-  directory = fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-"));
-  server = new S3rver({ port: s3.port, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: s3.S3_BUCKET, configs: [] }] });
-  await server.run();
+  server = await startS3rver(s3);
   const services = await helpers.catalogue();
   serviceId = services[2].id;
   staff = await helpers.createAccount("team");
@@ -58,7 +48,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  fs.rmSync(directory, { recursive: true, force: true });
 });
 
 describe("report upload and download on S3-compatible storage", () => {
