@@ -59,11 +59,15 @@ export async function billingPortalUrl(user: Actor): Promise<string> {
         .limit(1);
   const customer = row?.customer ?? order?.customer;
   if (!customer) throw new HttpError(404, BILLING_MESSAGES.noPlan, "NO_BILLING_ACCOUNT");
+  return portalUrl(stripe, user.id, { customer, return_url: `${env.appUrl}/dashboard/services` });
+}
+
+/** A Stripe billing portal session's address; Stripe failing is a 502 in the error shape. */
+async function portalUrl(client: Stripe, userId: string, params: Stripe.BillingPortal.SessionCreateParams): Promise<string> {
   try {
-    const session = await stripe.billingPortal.sessions.create({ customer, return_url: `${env.appUrl}/dashboard/services` });
-    return session.url;
+    return (await client.billingPortal.sessions.create(params)).url;
   } catch (error) {
-    logger.warn({ err: error, userId: user.id }, "creating the billing portal session failed");
+    logger.warn({ err: error, userId, flow: params.flow_data?.type ?? "portal" }, "creating the billing portal session failed");
     throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
   }
 }
@@ -77,17 +81,12 @@ export async function paymentMethodUrl(user: Actor, subscriptionId: string): Pro
   if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
   if (!stripe) return `${TEST_BILLING_PATH}#payment-${row.id}`;
   if (!row.stripeCustomerId) throw new HttpError(404, BILLING_MESSAGES.noPlan, "NO_BILLING_ACCOUNT");
-  try {
-    const session = await stripe.billingPortal.sessions.create({
-      customer: row.stripeCustomerId,
-      return_url: `${env.appUrl}/dashboard/plans/${row.id}`,
-      flow_data: { type: "payment_method_update", after_completion: { type: "redirect", redirect: { return_url: `${env.appUrl}/dashboard/plans/${row.id}` } } },
-    });
-    return session.url;
-  } catch (error) {
-    logger.warn({ err: error, userId: user.id }, "creating the payment-method portal session failed");
-    throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
-  }
+  const planPage = `${env.appUrl}/dashboard/plans/${row.id}`;
+  return portalUrl(stripe, user.id, {
+    customer: row.stripeCustomerId,
+    return_url: planPage,
+    flow_data: { type: "payment_method_update", after_completion: { type: "redirect", redirect: { return_url: planPage } } },
+  });
 }
 
 /**
