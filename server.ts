@@ -17,7 +17,8 @@ import { env } from "./app/utils/env.server";
 import { createLandingCache } from "./app/utils/landing-cache.server";
 import { httpSerializers, logger } from "./app/utils/logger.server";
 import { installProcessPolicy } from "./app/utils/process-policy.server";
-import { requestContext } from "./app/utils/request-context.server";
+import { requestContext, requestIdFrom } from "./app/utils/request-context.server";
+import { isApiPath } from "./app/utils/http.server";
 import { routePollingToWorkers } from "./app/utils/worker-polling.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { createApiFastPath } from "./app/web/api-fast-path.server";
@@ -67,8 +68,7 @@ async function startNode() {
   app.set("trust proxy", env.trustProxy);
 
   app.use((req, res, next) => {
-    const incoming = req.get("X-Request-Id");
-    res.locals.requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    res.locals.requestId = requestIdFrom(req.headers["x-request-id"]);
     res.locals.cspNonce = isApiPath(req.path)
       ? ""
       : (landingCache?.nonceFor(req, { requestId: res.locals.requestId, clientIp: req.ip ?? "unknown" }) ?? crypto.randomBytes(16).toString("base64"));
@@ -187,7 +187,6 @@ async function startNode() {
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 function securityHeaders(secureCookies: boolean, development: boolean, withNonce: boolean) {
   const stripeCheckout = "https://checkout.stripe.com";

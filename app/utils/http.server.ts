@@ -1,5 +1,8 @@
 /** The JSON error shape (docs/api.md), used by every /api route and guard. */
 
+/** Whether a path (without its query) is the JSON API's: JSON answers, no screens. */
+export const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
 export const ERROR_CODES = {
   400: "INVALID_INPUT",
   401: "UNAUTHORIZED",

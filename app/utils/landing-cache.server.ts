@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
 import { acceptedEncodings } from "./asset-server.server";
+import { requestIdFrom } from "./request-context.server";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -91,8 +92,7 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
       if ((req.method !== "GET" && req.method !== "HEAD") || req.url !== "/" || req.headers.cookie !== undefined) return false;
       const entry = generation;
       if (!entry?.ready || !entry.wireHeaders || Date.now() - entry.at > ttl) return false;
-      const incoming = req.headers["x-request-id"];
-      const requestId = typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+      const requestId = requestIdFrom(req.headers["x-request-id"]);
       for (const [name, value] of Object.entries(entry.wireHeaders)) if (value !== undefined) res.setHeader(name, value);
       res.setHeader("X-Request-Id", requestId);
       send(entry.ready, req.headers["accept-encoding"], req.method === "HEAD", res);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
 import { remember } from "@epic-web/remember";
 
 /**
@@ -10,4 +11,9 @@ export const requestContext = remember("request-context", () => new AsyncLocalSt
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** A request's id: the caller's `X-Request-Id` when it is a plain token (a proxy's), else a new one. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === "string" && /^[\w-]{1,64}$/.test(header) ? header : crypto.randomUUID();
 }

@@ -1,11 +1,11 @@
-import crypto from "node:crypto";
 import type http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
-import { errorBody } from "~/utils/http.server";
+import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
-import { requestContext } from "~/utils/request-context.server";
+import { requestContext, requestIdFrom } from "~/utils/request-context.server";
+import { forgeryRefusal } from "~/web/same-origin.server";
 import { acceptedEncodings } from "~/utils/asset-server.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 
@@ -71,17 +71,18 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
     /** Answers a GET or HEAD of /api without Express, or returns false to let Express have it. */
     handle(req: http.IncomingMessage, res: http.ServerResponse): boolean {
       const url = req.url ?? "";
-      if ((req.method !== "GET" && req.method !== "HEAD") || !(url.startsWith("/api/") || url === "/api" || url.startsWith("/api?"))) return false;
-      // A GET with a body goes through the body limits of the pipeline.
-      if (req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0") return false;
-      const requestId = requestIdOf(req);
+      if (req.method !== "GET" && req.method !== "HEAD") return false;
       const queryAt = url.indexOf("?");
       const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-      // Legacy `?_data` requests are refused by the forgery guard in the Express pipeline.
-      if (queryAt !== -1 && new URLSearchParams(url.slice(queryAt + 1)).has("_data")) return false;
+      if (!isApiPath(pathname)) return false;
+      // A GET with a body goes through the body limits of the pipeline; whatever the forgery check
+      // refuses (a legacy `?_data` request) is answered by it there.
+      if (req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] ?? "0") !== "0") return false;
+      if (forgeryRefusal({ method: req.method, url, headers: req.headers })) return false;
       const matched = matchRoute(routes, pathname);
-      // A malformed %-escape goes through Express, where apiRoute answers it (one implementation).
-      if (!matched || matched === "malformed") return false;
+      // No route, or a malformed %-escape: Express and apiRoute answer it (one implementation).
+      if (!matched) return false;
+      const requestId = requestIdFrom(req.headers["x-request-id"]);
       requestContext.run({ requestId }, () => {
         serve(req, res, matched.route, matched.params, requestId).catch((error: unknown) => {
           logger.error({ err: error, requestId }, "API fast path failed");
@@ -92,11 +93,6 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
       return true;
     },
   };
-}
-
-function requestIdOf(req: http.IncomingMessage) {
-  const incoming = req.headers["x-request-id"];
-  return typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
 }
 
 function incomingHeaders(req: http.IncomingMessage): Headers {
@@ -110,7 +106,7 @@ function incomingHeaders(req: http.IncomingMessage): Headers {
 }
 
 /** The route table of the build's /api resource routes (nested ones flattened), ranked as React Router ranks them. */
-export function compileRoutes(build: ServerBuild): CompiledRoute[] {
+function compileRoutes(build: ServerBuild): CompiledRoute[] {
   const fullPath = (id: string | undefined): string => {
     const route = id ? build.routes[id] : undefined;
     if (!route || route.id === "root") return "";
@@ -133,13 +129,13 @@ export function compileRoutes(build: ServerBuild): CompiledRoute[] {
   return compiled.sort((a, b) => b.score - a.score);
 }
 
-/** The first ranked route that matches (case-insensitive, params decoded), "malformed" for a bad %-escape. */
-export function matchRoute(routes: CompiledRoute[], pathname: string): { route: CompiledRoute; params: Record<string, string> } | "malformed" | null {
+/** The first ranked route that matches (case-insensitive, params decoded); null for none or a bad %-escape. */
+function matchRoute(routes: CompiledRoute[], pathname: string): { route: CompiledRoute; params: Record<string, string> } | null {
   let parts: string[];
   try {
     parts = pathname.split("/").filter(Boolean).map((part) => decodeURIComponent(part));
   } catch {
-    return "malformed";
+    return null;
   }
   const lower = parts.map((part) => part.toLowerCase());
   for (const route of routes) {

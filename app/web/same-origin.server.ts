@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { RequestHandler } from "express";
 import { env } from "~/utils/env.server";
-import { errorBody } from "~/utils/http.server";
+import { errorBody, isApiPath } from "~/utils/http.server";
 import { carriesSession } from "./private-cache.server";
 
 /*
@@ -23,6 +23,7 @@ export const LEGACY_DATA = {
 } as const;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const APP_ORIGIN = new URL(env.appUrl).origin;
 
 export interface RequestFacts {
   method: string;
@@ -32,14 +33,13 @@ export interface RequestFacts {
 }
 
 /** Why this request is refused (the answer's status, code and message), or null when it goes on. */
-export function forgeryRefusal(request: RequestFacts, appOrigin = new URL(env.appUrl).origin): typeof CROSS_SITE | typeof LEGACY_DATA | null {
+export function forgeryRefusal(request: RequestFacts, appOrigin = APP_ORIGIN): typeof CROSS_SITE | typeof LEGACY_DATA | null {
   // The raw request line, not a URL parsed against a base: nothing here can throw.
   const queryAt = request.url.indexOf("?");
   const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
   if (queryAt !== -1 && new URLSearchParams(request.url.slice(queryAt + 1)).has("_data")) return LEGACY_DATA;
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
-  const isApi = pathname === "/api" || pathname.startsWith("/api/");
-  if (isApi && !carriesSession(request.headers)) return null;
+  if (isApiPath(pathname) && !carriesSession(request.headers)) return null;
   return fromOurPages(request.headers, appOrigin) ? null : CROSS_SITE;
 }
 
@@ -47,7 +47,7 @@ export function forgeryRefusal(request: RequestFacts, appOrigin = new URL(env.ap
  * Whether a browser says the request comes from APP_URL's pages: its `Origin`, or without one its
  * `Sec-Fetch-Site`; a request with neither is not a browser's. Also the socket handshake's rule.
  */
-export function fromOurPages(headers: IncomingHttpHeaders, appOrigin = new URL(env.appUrl).origin): boolean {
+export function fromOurPages(headers: IncomingHttpHeaders, appOrigin = APP_ORIGIN): boolean {
   const origin = headers.origin;
   if (origin !== undefined) return origin === appOrigin;
   const site = headers["sec-fetch-site"];

@@ -18,7 +18,6 @@ import type { Database } from "../../db/client";
 interface WorkerState {
   dataDir: string;
   database: Database;
-  files: number;
 }
 const STATE = Symbol.for("brandlift.test-worker");
 const global = globalThis as Record<symbol, unknown>;
@@ -30,7 +29,7 @@ if (!state) {
   const database = await createTestDatabase(inject("databaseTemplate"));
   // The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
   global[Symbol.for("brandlift.test-database")] = database;
-  state = { dataDir, database, files: 0 };
+  state = { dataDir, database };
   global[STATE] = state;
   process.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
 } else {
@@ -41,7 +40,6 @@ if (!state) {
   const { resetRateLimits } = await import("../../app/utils/rate-limit.server");
   resetRateLimits();
 }
-state.files += 1;
 // A file sharing its worker must not change the settings the app read at its first import.
 const settingsAtStart = JSON.stringify(process.env);
 
