@@ -37,6 +37,7 @@ async function subscribe(page: Page, plan: "STARTER PACKAGE" | "PRO PACKAGE" | "
   await dialog.getByLabel("Email").fill(email);
   await dialog.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/, { timeout: 15_000 });
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
   await page.getByLabel("CVC").fill("123");

@@ -68,6 +68,8 @@ test("add a service, change its price, see it on the landing page, order it and 
   await dialog.getByRole("button", { name: "Submit Order" }).click();
 
   await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/);
+
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText(name).first()).toBeVisible();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");

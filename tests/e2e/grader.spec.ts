@@ -7,6 +7,7 @@ const unique = () => `grader-${Date.now().toString(36)}-${Math.random().toString
 
 async function payWithTestCard(page: Page) {
   await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
   await page.getByLabel("CVC").fill("123");

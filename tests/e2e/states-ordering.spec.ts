@@ -71,6 +71,7 @@ test("Our Services: a price opens the packages, Order Now orders one, Close clos
   await order.getByLabel("Email").fill(unique("package"));
   await order.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText("Content Creation Kit (Growth)")).toBeVisible();
 });
 
@@ -122,6 +123,7 @@ test("keyboard only: tick a service, Continue, fill the modal and submit, withou
   await expect(dialog.getByRole("button", { name: "Submit Order" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   // Escape closes a modal too (checked on a fresh page).
   await page.goto("/");
   await page.getByRole("checkbox", { name: /Paid Ads Setup/ }).check();

@@ -119,6 +119,7 @@ test("the order modal shows 'Submitting...' while it submits and then goes to th
   await dialog.getByRole("button", { name: "Submit Order" }).click();
   await expect(dialog.getByRole("button", { name: "Submitting..." })).toBeDisabled();
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText("Paid Ads Setup")).toBeVisible();
 });
 
@@ -138,6 +139,7 @@ test("'Order Now' in an Our Services detail modal orders that package", async ({
   await order.getByLabel("Email").fill(unique("package"));
   await order.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText("Content Creation Kit (Growth)")).toBeVisible();
 });
 
@@ -167,6 +169,7 @@ test("order, pay on the test checkout, set a password from the e-mail and see th
 test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js", async ({ page, javaScriptEnabled }) => {
   await orderServices(page, javaScriptEnabled, unique("canceller"), ["Monthly Analytics Report"]);
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Cancel and return to BrandLift" }).click();
   await expect(page).toHaveURL(/\/purchase\/cancel$/);
   await expect(page.getByRole("heading", { name: "Payment Cancelled by You" })).toBeVisible();
@@ -185,6 +188,7 @@ test("a plan's Continue opens the order form for a monthly subscription @no-js",
   await dialog.getByLabel("Email").fill(unique("planner"));
   await dialog.getByRole("button", { name: "Submit Order" }).click();
   await expect(page).toHaveURL(/\/checkout\/test\//);
+  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await expect(page.getByText("$159.00 per month").first()).toBeVisible();
   await payWithTestCard(page);
 });
