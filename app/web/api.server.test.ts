@@ -14,6 +14,22 @@ const echo = apiRoute({ auth: "none", body: z.object({ name: z.string().min(1, "
 }));
 
 describe("apiRoute", () => {
+  test("outside production an answer that drifts from its declared response is a 500, never sent", async () => {
+    const response = z.object({ success: z.literal(true), data: z.object({ total: z.number().int() }) });
+    const drifted = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: "12" } }));
+    const driftedResponse = apiRoute({ auth: "none", response }, async () => Response.json({ success: true, data: {} }, { status: 201 }));
+    const exact = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: 12 } }));
+    const get = (handler: ReturnType<typeof apiRoute>) => call(handler, new Request("http://x/api/total"));
+
+    const bad = await get(drifted);
+    expect(bad.status).toBe(500);
+    expect(JSON.stringify(await bad.json())).not.toContain("12");
+    expect((await get(driftedResponse)).status).toBe(500);
+    const good = await get(exact);
+    expect(good.status).toBe(200);
+    expect(await good.json()).toEqual({ success: true, data: { total: 12 } });
+  });
+
   test("parses a JSON body and answers JSON", async () => {
     const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "Ada" }), headers: { "Content-Type": "application/json" } }));
     expect(response.status).toBe(200);

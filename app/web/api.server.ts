@@ -5,6 +5,7 @@ import { can } from "~/domain/permissions";
 import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
 import { readFormData, readText } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp, consume } from "~/utils/rate-limit.server";
@@ -95,7 +96,11 @@ export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undef
         requestId,
         clientIp: ip,
       });
-      if (result instanceof Response) return result;
+      if (result instanceof Response) {
+        if (checkAnswers && config.response) await checkAnswer(config.response, result, request);
+        return result;
+      }
+      if (checkAnswers && config.response) checkValue(config.response, JSON.parse(JSON.stringify(result)), request);
       return Response.json(result, { status: config.status ?? 200, headers: { "Cache-Control": "no-store" } });
     } catch (error) {
       return toErrorResponse(error, requestId, request);
@@ -112,6 +117,31 @@ export function apiMethods(...routes: ApiHandler[]): ApiHandler {
     return match ? match(args) : methodNotAllowed();
   };
   return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api) });
+}
+
+/**
+ * Outside production every success is held to the route's declared `response` schema (the OpenAPI
+ * document's): an answer that drifted from its document fails the test that made it, as a 500.
+ * Production skips the check (the conformance test and these runs keep the two together).
+ */
+const checkAnswers = !env.isProduction;
+
+export class AnswerDriftError extends Error {
+  override name = "AnswerDriftError";
+}
+
+function checkValue(schema: z.ZodType, value: unknown, request: Request) {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { pathname } = new URL(request.url);
+    throw new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${z.prettifyError(result.error)}`);
+  }
+}
+
+async function checkAnswer(schema: z.ZodType, response: Response, request: Request) {
+  const isJson = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
+  if (!isJson || response.status < 200 || response.status >= 300 || response.bodyUsed) return;
+  checkValue(schema, await response.clone().json(), request);
 }
 
 function decodablePath(url: string) {
