@@ -1,36 +1,11 @@
-import type { PurchaseStatus } from "./status";
+import type { z } from "zod";
+import type { purchaseJson, reportJson } from "./schemas/api";
 
 export { WORK_STATUSES, isWorkStatus, type WorkStatus } from "./status";
 
-/** The Purchase shape of the JSON API (and of the dashboard's loaders): dates are ISO strings. */
-export interface PurchaseJson {
-  _id: string;
-  id: string;
-  amount: number;
-  currency: string;
-  quantity: number;
-  status: PurchaseStatus;
-  createdAt: string;
-  stripeSessionId: string | null;
-  service: { _id: string; name: string; description: string | null };
-  /** Who on the team does the work, and when it is due. */
-  assignee: { _id: string; name: string } | null;
-  dueAt: string | null;
-}
-
-/** The Report shape of the JSON API. */
-export interface ReportJson {
-  _id: string;
-  id: string;
-  title: string;
-  description: string | null;
-  fileName: string;
-  fileSize: number;
-  mimeType: string;
-  createdAt: string;
-  service: { _id: string; name: string };
-  userId: string;
-}
+/** The Purchase and Report shapes of the JSON API (and of the dashboard's loaders), from their schemas: dates are ISO strings. */
+export type PurchaseJson = z.infer<typeof purchaseJson>;
+export type ReportJson = z.infer<typeof reportJson>;
 
 export const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));

@@ -1,8 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { z } from "zod";
 import { isLiveStatus, reportPeriod } from "~/domain/billing";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
-import type { ReportJson } from "~/domain/purchase";
+import type { planReportResponse } from "~/domain/schemas/billing-api";
 import { UPLOAD_MESSAGES } from "~/domain/report";
 import { breaksTextRule, controlCharacterMessage } from "~/domain/zod";
 import { db, schema } from "~/utils/db.server";
@@ -21,7 +22,8 @@ import { findSubscription, planFor } from "./subscriptions.server";
  * inactive service row of its own (slug `plan-<key>`), never shown in the catalogue's pickers.
  */
 
-export type PlanReportJson = ReportJson & { period: string; subscriptionId: string };
+/** A plan period's report as the API answers it (from planReportResponse). */
+export type PlanReportJson = z.infer<typeof planReportResponse>["data"];
 
 /** The service row that stands for a plan in reports (created on first use). */
 export async function ensurePlanService(planKey: string) {

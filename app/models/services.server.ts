@@ -2,17 +2,13 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
+import type { serviceJson } from "~/domain/schemas/api";
+import type { z } from "zod";
 
 export type Service = typeof schema.services.$inferSelect;
 
-/** The Service shape of the JSON API (docs/api.md): money in dollars next to its currency. */
-export interface ServiceJson {
-  _id: string;
-  name: string;
-  price: number;
-  currency: string;
-  description: string | null;
-}
+/** The Service shape of the JSON API (docs/api.md), from its schema: money in dollars next to its currency. */
+export type ServiceJson = z.infer<typeof serviceJson>;
 
 export function toServiceJson(service: Pick<Service, "id" | "name" | "priceCents" | "currency" | "description">): ServiceJson {
   return {
