@@ -4,7 +4,7 @@ import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { hashToken } from "~/utils/tokens.server";
 import { passwordLinkIn } from "../../tests/fakes/email-links";
-import { readOutbox, waitForOutboxEmail } from "../../tests/auth-helpers";
+import { readOutbox, waitForOutboxEmail } from "../../tests/outbox";
 import { createTestUser, uniqueEmail } from "../../tests/integration/authorization/helpers";
 import {
   checkPasswordToken,

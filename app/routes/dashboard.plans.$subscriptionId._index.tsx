@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PlanReports } from "~/components/billing/plan-reports";
 import { listPlanReports } from "~/models/plan-reports.server";
-import { loadOwnSubscription } from "~/web/billing-guards.server";
+import { loadOwnSubscription } from "~/web/guards.server";
 
 /** The Reports tab of a plan: its reports, month by month (its own guard: the layout's protects nothing here). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

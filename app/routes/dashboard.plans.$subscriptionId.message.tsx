@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { ChatPanel } from "~/components/chat/chat-panel";
-import { loadOwnSubscription } from "~/web/billing-guards.server";
+import { loadOwnSubscription } from "~/web/guards.server";
 
 /** The Message tab of a plan: the subscriber's support chat, the same thread as every service's. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { can } from "~/domain/permissions";
-import { loadOwnSubscription } from "~/web/billing-guards.server";
+import { loadOwnSubscription } from "~/web/guards.server";
 
 /**
  * /dashboard/plans/:subscriptionId: a subscriber's plan, with the same Reports and Message tabs a

@@ -4,7 +4,6 @@ import { findSession, revokeSession, type SessionUser } from "~/models/sessions.
 import { touchSession } from "~/models/account.server";
 import { can } from "~/domain/permissions";
 import { env, sessionSecrets } from "~/utils/env.server";
-import { forbidden, unauthorized } from "~/utils/http.server";
 
 /** The cookie holds only the session secret; the session itself lives in the database. */
 export const sessionCookie = createCookie("__session", {
@@ -90,15 +89,6 @@ export async function requireTeam(request: Request): Promise<SessionUser> {
   const user = await requireUser(request);
   if (!can(user, "area:team")) throw new Response("Not allowed", { status: 403 });
   return user;
-}
-
-/** API guard: 401/403 in the JSON error shape, never a redirect. */
-export async function requireApiUser(request: Request, role?: SessionUser["role"]): Promise<Identity> {
-  const identity = await getIdentity(request);
-  if (!identity) throw unauthorized();
-  if (role === "team" && !can(identity.user, "area:team")) throw forbidden();
-  if (role === "user" && !can(identity.user, "area:customer")) throw forbidden();
-  return identity;
 }
 
 export async function sessionCookieHeader(token: string, expires: Date) {

@@ -2,6 +2,7 @@ import { requireTeam, requireUser } from "~/web/auth.server";
 import { HttpError } from "~/utils/http.server";
 import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
+import { getSubscriptionFor, toSubscriptionJson } from "~/models/subscriptions.server";
 
 /*
  * Guards shared by the dashboard's browser loaders and actions. Each loader calls one of these
@@ -26,6 +27,13 @@ export async function loadOwnPurchase(request: Request, purchaseId: string | und
   const user = await requireUser(request);
   const row = await getPurchaseFor(user, purchaseId ?? "").catch(asPageError);
   return { user, purchase: { ...row, json: toPurchaseJson(row) } };
+}
+
+/** The signed-in user and one plan they may see (their own; staff: any); otherwise the page's 404. */
+export async function loadOwnSubscription(request: Request, subscriptionId: string | undefined) {
+  const user = await requireUser(request);
+  const row = await getSubscriptionFor(user, subscriptionId ?? "").catch(asPageError);
+  return { user, row, subscription: await toSubscriptionJson(row) };
 }
 
 /** Staff and the customer account they opened. */

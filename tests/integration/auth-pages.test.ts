@@ -6,7 +6,8 @@ import { action as logoutAction, loader as logoutLoader } from "~/routes/logout"
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
 import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
-import { formRequest, waitForOutboxEmail } from "../auth-helpers";
+import { formRequest } from "../requests";
+import { waitForOutboxEmail } from "../outbox";
 import { passwordLinkIn } from "../fakes/email-links";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 

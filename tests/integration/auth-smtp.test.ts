@@ -17,7 +17,8 @@ import { action as forgotAction } from "~/routes/forgot-password";
 import { action as resetAction } from "~/routes/reset-password";
 import { sendSetPasswordEmail } from "~/models/password-tokens.server";
 import { verifyLogin } from "~/models/users.server";
-import { formRequest, outboxFiles } from "../auth-helpers";
+import { formRequest } from "../requests";
+import { outboxFiles } from "../outbox";
 import { passwordLinkIn } from "../fakes/email-links";
 import { createTestUser, loadContext } from "./authorization/helpers";
 

@@ -14,7 +14,7 @@ import { sessionCookieHeader } from "~/web/auth.server";
 import { database, db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
-import { jsonRequest } from "../auth-helpers";
+import { jsonRequest } from "../requests";
 import { chatAccount, connectClient, delay, nextEvent, sendSupport, chatServerForFile, type ChatClient } from "../chat-helpers";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
