@@ -14,7 +14,7 @@ const pureTests = [
   "app/domain/**/*.test.ts",
   "app/components/**/*.test.{ts,tsx}",
   "app/utils/env.server.test.ts",
-  "app/utils/process-policy.server.test.ts",
+  "server/**/*.test.ts",
   "app/models/report-upload.server.test.ts",
   "app/web/body-limit.server.test.ts",
   "tests/lint/**/*.test.ts",

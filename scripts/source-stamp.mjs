@@ -8,7 +8,7 @@ import path from "node:path";
  * made from, so a pull never serves the old code (mtimes are not enough: a checkout can make a
  * file older).
  */
-const INPUTS = ["app", "db", "public", "server.ts", "package-lock.json", "vite.config.ts", "tsconfig.json", "package.json", "scripts/build-server.mjs", "scripts/compress-assets.mjs"];
+const INPUTS = ["app", "db", "public", "server", "server.ts", "package-lock.json", "vite.config.ts", "tsconfig.json", "package.json", "scripts/build-server.mjs", "scripts/compress-assets.mjs"];
 
 function walk(root, rel, out) {
   const full = path.join(root, rel);

@@ -14,7 +14,7 @@ const ALIASES = [
 ];
 
 const UI = ["app/components/", "app/routes/"];
-const NOT_APP = ["tests/", "bench/", "scripts/"];
+const NOT_APP = ["tests/", "bench/", "scripts/", "server/"];
 
 /**
  * `files`: the importing files (a folder prefix); `never`: folders they must not import;
@@ -32,6 +32,7 @@ export const ZONES = [
   { files: "app/routes/", never: ["db/", ...NOT_APP], why: "Routes reach the database through app/models." },
   { files: "app/", never: ["db/", ...NOT_APP], why: "The app reaches db/ only through app/utils/db.server.ts and never imports tests, benches or scripts." },
   { files: "db/", never: ["app/", ...NOT_APP], except: ["app/domain/", "app/utils/env.server"], why: "db/ holds tables and migrations: it may use app/domain's shapes and the validated settings, nothing else of the app." },
+  { files: "server/", never: [...UI, "app/realtime/", "db/", "tests/", "bench/", "scripts/"], why: "server/ is the Node process around the app (fast paths, cluster, process policy): it stands on app/web, models and utils, never on screens, sockets or the database directly." },
   { files: "bench/", never: UI, why: "Benches drive the product from outside (HTTP, sockets) or call models; never screens." },
   { files: "scripts/", never: [...UI, "app/realtime/", "bench/"], why: "Scripts run beside the product: no screens, no sockets, no benches." },
 ];

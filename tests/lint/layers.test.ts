@@ -29,6 +29,9 @@ describe("path-based import zones", () => {
     ["db/probe.ts", `import { x } from "../app/models/users.server";`, "app/models/users.server"],
     ["bench/probe.ts", `import Page from "../app/routes/_index";`, "app/routes/_index"],
     ["scripts/probe.ts", `export * from "../app/components/ui/button";`, "app/components/ui/button"],
+    ["app/web/probe.ts", `import { createAssetServer } from "../../server/asset-server";`, "server/asset-server"],
+    ["server/probe.ts", `import Page from "~/routes/_index";`, "app/routes/_index"],
+    ["server/probe.ts", `import { db } from "#db/client";`, "db/client"],
   ])("%s may not import %s", async (file, source, target) => {
     const errors = await layerErrors(file, source);
     expect(errors).toHaveLength(1);
@@ -43,6 +46,7 @@ describe("path-based import zones", () => {
     ["app/domain/probe.ts", `import { formatMoney } from "./format";`],
     ["db/probe.ts", `import { ORDER_STATUSES } from "../app/domain/status";`],
     ["bench/probe.ts", `import { startServer } from "../tests/support/server-process";`],
+    ["server/probe.ts", `import { logger } from "~/utils/logger.server";`],
   ])("%s may import %s", async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });

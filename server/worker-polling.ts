@@ -5,7 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
-import { logger } from "./logger.server";
+import { logger } from "~/utils/logger.server";
 
 /*
  * Socket.IO long-polling behind WEB_CONCURRENCY workers. A polling session is a series of HTTP

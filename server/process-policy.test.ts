@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { logger } from "./logger.server";
-import { onUncaughtException, onUnhandledRejection, unhandledRejectionCount } from "./process-policy.server";
-import { requestContext } from "./request-context.server";
+import { logger } from "~/utils/logger.server";
+import { onUncaughtException, onUnhandledRejection, unhandledRejectionCount } from "./process-policy";
+import { requestContext } from "./request-context";
 
 const spies: { mockRestore(): void }[] = [];
 afterEach(() => {

@@ -4,8 +4,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
-import { acceptedEncodings } from "./asset-server.server";
-import { requestIdFrom } from "./request-context.server";
+import { acceptedEncodings } from "./asset-server";
+import { requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);

@@ -4,9 +4,9 @@ import zlib from "node:zlib";
 import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
 import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
-import { requestContext, requestIdFrom } from "~/utils/request-context.server";
+import { requestContext, requestIdFrom } from "./request-context";
 import { forgeryRefusal } from "~/web/same-origin.server";
-import { acceptedEncodings } from "~/utils/asset-server.server";
+import { acceptedEncodings } from "./asset-server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 
 const gzip = promisify(zlib.gzip);

@@ -1,5 +1,5 @@
-import { logger } from "./logger.server";
-import { currentRequestId } from "./request-context.server";
+import { logger } from "~/utils/logger.server";
+import { currentRequestId } from "./request-context";
 
 /*
  * What a node does with an error nobody caught (docs/decisions/061-health-and-process-policy.md):

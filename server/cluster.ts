@@ -1,8 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import { setupPrimary } from "@socket.io/cluster-adapter";
-import { logger } from "./logger.server";
-import { workerSocketPath } from "./worker-polling.server";
+import { logger } from "~/utils/logger.server";
+import { workerSocketPath } from "./worker-polling";
 
 /*
  * WEB_CONCURRENCY > 1: this process only supervises. It forks that many workers, each a whole
@@ -10,7 +10,7 @@ import { workerSocketPath } from "./worker-polling.server";
  * round robin); Socket.IO broadcasts between them through the Redis adapter when REDIS_URL is
  * set, else through the primary (@socket.io/cluster-adapter). A worker that dies is replaced;
  * SIGTERM/SIGINT drain every worker, then the primary exits. docs/decisions/100-workers.md
- * Long-polling sessions reach their own worker through worker-polling.server.ts (decision 121).
+ * Long-polling sessions reach their own worker through worker-polling.ts (decision 121).
  */
 export function runPrimary(workers: number, options: { clusterAdapter: boolean }) {
   if (options.clusterAdapter) setupPrimary();
@@ -26,7 +26,7 @@ export function runPrimary(workers: number, options: { clusterAdapter: boolean }
   cluster.on("exit", (worker: Worker, code, signal) => {
     const lived = Date.now() - (started.get(worker.id) ?? Date.now());
     started.delete(worker.id);
-    // The private socket other workers pass its polling requests to (worker-polling.server.ts).
+    // The private socket other workers pass its polling requests to (worker-polling.ts).
     fs.rmSync(workerSocketPath(process.pid, worker.id), { force: true });
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
