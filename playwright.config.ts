@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+
 import { E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/fixtures";
 
 /** e2e against the production build, in Debian's Chromium (never a downloaded browser). */
@@ -16,7 +17,16 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   projects: [
@@ -33,6 +43,13 @@ export default defineConfig({
     timeout: 180_000,
     stdout: "ignore",
     stderr: "pipe",
-    env: { NODE_ENV: "production", PORT: String(E2E_PORT), HOST: "127.0.0.1", DATA_DIR: E2E_DATA_DIR, APP_URL: `http://127.0.0.1:${E2E_PORT}`, LOG_LEVEL: "warn" },
+    env: {
+      NODE_ENV: "production",
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: E2E_DATA_DIR,
+      APP_URL: `http://127.0.0.1:${E2E_PORT}`,
+      LOG_LEVEL: "warn",
+    },
   },
 });

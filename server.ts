@@ -5,26 +5,27 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { createAdapter as createClusterAdapter } from "@socket.io/cluster-adapter";
 import compression from "compression";
 import express from "express";
 import helmet from "helmet";
 import { pinoHttp } from "pino-http";
-import { createAdapter as createClusterAdapter } from "@socket.io/cluster-adapter";
+
 import type * as EntryModule from "./app/entry.server";
-import { createAssetServer } from "./server/asset-server";
-import { runPrimary } from "./server/cluster";
 import { env } from "./app/utils/env.server";
-import { createLandingCache } from "./server/landing-cache";
-import { httpSerializers, logger } from "./app/utils/logger.server";
-import { installProcessPolicy } from "./server/process-policy";
-import { requestContext, requestIdFrom } from "./server/request-context";
 import { isApiPath } from "./app/utils/http.server";
-import { routePollingToWorkers } from "./server/worker-polling";
+import { httpSerializers, logger } from "./app/utils/logger.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
-import { createApiFastPath } from "./server/api-fast-path";
 import { answerClientError } from "./app/web/client-error.server";
 import { privateCache } from "./app/web/private-cache.server";
 import { forgeryGuard } from "./app/web/same-origin.server";
+import { createApiFastPath } from "./server/api-fast-path";
+import { createAssetServer } from "./server/asset-server";
+import { runPrimary } from "./server/cluster";
+import { createLandingCache } from "./server/landing-cache";
+import { installProcessPolicy } from "./server/process-policy";
+import { requestContext, requestIdFrom } from "./server/request-context";
+import { routePollingToWorkers } from "./server/worker-polling";
 
 /*
  * One Express app and one http.Server: Remix (Vite middleware in dev, the build in production)
@@ -47,15 +48,12 @@ async function startNode() {
   installProcessPolicy({ drainAndExit: (reason, code) => drainAndExit(reason, code) });
 
   const vite =
-    env.nodeEnv === "development"
-      ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
-      : undefined;
+    env.nodeEnv === "development" ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" })) : undefined;
 
   // In production this file runs as <build>/server.js, beside server/ and client/.
   const BUILD_DIR = path.dirname(fileURLToPath(import.meta.url));
   const BUILD_PATH = path.join(BUILD_DIR, "server/index.js");
-  const loadBuild = async () =>
-    (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
+  const loadBuild = async () => (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
 
   const build = await loadBuild();
   const entry = build.entry.module as unknown as Entry;
@@ -133,7 +131,8 @@ async function startNode() {
   // The JSON API's reads skip Express and Remix: apiRoute does the rest (decision 160).
   // The client address exactly as Express computes req.ip (its getter, with this app's trust proxy).
   const expressIp = Object.getOwnPropertyDescriptor(app.request, "ip")?.get;
-  const clientIp = (req: http.IncomingMessage) => (expressIp?.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined) ?? "unknown";
+  const clientIp = (req: http.IncomingMessage) =>
+    (expressIp?.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined) ?? "unknown";
   const api = vite ? undefined : createApiFastPath(build, { headers: staticHeadersOf(apiHeaders), clientIp, appUrl: env.appUrl });
   const httpServer = http.createServer((req, res) => {
     if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res) || api?.handle(req, res))) return;
@@ -186,7 +185,6 @@ async function startNode() {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }
-
 
 function securityHeaders(secureCookies: boolean, development: boolean, withNonce: boolean) {
   const stripeCheckout = "https://checkout.stripe.com";

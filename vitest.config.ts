@@ -20,7 +20,12 @@ const pureTests = [
   "tests/lint/**/*.test.ts",
 ];
 /** Files that set the environment before importing the app: each needs a process of its own (project `unit-env`). */
-const envTests = ["tests/integration/auth-smtp.test.ts", "tests/integration/api-exact.test.ts", "tests/integration/*.stripe.test.ts", "tests/integration/*-s3.test.ts"];
+const envTests = [
+  "tests/integration/auth-smtp.test.ts",
+  "tests/integration/api-exact.test.ts",
+  "tests/integration/*.stripe.test.ts",
+  "tests/integration/*-s3.test.ts",
+];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = [
   "tests/integration/server-boot.test.ts",

@@ -1,10 +1,11 @@
-import { Scripts } from "@remix-run/react";
-import fc from "fast-check";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { Scripts } from "@remix-run/react";
+import fc from "fast-check";
 import type * as ReactDomServer from "react-dom/server";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+
 import { CONTEXT } from "../tests/requests";
 import { handlerFor } from "../tests/support/remix-build";
 

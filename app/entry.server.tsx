@@ -1,16 +1,17 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext, HandleErrorFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { logger } from "./utils/logger.server";
-import { NonceProvider } from "~/components/nonce";
+
 import { InlineStylesProvider } from "~/components/inline-styles";
+import { NonceProvider } from "~/components/nonce";
 import inlineCss from "~/styles/tailwind.css?inline";
-import { isBodyLimitError } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
+import { isBodyLimitError } from "~/web/body-limit.server";
 import { deferHydration } from "~/web/deferred-hydration.server";
+
+import { logger } from "./utils/logger.server";
 
 // The Express server (server.ts) takes these from the build, so it and the routes share one
 // set of singletons (database, Redis, Socket.IO).
@@ -67,7 +68,9 @@ export default function handleRequest(
 
 function bodyRefused(context: EntryContext) {
   return Object.values(context.staticHandlerContext.errors ?? {}).some(
-    (error) => isBodyLimitError(error) || (isRouteErrorResponse(error) && error.status === 413 && (error.data as { code?: string } | null)?.code === "PAYLOAD_TOO_LARGE"),
+    (error) =>
+      isBodyLimitError(error) ||
+      (isRouteErrorResponse(error) && error.status === 413 && (error.data as { code?: string } | null)?.code === "PAYLOAD_TOO_LARGE"),
   );
 }
 

@@ -1,16 +1,17 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ButtonLink } from "~/components/ui/button";
-import { notify, Toaster } from "~/components/ui/toaster";
+import { InlineStyles } from "~/components/inline-styles";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
-import stylesheet from "~/styles/tailwind.css?url";
-import { getOptionalUser } from "~/web/auth.server";
-import { env } from "~/utils/env.server";
 import { useNonce } from "~/components/nonce";
-import { InlineStyles } from "~/components/inline-styles";
+import { ButtonLink } from "~/components/ui/button";
+import { notify, Toaster } from "~/components/ui/toaster";
+import stylesheet from "~/styles/tailwind.css?url";
+import { env } from "~/utils/env.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
 
 export const links: LinksFunction = () => [
@@ -85,7 +86,11 @@ export function ErrorBoundary() {
     <GeneralErrorBoundary
       statusHandlers={{
         404: () => (
-          <ErrorPage eyebrow="Error 404" title="Page not found" text="We couldn't find the page you were looking for. It may have moved, or the link may be mistyped." />
+          <ErrorPage
+            eyebrow="Error 404"
+            title="Page not found"
+            text="We couldn't find the page you were looking for. It may have moved, or the link may be mistyped."
+          />
         ),
         403: () => <ErrorPage eyebrow="Error 403" title="Not allowed" text="Your account does not have access to this page." />,
       }}

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
+
 import { bareServer, benchServer, rawGet, writeResult } from "./support";
 
 /**
@@ -22,7 +23,10 @@ if (baseUrl) {
   await admin.unsafe(`create database ${name}`);
   databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
   // The e2e seed: catalogue, demo accounts with purchases, a report and chat messages.
-  execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], { env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" }, stdio: "inherit" });
+  execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
+    stdio: "inherit",
+  });
   dropDatabase = async () => {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -67,8 +71,20 @@ try {
     const bareResult = await run(`${bare.url}/`);
     const ours = await run(`${server.url}/api/services`);
     ratio = Number((ours.requests.average / bareResult.requests.average).toFixed(2));
-    rows.push({ route: "bare node:http, same bytes as /api/services", rps: Math.round(bareResult.requests.average), p50ms: bareResult.latency.p50, p99ms: bareResult.latency.p99, non2xx: bareResult.non2xx });
-    rows.push({ route: `GET /api/services (br), ${ratio} × bare`, rps: Math.round(ours.requests.average), p50ms: ours.latency.p50, p99ms: ours.latency.p99, non2xx: ours.non2xx });
+    rows.push({
+      route: "bare node:http, same bytes as /api/services",
+      rps: Math.round(bareResult.requests.average),
+      p50ms: bareResult.latency.p50,
+      p99ms: bareResult.latency.p99,
+      non2xx: bareResult.non2xx,
+    });
+    rows.push({
+      route: `GET /api/services (br), ${ratio} × bare`,
+      rps: Math.round(ours.requests.average),
+      p50ms: ours.latency.p50,
+      p99ms: ours.latency.p99,
+      non2xx: ours.non2xx,
+    });
   } finally {
     bare.close();
   }

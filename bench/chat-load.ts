@@ -18,9 +18,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
+
 import type { ChatMessage, ClientToServerEvents, ServerToClientEvents } from "../app/realtime/events";
-import { hashToken, randomToken } from "../app/utils/tokens.server";
 import { env } from "../app/utils/env.server";
+import { hashToken, randomToken } from "../app/utils/tokens.server";
 import { startServer, type ServerProcess } from "../tests/support/server-process";
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;

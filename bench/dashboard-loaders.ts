@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+
 import { scratchDatabase, writeResult } from "./support";
 
 /*
@@ -92,18 +93,29 @@ const results = [
   await time("users tab: page 1", () => listCustomers({ page: 1 })),
   await time("users tab: page 250", () => listCustomers({ page: 250 })),
   await time("users tab: search 'customer 77'", () => listCustomers({ search: "customer 77" })),
-  await time("user detail: customer + purchases + reports", () => Promise.all([findCustomer(customer.id), listPurchasesForUser(customer.id), listReportsForUser(customer.id)])),
+  await time("user detail: customer + purchases + reports", () =>
+    Promise.all([findCustomer(customer.id), listPurchasesForUser(customer.id), listReportsForUser(customer.id)]),
+  ),
   await time("services tab: my purchases", () => listPurchasesForUser(customer.id)),
-  await time("service detail: purchase + its reports", () => Promise.all([getPurchaseFor(staff, somePurchase.id), listReportsForService(customer.id, serviceId)])),
+  await time("service detail: purchase + its reports", () =>
+    Promise.all([getPurchaseFor(staff, somePurchase.id), listReportsForService(customer.id, serviceId)]),
+  ),
   await time("reports tab: my reports", () => listReportsForUser(customer.id)),
   await time("API: purchases by e-mail", () => listPurchasesByEmail(customer.email)),
 ];
 
-const [counts] = await rows(sql`select (select count(*)::int from users where role = 'user') as customers, (select count(*)::int from purchases) as purchases, (select count(*)::int from reports) as reports`);
+const [counts] = await rows(
+  sql`select (select count(*)::int from users where role = 'user') as customers, (select count(*)::int from purchases) as purchases, (select count(*)::int from reports) as reports`,
+);
 console.log(`\nDashboard loaders on ${database.kind}: ${JSON.stringify(counts)} (seeded in ${(seedMs / 1000).toFixed(1)} s)\n`);
 console.table(results);
 console.log("\nPlans:");
-console.log("\n-- a customer's purchases\n" + (await plan(sql`select * from purchases where user_id = ${customer.id} and status in ('in_progress','completed','refunded') order by created_at desc, id desc`)));
+console.log(
+  "\n-- a customer's purchases\n" +
+    (await plan(
+      sql`select * from purchases where user_id = ${customer.id} and status in ('in_progress','completed','refunded') order by created_at desc, id desc`,
+    )),
+);
 console.log("\n-- a customer's reports\n" + (await plan(sql`select * from reports where user_id = ${customer.id} order by created_at desc, id desc`)));
 console.log("\n-- users tab, page 250\n" + (await plan(sql`select id from users where role = 'user' order by created_at desc, id desc limit 20 offset 4980`)));
 console.log("\n-- revenue\n" + (await plan(sql`select coalesce(sum(amount_cents), 0), count(*) from purchases where status in ('in_progress','completed')`)));

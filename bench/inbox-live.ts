@@ -18,6 +18,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { io, type Socket } from "socket.io-client";
+
 import type { Thread } from "../app/domain/inbox";
 import type { ClientToServerEvents, ServerToClientEvents } from "../app/realtime/events";
 import { hashToken, randomToken } from "../app/utils/tokens.server";
@@ -124,7 +125,9 @@ async function main() {
     };
     console.log(JSON.stringify(report, null, 2));
     const p99 = report.sendToThreadUpdatedOnOtherNodeMs.p99;
-    console.log(`\nsend on node A → threadUpdated at staff on node B: p99 ${p99} ms (target < 25 ms): ${p99 < 25 ? "met" : "NOT met"}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`);
+    console.log(
+      `\nsend on node A → threadUpdated at staff on node B: p99 ${p99} ms (target < 25 ms): ${p99 < 25 ? "met" : "NOT met"}; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs`,
+    );
   } finally {
     for (const c of clients) c.close();
     await Promise.all(nodes.map((n) => n.stop("SIGTERM")));

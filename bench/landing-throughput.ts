@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+
 import { bareServer, benchServer, rawGet, writeResult } from "./support";
 
 /**
@@ -22,7 +23,10 @@ try {
   const assetSample = await rawGet(`${server.url}${asset}`);
 
   const results: Record<string, number | string> = { connections: CONNECTIONS, seconds: DURATION };
-  for (const [name, pathname, sample] of [["landing", "/", landingSample], ["asset", asset, assetSample]] as const) {
+  for (const [name, pathname, sample] of [
+    ["landing", "/", landingSample],
+    ["asset", asset, assetSample],
+  ] as const) {
     const bare = await bareServer(sample);
     try {
       await run(`${bare.url}/`);

@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+
 import { scratchDatabase } from "./support";
 
 /*
@@ -72,7 +73,9 @@ async function time(name: string, run: () => Promise<unknown>) {
 }
 
 async function plan(query: ReturnType<typeof sql>) {
-  return (await queryRows<Record<string, string>>(sql`explain (analyze, costs off, timing off, summary on) ${query}`)).map((r) => Object.values(r)[0]).join("\n");
+  return (await queryRows<Record<string, string>>(sql`explain (analyze, costs off, timing off, summary on) ${query}`))
+    .map((r) => Object.values(r)[0])
+    .join("\n");
 }
 
 /** Reads the whole export as a client would, sampling RSS every 20 ms. */
@@ -93,7 +96,13 @@ async function exportRun() {
   }
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
-  return { rows, mb: +(bytes / 1048576).toFixed(1), seconds: +((performance.now() - started) / 1000).toFixed(2), rssBeforeMb: Math.round(rssBefore / 1048576), rssPeakMb: Math.round(peak / 1048576) };
+  return {
+    rows,
+    mb: +(bytes / 1048576).toFixed(1),
+    seconds: +((performance.now() - started) / 1000).toFixed(2),
+    rssBeforeMb: Math.round(rssBefore / 1048576),
+    rssPeakMb: Math.round(peak / 1048576),
+  };
 }
 
 const seedMs = await seed();
@@ -113,11 +122,18 @@ const results = [
   await time("overview counts (net revenue)", () => getTeamCounts()),
 ];
 
-const [counts] = await queryRows(sql`select (select count(*)::int from users where role = 'user') as customers, (select count(*)::int from orders) as orders, (select count(*)::int from purchases) as lines`);
+const [counts] = await queryRows(
+  sql`select (select count(*)::int from users where role = 'user') as customers, (select count(*)::int from orders) as orders, (select count(*)::int from purchases) as lines`,
+);
 console.log(`\nOrders and revenue on ${database.kind}: ${JSON.stringify(counts)} (seeded in ${(seedMs / 1000).toFixed(1)} s)\n`);
 console.table(results);
 console.log("\nCSV export of every order (streamed):");
 console.table([await exportRun(), await exportRun()]);
 console.log("\n-- page 1 of the list\n" + (await plan(sql`select id from orders order by created_at desc, id desc limit 25`)));
-console.log("\n-- the revenue series\n" + (await plan(sql`select to_char(date_trunc('month', paid_at at time zone 'UTC'), 'YYYY-MM'), sum(total_cents - refunded_cents), count(*) from orders where paid_at is not null and paid_at >= now() - interval '1 year' and status in ('paid', 'partially_refunded') group by 1`)));
+console.log(
+  "\n-- the revenue series\n" +
+    (await plan(
+      sql`select to_char(date_trunc('month', paid_at at time zone 'UTC'), 'YYYY-MM'), sum(total_cents - refunded_cents), count(*) from orders where paid_at is not null and paid_at >= now() - interval '1 year' and status in ('paid', 'partially_refunded') group by 1`,
+    )),
+);
 await database.close();

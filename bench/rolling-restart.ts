@@ -15,8 +15,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { hashToken, randomToken } from "../app/utils/tokens.server";
+
 import { env } from "../app/utils/env.server";
+import { hashToken, randomToken } from "../app/utils/tokens.server";
 import { ThreadClient } from "../tests/chat-helpers";
 import { privateRedis } from "../tests/chat-nodes-helpers";
 import { startNginx } from "../tests/support/nginx";
@@ -53,7 +54,8 @@ nodes.push(await startServer(settings(1)));
 const nginx = await startNginx(ports, proxyPort);
 
 async function account(role: "user" | "team", name: string) {
-  const [user] = await sql`insert into users (email, name, role) values (${`rolling-${crypto.randomBytes(4).toString("hex")}@bench.test`}, ${name}, ${role}) returning id`;
+  const [user] =
+    await sql`insert into users (email, name, role) values (${`rolling-${crypto.randomBytes(4).toString("hex")}@bench.test`}, ${name}, ${role}) returning id`;
   const token = randomToken();
   await sql`insert into sessions (token_hash, kind, user_id, expires_at) values (${hashToken(token)}, 'bearer', ${user!.id}, ${new Date(Date.now() + 3600_000)})`;
   return { id: user!.id as string, token };

@@ -4,6 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+
 import { connectPostgres, wrapPglite, type Database } from "../db/client";
 import { ensureBuild, startServer } from "../tests/support/server-process";
 
@@ -43,7 +44,10 @@ export async function scratchDatabase(name: string): Promise<Database> {
   return database;
 }
 
-export function rawGet(url: string, headers: Record<string, string> = { "accept-encoding": "br, gzip" }): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = { "accept-encoding": "br, gzip" },
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
@@ -58,13 +62,25 @@ export function rawGet(url: string, headers: Record<string, string> = { "accept-
 /** A bare server in a child process, answering with exactly these bytes and headers. */
 export async function bareServer(sample: { headers: http.IncomingHttpHeaders; body: Buffer }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-bare-"));
-  const headers = Object.fromEntries(Object.entries(sample.headers).filter(([name]) => !["content-length", "date", "connection", "keep-alive", "transfer-encoding"].includes(name)));
+  const headers = Object.fromEntries(
+    Object.entries(sample.headers).filter(([name]) => !["content-length", "date", "connection", "keep-alive", "transfer-encoding"].includes(name)),
+  );
   fs.writeFileSync(path.join(dir, "body"), sample.body);
   fs.writeFileSync(path.join(dir, "headers.json"), JSON.stringify(headers));
-  const child = spawn(process.execPath, [path.resolve("bench/bare-server.mjs"), path.join(dir, "body"), path.join(dir, "headers.json")], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve) => child.stdout.on("data", (d: Buffer) => { const m = /PORT (\d+)/.exec(String(d)); if (m) resolve(Number(m[1])); }));
+  const child = spawn(process.execPath, [path.resolve("bench/bare-server.mjs"), path.join(dir, "body"), path.join(dir, "headers.json")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.on("data", (d: Buffer) => {
+      const m = /PORT (\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    }),
+  );
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => { child.kill("SIGTERM"); fs.rmSync(dir, { recursive: true, force: true }); },
+    close: () => {
+      child.kill("SIGTERM");
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
+
 import { benchServer, writeResult } from "./support";
 
 /**
@@ -20,7 +21,10 @@ const name = `brandlift_bench_${crypto.randomBytes(4).toString("hex")}`;
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create database ${name}`);
 const databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
-execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], { env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" }, stdio: "inherit" });
+execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], {
+  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
+  stdio: "inherit",
+});
 
 const rows: Array<Record<string, string | number>> = [];
 try {

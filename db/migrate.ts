@@ -1,5 +1,7 @@
 import path from "node:path";
+
 import { env } from "~/utils/env.server";
+
 import { connectDatabase } from "./client";
 
 const database = connectDatabase({ url: env.databaseUrl, dataDir: path.join(env.dataDir, "pglite") });

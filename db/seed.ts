@@ -1,4 +1,5 @@
 import { inArray } from "drizzle-orm";
+
 import type { Db } from "./client";
 import * as schema from "./schema";
 
@@ -80,22 +81,19 @@ export const CATALOGUE: readonly SeedService[] = [
     slug: "brand-identity-kit",
     name: "Brand Identity Kit",
     priceCents: 49900,
-    description:
-      "Logo refresh, colour palette, typography and a one-page style guide so every post, story and ad looks unmistakably like you.",
+    description: "Logo refresh, colour palette, typography and a one-page style guide so every post, story and ad looks unmistakably like you.",
   },
   {
     slug: "instagram-growth-sprint",
     name: "Instagram Growth Sprint",
     priceCents: 39900,
-    description:
-      "Four weeks of profile optimisation, Reels strategy and community management aimed at real followers who buy, not vanity numbers.",
+    description: "Four weeks of profile optimisation, Reels strategy and community management aimed at real followers who buy, not vanity numbers.",
   },
   {
     slug: "paid-ads-setup",
     name: "Paid Ads Setup",
     priceCents: 34900,
-    description:
-      "Meta and TikTok ad accounts, pixel and conversion tracking set up properly, with three audience tests and creative ready to launch.",
+    description: "Meta and TikTok ad accounts, pixel and conversion tracking set up properly, with three audience tests and creative ready to launch.",
   },
   {
     slug: "short-form-video-pack",
@@ -113,15 +111,13 @@ export const CATALOGUE: readonly SeedService[] = [
     slug: "influencer-outreach",
     name: "Influencer Outreach Campaign",
     priceCents: 59900,
-    description:
-      "We shortlist, vet and contact ten creators in your niche, negotiate terms and brief them, then report on reach and sales.",
+    description: "We shortlist, vet and contact ten creators in your niche, negotiate terms and brief them, then report on reach and sales.",
   },
   {
     slug: "monthly-analytics-report",
     name: "Monthly Analytics Report",
     priceCents: 7900,
-    description:
-      "A clear monthly report of reach, engagement, follower growth and top posts, with three recommendations for next month.",
+    description: "A clear monthly report of reach, engagement, follower growth and top posts, with three recommendations for next month.",
   },
   {
     slug: "linkedin-thought-leadership",
@@ -212,7 +208,6 @@ export const CATALOGUE: readonly SeedService[] = [
   },
 ];
 
-
 /** The monthly plans: STARTER $49, PRO $159, VIP $589. */
 export const PLANS = [
   {
@@ -273,7 +268,12 @@ export async function seedCatalogue(db: Db): Promise<boolean> {
     const seeded = await tx
       .select({ id: schema.services.id, slug: schema.services.slug })
       .from(schema.services)
-      .where(inArray(schema.services.slug, CATALOGUE.filter((service) => service.packages).map((service) => service.slug)));
+      .where(
+        inArray(
+          schema.services.slug,
+          CATALOGUE.filter((service) => service.packages).map((service) => service.slug),
+        ),
+      );
     const bySlug = new Map(seeded.map((row) => [row.slug, row.id]));
     const packages = CATALOGUE.flatMap((service) => {
       const serviceId = bySlug.get(service.slug);
@@ -287,7 +287,8 @@ export async function seedCatalogue(db: Db): Promise<boolean> {
         features: [...tier.features],
       }));
     });
-    const tiers = packages.length > 0 ? await tx.insert(schema.servicePackages).values(packages).onConflictDoNothing().returning({ id: schema.servicePackages.id }) : [];
+    const tiers =
+      packages.length > 0 ? await tx.insert(schema.servicePackages).values(packages).onConflictDoNothing().returning({ id: schema.servicePackages.id }) : [];
     const plans = await tx
       .insert(schema.plans)
       .values(PLANS.map((plan, index) => ({ ...plan, features: [...plan.features], sortOrder: index })))

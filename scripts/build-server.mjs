@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { STAMP_FILE, sourceStamp } from "./source-stamp.mjs";
+
+import { sourceStamp, STAMP_FILE } from "./source-stamp.mjs";
 
 // server.ts → build/server.js; node_modules stay external (they are runtime dependencies).
 await build({

@@ -2,7 +2,12 @@ import net from "node:net";
 
 // test:services needs real PostgreSQL and Redis: say what to start instead of skipping.
 const checks = [
-  ["DATABASE_URL", process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", 5432, "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"],
+  [
+    "DATABASE_URL",
+    process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    5432,
+    "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+  ],
   ["REDIS_URL", process.env.REDIS_URL ?? "redis://127.0.0.1:6379", 6379, 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no'],
 ];
 let failed = false;

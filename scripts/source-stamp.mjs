@@ -8,7 +8,19 @@ import path from "node:path";
  * made from, so a pull never serves the old code (mtimes are not enough: a checkout can make a
  * file older).
  */
-const INPUTS = ["app", "db", "public", "server", "server.ts", "package-lock.json", "vite.config.ts", "tsconfig.json", "package.json", "scripts/build-server.mjs", "scripts/compress-assets.mjs"];
+const INPUTS = [
+  "app",
+  "db",
+  "public",
+  "server",
+  "server.ts",
+  "package-lock.json",
+  "vite.config.ts",
+  "tsconfig.json",
+  "package.json",
+  "scripts/build-server.mjs",
+  "scripts/compress-assets.mjs",
+];
 
 function walk(root, rel, out) {
   const full = path.join(root, rel);
@@ -26,7 +38,12 @@ export function sourceStamp(root) {
   const files = [];
   for (const input of INPUTS) walk(root, input, files);
   const hash = crypto.createHash("sha256");
-  for (const file of files) hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
+  for (const file of files)
+    hash
+      .update(file)
+      .update("\0")
+      .update(fs.readFileSync(path.join(root, file)))
+      .update("\0");
   return hash.digest("hex");
 }
 

@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { STAMP_FILE, sourceStamp } from "./source-stamp.mjs";
+
+import { sourceStamp, STAMP_FILE } from "./source-stamp.mjs";
 
 // `npm start`: (re)build whenever the sources differ from those the build was made from, then run it.
 const root = path.resolve(import.meta.dirname, "..");

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
-import { line, z } from "~/domain/zod";
+
 import { emailField, newPasswordField } from "~/domain/schemas/auth";
-import { issuePasswordToken, passwordLink, PASSWORD_TOKEN_TTL_MS } from "~/models/password-tokens.server";
+import { line, z } from "~/domain/zod";
+import { issuePasswordToken, PASSWORD_TOKEN_TTL_MS, passwordLink } from "~/models/password-tokens.server";
 import { revokeAllSessions } from "~/models/sessions.server";
 import { createUser, findUserByEmail, updateUser } from "~/models/users.server";
 import { database } from "~/utils/db.server";
@@ -16,7 +17,10 @@ const USAGE = "Usage: npm run user:create -- --email E --name N --role team|user
 
 const argsSchema = z.object({
   email: emailField,
-  name: line(z.string({ error: "--name is required" }).trim().min(1, { error: "--name is required" }).max(100, { error: "--name is at most 100 characters" }), "--name"),
+  name: line(
+    z.string({ error: "--name is required" }).trim().min(1, { error: "--name is required" }).max(100, { error: "--name is at most 100 characters" }),
+    "--name",
+  ),
   role: z.enum(["team", "user"], { error: "--role must be team or user" }),
   password: newPasswordField.optional(),
 });

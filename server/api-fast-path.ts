@@ -2,12 +2,14 @@ import type http from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
+
 import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
-import { requestContext, requestIdFrom } from "./request-context";
-import { forgeryRefusal } from "~/web/same-origin.server";
-import { acceptedEncodings } from "./asset-server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
+import { forgeryRefusal } from "~/web/same-origin.server";
+
+import { acceptedEncodings } from "./asset-server";
+import { requestContext, requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -63,7 +65,10 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
     await write(req, res, response, options.headers, requestId);
     if (logger.isLevelEnabled("info")) {
       const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ req: { id: requestId, method: req.method, url: redactUrl(req.url ?? "") }, res: { statusCode: res.statusCode }, responseTime }, "request completed");
+      logger.info(
+        { req: { id: requestId, method: req.method, url: redactUrl(req.url ?? "") }, res: { statusCode: res.statusCode }, responseTime },
+        "request completed",
+      );
     }
   }
 
@@ -133,7 +138,10 @@ function compileRoutes(build: ServerBuild): CompiledRoute[] {
 function matchRoute(routes: CompiledRoute[], pathname: string): { route: CompiledRoute; params: Record<string, string> } | null {
   let parts: string[];
   try {
-    parts = pathname.split("/").filter(Boolean).map((part) => decodeURIComponent(part));
+    parts = pathname
+      .split("/")
+      .filter(Boolean)
+      .map((part) => decodeURIComponent(part));
   } catch {
     return null;
   }
@@ -215,7 +223,11 @@ async function write(req: http.IncomingMessage, res: http.ServerResponse, respon
     return;
   }
   // Files and other streams go out as they come (compressed on the way when their type is text).
-  const sink: NodeJS.WritableStream = encoding ? (encoding === "br" ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : zlib.createGzip()) : res;
+  const sink: NodeJS.WritableStream = encoding
+    ? encoding === "br"
+      ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+      : zlib.createGzip()
+    : res;
   if (encoding) {
     res.setHeader("Content-Encoding", encoding);
     res.removeHeader("Content-Length");

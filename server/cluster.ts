@@ -1,7 +1,9 @@
 import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import { setupPrimary } from "@socket.io/cluster-adapter";
+
 import { logger } from "~/utils/logger.server";
+
 import { workerSocketPath } from "./worker-polling";
 
 /*

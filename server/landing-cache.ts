@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
+
 import { acceptedEncodings } from "./asset-server";
 import { requestIdFrom } from "./request-context";
 
@@ -49,10 +50,7 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
     if (response.status !== 200 || response.headers.has("Set-Cookie") || /no-store/.test(response.headers.get("Cache-Control") ?? "")) return null;
     const identity = Buffer.from(await response.arrayBuffer());
     const headers = [...response.headers.entries()].filter(([name]) => name !== "content-length" && name !== "content-encoding");
-    const [gz, br] = await Promise.all([
-      gzip(identity, { level: 9 }),
-      brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    ]);
+    const [gz, br] = await Promise.all([gzip(identity, { level: 9 }), brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })]);
     return { headers, identity, gzip: gz, br };
   };
 

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+
 import { logger } from "~/utils/logger.server";
+
 import { onUncaughtException, onUnhandledRejection, unhandledRejectionCount } from "./process-policy";
 import { requestContext } from "./request-context";
 

@@ -1,4 +1,5 @@
 import { logger } from "~/utils/logger.server";
+
 import { currentRequestId } from "./request-context";
 
 /*

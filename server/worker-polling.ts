@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
+
 import { logger } from "~/utils/logger.server";
 
 /*

@@ -1,10 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect } from "vitest";
+
 import { UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { supportRoomId } from "~/domain/chat";
 import { removeUnsentAttachments } from "~/models/chat-attachments.server";
 import * as attachments from "~/routes/api.chat.attachments";
 import { db, schema } from "~/utils/db.server";
+
 import { call, readJson } from "./dashboard-helpers";
 import type { Account } from "./factories";
 import { samples } from "./reports-cases";
@@ -37,8 +39,14 @@ export async function sweepScenario(account: Account, exists: (key: string) => P
   const attachments = schema.chatAttachments;
   await db.update(attachments).set({ messageId: message!.id }).where(eq(attachments.id, sentId));
   const twoDaysAgo = new Date(Date.now() - 2 * UNSENT_ATTACHMENT_TTL_MS);
-  await db.update(attachments).set({ createdAt: twoDaysAgo }).where(inArray(attachments.id, [sentId, staleId]));
-  await db.update(attachments).set({ createdAt: new Date(Date.now() - 60 * 60 * 1000) }).where(eq(attachments.id, freshId));
+  await db
+    .update(attachments)
+    .set({ createdAt: twoDaysAgo })
+    .where(inArray(attachments.id, [sentId, staleId]));
+  await db
+    .update(attachments)
+    .set({ createdAt: new Date(Date.now() - 60 * 60 * 1000) })
+    .where(eq(attachments.id, freshId));
   const rows = await rowsOf(account);
   const keyOf = (id: string) => rows.find((row) => row.id === id)!.storageKey;
   for (const id of ids) expect(await exists(keyOf(id))).toBe(true);

@@ -3,9 +3,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import type { ChatMessage, ClientToServerEvents, SendResult, ServerToClientEvents } from "~/realtime/events";
+
 import { catchUpCursor } from "~/components/chat/use-conversation";
+import type { ChatMessage, ClientToServerEvents, SendResult, ServerToClientEvents } from "~/realtime/events";
 import { attachSocketServer, type IoServer } from "~/realtime/socket.server";
+
 import { createAccount, uniqueEmail } from "./factories";
 
 /** Chat tests: accounts with bearer tokens, an in-process Socket.IO server, clients that wait. */

@@ -3,9 +3,11 @@ import crypto from "node:crypto";
 import net from "node:net";
 import { Redis } from "ioredis";
 import postgres from "postgres";
+
 import { connectPostgres, type Database } from "#db/client";
-import { hashToken, randomToken } from "~/utils/tokens.server";
 import { schema } from "~/utils/db.server";
+import { hashToken, randomToken } from "~/utils/tokens.server";
+
 import { freePort } from "./support/server-process";
 
 /** Two app nodes need what a deployment has: a database of their own, Redis, a load balancer. */
@@ -36,7 +38,9 @@ export async function nodesAccount(database: Database, role: "user" | "team", na
     .values({ email: `nodes-${role}-${crypto.randomBytes(4).toString("hex")}@chat.test`, name, role })
     .returning();
   const token = randomToken();
-  await database.db.insert(schema.sessions).values({ tokenHash: hashToken(token), kind: "bearer", userId: user!.id, expiresAt: new Date(Date.now() + 3600_000) });
+  await database.db
+    .insert(schema.sessions)
+    .values({ tokenHash: hashToken(token), kind: "bearer", userId: user!.id, expiresAt: new Date(Date.now() + 3600_000) });
   return { id: user!.id, name, token };
 }
 
@@ -54,7 +58,13 @@ export async function privateRedis() {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on("error", () => {});
     for (let i = 0; ; i++) {
-      if (await probe.connect().then(() => true, () => false)) break;
+      if (
+        await probe.connect().then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (i > 50) throw new Error("redis-server did not start: is it installed (apt-get install redis-server)?");
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+
 import { createAccount as makeAccount, type Account } from "./factories";
 
 /** Rows and callers for the dashboard's tests: customers, staff, orders and purchases, real Requests. */
@@ -28,20 +29,19 @@ export function headersFor(auth: Auth, extra: Record<string, string> = {}) {
   return headers;
 }
 
-export function bearer(account: Account) {
-  return { bearer: account.bearer };
-}
-export function cookie(account: Account) {
-  return { cookie: account.cookie };
-}
-
 type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<unknown> | unknown;
 
 /** Calls a loader or action with a real Request; a thrown Response is returned like a returned one. */
 export async function call(
   handler: Handler,
   path: string,
-  { auth = null, method = "GET", body, params = {}, headers = {} }: { auth?: Auth; method?: string; body?: BodyInit; params?: Record<string, string>; headers?: Record<string, string> } = {},
+  {
+    auth = null,
+    method = "GET",
+    body,
+    params = {},
+    headers = {},
+  }: { auth?: Auth; method?: string; body?: BodyInit; params?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const request = new Request(BASE + path, { method, body, headers: headersFor(auth, headers), duplex: "half" } as RequestInit);
   try {

@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
-import { seedCatalogue } from "#db/seed";
+
 import type { PurchaseStatus } from "#db/schema";
+import { seedCatalogue } from "#db/seed";
 import { createSession } from "~/models/sessions.server";
 import { createUser } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
 import { sessionCookieHeader } from "~/web/auth.server";
+
 import { unique, uniqueEmail } from "./requests";
 
 /*

@@ -2,14 +2,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
+
 import { connectPostgres, type Database } from "#db/client";
 import { supportRoomId } from "~/domain/chat";
-import { hashPassword } from "~/utils/password.server";
 import { schema } from "~/utils/db.server";
+import { hashPassword } from "~/utils/password.server";
+
 import { delay, ThreadClient } from "./chat-helpers";
 import { nodesAccount } from "./chat-nodes-helpers";
-import { startServer, type ServerProcess } from "./support/server-process";
 import { createDatabase, privatePostgres, privateRedis, type PrivatePostgres, type PrivateRedis } from "./support/private-services";
+import { startServer, type ServerProcess } from "./support/server-process";
 
 /** The fault suites: two (or three) production nodes on a private PostgreSQL and a private Redis. */
 
@@ -53,7 +55,10 @@ export async function faultRig(name: string): Promise<FaultRig> {
     async account(role, accountName) {
       const account = await nodesAccount(database, role, accountName);
       const password = "fault suite password";
-      await database.db.update(schema.users).set({ passwordHash: await hashPassword(password) }).where(eq(schema.users.id, account.id));
+      await database.db
+        .update(schema.users)
+        .set({ passwordHash: await hashPassword(password) })
+        .where(eq(schema.users.id, account.id));
       const [user] = await database.db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, account.id));
       return { ...account, email: user!.email, password };
     },

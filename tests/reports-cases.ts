@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+
 import * as download from "~/routes/api.reports.$id.download";
 import * as upload from "~/routes/api.reports.service.$serviceId.upload";
 import * as file from "~/routes/files.reports.$reportId";
 import { db, schema } from "~/utils/db.server";
+
 import { call, readJson, type Account } from "./dashboard-helpers";
 
 /**
@@ -18,11 +20,9 @@ export const MiB = 1024 * 1024;
 export const samples = {
   pdf: () => Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"),
   png: () =>
-    Buffer.from(
-      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
-      "hex",
-    ),
-  jpeg: () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(200, 7), Buffer.from([0xff, 0xd9])]),
+    Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex"),
+  jpeg: () =>
+    Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(200, 7), Buffer.from([0xff, 0xd9])]),
   doc: () => Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504, 0)]),
   html: () => Buffer.from("<!doctype html><html><body><script>alert(1)</script></body></html>"),
   exe: () => Buffer.concat([Buffer.from("MZ"), Buffer.alloc(62, 0), Buffer.from("PE\0\0"), Buffer.alloc(400, 1)]),
@@ -59,7 +59,10 @@ export function uploadForm({ file, title, description, userId, purchaseId }: Upl
 export function rawMultipart(fields: Record<string, string>, file: { name: string; bytes: Buffer }) {
   const boundary = "----raw-boundary-7d1";
   const parts = [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`, "utf8"),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      "utf8",
+    ),
     file.bytes,
     Buffer.from("\r\n"),
     ...Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`, "utf8")),
@@ -105,7 +108,10 @@ export async function expectUploadRefused(response: Response, status: number, me
 /** Files under a directory, recursively (the disk storage's leftovers). */
 export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Asks for a signed link as `who`, then fetches the file through it without any header. */

@@ -24,6 +24,3 @@ export function GeneralErrorBoundary({
   if (isRouteErrorResponse(error)) return <>{(statusHandlers?.[error.status] ?? defaultStatusHandler)({ error, params })}</>;
   return <>{unexpectedErrorHandler(error)}</>;
 }
-
-/** The status shown for anything a boundary caught: a Response's own, else 500. */
-export const statusOf = (error: unknown) => (isRouteErrorResponse(error) ? error.status : 500);

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 

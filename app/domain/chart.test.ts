@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+
 import { compactDollars, roundTicks } from "./chart";
 
 describe("roundTicks", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+
 import { formatFileSize, formatMoney } from "~/domain/format";
 
 describe("formatFileSize", () => {
@@ -41,7 +42,28 @@ describe("formatMoney", () => {
 
   test("US dollars read exactly as Intl's en-US currency format (formatted without Intl)", () => {
     const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const values = [0, -0, 0.005, 0.015, 0.125, 1.005, 2.675, -0.001, -0.005, -1234.5, 999.995, 1000, 999999.999, 1e14 + 0.5, 123456789.12, Number.NaN, Infinity, -Infinity, 1e15, 1e21];
+    const values = [
+      0,
+      -0,
+      0.005,
+      0.015,
+      0.125,
+      1.005,
+      2.675,
+      -0.001,
+      -0.005,
+      -1234.5,
+      999.995,
+      1000,
+      999999.999,
+      1e14 + 0.5,
+      123456789.12,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      1e15,
+      1e21,
+    ];
     for (let i = 0; i < 2000; i++) values.push(Math.round((Math.random() - 0.3) * 10 ** (1 + (i % 9)) * 1000) / 1000);
     for (const value of values) expect([value, formatMoney(value)]).toEqual([value, intl.format(value)]);
   });

@@ -3,10 +3,7 @@ const FILE_SIZE_UNITS = ["Bytes", "KB", "MB", "GB"] as const;
 /** Human-readable size at base 1024 with at most two decimals: 1536 -> "1.5 KB". */
 export function formatFileSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return "0 Bytes";
-  const exponent = Math.min(
-    Math.max(Math.floor(Math.log(bytes) / Math.log(1024)), 0),
-    FILE_SIZE_UNITS.length - 1,
-  );
+  const exponent = Math.min(Math.max(Math.floor(Math.log(bytes) / Math.log(1024)), 0), FILE_SIZE_UNITS.length - 1);
   const value = parseFloat((bytes / 1024 ** exponent).toFixed(2));
   return `${value} ${FILE_SIZE_UNITS[exponent]}`;
 }

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+
 import {
   AREA_WEIGHTS,
   AREAS,
@@ -102,7 +103,9 @@ describe("the grader's scoring model", () => {
   });
 
   test("follower bands and their median engagement rates", () => {
-    expect([999, 1_000, 1_001, 5_000, 20_000, 100_000, 1_000_000, 1_000_001].map((f) => engagementBand(f).medianRate)).toEqual([6, 6, 4.5, 4.5, 2.5, 2, 1.6, 1.2]);
+    expect([999, 1_000, 1_001, 5_000, 20_000, 100_000, 1_000_000, 1_000_001].map((f) => engagementBand(f).medianRate)).toEqual([
+      6, 6, 4.5, 4.5, 2.5, 2, 1.6, 1.2,
+    ]);
   });
 
   test("engagement: 70 at the benchmark, 100 at twice it, 40 at half, 10 at a quarter, 0 with none", () => {
@@ -133,7 +136,18 @@ describe("the grader's scoring model", () => {
 
   test("the best answers get an A and no recommendations", () => {
     const grade = gradeAnswers(
-      gradeAnswersSchema.parse({ platforms: ["instagram"], followers: 1000, avgLikes: 200, avgComments: 20, postsPerWeek: 7, bioComplete: "on", linkInBio: "on", brandedVisuals: "always", videoShare: "most", replyTime: "hour" }),
+      gradeAnswersSchema.parse({
+        platforms: ["instagram"],
+        followers: 1000,
+        avgLikes: 200,
+        avgComments: 20,
+        postsPerWeek: 7,
+        bioComplete: "on",
+        linkInBio: "on",
+        brandedVisuals: "always",
+        videoShare: "most",
+        replyTime: "hour",
+      }),
     );
     expect(grade).toMatchObject({ overall: "A", score: 100, recommend: [] });
   });
@@ -160,8 +174,18 @@ describe("the grader's answers", () => {
   });
 
   test("the optional questions have their defaults; a form's strings and checkboxes are read", () => {
-    expect(gradeAnswersSchema.parse(base)).toEqual({ ...base, platforms: ["instagram"], bioComplete: false, linkInBio: false, brandedVisuals: "sometimes", videoShare: "none", replyTime: "days" });
-    expect(gradeAnswersSchema.parse({ followers: "1200", avgLikes: "30", avgComments: "2", postsPerWeek: "4", platforms: "tiktok", bioComplete: "on" })).toMatchObject({ followers: 1200, platforms: ["tiktok"], bioComplete: true });
+    expect(gradeAnswersSchema.parse(base)).toEqual({
+      ...base,
+      platforms: ["instagram"],
+      bioComplete: false,
+      linkInBio: false,
+      brandedVisuals: "sometimes",
+      videoShare: "none",
+      replyTime: "days",
+    });
+    expect(
+      gradeAnswersSchema.parse({ followers: "1200", avgLikes: "30", avgComments: "2", postsPerWeek: "4", platforms: "tiktok", bioComplete: "on" }),
+    ).toMatchObject({ followers: 1200, platforms: ["tiktok"], bioComplete: true });
   });
 
   test("choices outside the lists are refused with the field's message", () => {

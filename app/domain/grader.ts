@@ -36,7 +36,9 @@ const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i;
 /** A JSON number or the form's numeric string; `true`, `null` or `[5]` are refused with the field's message. */
 const count = (label: string, min = 0) => {
   const bounded = (number: z.ZodNumber) =>
-    number.min(min, min === 0 ? `${label} cannot be negative.` : `${label} must be at least ${min}.`).max(MAX_NUMBER, `${label} must be at most 1,000,000,000.`);
+    number
+      .min(min, min === 0 ? `${label} cannot be negative.` : `${label} must be at least ${min}.`)
+      .max(MAX_NUMBER, `${label} must be at most 1,000,000,000.`);
   const message = `${label} must be a number.`;
   return z
     .union([bounded(z.number({ error: message })), z.string({ error: message }).regex(NUMERIC, message)], { error: message })
@@ -54,7 +56,10 @@ const checkbox = (label: string) =>
 /** What the visitor answers. Required: the four numbers; the rest have the documented defaults. */
 export const gradeAnswersSchema = z.object({
   platforms: z
-    .preprocess((v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]), z.array(z.enum(PLATFORMS, { error: "Choose platforms from the list." })))
+    .preprocess(
+      (v) => (v === undefined || v === "" ? [] : Array.isArray(v) ? v : [v]),
+      z.array(z.enum(PLATFORMS, { error: "Choose platforms from the list." })),
+    )
     .transform((list) => (list.length === 0 ? (["instagram"] as Platform[]) : [...new Set(list)]))
     .pipe(z.array(z.enum(PLATFORMS)).max(PLATFORMS.length)),
   followers: count("Followers", 1),
@@ -230,7 +235,9 @@ function adviceFor(key: AreaKey, score: number, a: GradeAnswers, rate: number, b
     case "profile":
       if (a.bioComplete && a.linkInBio) return "Your bio and link are complete: revisit them every quarter so the offer stays current.";
       if (!a.bioComplete && !a.linkInBio) return "Write a bio that says who you help and how, and add a link to the page where people can buy or book.";
-      return a.bioComplete ? "Add a link in your bio to the page where people can buy or book." : "Rewrite your bio to say who you help, how, and what to do next.";
+      return a.bioComplete
+        ? "Add a link in your bio to the page where people can buy or book."
+        : "Rewrite your bio to say who you help, how, and what to do next.";
     case "visuals":
       return strong
         ? "Your posts look like one brand: document the colours, fonts and templates so anyone can keep it that way."

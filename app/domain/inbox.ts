@@ -47,7 +47,9 @@ export const ATTACHMENT_TYPES: Record<string, string> = {
   gif: "image/gif",
   webp: "image/webp",
 };
-export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES).map((e) => `.${e}`).join(",");
+export const ATTACHMENT_ACCEPT = Object.keys(ATTACHMENT_TYPES)
+  .map((e) => `.${e}`)
+  .join(",");
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENT_MESSAGES = {
   file: "Please select a file to send",

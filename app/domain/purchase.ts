@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import type { purchaseJson, reportJson } from "./schemas/api";
 
 export { WORK_STATUSES, isWorkStatus, type WorkStatus } from "./status";

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+
 import { sitePath } from "./redirect";
 
 const SITE = "https://brandlift.example";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+
 import { accountNameSchema, accountPatchSchema } from "./billing";
-import { gradeRequestSchema } from "./schemas/grader";
 import { packagesFormSchema, serviceCreateBody } from "./schemas/catalogue";
+import { gradeRequestSchema } from "./schemas/grader";
 import { inviteBodySchema } from "./schemas/ops";
 import { contactFormSchema, purchaseBodySchema } from "./schemas/order";
 import { testCardSchema } from "./schemas/test-card";
@@ -28,7 +29,11 @@ const ACCEPTED = ["Nora Smith", "Zoë O'Brien-Łukasz", "نورا", "נועה כ
 const fields: Record<string, { schema: z.ZodType; input: (name: string) => unknown; path: (string | number)[] }> = {
   "account name": { schema: accountNameSchema, input: (name) => name, path: [] },
   "account name (API)": { schema: accountPatchSchema, input: (name) => ({ name }), path: ["name"] },
-  "order name": { schema: purchaseBodySchema, input: (name) => ({ name, email: "a@b.test", services: [{ serviceId: "x", pricingType: "one_time", quantity: 1 }] }), path: ["name"] },
+  "order name": {
+    schema: purchaseBodySchema,
+    input: (name) => ({ name, email: "a@b.test", services: [{ serviceId: "x", pricingType: "one_time", quantity: 1 }] }),
+    path: ["name"],
+  },
   "contact first name": { schema: contactFormSchema, input: (firstName) => ({ intent: "contact", firstName, email: "a@b.test" }), path: ["firstName"] },
   "contact last name": { schema: contactFormSchema, input: (lastName) => ({ intent: "contact", lastName, email: "a@b.test" }), path: ["lastName"] },
   "grader name": { schema: gradeRequestSchema, input: (name) => ({ answers: {}, name }), path: ["name"] },
@@ -36,10 +41,18 @@ const fields: Record<string, { schema: z.ZodType; input: (name: string) => unkno
   "service name": { schema: serviceCreateBody, input: (name) => ({ name, price: 10 }), path: ["name"] },
   "package name": {
     schema: packagesFormSchema,
-    input: (name) => ({ intent: "save-packages", serviceId: "s", tiers: [0, 1, 2].map((i) => ({ name: i === 1 ? name : "Basic", price: 10, features: "One" })) }),
+    input: (name) => ({
+      intent: "save-packages",
+      serviceId: "s",
+      tiers: [0, 1, 2].map((i) => ({ name: i === 1 ? name : "Basic", price: 10, features: "One" })),
+    }),
     path: ["tiers", 1, "name"],
   },
-  "name on card": { schema: testCardSchema, input: (cardholder) => ({ intent: "pay", cardNumber: "4242424242424242", expiry: "12/99", cvc: "123", cardholder }), path: ["cardholder"] },
+  "name on card": {
+    schema: testCardSchema,
+    input: (cardholder) => ({ intent: "pay", cardNumber: "4242424242424242", expiry: "12/99", cvc: "123", cardholder }),
+    path: ["cardholder"],
+  },
 };
 
 function issueAt(schema: z.ZodType, value: unknown, path: (string | number)[]) {
@@ -49,7 +62,9 @@ function issueAt(schema: z.ZodType, value: unknown, path: (string | number)[]) {
 
 describe.each(Object.entries(fields))("%s", (_label, field) => {
   it.each(Object.entries(REFUSED))("refuses %s with a clear message", (_what, value) => {
-    expect(issueAt(field.schema, field.input(value), field.path)?.message).toMatch(/contains characters that are not allowed \(control or text-direction characters\)$/);
+    expect(issueAt(field.schema, field.input(value), field.path)?.message).toMatch(
+      /contains characters that are not allowed \(control or text-direction characters\)$/,
+    );
   });
 
   it.each(ACCEPTED)("accepts %s", (value) => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { tooManyAttemptsMessage, waitPhrase } from "./wait";
 
 describe("rate-limit messages say how long to wait", () => {

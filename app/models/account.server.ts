@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+
 import { ACCOUNT_MESSAGES, describeDevice } from "~/domain/billing";
 import { isUuid } from "~/domain/ids";
 import { afterResponse } from "~/utils/background.server";
@@ -11,6 +12,7 @@ import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { consume, limits } from "~/utils/rate-limit.server";
 import { revokeSocketsOfSession } from "~/utils/socket-revocation.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
+
 import { revokeAllSessions, revokeOtherSessions } from "./sessions.server";
 import { findUserByEmail, getUserById, normalizeEmail, type User } from "./users.server";
 
@@ -93,7 +95,14 @@ async function sendEmailChangeLink(user: Pick<User, "id" | "name" | "email">, em
       .update(schema.emailChanges)
       .set({ usedAt: now })
       .where(and(eq(schema.emailChanges.userId, user.id), eq(schema.emailChanges.purpose, "change"), isNull(schema.emailChanges.usedAt)));
-    await tx.insert(schema.emailChanges).values({ userId: user.id, purpose: "change", newEmail: email, tokenHash: hashToken(token), expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS), createdAt: now });
+    await tx.insert(schema.emailChanges).values({
+      userId: user.id,
+      purpose: "change",
+      newEmail: email,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+      createdAt: now,
+    });
   });
   await deliver({
     to: email,
@@ -146,7 +155,10 @@ async function applyLink(row: LinkRow, also?: (tx: Tx, before: User, now: Date) 
       // Nothing changes, not even the link: rolled back.
       if (taken && taken.id !== before.id) throw new AddressTaken();
       const [user] = await tx.update(schema.users).set({ email: spent.newEmail, updatedAt: now }).where(eq(schema.users.id, before.id)).returning();
-      await tx.update(schema.passwordTokens).set({ usedAt: now }).where(and(eq(schema.passwordTokens.userId, before.id), isNull(schema.passwordTokens.usedAt)));
+      await tx
+        .update(schema.passwordTokens)
+        .set({ usedAt: now })
+        .where(and(eq(schema.passwordTokens.userId, before.id), isNull(schema.passwordTokens.usedAt)));
       await also?.(tx, before, now);
       return { user: user!, oldEmail: before.email };
     });
@@ -249,7 +261,10 @@ export async function changePassword(
   await assertCurrentPassword(user, input.currentPassword, clientIp);
   const passwordHash = await hashPassword(input.newPassword);
   await db.update(schema.users).set({ passwordHash, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
-  await db.update(schema.passwordTokens).set({ usedAt: new Date() }).where(and(eq(schema.passwordTokens.userId, user.id), isNull(schema.passwordTokens.usedAt)));
+  await db
+    .update(schema.passwordTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(schema.passwordTokens.userId, user.id), isNull(schema.passwordTokens.usedAt)));
   await revokeOtherSessions(user.id, identity.token);
   await deliver({
     to: user.email,

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
+
 import { isLiveStatus } from "~/domain/billing";
 import type { Actor } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
@@ -7,6 +8,7 @@ import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { isTestCheckout, stripe, type Stripe } from "~/utils/stripe.server";
+
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
 import { handleStripeEvent } from "./payments.server";
 import { getSubscriptionFor, listSubscriptionsForUser, type SubscriptionRow } from "./subscriptions.server";
@@ -169,7 +171,12 @@ function stripeSubscription(row: SubscriptionRow, changes: { status?: string; ca
       data: [
         {
           current_period_end: seconds(periodEnd),
-          price: { unit_amount: plan?.priceCents ?? row.priceCents, currency: row.currency, lookup_key: plan?.key ?? row.planId, metadata: { planId: plan?.key ?? row.planId } },
+          price: {
+            unit_amount: plan?.priceCents ?? row.priceCents,
+            currency: row.currency,
+            lookup_key: plan?.key ?? row.planId,
+            metadata: { planId: plan?.key ?? row.planId },
+          },
         },
       ],
     },

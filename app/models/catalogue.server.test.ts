@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { db, schema } from "~/utils/db.server";
+
 import { createTestUser, unique } from "../../tests/factories";
 import {
   CatalogueFieldError,
@@ -171,8 +173,7 @@ describe("plans", () => {
     await updatePlan(staff, before.id, { priceCents: 17_900, features: ["Everything in PRO", "More"] });
     expect((await getStorefront()).plans.find((plan) => plan.key === "pro")).toMatchObject({ priceCents: 17_900, features: ["Everything in PRO", "More"] });
     const next = await createPlanOrder(buyer(), "pro");
-    const subscriptionOf = async (orderId: string) =>
-      (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.orderId, orderId)))[0];
+    const subscriptionOf = async (orderId: string) => (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.orderId, orderId)))[0];
     expect((await subscriptionOf(running.orderId)).priceCents).toBe(15_900);
     expect((await subscriptionOf(next.orderId)).priceCents).toBe(17_900);
     expect((await listCatalogueChanges(1))[0]).toMatchObject({ entity: "plan", before: { priceCents: 15_900 }, after: { priceCents: 17_900 } });

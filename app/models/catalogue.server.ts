@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, like, notLike, sql } from "drizzle-orm";
+
 import { packageLineName, parsePackageKey, slugify, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
+import { centsToDollars } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
 import { db, schema, seedCatalogue, type Tx } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
-import { centsToDollars } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+
 import type { Service } from "./services.server";
 
 /*
@@ -223,7 +225,14 @@ export async function createService(actor: Actor, input: ServiceInput): Promise<
           .insert(schema.services)
           .values({ slug, name: input.name, description: input.description || null, priceCents: input.priceCents, active: input.active ?? true, sortOrder })
           .returning();
-        await logChange(tx, actor, { entity: "service", entityId: created.id, entityName: created.name, action: "create", before: null, after: serviceSnapshot(created) });
+        await logChange(tx, actor, {
+          entity: "service",
+          entityId: created.id,
+          entityName: created.name,
+          action: "create",
+          before: null,
+          after: serviceSnapshot(created),
+        });
         return created;
       });
     } catch (error) {
@@ -246,7 +255,14 @@ export async function updateService(actor: Actor, id: string, patch: Partial<Ser
       ...(patch.sortOrder !== undefined ? { sortOrder: patch.sortOrder } : {}),
     };
     const [after] = Object.keys(changes).length > 0 ? await tx.update(schema.services).set(changes).where(eq(schema.services.id, id)).returning() : [before];
-    await logChange(tx, actor, { entity: "service", entityId: id, entityName: after.name, action: "update", before: serviceSnapshot(before), after: serviceSnapshot(after) });
+    await logChange(tx, actor, {
+      entity: "service",
+      entityId: id,
+      entityName: after.name,
+      action: "update",
+      before: serviceSnapshot(before),
+      after: serviceSnapshot(after),
+    });
     return after;
   });
 }
@@ -264,7 +280,11 @@ export async function savePackages(actor: Actor, serviceId: string, tiers: TierI
   if (tiers.length !== 3) throw new HttpError(400, "A service has exactly three packages.", "INVALID_INPUT");
   return writeCatalogue(async (tx) => {
     const service = await lockService(tx, serviceId);
-    const before = await tx.select().from(schema.servicePackages).where(eq(schema.servicePackages.serviceId, serviceId)).orderBy(asc(schema.servicePackages.tier));
+    const before = await tx
+      .select()
+      .from(schema.servicePackages)
+      .where(eq(schema.servicePackages.serviceId, serviceId))
+      .orderBy(asc(schema.servicePackages.tier));
     const rows = tiers.map((tier, index) => ({
       serviceId,
       tier: index + 1,
@@ -280,7 +300,13 @@ export async function savePackages(actor: Actor, serviceId: string, tiers: TierI
       .values(rows)
       .onConflictDoUpdate({
         target: [schema.servicePackages.serviceId, schema.servicePackages.tier],
-        set: { name: sql`excluded.name`, description: sql`excluded.description`, priceCents: sql`excluded.price_cents`, features: sql`excluded.features`, updatedAt: sql`excluded.updated_at` },
+        set: {
+          name: sql`excluded.name`,
+          description: sql`excluded.description`,
+          priceCents: sql`excluded.price_cents`,
+          features: sql`excluded.features`,
+          updatedAt: sql`excluded.updated_at`,
+        },
       })
       .returning();
     after.sort((a, b) => a.tier - b.tier);
@@ -308,10 +334,21 @@ export async function updatePlan(actor: Actor, id: string, patch: PlanInput): Pr
     if (!before) throw new HttpError(404, "Plan not found.");
     const [after] = await tx
       .update(schema.plans)
-      .set({ ...(patch.priceCents !== undefined ? { priceCents: patch.priceCents } : {}), ...(patch.features ? { features: patch.features } : {}), updatedAt: new Date() })
+      .set({
+        ...(patch.priceCents !== undefined ? { priceCents: patch.priceCents } : {}),
+        ...(patch.features ? { features: patch.features } : {}),
+        updatedAt: new Date(),
+      })
       .where(eq(schema.plans.id, id))
       .returning();
-    await logChange(tx, actor, { entity: "plan", entityId: id, entityName: after.name, action: "update", before: planSnapshot(before), after: planSnapshot(after) });
+    await logChange(tx, actor, {
+      entity: "plan",
+      entityId: id,
+      entityName: after.name,
+      action: "update",
+      before: planSnapshot(before),
+      after: planSnapshot(after),
+    });
     return after;
   });
 }
@@ -332,7 +369,11 @@ async function writeCatalogue<T>(write: (tx: Tx) => Promise<T>): Promise<T> {
 
 async function lockService(tx: Tx, id: string): Promise<Service> {
   if (!isUuid(id)) throw new HttpError(404, SERVICE_NOT_FOUND);
-  const [service] = await tx.select().from(schema.services).where(and(eq(schema.services.id, id), listed)).for("update");
+  const [service] = await tx
+    .select()
+    .from(schema.services)
+    .where(and(eq(schema.services.id, id), listed))
+    .for("update");
   if (!service) throw new HttpError(404, SERVICE_NOT_FOUND);
   return service;
 }
@@ -351,14 +392,22 @@ async function freeSlug(tx: Tx, name: string): Promise<string> {
   let base = slugify(name);
   if (/^(package|plan)-/.test(base)) base = `service-${base}`;
   const taken = new Set(
-    (await tx.select({ slug: schema.services.slug }).from(schema.services).where(like(schema.services.slug, `${base}%`))).map((row) => row.slug),
+    (
+      await tx
+        .select({ slug: schema.services.slug })
+        .from(schema.services)
+        .where(like(schema.services.slug, `${base}%`))
+    ).map((row) => row.slug),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 async function nextSortOrder(tx: Tx): Promise<number> {
-  const [row] = await tx.select({ max: sql<number | null>`max(${schema.services.sortOrder})` }).from(schema.services).where(listed);
+  const [row] = await tx
+    .select({ max: sql<number | null>`max(${schema.services.sortOrder})` })
+    .from(schema.services)
+    .where(listed);
   return (row?.max ?? -1) + 1;
 }
 
@@ -371,7 +420,9 @@ function serviceSnapshot(service: Service) {
 }
 
 function packagesSnapshot(tiers: PackageRecord[]) {
-  return { tiers: tiers.map((tier) => ({ tier: tier.tier, name: tier.name, description: tier.description, priceCents: tier.priceCents, features: tier.features })) };
+  return {
+    tiers: tiers.map((tier) => ({ tier: tier.tier, name: tier.name, description: tier.description, priceCents: tier.priceCents, features: tier.features })),
+  };
 }
 
 function planSnapshot(plan: PlanRecord) {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+
 import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
@@ -9,9 +10,10 @@ import { waitPhrase } from "~/domain/wait";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
-import { consume, limits } from "~/utils/rate-limit.server";
 import { logger } from "~/utils/logger.server";
+import { consume, limits } from "~/utils/rate-limit.server";
 import { storage } from "~/utils/storage.server";
+
 import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
 
@@ -88,7 +90,10 @@ type Queryable = Pick<typeof db, "select">;
 
 /** Bytes the account keeps in chat attachments, sent or not. */
 async function storedBytes(q: Queryable, uploaderId: string): Promise<number> {
-  const [row] = await q.select({ bytes: sql<string | null>`sum(${a.fileSize})` }).from(a).where(eq(a.uploaderId, uploaderId));
+  const [row] = await q
+    .select({ bytes: sql<string | null>`sum(${a.fileSize})` })
+    .from(a)
+    .where(eq(a.uploaderId, uploaderId));
   return Number(row?.bytes ?? 0);
 }
 
@@ -108,7 +113,9 @@ async function consumeUploadPoint(uploaderId: string) {
 export async function getAttachmentFor(actor: Actor, id: string): Promise<AttachmentRow> {
   const row = await findAttachment(id);
   if (!row) throw notFound("Attachment not found.");
-  const allowed = row.messageId ? canJoinRoom(actor, row.roomId) || (can(actor, "area:team") && row.roomId.startsWith("visitor-")) : row.uploaderId === actor.id;
+  const allowed = row.messageId
+    ? canJoinRoom(actor, row.roomId) || (can(actor, "area:team") && row.roomId.startsWith("visitor-"))
+    : row.uploaderId === actor.id;
   if (!allowed) throw notFound("Attachment not found.");
   return row;
 }
@@ -169,7 +176,13 @@ export async function removeUnsentAttachments(now = Date.now()): Promise<number>
         .orderBy(asc(a.createdAt))
         .limit(SWEEP_BATCH)
         .for("update", { skipLocked: true });
-      if (stale.length > 0) await tx.delete(a).where(inArray(a.id, stale.map((row) => row.id)));
+      if (stale.length > 0)
+        await tx.delete(a).where(
+          inArray(
+            a.id,
+            stale.map((row) => row.id),
+          ),
+        );
       return stale.map((row) => row.storageKey);
     });
     for (const key of keys) {

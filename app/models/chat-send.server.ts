@@ -1,9 +1,10 @@
 import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
+
 import { supportCustomerId, type ChatMessage, type ChatUser } from "~/domain/chat";
-import type { Thread } from "~/domain/inbox";
-import { isVisitorRoom } from "~/domain/inbox";
+import { isVisitorRoom, type Thread } from "~/domain/inbox";
 import { queryRows } from "~/utils/db-cursor.server";
+
 import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
@@ -147,7 +148,10 @@ function sendStatement(id: string, input: NewMessage): SQL {
   const svc = service
     ? sql`select s.id, s.name from services s where s.id = ${service}::uuid and (${input.anyService === true}::boolean or exists (
         select 1 from purchases p where p.user_id = ${input.customerId}::uuid and p.service_id = s.id
-        and p.status in (${sql.join(VISIBLE_STATUSES.map((st) => sql`${st}`), sql`, `)})))`
+        and p.status in (${sql.join(
+          VISIBLE_STATUSES.map((st) => sql`${st}`),
+          sql`, `,
+        )})))`
     : sql`select id, name from services where false`;
   const att = file
     ? sql`update chat_attachments set message_id = ${id}::uuid
@@ -160,11 +164,12 @@ function sendStatement(id: string, input: NewMessage): SQL {
     sql` and `,
   );
   // Writing counts as reading for a signed-in writer (a contact-form post is not the customer reading).
-  const readPosition = senderId && input.sessionId
-    ? sql`, read_position as (
+  const readPosition =
+    senderId && input.sessionId
+      ? sql`, read_position as (
         insert into chat_read_positions (user_id, room_id, last_read_at) select ${senderId}::uuid, ${room}, clock_timestamp() from msg
         on conflict (user_id, room_id) do update set last_read_at = excluded.last_read_at)`
-    : sql``;
+      : sql``;
 
   return sql`with live as (${live}),
     svc as (${svc}),

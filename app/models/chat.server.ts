@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import type { ChatMessage } from "~/domain/chat";
+
+import { supportCustomerId, supportRoomId, type ChatMessage } from "~/domain/chat";
 import { isVisitorRoom } from "~/domain/inbox";
+import { can } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { supportCustomerId, supportRoomId } from "~/domain/chat";
-import { can } from "~/domain/permissions";
+
 import { threadEvents, type ReadReceipt } from "./thread-events.server";
 
 /*
@@ -84,7 +85,10 @@ export async function getRoomMessages(roomId: string, cursor: Cursor, limit = CO
     receiverId: r.receiverId,
     message: r.message,
     ...(r.messageType === "file" && r.attachmentId
-      ? { messageType: "file" as const, attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! } }
+      ? {
+          messageType: "file" as const,
+          attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! },
+        }
       : { messageType: "text" as const }),
     createdAt: r.createdAt.toISOString(),
     service: r.serviceId && r.serviceName ? { _id: r.serviceId, name: r.serviceName } : null,
@@ -97,7 +101,11 @@ export function getConversation(customerId: string, cursor: Cursor, limit?: numb
 
 /** Whether a message belongs to a room (a read receipt must name a message of its own room). */
 export async function isMessageInRoom(messageId: string, roomId: string): Promise<boolean> {
-  const [row] = await db.select({ id: m.id }).from(m).where(and(eq(m.id, messageId), eq(m.roomId, roomId))).limit(1);
+  const [row] = await db
+    .select({ id: m.id })
+    .from(m)
+    .where(and(eq(m.id, messageId), eq(m.roomId, roomId)))
+    .limit(1);
   return !!row;
 }
 
@@ -111,7 +119,11 @@ export async function markRead(userId: string, roomId: string, upTo?: string): P
   const customerId = supportCustomerId(roomId);
   let anchorId = upTo ?? null;
   if (upTo) {
-    const [anchor] = await db.select({ id: m.id }).from(m).where(and(eq(m.id, upTo), eq(m.roomId, roomId))).limit(1);
+    const [anchor] = await db
+      .select({ id: m.id })
+      .from(m)
+      .where(and(eq(m.id, upTo), eq(m.roomId, roomId)))
+      .limit(1);
     if (!anchor) return null;
   }
   await db
@@ -136,8 +148,14 @@ export async function markRead(userId: string, roomId: string, upTo?: string): P
     .update(t)
     .set({
       ...(customerSide
-        ? { customerReadMessageId: anchorId, customerUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})` }
-        : { teamReadMessageId: anchorId, teamUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})` }),
+        ? {
+            customerReadMessageId: anchorId,
+            customerUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})`,
+          }
+        : {
+            teamReadMessageId: anchorId,
+            teamUnread: sql`(select count(*)::int from ${m} where ${m.roomId} = ${t.roomId} and ${theirs} and (${m.createdAt}, ${m.id}) > ${anchorRow})`,
+          }),
     })
     .where(
       and(
@@ -219,7 +237,10 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
     return true;
   } catch (error) {
     // Let the next reply try again rather than silently swallowing the quiet period.
-    await db.update(rp).set({ notifiedAt: null }).where(and(eq(rp.userId, customerId), eq(rp.roomId, room)));
+    await db
+      .update(rp)
+      .set({ notifiedAt: null })
+      .where(and(eq(rp.userId, customerId), eq(rp.roomId, room)));
     logger.warn({ err: error, customerId }, "chat reply e-mail failed");
     return false;
   }

@@ -1,6 +1,7 @@
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { logger } from "~/utils/logger.server";
+
 import { recordContactMessage } from "./inbox.server";
 import { teamRecipients } from "./order-emails.server";
 
@@ -34,7 +35,11 @@ export async function createContactMessage(input: ContactMessageInput) {
         to: recipients,
         subject: `New contact message from ${name}`,
         heading: "A visitor sent a message from the website",
-        paragraphs: [`From: ${name} <${input.email}>`, input.message ? `Message: ${input.message}` : "(No message, they asked to be contacted.)", "Reply to them within one business day, as the website promises."],
+        paragraphs: [
+          `From: ${name} <${input.email}>`,
+          input.message ? `Message: ${input.message}` : "(No message, they asked to be contacted.)",
+          "Reply to them within one business day, as the website promises.",
+        ],
       });
     }
   } catch (error) {

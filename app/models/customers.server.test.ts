@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { createAccount } from "../../tests/dashboard-helpers";
 import { findCustomer, listCustomers } from "./customers.server";
 

@@ -1,6 +1,8 @@
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
-import { db, schema } from "~/utils/db.server";
+
 import { isUuid } from "~/domain/ids";
+import { db, schema } from "~/utils/db.server";
+
 import { toApiUser } from "./users.server";
 
 /** The staff's view of customer accounts: search by name or e-mail, paged, newest first. */
@@ -44,14 +46,11 @@ export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE 
   const size = Math.min(Math.max(1, Math.floor(limit)), USERS_MAX_PAGE_SIZE);
   const offset = (Math.max(1, Math.floor(page)) - 1) * size;
   const [users, [{ total }]] = await Promise.all([
+    db.select(summaryColumns).from(schema.users).where(where).orderBy(desc(schema.users.createdAt), desc(schema.users.id)).limit(size).offset(offset),
     db
-      .select(summaryColumns)
+      .select({ total: sql<number>`count(*)::int` })
       .from(schema.users)
-      .where(where)
-      .orderBy(desc(schema.users.createdAt), desc(schema.users.id))
-      .limit(size)
-      .offset(offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(schema.users).where(where),
+      .where(where),
   ]);
   return { users: users as CustomerSummary[], total, page: Math.max(1, Math.floor(page)), limit: size };
 }

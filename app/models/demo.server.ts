@@ -1,7 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
+
+import { supportRoomId } from "~/domain/chat";
 import { db, schema } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
-import { supportRoomId } from "~/domain/chat";
 import { putBuffer } from "~/utils/storage.server";
 
 /** Demo accounts for the embedded database only, so a newcomer can explore every screen. */
@@ -31,13 +32,28 @@ export async function seedDemo() {
   await putBuffer(reportKey, DEMO_PDF, "application/pdf");
 
   await db.transaction(async (tx) => {
-    const [team] = await tx.insert(schema.users).values({ ...DEMO_TEAM, passwordHash }).returning();
-    const [customer] = await tx.insert(schema.users).values({ ...DEMO_CUSTOMER, passwordHash }).returning();
+    const [team] = await tx
+      .insert(schema.users)
+      .values({ ...DEMO_TEAM, passwordHash })
+      .returning();
+    const [customer] = await tx
+      .insert(schema.users)
+      .values({ ...DEMO_CUSTOMER, passwordHash })
+      .returning();
     const total = catalogue.reduce((sum, s) => sum + s.priceCents, 0);
     const paidAt = new Date(Date.now() - 9 * 24 * 3600_000);
     const [order] = await tx
       .insert(schema.orders)
-      .values({ email: customer.email, name: customer.name, userId: customer.id, status: "paid", totalCents: total, paidAt, createdAt: paidAt, stripeSessionId: "cs_demo_seed" })
+      .values({
+        email: customer.email,
+        name: customer.name,
+        userId: customer.id,
+        status: "paid",
+        totalCents: total,
+        paidAt,
+        createdAt: paidAt,
+        stripeSessionId: "cs_demo_seed",
+      })
       .returning();
     const purchases = await tx
       .insert(schema.purchases)
@@ -68,8 +84,22 @@ export async function seedDemo() {
     const roomId = supportRoomId(customer.id);
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
     await tx.insert(schema.chatMessages).values([
-      { roomId, customerId: customer.id, senderId: customer.id, message: "Hi! Is there an update on the content calendar?", serviceId: purchases[1].serviceId, createdAt: minutesAgo(90) },
-      { roomId, customerId: customer.id, senderId: team.id, receiverId: customer.id, message: "Hi Jordan, the first two weeks are drafted. You will have the full calendar by Friday.", createdAt: minutesAgo(80) },
+      {
+        roomId,
+        customerId: customer.id,
+        senderId: customer.id,
+        message: "Hi! Is there an update on the content calendar?",
+        serviceId: purchases[1].serviceId,
+        createdAt: minutesAgo(90),
+      },
+      {
+        roomId,
+        customerId: customer.id,
+        senderId: team.id,
+        receiverId: customer.id,
+        message: "Hi Jordan, the first two weeks are drafted. You will have the full calendar by Friday.",
+        createdAt: minutesAgo(80),
+      },
       { roomId, customerId: customer.id, senderId: customer.id, message: "Perfect, thank you!", createdAt: minutesAgo(75) },
     ]);
     await tx.update(schema.orders).set({ userId: customer.id }).where(eq(schema.orders.id, order.id));

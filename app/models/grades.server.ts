@@ -1,11 +1,13 @@
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
-import { gradeAnswers, type GradeAnswers } from "~/domain/grader";
+
 import { centsToDollars } from "~/domain/format";
+import { gradeAnswers, type GradeAnswers } from "~/domain/grader";
 import { LEADS_PAGE_SIZE, type GradeJson, type LeadJson } from "~/domain/schemas/grader";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
+
 import { teamRecipients } from "./order-emails.server";
 import { listActiveServices, type Service } from "./services.server";
 import { normalizeEmail } from "./users.server";
@@ -55,7 +57,9 @@ export function toGradeJson(grade: Grade, services: Service[]): GradeJson {
     areas: grade.areas,
     recommendations: grade.recommendations.flatMap(({ serviceSlug, reason }) => {
       const service = bySlug.get(serviceSlug);
-      return service ? [{ service: { _id: service.id, name: service.name, price: centsToDollars(service.priceCents), currency: service.currency }, reason }] : [];
+      return service
+        ? [{ service: { _id: service.id, name: service.name, price: centsToDollars(service.priceCents), currency: service.currency }, reason }]
+        : [];
     }),
     createdAt: grade.createdAt.toISOString(),
   };
@@ -100,7 +104,10 @@ async function sendGradeEmails(grade: Grade, email: string, name: string | null)
         to: recipients,
         subject: `New lead from the grader: ${email} (${grade.overall})`,
         heading: "A visitor graded their social media page",
-        paragraphs: [`${name ?? "Someone"} <${email}> scored ${grade.score}/100 (${grade.overall}).`, "They got the report by e-mail; follow up within one business day."],
+        paragraphs: [
+          `${name ?? "Someone"} <${email}> scored ${grade.score}/100 (${grade.overall}).`,
+          "They got the report by e-mail; follow up within one business day.",
+        ],
         action: { label: "Open their report card", url: gradeUrl(grade.id) },
       });
     }
@@ -114,7 +121,6 @@ function rowCount(result: unknown): number {
   const rows = (result as { rows?: unknown[] }).rows;
   return rows?.length ?? 0;
 }
-
 
 /** Leads newest first, with their grade and, when someone with that e-mail bought, the customer. */
 export async function listLeads({ search, page = 1, limit = LEADS_PAGE_SIZE }: { search?: string; page?: number; limit?: number }) {

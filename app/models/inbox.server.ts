@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+
 import { supportRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { INBOX_PAGE_SIZE, visitorRoomId, type InboxFilter, type Thread, type ThreadStatus } from "~/domain/inbox";
@@ -6,6 +7,7 @@ import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
+
 import { storeMessage } from "./chat-send.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
 import { listReportsForUser, toReportJson } from "./reports.server";
@@ -60,23 +62,33 @@ export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: T
     // both GIN-indexed, through inbox_thread_search() (migration 0007_inbox_search).
     const words = searchQuery(search);
     const q = sql`${words ?? ""}::tsquery`;
-    conditions.push(
-      words
-        ? sql`${t.id} in (select found from inbox_thread_search(${q}) as found)`
-        : sql`false`,
-    );
+    conditions.push(words ? sql`${t.id} in (select found from inbox_thread_search(${q}) as found)` : sql`false`);
   }
   const where = conditions.length ? and(...conditions) : undefined;
   // The page's ids first (one table, its indexes), then the details of those rows only: a search
   // that matches most threads never joins them all.
   const order = [sql`${t.lastMessageAt} desc nulls last`, desc(t.id)];
   const [ids, [count]] = await Promise.all([
-    db.select({ id: t.id }).from(t).where(where).orderBy(...order).limit(limit).offset((page - 1) * limit),
-    db.select({ total: sql<number>`count(*)::int` }).from(t).where(where),
+    db
+      .select({ id: t.id })
+      .from(t)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(t)
+      .where(where),
   ]);
   const rows = ids.length
     ? await threadSelect()
-        .where(inArray(t.id, ids.map((r) => r.id)))
+        .where(
+          inArray(
+            t.id,
+            ids.map((r) => r.id),
+          ),
+        )
         .orderBy(...order)
     : [];
   return { threads: rows.map(toThread), total: count?.total ?? 0 };
@@ -93,7 +105,11 @@ export async function getThreadByRoom(roomId: string): Promise<Thread | null> {
  */
 export async function findThreadRoom(key: string): Promise<{ roomId: string; customerId: string | null } | null> {
   if (!isUuid(key)) return null;
-  const [visitor] = await db.select({ roomId: t.roomId }).from(t).where(and(eq(t.id, key), isNull(t.customerId))).limit(1);
+  const [visitor] = await db
+    .select({ roomId: t.roomId })
+    .from(t)
+    .where(and(eq(t.id, key), isNull(t.customerId)))
+    .limit(1);
   if (visitor) return { roomId: visitor.roomId, customerId: null };
   const [account] = await db
     .select({ id: schema.users.id })
@@ -179,7 +195,13 @@ export async function recordContactMessage(input: { email: string; name: string 
   const id = crypto.randomUUID();
   const [thread] = await db
     .insert(t)
-    .values({ id, roomId: visitorRoomId(id), visitorEmail: email, visitorName: input.name, searchDocument: sql`strip(to_tsvector('simple', ${`${input.name ?? ""} ${email}`}))` })
+    .values({
+      id,
+      roomId: visitorRoomId(id),
+      visitorEmail: email,
+      visitorName: input.name,
+      searchDocument: sql`strip(to_tsvector('simple', ${`${input.name ?? ""} ${email}`}))`,
+    })
     .onConflictDoUpdate({
       target: t.visitorEmail,
       targetWhere: sql`${t.customerId} is null`,
@@ -214,7 +236,11 @@ export async function replyToVisitor(threadId: string, staff: { id: string; name
     to: thread.email,
     subject: "A reply from BrandLift to your message",
     heading: thread.name ? `Hi ${thread.name},` : "Hello,",
-    paragraphs: [`${staff.name} from the BrandLift team answered your message:`, text, "Simply reply through our website's contact form to continue the conversation."],
+    paragraphs: [
+      `${staff.name} from the BrandLift team answered your message:`,
+      text,
+      "Simply reply through our website's contact form to continue the conversation.",
+    ],
     action: { label: "Visit BrandLift", url: env.appUrl },
   });
   return message;

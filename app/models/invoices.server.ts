@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
+
 import type { ReceiptJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
@@ -9,6 +10,7 @@ import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
+
 import { findPlan } from "./catalogue.server";
 
 /*
@@ -111,7 +113,12 @@ export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]
     ? await db
         .select({ orderId: schema.invoices.orderId, url: schema.invoices.hostedInvoiceUrl })
         .from(schema.invoices)
-        .where(inArray(schema.invoices.orderId, orders.map((o) => o.id)))
+        .where(
+          inArray(
+            schema.invoices.orderId,
+            orders.map((o) => o.id),
+          ),
+        )
     : [];
   const hosted = new Map(orderInvoices.filter((i) => i.url).map((i) => [i.orderId, i.url!]));
   const renewals = await selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId)));

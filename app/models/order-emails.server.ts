@@ -1,12 +1,14 @@
 import { and, eq, isNull } from "drizzle-orm";
+
 import { formatMoney } from "~/domain/format";
+import type { OrderLine } from "~/domain/order";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
+
 import { signedReceiptUrl } from "./invoices.server";
 import { recordOrderEmail } from "./orders-list.server";
 import { sendSetPasswordEmail } from "./password-tokens.server";
-import type { OrderLine } from "~/domain/order";
 
 type Order = typeof schema.orders.$inferSelect;
 

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
+
 import { csvAmount, csvCell } from "~/domain/csv";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
 import type { OrderStatus } from "~/domain/status";
 import { cursorBatches, queryRows } from "~/utils/db-cursor.server";
+
 import { orderConditions, type OrderFilter } from "./orders-list.server";
 
 /*

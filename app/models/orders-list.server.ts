@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
@@ -107,11 +108,21 @@ async function countOrders(filter: OrderFilter, where: SQL | undefined): Promise
   if (!filter.search?.trim() && !filter.from && !filter.to) {
     const statuses = filter.status ? storedStatusesFor(filter.status) : null;
     const [row] = await queryRows<{ total: number }>(
-      sql`select coalesce(sum(orders), 0)::int as total from order_status_counts ${statuses ? sql`where status in (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})` : sql``}`,
+      sql`select coalesce(sum(orders), 0)::int as total from order_status_counts ${
+        statuses
+          ? sql`where status in (${sql.join(
+              statuses.map((s) => sql`${s}`),
+              sql`, `,
+            )})`
+          : sql``
+      }`,
     );
     return [row];
   }
-  return db.select({ total: sql<number>`count(*)::int` }).from(schema.orders).where(where);
+  return db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(schema.orders)
+    .where(where);
 }
 
 function ordersColumns() {
@@ -163,14 +174,21 @@ async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>
   const planNames = await namesOfPlans(planKeys);
   for (const order of orders.filter((o) => o.kind === "subscription")) {
     const key = order.planId ?? "plan";
-    byOrder.set(order.id, [{ service: { _id: key, name: planNames.get(key) ?? `${key.toUpperCase()} plan` }, price: centsToDollars(order.totalCents), quantity: 1 }]);
+    byOrder.set(order.id, [
+      { service: { _id: key, name: planNames.get(key) ?? `${key.toUpperCase()} plan` }, price: centsToDollars(order.totalCents), quantity: 1 },
+    ]);
   }
   return byOrder;
 }
 
 async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
-  const result = await db.execute<{ key: string; name: string }>(sql`select key, name from plans where key in (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+  const result = await db.execute<{ key: string; name: string }>(
+    sql`select key, name from plans where key in (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )})`,
+  );
   const rows = Array.isArray(result) ? result : ((result as { rows?: { key: string; name: string }[] }).rows ?? []);
   return new Map(rows.map((row) => [row.key, `${row.name} (monthly)`]));
 }

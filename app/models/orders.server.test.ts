@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { createUser } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
+
 import { decodeEmail, emailsTo, seedServices, uniqueEmail } from "../../tests/payments-helpers";
 import { cancelCheckoutSession, createServicesOrder, findOrderBySession, fulfilCheckoutSession, testCheckoutSession } from "./orders.server";
 

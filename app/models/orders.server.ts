@@ -1,11 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+
 import { planLineName } from "~/domain/catalogue";
+import { isUuid } from "~/domain/ids";
+import type { OrderLine } from "~/domain/order";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
-import { sendOrderEmails } from "./order-emails.server";
+
 import { ensurePackageService, findPlan } from "./catalogue.server";
+import { sendOrderEmails } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
 
@@ -24,9 +28,6 @@ export interface CheckoutStart {
   sessionId: string;
   checkoutUrl: string;
 }
-
-import { isUuid } from "~/domain/ids";
-import type { OrderLine } from "~/domain/order";
 
 export type { OrderLine };
 
@@ -57,9 +58,9 @@ export async function createServicesOrder(buyer: Buyer, serviceIds: string[], pa
       .insert(schema.orders)
       .values({ kind: "services", ...buyer, totalCents: services.reduce((sum, s) => sum + s.priceCents, 0) })
       .returning();
-    await tx.insert(schema.purchases).values(
-      services.map((service) => ({ orderId: created.id, serviceId: service.id, amountCents: service.priceCents, currency: service.currency })),
-    );
+    await tx
+      .insert(schema.purchases)
+      .values(services.map((service) => ({ orderId: created.id, serviceId: service.id, amountCents: service.priceCents, currency: service.currency })));
     return created;
   });
   const lines = services.map((s) => ({ name: s.name, description: s.description, amountCents: s.priceCents, currency: s.currency, quantity: 1 }));
@@ -75,7 +76,9 @@ export async function createPlanOrder(buyer: Buyer, planId: string): Promise<Che
       .insert(schema.orders)
       .values({ kind: "subscription", ...buyer, planId: plan.key, totalCents: plan.priceCents, currency: plan.currency })
       .returning();
-    await tx.insert(schema.subscriptions).values({ orderId: created.id, planId: plan.key, priceCents: plan.priceCents, currency: plan.currency, status: "incomplete" });
+    await tx
+      .insert(schema.subscriptions)
+      .values({ orderId: created.id, planId: plan.key, priceCents: plan.priceCents, currency: plan.currency, status: "incomplete" });
     return created;
   });
   const line = { name: planLineName(plan), description: plan.tagline, amountCents: plan.priceCents, currency: plan.currency, quantity: 1 };
@@ -231,7 +234,11 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
 }
 
 /** Checkout expired or abandoned: a still-pending order and its purchases are cancelled. */
-export async function cancelCheckoutSession(session: Pick<CheckoutSession, "id" | "client_reference_id">, event?: StripeEventRef, status: "cancelled" | "failed" = "cancelled") {
+export async function cancelCheckoutSession(
+  session: Pick<CheckoutSession, "id" | "client_reference_id">,
+  event?: StripeEventRef,
+  status: "cancelled" | "failed" = "cancelled",
+) {
   return db.transaction(async (tx) => {
     if (!(await recordStripeEvent(tx, event))) return "duplicate-event" as const;
     const orderId = session.client_reference_id;

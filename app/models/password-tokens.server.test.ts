@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
+
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { hashToken } from "~/utils/tokens.server";
+
 import { passwordLinkIn } from "../../tests/fakes/email-links";
-import { readOutbox, waitForOutboxEmail } from "../../tests/outbox";
 import { createTestUser, uniqueEmail } from "../../tests/integration/authorization/helpers";
+import { readOutbox, waitForOutboxEmail } from "../../tests/outbox";
 import {
   checkPasswordToken,
   issuePasswordToken,
@@ -149,7 +151,10 @@ describe("password tokens", () => {
     const email = await waitForOutboxEmail(user.email, (e) => e.subject === "Set your BrandLift password");
     expect(email.text).toContain("Set your password");
     expect(passwordLinkIn(email.raw)).toBe(link);
-    const [row] = await db.select().from(schema.passwordTokens).where(eq(schema.passwordTokens.tokenHash, hashToken(tokenOf(link))));
+    const [row] = await db
+      .select()
+      .from(schema.passwordTokens)
+      .where(eq(schema.passwordTokens.tokenHash, hashToken(tokenOf(link))));
     expect(row.purpose).toBe("set");
     expect(await resetPasswordWithToken(tokenOf(link), "my first password")).toMatchObject({ ok: true });
     expect((await verifyLogin(user.email, "my first password"))?.id).toBe(user.id);

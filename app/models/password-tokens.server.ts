@@ -1,10 +1,12 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
+
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
+
 import { revokeAllSessions } from "./sessions.server";
 import { findUserByEmail, type User } from "./users.server";
 
@@ -90,31 +92,15 @@ export async function resetPasswordWithToken(token: string, password: string): P
     const [spent] = await tx
       .update(schema.passwordTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(schema.passwordTokens.tokenHash, hashToken(token)),
-          isNull(schema.passwordTokens.usedAt),
-          gt(schema.passwordTokens.expiresAt, now),
-        ),
-      )
+      .where(and(eq(schema.passwordTokens.tokenHash, hashToken(token)), isNull(schema.passwordTokens.usedAt), gt(schema.passwordTokens.expiresAt, now)))
       .returning({ id: schema.passwordTokens.id, userId: schema.passwordTokens.userId });
     if (!spent) return null;
     const [before] = await tx.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, spent.userId)).for("update");
-    const [updated] = await tx
-      .update(schema.users)
-      .set({ passwordHash, updatedAt: now })
-      .where(eq(schema.users.id, spent.userId))
-      .returning();
+    const [updated] = await tx.update(schema.users).set({ passwordHash, updatedAt: now }).where(eq(schema.users.id, spent.userId)).returning();
     await tx
       .update(schema.passwordTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(schema.passwordTokens.userId, spent.userId),
-          ne(schema.passwordTokens.id, spent.id),
-          isNull(schema.passwordTokens.usedAt),
-        ),
-      );
+      .where(and(eq(schema.passwordTokens.userId, spent.userId), ne(schema.passwordTokens.id, spent.id), isNull(schema.passwordTokens.usedAt)));
     return updated ? { ...updated, firstPassword: !before?.passwordHash } : null;
   });
   if (!user) return { ok: false, failure: "used", message: TOKEN_FAILURES.used };

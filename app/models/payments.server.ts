@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
+
 import { db, schema, type Tx } from "~/utils/db.server";
 import type { Stripe } from "~/utils/stripe.server";
+
+import { applyInvoiceRefund } from "./invoices.server";
 import { cancelCheckoutSession, fulfilCheckoutSession, recordStripeEvent, type StripeEventRef } from "./orders.server";
 import { applyChargeRefund, prepareChargeRefund, sendRefundEmail } from "./refunds.server";
-import { applyInvoiceRefund } from "./invoices.server";
 import { applyInvoice, sendPaymentFailedEmail, syncSubscription } from "./subscriptions.server";
 
 /*

@@ -1,19 +1,21 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
+
 import { isLiveStatus, reportPeriod } from "~/domain/billing";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
-import type { planReportResponse } from "~/domain/schemas/billing-api";
 import { UPLOAD_MESSAGES } from "~/domain/report";
+import type { planReportResponse } from "~/domain/schemas/billing-api";
 import { breaksTextRule, controlCharacterMessage } from "~/domain/zod";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
-import { toReportJson } from "./reports.server";
 import { env } from "~/utils/env.server";
 import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { receiveReportUpload } from "./report-upload.server";
+
 import { findPlan } from "./catalogue.server";
+import { receiveReportUpload } from "./report-upload.server";
+import { toReportJson } from "./reports.server";
 import { findSubscription, planFor } from "./subscriptions.server";
 
 /*
@@ -59,7 +61,8 @@ function toJson(row: Row): PlanReportJson {
     ...toReportJson(row),
     period: row.period ?? reportPeriod(row.createdAt),
     subscriptionId: row.subscriptionId ?? "",
-  };}
+  };
+}
 
 /** A plan's reports, newest first (each carries the month it covers). */
 export async function listPlanReports(subscriptionId: string): Promise<PlanReportJson[]> {
@@ -136,7 +139,10 @@ async function notifySubscriber(userId: string, subscriptionId: string, planKey:
       to: customer.email,
       subject: `Your new report is ready: ${report.title}`,
       heading: "A new report is ready",
-      paragraphs: [`Hi ${customer.name},`, `We have uploaded "${report.title}" for your ${(await planFor(planKey)).name} plan. You can read and download it in your dashboard.`],
+      paragraphs: [
+        `Hi ${customer.name},`,
+        `We have uploaded "${report.title}" for your ${(await planFor(planKey)).name} plan. You can read and download it in your dashboard.`,
+      ],
       action: { label: "View your report", url: `${env.appUrl}/dashboard/plans/${subscriptionId}` },
     });
   } catch (error) {

@@ -1,13 +1,13 @@
-import { centsToDollars } from "~/domain/format";
-import type { PurchaseJson } from "~/domain/purchase";
 import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+
+import { centsToDollars } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
+import { can, type Actor } from "~/domain/permissions";
+import { WORK_STATUSES, type PurchaseJson, type WorkStatus } from "~/domain/purchase";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { can, type Actor } from "~/domain/permissions";
-import { WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
-import { isUuid } from "~/domain/ids";
 
 /**
  * Purchases as the dashboard and the JSON API see them. A customer sees what they paid for
@@ -209,7 +209,6 @@ export async function findPaidPurchase(userId: string, serviceId: string, purcha
     .limit(1);
   return row ?? null;
 }
-
 
 /** The Purchase shape of the JSON API (docs/api.md). */
 export function toPurchaseJson(row: PurchaseRow): PurchaseJson {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+
 import { centsToDollars, formatMoney } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { REFUNDABLE_STATUSES, statusAfterRefunds } from "~/domain/order-status";
@@ -10,6 +11,7 @@ import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { stripe, type Stripe } from "~/utils/stripe.server";
+
 import { recordOrderEmail } from "./orders-list.server";
 
 /*
@@ -59,11 +61,7 @@ async function settleOrder(tx: Tx, order: Order): Promise<Order> {
   const refundedCents = order.status === "refunded" ? Math.max(order.refundedCents, Math.min(cents, order.totalCents)) : Math.min(cents, order.totalCents);
   const status: OrderStatus = order.status === "refunded" ? "refunded" : statusAfterRefunds(order.totalCents, Math.min(settled, order.totalCents));
   const now = new Date();
-  const [updated] = await tx
-    .update(schema.orders)
-    .set({ refundedCents, status, updatedAt: now })
-    .where(eq(schema.orders.id, order.id))
-    .returning();
+  const [updated] = await tx.update(schema.orders).set({ refundedCents, status, updatedAt: now }).where(eq(schema.orders.id, order.id)).returning();
   if (status === "refunded") {
     await tx
       .update(schema.purchases)
@@ -156,7 +154,11 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
     const locked = (await lockOrder(tx, orderId))!;
     await tx
       .update(schema.refunds)
-      .set({ stripeRefundId: stripeRefund.id, status: stripeRefund.status === "failed" || stripeRefund.status === "canceled" ? "failed" : "succeeded", updatedAt: new Date() })
+      .set({
+        stripeRefundId: stripeRefund.id,
+        status: stripeRefund.status === "failed" || stripeRefund.status === "canceled" ? "failed" : "succeeded",
+        updatedAt: new Date(),
+      })
       .where(eq(schema.refunds.id, refund.id));
     return settleOrder(tx, locked);
   });
@@ -228,7 +230,14 @@ export async function applyChargeRefund(tx: Tx, charge: Stripe.Charge, plan: Cha
         if (matched.length > 0) continue;
       }
       if (!ok) continue;
-      await tx.insert(schema.refunds).values({ orderId: order.id, amountCents: refund.amount, currency: refund.currency ?? order.currency, status: "succeeded", source: "stripe", stripeRefundId: refund.id });
+      await tx.insert(schema.refunds).values({
+        orderId: order.id,
+        amountCents: refund.amount,
+        currency: refund.currency ?? order.currency,
+        status: "succeeded",
+        source: "stripe",
+        stripeRefundId: refund.id,
+      });
       added += refund.amount;
     }
   }

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+
 import { env, sessionSecrets } from "~/utils/env.server";
 
 /*

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+
 import { db, schema } from "~/utils/db.server";
 
 /*
@@ -30,7 +31,10 @@ export async function claimReportNotice(customerId: string): Promise<boolean> {
 
 /** The e-mail could not be sent: the next upload tries again. */
 export async function releaseReportNotice(customerId: string) {
-  await db.update(rp).set({ notifiedAt: null }).where(and(eq(rp.userId, customerId), eq(rp.roomId, feed(customerId))));
+  await db
+    .update(rp)
+    .set({ notifiedAt: null })
+    .where(and(eq(rp.userId, customerId), eq(rp.roomId, feed(customerId))));
 }
 
 /** The customer looked at their reports: the next new report e-mails them again. */

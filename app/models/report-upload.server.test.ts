@@ -1,6 +1,7 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { contentDisposition, createDownloadUrl, verifyDownloadSignature, DOWNLOAD_URL_TTL_MS } from "./report-links.server";
+
+import { contentDisposition, createDownloadUrl, DOWNLOAD_URL_TTL_MS, verifyDownloadSignature } from "./report-links.server";
 import { contentMatches, sanitizeFileName } from "./report-upload.server";
 
 /** A stored (uncompressed) zip with the given entries, as Word's .docx files are zips. */
@@ -42,7 +43,9 @@ describe("report file checks", () => {
   });
 
   it("Content-Disposition carries an ASCII fallback and the exact UTF-8 name", () => {
-    expect(contentDisposition('Plan "Q1" für Zoë.pdf')).toBe(`attachment; filename="Plan _Q1_ f_r Zo_.pdf"; filename*=UTF-8''Plan%20%22Q1%22%20f%C3%BCr%20Zo%C3%AB.pdf`);
+    expect(contentDisposition('Plan "Q1" für Zoë.pdf')).toBe(
+      `attachment; filename="Plan _Q1_ f_r Zo_.pdf"; filename*=UTF-8''Plan%20%22Q1%22%20f%C3%BCr%20Zo%C3%AB.pdf`,
+    );
     expect(contentDisposition("it's (final).pdf")).toBe(`attachment; filename="it's (final).pdf"; filename*=UTF-8''it%27s%20%28final%29.pdf`);
   });
 

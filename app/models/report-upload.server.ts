@@ -2,9 +2,10 @@ import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { fileTypeFromBuffer } from "file-type";
-import { HttpError } from "~/utils/http.server";
-import { extensionOf, MAX_FORM_FIELDS, MAX_REPORT_BYTES, REPORT_ACCEPT, TOO_MANY_FIELDS_MESSAGE, UPLOAD_MESSAGES } from "~/domain/report";
+
+import { extensionOf, MAX_FORM_FIELDS, MAX_REPORT_BYTES, TOO_MANY_FIELDS_MESSAGE, UPLOAD_MESSAGES } from "~/domain/report";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { HttpError } from "~/utils/http.server";
 import { storage } from "~/utils/storage.server";
 
 /*
@@ -14,7 +15,7 @@ import { storage } from "~/utils/storage.server";
  * written whole. Whatever fails, the stored object is deleted before the error leaves.
  */
 
-export { MAX_REPORT_BYTES, UPLOAD_MESSAGES, REPORT_ACCEPT, extensionOf };
+export { UPLOAD_MESSAGES, extensionOf };
 
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 /** Extension → the MIME type its content must have. */

@@ -1,21 +1,22 @@
-import type { ReportJson } from "~/domain/purchase";
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
+
+import { isUuid } from "~/domain/ids";
+import { can, type Actor } from "~/domain/permissions";
+import type { ReportJson } from "~/domain/purchase";
+import { line, text } from "~/domain/zod";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { can, type Actor } from "~/domain/permissions";
 import { storage } from "~/utils/storage.server";
+
 import { findCustomer } from "./customers.server";
-import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
-import { isUuid } from "~/domain/ids";
-import { line, text } from "~/domain/zod";
 import { findPaidPurchase } from "./purchases.server";
+import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 
-export { MAX_REPORT_BYTES, REPORT_ACCEPT, UPLOAD_MESSAGES } from "./report-upload.server";
 export { createDownloadUrl, verifyDownloadSignature, contentDisposition } from "./report-links.server";
 
 const columns = {
@@ -53,7 +54,9 @@ function selectReports() {
 const newestFirst = [desc(schema.reports.createdAt), desc(schema.reports.id)];
 
 export function listReportsForUser(userId: string): Promise<ReportRow[]> {
-  return selectReports().where(eq(schema.reports.userId, userId)).orderBy(...newestFirst);
+  return selectReports()
+    .where(eq(schema.reports.userId, userId))
+    .orderBy(...newestFirst);
 }
 
 export async function listReportsForService(userId: string, serviceId: string): Promise<ReportRow[]> {

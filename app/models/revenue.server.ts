@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
+
 import { centsToDollars } from "~/domain/format";
 import { queryRows } from "~/utils/db-cursor.server";
+
 import { renewalRevenueByMonth, renewalRevenueCents } from "./invoices.server";
 
 /*

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
-import type { SavedReplyJson } from "~/domain/schemas/workspace";
+
 import { isUuid } from "~/domain/ids";
+import type { SavedReplyJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
 import { notFound } from "~/utils/http.server";
 

@@ -1,5 +1,7 @@
 import { beforeAll, expect, test } from "vitest";
+
 import { db, schema } from "~/utils/db.server";
+
 import { seedServices } from "../../tests/payments-helpers";
 import { findActiveServices, listActiveServices, toServiceJson } from "./services.server";
 

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { db, schema } from "~/utils/db.server";
+import type { z } from "zod";
+
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import type { serviceJson } from "~/domain/schemas/api";
-import type { z } from "zod";
+import { db, schema } from "~/utils/db.server";
 
 export type Service = typeof schema.services.$inferSelect;
 
@@ -22,11 +23,7 @@ export function toServiceJson(service: Pick<Service, "id" | "name" | "priceCents
 
 /** The a-la-carte catalogue: active services in display order (the landing page reads it through getStorefront()). */
 export function listActiveServices(): Promise<Service[]> {
-  return db
-    .select()
-    .from(schema.services)
-    .where(eq(schema.services.active, true))
-    .orderBy(asc(schema.services.sortOrder), asc(schema.services.name));
+  return db.select().from(schema.services).where(eq(schema.services.active, true)).orderBy(asc(schema.services.sortOrder), asc(schema.services.name));
 }
 
 /** The active services among `ids` (unknown and inactive ids are simply absent). */

@@ -1,8 +1,9 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+
+import type { Role } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { revokeSocketsOfSession, revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
-import type { Role } from "~/domain/permissions";
 
 export type SessionKind = "cookie" | "bearer";
 
@@ -44,13 +45,7 @@ export async function findSession(token: string, kind: SessionKind): Promise<{ s
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
-    .where(
-      and(
-        eq(schema.sessions.tokenHash, hashToken(token)),
-        eq(schema.sessions.kind, kind),
-        gt(schema.sessions.expiresAt, sql`now()`),
-      ),
-    )
+    .where(and(eq(schema.sessions.tokenHash, hashToken(token)), eq(schema.sessions.kind, kind), gt(schema.sessions.expiresAt, sql`now()`)))
     .limit(1);
   if (!row || row.disabledAt) return null;
   const { disabledAt: _disabled, sessionId, ...user } = row;
@@ -70,7 +65,10 @@ export async function liveSessionIds(sessionIds: string[]): Promise<Set<string>>
 
 /** Ends one session; its open sockets on every node are disconnected too. */
 export async function revokeSession(token: string) {
-  const ended = await db.delete(schema.sessions).where(eq(schema.sessions.tokenHash, hashToken(token))).returning({ id: schema.sessions.id });
+  const ended = await db
+    .delete(schema.sessions)
+    .where(eq(schema.sessions.tokenHash, hashToken(token)))
+    .returning({ id: schema.sessions.id });
   for (const { id } of ended) revokeSocketsOfSession(id);
 }
 

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db, schema } from "~/utils/db.server";
+
 import * as count from "~/routes/api.users.count";
+import { db, schema } from "~/utils/db.server";
+
 import { call, catalogue, createAccount, createPurchase, readJson } from "../../tests/dashboard-helpers";
 import { setPurchaseStatus } from "./purchases.server";
 import { getCustomerCounts, getTeamCounts } from "./stats.server";
@@ -50,7 +52,9 @@ describe("overview counts", () => {
     expect(await getCustomerCounts(alice.user.id)).toEqual({ totalServicesBooked: 1, completed: 1, inProgress: 0 });
 
     // A paid plan adds its total to revenue.
-    await db.insert(schema.orders).values({ kind: "subscription", email: bob.user.email, name: "Bob", userId: bob.user.id, status: "paid", totalCents: 15900, planId: "pro" });
+    await db
+      .insert(schema.orders)
+      .values({ kind: "subscription", email: bob.user.email, name: "Bob", userId: bob.user.id, status: "paid", totalCents: 15900, planId: "pro" });
     expect((await getTeamCounts()).totalRevenue).toBe(start.totalRevenue + (paid - calendar.priceCents * 2 + 15900) / 100);
 
     // The API answers with the same numbers, shaped per role.

@@ -1,8 +1,10 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { db, schema } from "~/utils/db.server";
+
 import { centsToDollars } from "~/domain/format";
-import { netRevenueCents } from "./revenue.server";
+import { db, schema } from "~/utils/db.server";
+
 import { PAID_STATUSES } from "./purchases.server";
+import { netRevenueCents } from "./revenue.server";
 
 /*
  * The dashboard's overview counts (GET /api/users/count, docs/api.md). Revenue is net of every

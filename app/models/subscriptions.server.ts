@@ -1,10 +1,6 @@
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
-import {
-  apiSubscriptionStatus,
-  isLiveStatus,
-  LIVE_SUBSCRIPTION_STATUSES,
-  type SubscriptionJson,
-} from "~/domain/billing";
+
+import { apiSubscriptionStatus, isLiveStatus, LIVE_SUBSCRIPTION_STATUSES, type SubscriptionJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
@@ -14,6 +10,7 @@ import { env } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
+
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
 import { recordInvoice } from "./invoices.server";
 

@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
+
 import { issuePasswordToken, passwordLink } from "./password-tokens.server";
 import { revokeAllSessions } from "./sessions.server";
 import { createUser, findUserByEmail, type User } from "./users.server";
@@ -60,7 +62,10 @@ export const INVITE_MESSAGES = {
  * A new staff account without a password, and an e-mail with a one-hour set-password link.
  * Inviting someone already invited (no password yet) sends them a fresh link.
  */
-export async function inviteStaff(inviter: { id: string; name: string }, input: { email: string; name: string }): Promise<{ member: StaffMember; link: string; created: boolean }> {
+export async function inviteStaff(
+  inviter: { id: string; name: string },
+  input: { email: string; name: string },
+): Promise<{ member: StaffMember; link: string; created: boolean }> {
   const existing = await findUserByEmail(input.email);
   if (existing && !(existing.role === "team" && !existing.passwordHash && !existing.disabledAt)) {
     throw new HttpError(409, INVITE_MESSAGES.exists, "CONFLICT");

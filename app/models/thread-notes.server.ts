@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+
 import type { NoteJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
 import { notFound } from "~/utils/http.server";

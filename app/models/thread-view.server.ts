@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+
 import type { ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import { db, schema } from "~/utils/db.server";
@@ -65,11 +66,16 @@ export function toThread(r: ThreadRow): Thread {
     lastMessage = {
       _id: r.messageId,
       roomId: r.roomId,
-      senderId: r.senderId ? { _id: r.senderId, name: r.senderName ?? "", profileImage: r.senderImage } : { _id: person._id, name: person.name, profileImage: null },
+      senderId: r.senderId
+        ? { _id: r.senderId, name: r.senderName ?? "", profileImage: r.senderImage }
+        : { _id: person._id, name: person.name, profileImage: null },
       receiverId: r.messageReceiverId,
       message: r.messageText ?? "",
       ...(r.messageType === "file" && r.attachmentId
-        ? { messageType: "file" as const, attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! } }
+        ? {
+            messageType: "file" as const,
+            attachment: { _id: r.attachmentId, fileName: r.attachmentName!, mimeType: r.attachmentType!, fileSize: r.attachmentSize! },
+          }
         : { messageType: "text" as const }),
       createdAt: r.messageCreatedAt.toISOString(),
       service: null,
@@ -87,4 +93,3 @@ export function toThread(r: ThreadRow): Thread {
     updatedAt: r.updatedAt.toISOString(),
   };
 }
-

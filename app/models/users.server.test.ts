@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+
 import { db, schema } from "~/utils/db.server";
+
 import { uniqueEmail } from "../../tests/integration/authorization/helpers";
 import { createUser, findOrCreateCustomer, findUserByEmail, getUserById, toApiUser, updateUser, verifyLogin } from "./users.server";
 
@@ -12,7 +14,12 @@ function parsePhc(phc: string) {
   return {
     algorithm,
     version,
-    params: Object.fromEntries(params.split(",").map((pair) => pair.split("=")).map(([k, v]) => [k, Number(v)])),
+    params: Object.fromEntries(
+      params
+        .split(",")
+        .map((pair) => pair.split("="))
+        .map(([k, v]) => [k, Number(v)]),
+    ),
     salt,
     hash,
   };

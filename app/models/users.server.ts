@@ -1,8 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+
+import { isUuid } from "~/domain/ids";
+import type { Role } from "~/domain/permissions";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
-import type { Role } from "~/domain/permissions";
-import { isUuid } from "~/domain/ids";
 
 /** Accounts: looked up by e-mail without regard to case (the unique index is on lower(email)). */
 
@@ -82,11 +83,7 @@ export async function updateUser(id: string, changes: UserChanges, tx: Executor 
  * whatever its case, or a new customer without a password. Safe against two fulfilments racing:
  * the insert yields to the unique index and the winner's row is read back.
  */
-export async function findOrCreateCustomer(
-  email: string,
-  name: string,
-  tx: Executor = db,
-): Promise<{ user: User; created: boolean }> {
+export async function findOrCreateCustomer(email: string, name: string, tx: Executor = db): Promise<{ user: User; created: boolean }> {
   const existing = await findUserByEmail(email, tx);
   if (existing) return { user: existing, created: false };
   const [inserted] = await tx

@@ -1,7 +1,7 @@
 import type { ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 
-export { CHAT_ERRORS, MESSAGE_MAX_LENGTH, MESSAGE_RATE, type ChatMessage, type ChatUser } from "~/domain/chat";
+export { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type ChatMessage } from "~/domain/chat";
 
 /** The Socket.IO events, shared by the server and the browser (docs/api.md). */
 

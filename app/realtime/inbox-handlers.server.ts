@@ -6,6 +6,7 @@ import { isMessageInRoom, markRead } from "~/models/chat.server";
 import { getThreadByRoom } from "~/models/inbox.server";
 import { threadEvents, type ReadReceipt } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
+
 import { CHAT_ERRORS } from "./events";
 import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
 
@@ -15,7 +16,6 @@ import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
  * and `threadUpdated` to the team room after every change of a thread. File messages (messageType
  * "file" with an uploaded attachment's id) are sent like text, by socket.server.ts.
  */
-
 
 export const INBOX_ERRORS = {
   read: "You cannot mark that message as read.",

@@ -1,7 +1,9 @@
 import type { Server, Socket } from "socket.io";
+
 import type { ChatMessage } from "~/domain/chat";
 import { notifyCustomerOfReply } from "~/models/chat.server";
 import { logger } from "~/utils/logger.server";
+
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from "./events";
 
 /** The Socket.IO server's type and the delivery rooms every handler module shares (no handler imports another). */
@@ -32,7 +34,9 @@ export async function socketsAnywhere(io: IoServer, room: string) {
  */
 export function broadcast(io: IoServer, socket: IoSocket, message: ChatMessage, customerId: string | null, otherMember: string | null) {
   if (customerId) {
-    io.to([message.roomId, userRoom(customerId), TEAM_ROOM]).except(socket.id).emit("supportMessage", message);
+    io.to([message.roomId, userRoom(customerId), TEAM_ROOM])
+      .except(socket.id)
+      .emit("supportMessage", message);
   } else {
     const rooms = [message.roomId, userRoom(socket.data.user.id), ...(otherMember ? [userRoom(otherMember)] : [])];
     io.to(rooms).except(socket.id).emit("newMessage", message);

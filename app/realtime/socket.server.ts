@@ -3,32 +3,26 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { Server } from "socket.io";
-import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
+
+import { parseRoomId, supportRoomId } from "~/domain/chat";
+import { isUuid } from "~/domain/ids";
+import { can } from "~/domain/permissions";
 import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
-import { resolveIdentity } from "~/web/auth.server";
-import { fromOurPages } from "~/web/same-origin.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { parseRoomId } from "~/domain/chat";
-import { can } from "~/domain/permissions";
-import { isUuid } from "~/domain/ids";
-import { supportRoomId } from "~/domain/chat";
 import { limits } from "~/utils/rate-limit.server";
 import { createAdapterClients } from "~/utils/redis.server";
 import { onSocketRevocation, type SocketRevocation } from "~/utils/socket-revocation.server";
+import { resolveIdentity } from "~/web/auth.server";
+import { fromOurPages } from "~/web/same-origin.server";
+
+import { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
 import { INBOX_ERRORS, registerInboxHandlers } from "./inbox-handlers.server";
-import {
-  CHAT_ERRORS,
-  MESSAGE_MAX_LENGTH,
-  type SendResult,
-  type SocketData,
-  type SupportMessagePayload,
-} from "./events";
+import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
 
 export { CUSTOMERS_ROOM, sessionRoom, TEAM_ROOM, userRoom, type IoServer };
-export { socketsAnywhere, type IoSocket };
-
+export { socketsAnywhere };
 
 const FETCH_TIMEOUT_MS = 3000;
 const RESYNC_DELAY_MS = 300;
@@ -78,7 +72,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       // A cookie rides along on any cross-site request: only our own pages may use it here.
       // (WebSocket and cross-site XHR carry Origin; a same-origin polling GET may carry neither header.)
       if (!token && !fromOurPages(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
-      const identity = await resolveIdentity(token, token ? null : socket.handshake.headers.cookie ?? null);
+      const identity = await resolveIdentity(token, token ? null : (socket.handshake.headers.cookie ?? null));
       if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
       if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
       socket.data.user = { id: identity.user.id, name: identity.user.name, role: identity.user.role, profileImage: identity.user.profileImage };
@@ -180,7 +174,6 @@ export async function onlineCustomerIds(io: IoServer): Promise<string[]> {
 function localSocketCount(io: IoServer, userId: string) {
   return io.of("/").adapter.rooms.get(userRoom(userId))?.size ?? 0;
 }
-
 
 /**
  * Revocation on every node: through the adapter (Redis) for the other nodes, and directly on

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { io, type Socket } from "socket.io-client";
+
 import type { ClientToServerEvents, ServerToClientEvents } from "./events";
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -92,10 +93,4 @@ export function useSocketConnection() {
 /** The shared socket, or null outside a SocketProvider. */
 export function useOptionalSocket(): SocketContextValue | null {
   return useContext(SocketContext);
-}
-
-export function useSocket(): SocketContextValue {
-  const value = useContext(SocketContext);
-  if (!value) throw new Error("useSocket must be used inside <SocketProvider>");
-  return value;
 }

@@ -1,37 +1,37 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import type { ClientActionFunctionArgs } from "@remix-run/react";
-import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data, Form, redirect, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs } from "@remix-run/react";
 import { useState } from "react";
+
 import { ContactSection } from "~/components/landing/contact";
 import { Faq } from "~/components/landing/faq";
 import { Hero } from "~/components/landing/hero";
 import { OurServices } from "~/components/landing/our-services";
-import { packageKey, packageLineName, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { SubscriptionOptions } from "~/components/landing/subscription-options";
 import { WhyChooseUs } from "~/components/landing/why-choose-us";
 import { AlaCartePicker, type FieldErrorMap, type PickerService } from "~/components/order/a-la-carte-picker";
 import { OrderModal } from "~/components/order/order-modal";
-import { CONTACT_INTENT, ORDER_INTENT, ORDER_NETWORK_ERROR, PLAN_INTENT } from "~/domain/order-intents";
-import { contactFormSchema, orderFormSchema, planFormSchema } from "~/domain/schemas/order";
 import { PlanOrderModal } from "~/components/order/plan-order-modal";
 import { Button } from "~/components/ui/button";
 import { SectionError } from "~/components/ui/section-error";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { packageKey, packageLineName, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
+import { CONTACT_INTENT, ORDER_INTENT, ORDER_NETWORK_ERROR, PLAN_INTENT } from "~/domain/order-intents";
+import { contactFormSchema, orderFormSchema, planFormSchema } from "~/domain/schemas/order";
+import { getStorefront } from "~/models/catalogue.server";
 import { createContactMessage } from "~/models/contact.server";
 import { createPlanOrder, createServicesOrder } from "~/models/orders.server";
-import { getStorefront } from "~/models/catalogue.server";
 import { toServiceJson } from "~/models/services.server";
-import { getOptionalUser } from "~/web/auth.server";
-import { loadSection, sectionHeaders } from "~/web/sections.server";
-import { checkHoneypot } from "~/web/honeypot.server";
 import { HttpError } from "~/utils/http.server";
-import { replyOnHttpError } from "~/web/form-reply.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
-import { createToastHeaders } from "~/web/toast.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
+import { replyOnHttpError } from "~/web/form-reply.server";
+import { checkHoneypot } from "~/web/honeypot.server";
+import { loadSection, sectionHeaders } from "~/web/sections.server";
+import { createToastHeaders } from "~/web/toast.server";
 
 /*
  * The landing page. Its loader sets no cookie for a signed-out visitor, so server.ts can serve
@@ -136,7 +136,12 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
   } catch (error) {
     // fetch() rejects with a TypeError when no answer arrived; anything else is the server's.
     if (!(error instanceof TypeError)) throw error;
-    const body: LandingActionData = { intent: intent === PLAN_INTENT || intent === CONTACT_INTENT ? intent : ORDER_INTENT, result: {}, sent: false, formError: ORDER_NETWORK_ERROR };
+    const body: LandingActionData = {
+      intent: intent === PLAN_INTENT || intent === CONTACT_INTENT ? intent : ORDER_INTENT,
+      result: {},
+      sent: false,
+      formError: ORDER_NETWORK_ERROR,
+    };
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as LandingActionData;
   }
 }

@@ -1,5 +1,6 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { AuthLayout, authLinks } from "~/components/auth/auth-layout";
 import { ButtonLink } from "~/components/ui/button";
 import { confirmEmailChange } from "~/models/account.server";
@@ -25,7 +26,15 @@ export default function ConfirmEmail() {
   return (
     <AuthLayout
       title={result.ok ? "E-mail address changed" : "E-mail address not changed"}
-      subtitle={result.ok ? <>Your account now uses <strong>{result.email}</strong>. Use it the next time you sign in.</> : result.message}
+      subtitle={
+        result.ok ? (
+          <>
+            Your account now uses <strong>{result.email}</strong>. Use it the next time you sign in.
+          </>
+        ) : (
+          result.message
+        )
+      }
     >
       <ButtonLink to="/dashboard/account" className="w-full" size="lg">
         Go to your account

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+
 import { AuthLayout, authLinks } from "~/components/auth/auth-layout";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { checkEmailUndo, undoEmailChange, type EmailUndoResult } from "~/models/account.server";

@@ -26,7 +26,8 @@ const patch = apiRoute(
     summary: "Change your name, or ask to change your e-mail (needs currentPassword; confirmed by a link).",
   },
   async ({ user, body, clientIp }) => {
-    const pending = body.email !== undefined ? await requestEmailChange(user.id, { email: body.email, currentPassword: body.currentPassword! }, clientIp) : null;
+    const pending =
+      body.email !== undefined ? await requestEmailChange(user.id, { email: body.email, currentPassword: body.currentPassword! }, clientIp) : null;
     const account = body.name !== undefined ? await updateName(user.id, body.name) : await getAccount(user.id);
     return {
       status: "success",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { chatAttachmentJson, statusData } from "~/domain/schemas/api";
 import { receiveAttachment, toAttachmentJson } from "~/models/chat-attachments.server";
 import { methodNotAllowed } from "~/utils/http.server";

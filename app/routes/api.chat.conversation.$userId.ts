@@ -1,9 +1,10 @@
 import { z } from "zod";
+
+import { can } from "~/domain/permissions";
 import { chatMessageJson, statusData } from "~/domain/schemas/api";
 import { CONVERSATION_MAX_PAGE_SIZE, CONVERSATION_PAGE_SIZE, findChatCustomer, getConversation, type Cursor } from "~/models/chat.server";
-import { apiRoute, uuidParam } from "~/web/api.server";
 import { badRequest, methodNotAllowed, notFound } from "~/utils/http.server";
-import { can } from "~/domain/permissions";
+import { apiRoute, uuidParam } from "~/web/api.server";
 
 /*
  * GET /api/chat/conversation/:userId — the customer's support thread, oldest first.
@@ -26,15 +27,18 @@ const query = z.object({
 
 const response = statusData(z.object({ messages: chatMessageJson.array() }));
 
-export const loader = apiRoute({ method: "GET", auth: "any", params, query, response, summary: "A customer's support thread, oldest first, paged." }, async ({ user, params, query }) => {
-  // Someone else's thread answers 404 like a missing one: "not found or not yours".
-  if (!can(user, "chat:read-conversation", { ownerId: params.userId })) throw notFound("Conversation not found.");
-  if (!(await findChatCustomer(params.userId))) throw notFound("Conversation not found.");
-  if (query.before && query.after) throw badRequest("Use either before or after, not both.");
-  const cursor: Cursor = query.before ? { before: query.before } : query.after ? { after: query.after } : {};
-  const messages = await getConversation(params.userId, cursor, query.limit);
-  if (!messages) throw badRequest("Unknown message id.");
-  return { status: "success", data: { messages } };
-});
+export const loader = apiRoute(
+  { method: "GET", auth: "any", params, query, response, summary: "A customer's support thread, oldest first, paged." },
+  async ({ user, params, query }) => {
+    // Someone else's thread answers 404 like a missing one: "not found or not yours".
+    if (!can(user, "chat:read-conversation", { ownerId: params.userId })) throw notFound("Conversation not found.");
+    if (!(await findChatCustomer(params.userId))) throw notFound("Conversation not found.");
+    if (query.before && query.after) throw badRequest("Use either before or after, not both.");
+    const cursor: Cursor = query.before ? { before: query.before } : query.after ? { after: query.after } : {};
+    const messages = await getConversation(params.userId, cursor, query.limit);
+    if (!messages) throw badRequest("Unknown message id.");
+    return { status: "success", data: { messages } };
+  },
+);
 
 export const action = methodNotAllowed;

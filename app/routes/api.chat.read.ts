@@ -1,10 +1,11 @@
 import { z } from "zod";
+
+import { supportRoomId } from "~/domain/chat";
+import { can } from "~/domain/permissions";
 import { statusMessage } from "~/domain/schemas/api";
 import { findChatCustomer, markRead } from "~/models/chat.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed, notFound } from "~/utils/http.server";
-import { can } from "~/domain/permissions";
-import { supportRoomId } from "~/domain/chat";
+import { apiRoute } from "~/web/api.server";
 
 /*
  * POST /api/chat/read {userId} — the signed-in user has seen the support thread of customer
@@ -13,11 +14,14 @@ import { supportRoomId } from "~/domain/chat";
 
 const body = z.object({ userId: z.string({ message: "userId is required." }).uuid({ message: "Conversation not found." }).toLowerCase() });
 
-export const action = apiRoute({ method: "POST", auth: "any", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." }, async ({ user, body }) => {
-  if (!can(user, "chat:read-conversation", { ownerId: body.userId })) throw notFound("Conversation not found.");
-  if (!(await findChatCustomer(body.userId))) throw notFound("Conversation not found.");
-  await markRead(user.id, supportRoomId(body.userId));
-  return { status: "success", message: "Conversation marked as read." };
-});
+export const action = apiRoute(
+  { method: "POST", auth: "any", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." },
+  async ({ user, body }) => {
+    if (!can(user, "chat:read-conversation", { ownerId: body.userId })) throw notFound("Conversation not found.");
+    if (!(await findChatCustomer(body.userId))) throw notFound("Conversation not found.");
+    await markRead(user.id, supportRoomId(body.userId));
+    return { status: "success", message: "Conversation marked as read." };
+  },
+);
 
 export const loader = methodNotAllowed;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { noteJson, noteSchema } from "~/domain/schemas/workspace";
 import { addThreadNote } from "~/models/thread-notes.server";

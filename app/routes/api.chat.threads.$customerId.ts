@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { statusData, threadJson } from "~/domain/schemas/api";
 import { updateThread } from "~/models/inbox.server";
 import { methodNotAllowed } from "~/utils/http.server";
@@ -14,7 +15,11 @@ const params = z.object({ customerId: uuidParam("Conversation not found.") });
 const body = z
   .object({
     status: z.enum(["open", "closed"], { message: "status must be open or closed." }).optional(),
-    assigneeId: z.string({ message: "assigneeId must be a team member's id or null." }).uuid({ message: "assigneeId must be a team member's id or null." }).nullable().optional(),
+    assigneeId: z
+      .string({ message: "assigneeId must be a team member's id or null." })
+      .uuid({ message: "assigneeId must be a team member's id or null." })
+      .nullable()
+      .optional(),
   })
   .refine((b) => b.status !== undefined || b.assigneeId !== undefined, { message: "Nothing to change: give status or assigneeId." });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { INBOX_FILTERS, INBOX_MAX_PAGE_SIZE, INBOX_PAGE_SIZE } from "~/domain/inbox";
 import { statusData, threadJson } from "~/domain/schemas/api";
 import { listThreads } from "~/models/inbox.server";
@@ -16,8 +17,17 @@ const query = z.object({
   status: z.enum(["open", "closed"], { message: "status must be open or closed." }).optional(),
   filter: z.enum(INBOX_FILTERS, { message: "filter must be all, unassigned, mine or closed." }).optional(),
   search: z.string().max(200, { message: "search must be at most 200 characters." }).optional(),
-  page: z.coerce.number({ message: "page must be a positive number." }).int({ message: "page must be a positive number." }).min(1, { message: "page must be a positive number." }).default(1),
-  limit: z.coerce.number({ message: limitMessage }).int({ message: limitMessage }).min(1, { message: limitMessage }).max(INBOX_MAX_PAGE_SIZE, { message: limitMessage }).default(INBOX_PAGE_SIZE),
+  page: z.coerce
+    .number({ message: "page must be a positive number." })
+    .int({ message: "page must be a positive number." })
+    .min(1, { message: "page must be a positive number." })
+    .default(1),
+  limit: z.coerce
+    .number({ message: limitMessage })
+    .int({ message: limitMessage })
+    .min(1, { message: limitMessage })
+    .max(INBOX_MAX_PAGE_SIZE, { message: limitMessage })
+    .default(INBOX_PAGE_SIZE),
 });
 
 const response = statusData(z.object({ threads: threadJson.array(), total: z.number().int() }));

@@ -1,10 +1,11 @@
 import { z } from "zod";
+
+import { isUuid } from "~/domain/ids";
 import { statusData } from "~/domain/schemas/api";
 import { gradeJson } from "~/domain/schemas/grader";
-import { isUuid } from "~/domain/ids";
 import { findGrade, gradeJson as toGradeJson } from "~/models/grades.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed, notFound } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string() });
 const response = statusData(z.object({ grade: gradeJson }));

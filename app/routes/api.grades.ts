@@ -1,10 +1,11 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { gradeJson, gradeRequestSchema } from "~/domain/schemas/grader";
 import { createGrade, gradeJson as toGradeJson } from "~/models/grades.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { limits } from "~/utils/rate-limit.server";
+import { apiRoute } from "~/web/api.server";
 
 const response = statusData(z.object({ grade: gradeJson }));
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
+
+import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 import { buildOpenApiDocument } from "~/web/openapi.server";
-import { methodNotAllowed } from "~/utils/http.server";
 
 // Every api.* route module: a route appears in the document by declaring its schemas to apiRoute.
 const routes = import.meta.glob<Record<string, unknown>>(["./api.*.ts", "!./api.openapi*", "!./*.test.ts"], { eager: true });
@@ -13,7 +14,9 @@ export const loader = apiRoute(
     method: "GET",
     auth: "none",
     summary: "This OpenAPI 3.1 document, generated from the routes' zod schemas.",
-    response: z.object({ openapi: z.literal("3.1.0"), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) }).loose(),
+    response: z
+      .object({ openapi: z.literal("3.1.0"), info: z.object({ title: z.string(), version: z.string() }).loose(), paths: z.record(z.string(), z.unknown()) })
+      .loose(),
   },
   async () => {
     document ??= buildOpenApiDocument({ ...routes, "./api.openapi[.]json.ts": { loader } });

@@ -1,11 +1,12 @@
 import { z } from "zod";
+
 import { dollarsToCents } from "~/domain/format";
 import { statusData } from "~/domain/schemas/api";
 import { orderJson, refundBodySchema } from "~/domain/schemas/ops";
 import { getOrderDetail } from "~/models/orders-list.server";
 import { refundOrder } from "~/models/refunds.server";
-import { apiRoute } from "~/web/api.server";
 import { HttpError, methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string().max(64) });
 const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;

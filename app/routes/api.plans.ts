@@ -1,8 +1,8 @@
-import { planJson } from "~/domain/schemas/catalogue";
 import { successData } from "~/domain/schemas/api";
+import { planJson } from "~/domain/schemas/catalogue";
 import { getStorefront, toPlanJson } from "~/models/catalogue.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/plans: the monthly plans with their current price and features. Public. */
 export const loader = apiRoute(

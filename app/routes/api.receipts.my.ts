@@ -1,7 +1,7 @@
 import { receiptsResponse } from "~/domain/schemas/billing-api";
 import { listReceiptsForUser } from "~/models/invoices.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/receipts/my: every paid order and plan renewal of the signed-in customer, newest first. */
 export const loader = apiRoute(

@@ -1,8 +1,9 @@
 import { z } from "zod";
+
 import { reportJson, successData } from "~/domain/schemas/api";
 import { toReportJson, uploadReport } from "~/models/reports.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ serviceId: z.string() });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { methodNotAllowed } from "~/utils/http.server";
+
 import { deleteSavedReply } from "~/models/saved-replies.server";
+import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
 /* DELETE /api/saved-replies/:id — remove a saved reply (team). */

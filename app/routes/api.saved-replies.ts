@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { savedReplyJson, savedReplySchema } from "~/domain/schemas/workspace";
 import { createSavedReply, listSavedReplies } from "~/models/saved-replies.server";
@@ -12,6 +13,13 @@ export const loader = apiRoute(
 );
 
 export const action = apiRoute(
-  { method: "POST", auth: "team", body: savedReplySchema, status: 201, response: statusData(z.object({ reply: savedReplyJson })), summary: "Save a reply for the team." },
+  {
+    method: "POST",
+    auth: "team",
+    body: savedReplySchema,
+    status: 201,
+    response: statusData(z.object({ reply: savedReplyJson })),
+    summary: "Save a reply for the team.",
+  },
   async ({ user, body }) => ({ status: "success", data: { reply: await createSavedReply(user, body) } }),
 );

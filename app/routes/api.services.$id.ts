@@ -1,9 +1,9 @@
-import { z } from "~/domain/zod";
 import { successData } from "~/domain/schemas/api";
 import { catalogueServiceJson, servicePatchBody } from "~/domain/schemas/catalogue";
+import { z } from "~/domain/zod";
 import { toCatalogueServiceJson, updateService } from "~/models/catalogue.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /**
  * PATCH /api/services/:id: staff change a service. The next checkout charges the new price; past

@@ -1,7 +1,7 @@
 import { purchaseJson, successData } from "~/domain/schemas/api";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/services/my-purchases: the signed-in customer's purchases, newest first. */
 const response = successData(purchaseJson.array());

@@ -1,10 +1,11 @@
 import { z } from "zod";
+
 import { successData } from "~/domain/schemas/api";
 import { purchaseBodySchema } from "~/domain/schemas/order";
 import { createServicesOrder } from "~/models/orders.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { limits } from "~/utils/rate-limit.server";
+import { apiRoute } from "~/web/api.server";
 
 export const loader = methodNotAllowed;
 
@@ -30,4 +31,3 @@ export const action = apiRoute(
     return { success: true, data: { checkoutUrl: started.checkoutUrl, sessionId: started.sessionId } };
   },
 );
-

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { purchaseJson, successData } from "~/domain/schemas/api";
 import { getPurchaseFor, toPurchaseJson, updatePurchase, WORK_STATUSES } from "~/models/purchases.server";
 import { apiRoute } from "~/web/api.server";
@@ -12,19 +13,32 @@ const body = z
     assigneeId: z.string({ error: ASSIGNEE_MESSAGE }).uuid({ error: ASSIGNEE_MESSAGE }).nullable().optional(),
     dueAt: z.iso.datetime({ offset: true, error: DUE_MESSAGE }).nullable().optional(),
   })
-  .refine((b) => b.status !== undefined || b.assigneeId !== undefined || b.dueAt !== undefined, { error: "Nothing to change: give status, assigneeId or dueAt." });
+  .refine((b) => b.status !== undefined || b.assigneeId !== undefined || b.dueAt !== undefined, {
+    error: "Nothing to change: give status, assigneeId or dueAt.",
+  });
 
 const response = successData(purchaseJson);
 
 /** GET /api/services/purchases/:id: the owner or staff. Someone else's id answers 404. */
-export const loader = apiRoute({ method: "GET", auth: "any", params, response, summary: "One purchase (the owner's or, for staff, any)." }, async ({ user, params }) => {
-  const purchase = await getPurchaseFor(user, params.id);
-  return { success: true, data: toPurchaseJson(purchase) };
-});
+export const loader = apiRoute(
+  { method: "GET", auth: "any", params, response, summary: "One purchase (the owner's or, for staff, any)." },
+  async ({ user, params }) => {
+    const purchase = await getPurchaseFor(user, params.id);
+    return { success: true, data: toPurchaseJson(purchase) };
+  },
+);
 
 /** PATCH /api/services/purchases/:id {status?, assigneeId?, dueAt?}: staff move paid work along, assign it and give it a due date. */
 export const action = apiRoute(
-  { method: "PATCH", auth: "team", params, body, errors: [409], response, summary: "Change paid work: status, assignee (a team member or null) and due date (or null)." },
+  {
+    method: "PATCH",
+    auth: "team",
+    params,
+    body,
+    errors: [409],
+    response,
+    summary: "Change paid work: status, assignee (a team member or null) and due date (or null).",
+  },
   async ({ user, params, body }) => {
     const purchase = await updatePurchase(user, params.id, {
       status: body.status,

@@ -1,8 +1,9 @@
 import { z } from "zod";
+
 import { purchaseJson, successData } from "~/domain/schemas/api";
 import { listAssignedPurchases, listPurchasesByEmail, toPurchaseJson } from "~/models/purchases.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /*
  * GET /api/services/purchases (staff): a customer's purchases by their e-mail, or "my work"
@@ -21,7 +22,13 @@ const query = z
 const response = successData(z.object({ purchases: purchaseJson.array() }));
 
 export const loader = apiRoute(
-  { method: "GET", auth: "team", query, response, summary: "A customer's purchases by e-mail, or the caller's assigned work (assigneeId=me, soonest due first)." },
+  {
+    method: "GET",
+    auth: "team",
+    query,
+    response,
+    summary: "A customer's purchases by e-mail, or the caller's assigned work (assigneeId=me, soonest due first).",
+  },
   async ({ user, query }) => {
     const purchases = query.assigneeId ? await listAssignedPurchases(user.id, query.due) : await listPurchasesByEmail(query.email!);
     return { success: true, data: { purchases: purchases.map(toPurchaseJson) } };

@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { revenueMonthJson, revenueQuerySchema } from "~/domain/schemas/ops";
 import { revenueByMonth } from "~/models/revenue.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/stats/revenue[?months=12] (staff): revenue and orders per UTC month, oldest first, net of refunds, renewals included. */
 export const loader = apiRoute(

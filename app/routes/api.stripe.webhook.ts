@@ -1,10 +1,11 @@
 import { z } from "zod";
+
 import { handleStripeEvent } from "~/models/payments.server";
-import { apiRoute } from "~/web/api.server";
-import { readText } from "~/web/body-limit.server";
 import { jsonError, methodNotAllowed } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { constructWebhookEvent, WebhookSignatureError } from "~/utils/stripe.server";
+import { apiRoute } from "~/web/api.server";
+import { readText } from "~/web/body-limit.server";
 
 export const loader = methodNotAllowed;
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
+
 import { planReportResponse } from "~/domain/schemas/billing-api";
 import { uploadPlanReport } from "~/models/plan-reports.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string() });
 const upload = z.object({

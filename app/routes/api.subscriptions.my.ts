@@ -1,7 +1,7 @@
 import { subscriptionsResponse } from "~/domain/schemas/billing-api";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/subscriptions/my: the signed-in customer's plans (live and ended), newest first. */
 export const loader = apiRoute(

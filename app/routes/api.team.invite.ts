@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { inviteBodySchema, staffJson } from "~/domain/schemas/ops";
 import { inviteStaff, toMemberJson } from "~/models/team.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 export const loader = methodNotAllowed;
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { staffJson } from "~/domain/schemas/ops";
 import { listStaff, toMemberJson } from "~/models/team.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/team (staff): every staff account, active, invited or disabled, oldest first. */
 export const loader = apiRoute(

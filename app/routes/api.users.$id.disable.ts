@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { statusData } from "~/domain/schemas/api";
 import { staffJson } from "~/domain/schemas/ops";
 import { setAccountDisabled, toMemberJson } from "~/models/team.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string().max(64) });
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
+
 import { purchaseJson, successData } from "~/domain/schemas/api";
 import { findCustomer } from "~/models/customers.server";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed, notFound } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string() });
 

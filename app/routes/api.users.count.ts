@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { statusData } from "~/domain/schemas/api";
+
 import { can } from "~/domain/permissions";
+import { statusData } from "~/domain/schemas/api";
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 /** GET /api/users/count: the overview counts of the asker's role (staff: revenue, bookings, active customers; customers: their services). */
 const response = statusData(

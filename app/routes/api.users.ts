@@ -1,13 +1,19 @@
 import { z } from "zod";
+
 import { statusData, userJson } from "~/domain/schemas/api";
 import { line } from "~/domain/zod";
 import { listCustomers, toUserJson, USERS_MAX_PAGE_SIZE, USERS_PAGE_SIZE } from "~/models/customers.server";
-import { apiRoute } from "~/web/api.server";
 import { methodNotAllowed } from "~/utils/http.server";
+import { apiRoute } from "~/web/api.server";
 
 const query = z.object({
   search: line(z.string().trim().max(200, "The search is too long."), "The search").optional(),
-  page: z.coerce.number({ error: "Page must be a whole number." }).int("Page must be a whole number.").min(1, "Page must be at least 1.").max(1_000_000).default(1),
+  page: z.coerce
+    .number({ error: "Page must be a whole number." })
+    .int("Page must be a whole number.")
+    .min(1, "Page must be at least 1.")
+    .max(1_000_000)
+    .default(1),
   limit: z.coerce
     .number({ error: "Limit must be a whole number." })
     .int("Limit must be a whole number.")
@@ -19,9 +25,12 @@ const query = z.object({
 /** GET /api/users[?search=&page=&limit=] (staff): customer accounts, newest first, with the total. */
 const response = statusData(z.object({ users: userJson.array(), total: z.number().int() }));
 
-export const loader = apiRoute({ method: "GET", auth: "team", query, response, summary: "Customer accounts, newest first, with the total." }, async ({ query }) => {
-  const { users, total } = await listCustomers(query);
-  return { status: "success", data: { users: users.map(toUserJson), total } };
-});
+export const loader = apiRoute(
+  { method: "GET", auth: "team", query, response, summary: "Customer accounts, newest first, with the total." },
+  async ({ query }) => {
+    const { users, total } = await listCustomers(query);
+    return { status: "success", data: { users: users.map(toUserJson), total } };
+  },
+);
 
 export const action = methodNotAllowed;

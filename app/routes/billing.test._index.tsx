@@ -1,19 +1,20 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, FlaskConical } from "lucide-react";
+
 import { PlanCard } from "~/components/billing/plan-card";
 import { Button } from "~/components/ui/button";
 import { Logo } from "~/components/ui/logo";
-import { line, z } from "~/domain/zod";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
+import { line, z } from "~/domain/zod";
 import { changeTestSubscription, retryPayment, switchablePlans, testBillingSubscriptions, updateTestPaymentMethod } from "~/models/billing.server";
 import { toSubscriptionJsons } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { isTestCheckout } from "~/utils/stripe.server";
 import { requireUser } from "~/web/auth.server";
-import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 /*
  * /billing/test: the built-in stand-in for Stripe's customer portal, used only when no

@@ -3,20 +3,15 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, CreditCard, FlaskConical, Lock } from "lucide-react";
+
 import { inputProps } from "~/components/auth/conform";
 import { OrderSummary } from "~/components/order/order-summary";
-import { testCardSchema } from "~/domain/schemas/test-card";
 import { Button } from "~/components/ui/button";
-import { formatMoney } from "~/domain/format";
 import { Field, Input } from "~/components/ui/input";
 import { Logo } from "~/components/ui/logo";
-import {
-  cancelCheckoutSession,
-  findOrderBySession,
-  fulfilCheckoutSession,
-  orderLines,
-  testCheckoutSession,
-} from "~/models/orders.server";
+import { formatMoney } from "~/domain/format";
+import { testCardSchema } from "~/domain/schemas/test-card";
+import { cancelCheckoutSession, findOrderBySession, fulfilCheckoutSession, orderLines, testCheckoutSession } from "~/models/orders.server";
 import { cancelUrl, isTestCheckout, successUrl } from "~/utils/stripe.server";
 import { readForm } from "~/web/body-limit.server";
 
@@ -61,7 +56,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return data({ result: submission.reply({ hideFields: ["cardNumber", "cvc"] }) }, { status: 400 });
   }
   if (order.status !== "pending") {
-    return data({ result: submission.reply({ formErrors: ["This checkout has expired. Please start a new order."], hideFields: ["cardNumber", "cvc"] }) }, { status: 409 });
+    return data(
+      { result: submission.reply({ formErrors: ["This checkout has expired. Please start a new order."], hideFields: ["cardNumber", "cvc"] }) },
+      { status: 409 },
+    );
   }
   await fulfilCheckoutSession(testCheckoutSession(order, true));
   throw redirect(successUrl().replace("{CHECKOUT_SESSION_ID}", order.stripeSessionId!));
@@ -167,7 +165,4 @@ export default function TestCheckout() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Checkout (test mode) | BrandLift" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Checkout (test mode) | BrandLift" }, { name: "robots", content: "noindex" }];

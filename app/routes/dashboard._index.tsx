@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { RevenueChart } from "~/components/dashboard/revenue-chart";

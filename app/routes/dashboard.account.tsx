@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound, Mail, MonitorSmartphone, UserRound } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
+
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
@@ -12,8 +13,8 @@ import { changePassword, endSessionById, getAccount, listSessions, requestEmailC
 import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getIdentity, requireUser } from "~/web/auth.server";
-import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 /*
  * /dashboard/account (every role): name, e-mail (confirmed by a link to the new address),
@@ -124,8 +125,8 @@ export default function AccountPage() {
 
       <Panel icon={<Mail aria-hidden="true" className="size-5" />} title="E-mail address" id="email-heading">
         <p className="text-sm text-slate-600">
-          Signed in as <strong className="text-slate-900">{account.email}</strong>. A new address takes effect when you open the confirmation link we
-          send to it (valid for one hour); your current address is told, with a link to undo the change.
+          Signed in as <strong className="text-slate-900">{account.email}</strong>. A new address takes effect when you open the confirmation link we send to it
+          (valid for one hour); your current address is told, with a link to undo the change.
         </p>
         <Form ref={emailForm} method="post" className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="email-heading">
           <input type="hidden" name="intent" value="email" />
@@ -170,7 +171,9 @@ export default function AccountPage() {
               <div>
                 <p className="font-semibold text-slate-900">
                   {session.device}
-                  {session.current ? <span className="ml-2 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span> : null}
+                  {session.current ? (
+                    <span className="ml-2 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span>
+                  ) : null}
                 </p>
                 <p className="text-sm text-slate-600">
                   Last seen <time dateTime={session.lastSeenAt}>{formatDate(session.lastSeenAt)}</time> · signed in{" "}

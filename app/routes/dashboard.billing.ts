@@ -1,4 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+
 import { can } from "~/domain/permissions";
 import { z } from "~/domain/zod";
 import { billingPortalUrl, paymentMethodUrl, retryPayment } from "~/models/billing.server";

@@ -1,18 +1,19 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, useActionData, useLoaderData } from "@remix-run/react";
+
 import { ChangeLog, type ChangeLogEntry } from "~/components/catalogue/change-log";
 import { PackagesForm, PlanForm, ServiceForm, type CatalogueReply } from "~/components/catalogue/forms";
 import { Badge } from "~/components/ui/badge";
 import { formatPlanPrice } from "~/domain/catalogue";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
+import { packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema } from "~/domain/schemas/catalogue";
 import type { z } from "~/domain/zod";
-import { packagesFormSchema, planFormSchema, serviceFormSchema, SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 import { CatalogueFieldError, createService, readCatalogueForEditor, savePackages, updatePlan, updateService } from "~/models/catalogue.server";
 import { HttpError } from "~/utils/http.server";
-import { readForm } from "~/web/body-limit.server";
 import { requireUser } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /*
@@ -38,12 +39,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
       priceCents: service.priceCents,
       active: service.active,
       sortOrder: service.sortOrder,
-      packages: service.packages.map((tier) => ({ tier: tier.tier, name: tier.name, description: tier.description, priceCents: tier.priceCents, features: tier.features })),
+      packages: service.packages.map((tier) => ({
+        tier: tier.tier,
+        name: tier.name,
+        description: tier.description,
+        priceCents: tier.priceCents,
+        features: tier.features,
+      })),
     })),
     plans: catalogue.plans.map((plan) => ({ id: plan.id, key: plan.key, name: plan.name, priceCents: plan.priceCents, features: plan.features })),
-    changes: catalogue.changes.map(
-      (change): ChangeLogEntry => ({ ...change, before: change.before ?? null, createdAt: change.createdAt.toISOString() }),
-    ),
+    changes: catalogue.changes.map((change): ChangeLogEntry => ({ ...change, before: change.before ?? null, createdAt: change.createdAt.toISOString() })),
   };
 }
 
@@ -68,7 +73,13 @@ export async function action({ request }: ActionFunctionArgs) {
     const value = submission.value;
     let message: string;
     if (value.intent === SERVICE_INTENTS.create || value.intent === SERVICE_INTENTS.update) {
-      const input = { name: value.name, description: value.description ?? null, priceCents: value.price, active: value.active === "on", sortOrder: value.displayOrder };
+      const input = {
+        name: value.name,
+        description: value.description ?? null,
+        priceCents: value.price,
+        active: value.active === "on",
+        sortOrder: value.displayOrder,
+      };
       const service = value.intent === SERVICE_INTENTS.create ? await createService(actor, input) : await updateService(actor, value.id ?? "", input);
       message = value.intent === SERVICE_INTENTS.create ? `${service.name} was added.` : `${service.name} was saved.`;
     } else if (value.intent === SERVICE_INTENTS.packages) {
@@ -87,7 +98,9 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     const result =
-      error instanceof CatalogueFieldError ? submission.reply({ fieldErrors: { [error.field]: [error.message] } }) : submission.reply({ formErrors: [error.message] });
+      error instanceof CatalogueFieldError
+        ? submission.reply({ fieldErrors: { [error.field]: [error.message] } })
+        : submission.reply({ formErrors: [error.message] });
     return data<CatalogueReply>({ formId, result }, { status: error.status });
   }
 }
@@ -100,8 +113,8 @@ export default function CataloguePage() {
       <header className="space-y-1">
         <h2 className="text-xl font-bold text-slate-950">Catalogue</h2>
         <p className="text-sm text-slate-600">
-          Prices here are what the landing page shows and what the next checkout charges. Orders already placed and running subscriptions keep the
-          price they were bought at. A change shows on the landing page within a few seconds.
+          Prices here are what the landing page shows and what the next checkout charges. Orders already placed and running subscriptions keep the price they
+          were bought at. A change shows on the landing page within a few seconds.
         </p>
       </header>
 
@@ -131,7 +144,13 @@ export default function CataloguePage() {
                   <span className="sr-only"> of {service.name}</span>
                 </summary>
                 <div className="mt-4">
-                  <PackagesForm serviceId={service.id} serviceName={service.name} servicePriceCents={service.priceCents} tiers={service.packages} reply={reply} />
+                  <PackagesForm
+                    serviceId={service.id}
+                    serviceName={service.name}
+                    servicePriceCents={service.priceCents}
+                    tiers={service.packages}
+                    reply={reply}
+                  />
                 </div>
               </details>
             </li>

@@ -2,6 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Mail } from "lucide-react";
 import { useEffect, useState } from "react";
+
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { MessageList } from "~/components/chat/message-list";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
@@ -14,13 +15,21 @@ import type { Thread } from "~/domain/inbox";
 import { formatDate } from "~/domain/purchase";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getRoomMessages, markRead } from "~/models/chat.server";
-import { findThreadRoom, getCustomerContext, getOtherSideReceipt, getThreadByRoom, listAssignableStaff, replyToVisitor, updateThread } from "~/models/inbox.server";
+import {
+  findThreadRoom,
+  getCustomerContext,
+  getOtherSideReceipt,
+  getThreadByRoom,
+  listAssignableStaff,
+  replyToVisitor,
+  updateThread,
+} from "~/models/inbox.server";
 import { useOptionalSocket } from "~/realtime/use-socket";
 import { requireTeam } from "~/web/auth.server";
-import { pageNotFound } from "~/web/guards.server";
-import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
-import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { pageNotFound } from "~/web/guards.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 /**
  * /dashboard/inbox/:customerId (team): one thread — the live conversation (a customer) or the
@@ -76,7 +85,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (intent === "reply") {
     const text = String(form.get("message") ?? "").trim();
     if (!text) return { intent: "reply" as const, error: "Message cannot be empty." };
-    if (text.length > MESSAGE_MAX_LENGTH) return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+    if (text.length > MESSAGE_MAX_LENGTH)
+      return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
     if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return { intent: "reply" as const, error: controlCharacterMessage("The message") };
     try {
       await replyToVisitor(key, staff, text);
@@ -158,7 +168,12 @@ export default function InboxThread() {
                 <Label htmlFor="assignee" className="text-xs">
                   Assignee
                 </Label>
-                <select id="assignee" name="assigneeId" defaultValue={thread?.assignee?._id ?? ""} className="block h-9 rounded-xl border border-slate-300 bg-white px-2 text-sm">
+                <select
+                  id="assignee"
+                  name="assigneeId"
+                  defaultValue={thread?.assignee?._id ?? ""}
+                  className="block h-9 rounded-xl border border-slate-300 bg-white px-2 text-sm"
+                >
                   <option value="">Unassigned</option>
                   {data.staffList.map((s) => (
                     <option key={s._id} value={s._id}>
@@ -212,9 +227,7 @@ export default function InboxThread() {
           <aside aria-label="Customer" className="space-y-4 text-sm">
             <section className="rounded-2xl border border-slate-200 bg-white p-4">
               <h4 className="font-semibold text-slate-950">Plan</h4>
-              <p className="mt-1 text-slate-700">
-                {data.customer.plan ? `${data.customer.plan.key.toUpperCase()} · ${data.customer.plan.status}` : "No plan"}
-              </p>
+              <p className="mt-1 text-slate-700">{data.customer.plan ? `${data.customer.plan.key.toUpperCase()} · ${data.customer.plan.status}` : "No plan"}</p>
             </section>
             <section className="rounded-2xl border border-slate-200 bg-white p-4">
               <h4 className="font-semibold text-slate-950">Purchases</h4>

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+
 import { requireTeam } from "~/web/auth.server";
 
 /** /dashboard/inbox with no thread open. */

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
 import { Search } from "lucide-react";
+
+import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ThreadList } from "~/components/inbox/thread-list";
 import { useInboxThreads } from "~/components/inbox/use-inbox";
-import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Input, Label } from "~/components/ui/input";

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Search } from "lucide-react";
+
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
@@ -43,9 +44,15 @@ export default function LeadsPage() {
           Search
         </Button>
       </Form>
-      {invalid ? <p role="alert" className="text-red-700">That search could not be read; showing every lead.</p> : null}
+      {invalid ? (
+        <p role="alert" className="text-red-700">
+          That search could not be read; showing every lead.
+        </p>
+      ) : null}
       {leads.length === 0 ? (
-        <p className="text-sm text-slate-600">{search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}</p>
+        <p className="text-sm text-slate-600">
+          {search ? `No leads match "${search}".` : "No leads yet. They arrive when visitors grade their page at /grade and leave an e-mail."}
+        </p>
       ) : (
         <>
           {/* Phones: one card per lead (four columns do not fit 390 px); from sm the table. */}
@@ -76,10 +83,18 @@ export default function LeadsPage() {
             <table className="w-full min-w-[40rem] bg-white text-left text-sm">
               <thead className="bg-slate-50 text-slate-700">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Lead</th>
-                  <th scope="col" className="px-4 py-3">Grade</th>
-                  <th scope="col" className="px-4 py-3">Graded</th>
-                  <th scope="col" className="px-4 py-3">Customer</th>
+                  <th scope="col" className="px-4 py-3">
+                    Lead
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Grade
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Graded
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Customer
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -1,10 +1,10 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { can } from "~/domain/permissions";
 import { supportRoomId } from "~/domain/chat";
+import { can } from "~/domain/permissions";
 import { getOtherSideReceipt } from "~/models/inbox.server";
 import { requireUser } from "~/web/auth.server";
 

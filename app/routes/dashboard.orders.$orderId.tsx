@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
+
 import { BackLink } from "~/components/dashboard/back-link";
+import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { SectionBoundary } from "~/components/ui/section-error";
@@ -11,11 +12,11 @@ import { refundAmountField } from "~/domain/schemas/ops";
 import { z } from "~/domain/zod";
 import { getOrderDetail } from "~/models/orders-list.server";
 import { refundOrder } from "~/models/refunds.server";
+import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
-import { HttpError } from "~/utils/http.server";
 
 /**
  * /dashboard/orders/:orderId: one order for staff: its lines, the customer, Stripe's ids, the
@@ -90,19 +91,51 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
             ))}
           </ul>
           <dl className="mt-3 space-y-1 border-t border-slate-200 pt-3 text-sm">
-            <div className="flex justify-between"><dt>Total</dt><dd className="font-semibold">{formatMoney(order.amount, order.currency)}</dd></div>
-            <div className="flex justify-between"><dt>Refunded</dt><dd data-testid="order-refunded">{formatMoney(order.refunded, order.currency)}</dd></div>
-            <div className="flex justify-between"><dt>Net</dt><dd className="font-semibold">{formatMoney(left, order.currency)}</dd></div>
+            <div className="flex justify-between">
+              <dt>Total</dt>
+              <dd className="font-semibold">{formatMoney(order.amount, order.currency)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt>Refunded</dt>
+              <dd data-testid="order-refunded">{formatMoney(order.refunded, order.currency)}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt>Net</dt>
+              <dd className="font-semibold">{formatMoney(left, order.currency)}</dd>
+            </div>
           </dl>
         </div>
         <dl className="grid gap-3 rounded-card border border-slate-200 bg-white p-5 text-sm shadow-card sm:grid-cols-2">
-          <div><Dt>Customer</Dt><dd className="break-words">{order.customer ? `${order.customer.name} (${order.customer.email})` : `${order.name} (${order.email}), no account yet`}</dd></div>
-          <div><Dt>Kind</Dt><dd>{order.kind === "plan" ? "Plan sign-up" : "Services"}</dd></div>
-          <div><Dt>Placed</Dt><dd>{formatDate(order.createdAt)}</dd></div>
-          <div><Dt>Paid</Dt><dd>{order.paidAt ? formatDate(order.paidAt) : "Not paid"}</dd></div>
-          <div className="sm:col-span-2"><Dt>Stripe session</Dt><dd className="font-mono text-xs break-all">{stripeSessionId ?? "—"}</dd></div>
-          <div className="sm:col-span-2"><Dt>Stripe payment</Dt><dd className="font-mono text-xs break-all">{stripePaymentIntentId ?? "—"}</dd></div>
-          <div className="sm:col-span-2"><Dt>Stripe customer</Dt><dd className="font-mono text-xs break-all">{stripeCustomerId ?? "—"}</dd></div>
+          <div>
+            <Dt>Customer</Dt>
+            <dd className="break-words">
+              {order.customer ? `${order.customer.name} (${order.customer.email})` : `${order.name} (${order.email}), no account yet`}
+            </dd>
+          </div>
+          <div>
+            <Dt>Kind</Dt>
+            <dd>{order.kind === "plan" ? "Plan sign-up" : "Services"}</dd>
+          </div>
+          <div>
+            <Dt>Placed</Dt>
+            <dd>{formatDate(order.createdAt)}</dd>
+          </div>
+          <div>
+            <Dt>Paid</Dt>
+            <dd>{order.paidAt ? formatDate(order.paidAt) : "Not paid"}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <Dt>Stripe session</Dt>
+            <dd className="font-mono text-xs break-all">{stripeSessionId ?? "—"}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <Dt>Stripe payment</Dt>
+            <dd className="font-mono text-xs break-all">{stripePaymentIntentId ?? "—"}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <Dt>Stripe customer</Dt>
+            <dd className="font-mono text-xs break-all">{stripeCustomerId ?? "—"}</dd>
+          </div>
         </dl>
       </div>
 
@@ -115,8 +148,8 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
             {refunds.map((refund) => (
               <li key={refund.id} className="flex flex-wrap justify-between gap-2 py-2">
                 <span>
-                  {formatMoney(refund.amount, refund.currency)} · {refund.status} · {refund.source === "stripe" ? "from Stripe" : `by ${refund.createdBy ?? "staff"}`} ·{" "}
-                  {formatDate(refund.createdAt)}
+                  {formatMoney(refund.amount, refund.currency)} · {refund.status} ·{" "}
+                  {refund.source === "stripe" ? "from Stripe" : `by ${refund.createdBy ?? "staff"}`} · {formatDate(refund.createdAt)}
                   {refund.failureMessage ? ` · ${refund.failureMessage}` : ""}
                 </span>
                 <span className="font-mono text-xs text-slate-500">{refund.stripeRefundId ?? ""}</span>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Download, Filter, ShoppingCart } from "lucide-react";
+
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -59,7 +60,11 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
           Export CSV
         </ButtonLink>
       </div>
-      <Form method="get" className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-2 lg:grid-cols-5" aria-label="Filter orders">
+      <Form
+        method="get"
+        className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-2 lg:grid-cols-5"
+        aria-label="Filter orders"
+      >
         <div className="lg:col-span-2">
           <Label htmlFor="order-search">Search by e-mail or name</Label>
           <Input id="order-search" type="search" name="search" defaultValue={filter.search} placeholder="name@example.com" key={filter.search} />
@@ -141,12 +146,24 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Date</th>
-                  <th scope="col" className="px-4 py-3">Customer</th>
-                  <th scope="col" className="px-4 py-3">What</th>
-                  <th scope="col" className="px-4 py-3 text-right">Amount</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Details</span></th>
+                  <th scope="col" className="px-4 py-3">
+                    Date
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Customer
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    What
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Details</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-200">

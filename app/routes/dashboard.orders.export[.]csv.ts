@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+
 import { filterDates, orderFilterSchema } from "~/domain/schemas/ops";
 import { ordersCsvStream } from "~/models/orders-export.server";
-import { requireTeam } from "~/web/auth.server";
 import { jsonError } from "~/utils/http.server";
+import { requireTeam } from "~/web/auth.server";
 
 /**
  * GET /dashboard/orders/export.csv[?status=&search=&from=&to=] (staff): the orders list's matches as

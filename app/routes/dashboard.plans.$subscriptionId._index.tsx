@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { PlanReports } from "~/components/billing/plan-reports";
 import { listPlanReports } from "~/models/plan-reports.server";
 import { loadOwnSubscription } from "~/web/guards.server";

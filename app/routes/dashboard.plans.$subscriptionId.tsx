@@ -1,12 +1,13 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
-import { ManageBillingButton, PaymentSteps } from "~/components/billing/plan-overview";
+
 import { PlanCard } from "~/components/billing/plan-card";
+import { ManageBillingButton, PaymentSteps } from "~/components/billing/plan-overview";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { can } from "~/domain/permissions";
+import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { loadOwnSubscription } from "~/web/guards.server";
 
 /**
@@ -28,7 +29,8 @@ export default function PlanDetail() {
         subscription={subscription}
         headingLevel={2}
         pastDueSteps={<PaymentSteps subscriptionId={subscription._id} />}
-        actions={subscription.status !== "canceled" ? <ManageBillingButton /> : null} />
+        actions={subscription.status !== "canceled" ? <ManageBillingButton /> : null}
+      />
       <DetailTabs label="Plan" base={`/dashboard/plans/${subscription._id}`} customerId={userId} unread={unread} viewer={{ id: userId, role: "user" }} />
       <Outlet />
     </section>

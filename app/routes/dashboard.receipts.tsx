@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Receipt } from "lucide-react";
+
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
@@ -32,10 +33,18 @@ export default function Receipts() {
             <thead className="bg-slate-50 text-slate-600">
               <tr>
                 {/* Phones: the date goes under "What", so the receipt link stays on screen. */}
-                <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">Date</th>
-                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">What</th>
-                <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">Amount</th>
-                <th scope="col" className="px-3 py-3 font-semibold sm:px-5"><span className="sr-only">Receipt</span></th>
+                <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">
+                  Date
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                  What
+                </th>
+                <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">
+                  Amount
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                  <span className="sr-only">Receipt</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200">

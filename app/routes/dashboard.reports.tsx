@@ -1,16 +1,17 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { FileText } from "lucide-react";
+
 import { DownloadButton } from "~/components/dashboard/download-button";
 import { FileIcon } from "~/components/dashboard/file-icon";
-import { formatDate } from "~/domain/purchase";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatFileSize } from "~/domain/format";
-import { listReportsForUser, toReportJson } from "~/models/reports.server";
-import { markReportsSeen } from "~/models/report-notices.server";
-import { requireUser } from "~/web/auth.server";
 import { can } from "~/domain/permissions";
+import { formatDate } from "~/domain/purchase";
+import { markReportsSeen } from "~/models/report-notices.server";
+import { listReportsForUser, toReportJson } from "~/models/reports.server";
+import { requireUser } from "~/web/auth.server";
 
 /** /dashboard/reports: every report of the signed-in customer as a card grid. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { ReportList } from "~/components/dashboard/report-list";
 import { SectionBoundary } from "~/components/ui/section-error";
-import { loadOwnPurchase } from "~/web/guards.server";
-import { listReportsForService, toReportJson } from "~/models/reports.server";
 import { markReportsSeen } from "~/models/report-notices.server";
+import { listReportsForService, toReportJson } from "~/models/reports.server";
+import { loadOwnPurchase } from "~/web/guards.server";
 
 /** The Reports tab of a purchased service (its own guard: a layout's check protects nothing here). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

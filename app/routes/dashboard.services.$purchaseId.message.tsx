@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { loadOwnPurchase } from "~/web/guards.server";
 

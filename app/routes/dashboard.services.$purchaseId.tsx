@@ -1,12 +1,13 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
+
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { SectionBoundary } from "~/components/ui/section-error";
-import { formatDate } from "~/domain/purchase";
 import { Badge, StatusBadge } from "~/components/ui/badge";
+import { SectionBoundary } from "~/components/ui/section-error";
 import { formatMoney } from "~/domain/format";
+import { formatDate } from "~/domain/purchase";
 import { getUnreadCountForCustomer } from "~/models/chat.server";
 import { loadOwnPurchase } from "~/web/guards.server";
 
@@ -67,10 +68,5 @@ export const handle = { detail: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.purchase.service.name ?? "Service"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
-  return (
-    <SectionBoundary
-      message="Failed to load services"
-      fallback={<DashboardRouteError backTo="/dashboard/services" backLabel="Back to services" />}
-    />
-  );
+  return <SectionBoundary message="Failed to load services" fallback={<DashboardRouteError backTo="/dashboard/services" backLabel="Back to services" />} />;
 }

@@ -1,17 +1,17 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowRight, ShoppingBag } from "lucide-react";
-import { formatDate } from "~/domain/purchase";
-import { StatusBadge } from "~/components/ui/badge";
-import { Badge } from "~/components/ui/badge";
+
+import { Badge, StatusBadge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
-import { SectionBoundary } from "~/components/ui/section-error";
 import { EmptyState } from "~/components/ui/empty-state";
+import { SectionBoundary } from "~/components/ui/section-error";
 import { formatMoney } from "~/domain/format";
+import { can } from "~/domain/permissions";
+import { formatDate } from "~/domain/purchase";
 import { listPurchasesForUser, toPurchaseJson } from "~/models/purchases.server";
 import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { requireUser } from "~/web/auth.server";
-import { can } from "~/domain/permissions";
 
 /** /dashboard/services: the customer's purchased services. Staff have no purchases: their tab is Users. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { UserPlus } from "lucide-react";
+
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
@@ -9,10 +10,10 @@ import { formatDate } from "~/domain/purchase";
 import { inviteBodySchema } from "~/domain/schemas/ops";
 import { z } from "~/domain/zod";
 import { inviteStaff, listStaff, setAccountDisabled, toMemberJson } from "~/models/team.server";
+import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { redirectWithToast } from "~/web/toast.server";
-import { HttpError } from "~/utils/http.server";
 
 /**
  * /dashboard/team: the staff, an invitation by e-mail (a one-hour set-password link), and
@@ -105,7 +106,11 @@ function TeamView({ members, meId }: TeamData) {
           {actionData.error}
         </p>
       ) : null}
-      <Form method="post" className="grid gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card sm:grid-cols-[1fr_1fr_auto] sm:items-end" aria-labelledby="invite-heading">
+      <Form
+        method="post"
+        className="grid gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+        aria-labelledby="invite-heading"
+      >
         <h3 id="invite-heading" className="font-bold text-slate-950 sm:col-span-3">
           Invite a colleague
         </h3>

@@ -1,19 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+
+import { PlanOverview } from "~/components/billing/plan-overview";
 import { TeamUnreadTotal, ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { Sidebar } from "~/components/dashboard/sidebar";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ButtonLink } from "~/components/ui/button";
+import { can } from "~/domain/permissions";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
-import { PlanOverview } from "~/components/billing/plan-overview";
-import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
 import { getCustomerCounts } from "~/models/stats.server";
+import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
 import { markWelcomed } from "~/models/users.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireUser } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
-import { can } from "~/domain/permissions";
 
 /**
  * /dashboard: the sidebar around every dashboard view; for customers also the overview cards. Staff
@@ -30,9 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     markWelcomed(user.id),
     staff ? null : loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(user.id)) })),
     loadSection("unread", async () =>
-      staff
-        ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
-        : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },
+      staff ? { role: "team" as const, ...(await getUnreadCountsForTeam()) } : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },
     ),
     loadSection("plan", async () => (!staff ? await toSubscriptionJsons(await listSubscriptionsForUser(user.id)) : [])),
   ]);
@@ -57,12 +56,8 @@ export default function Dashboard() {
           "/dashboard/inbox": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
         }
       : {
-          "/dashboard/services": (
-            <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
-          ),
-          "/dashboard/messages": (
-            <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
-          ),
+          "/dashboard/services": <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />,
+          "/dashboard/messages": <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />,
         };
   const detail = matches.some((match) => (match.handle as { detail?: boolean } | undefined)?.detail);
   // A plan's own page shows its card itself: no second "Your plan" card above it.
@@ -77,7 +72,9 @@ export default function Dashboard() {
             <>
               {/* Phones on a detail page (a service): the chat and tabs come first, the overview stays on the lists. */}
               <header className={detail ? "max-lg:sr-only" : undefined}>
-                <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">{firstVisit ? "Welcome" : "Welcome back"}, {user.name.split(" ")[0]}</h1>
+                <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">
+                  {firstVisit ? "Welcome" : "Welcome back"}, {user.name.split(" ")[0]}
+                </h1>
                 <p className="mt-1 text-slate-600">Your services, reports and messages in one place.</p>
               </header>
               <div className={detail ? "space-y-8 max-lg:hidden" : "space-y-8"}>
@@ -119,5 +116,10 @@ function DashboardError({ status }: { status: number }) {
 
 /** 403 (a customer on a staff page), 404 (not there, or not theirs) or an outage, inside the dashboard. */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary defaultStatusHandler={({ error }) => <DashboardError status={error.status} />} unexpectedErrorHandler={() => <DashboardError status={500} />} />;
+  return (
+    <GeneralErrorBoundary
+      defaultStatusHandler={({ error }) => <DashboardError status={error.status} />}
+      unexpectedErrorHandler={() => <DashboardError status={500} />}
+    />
+  );
 }

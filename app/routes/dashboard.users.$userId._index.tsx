@@ -1,22 +1,23 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { ShoppingBag, Upload } from "lucide-react";
-import { z } from "~/domain/zod";
+
 import { ReportList } from "~/components/dashboard/report-list";
-import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
 import { UploadReportModal } from "~/components/dashboard/upload-modal";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatMoney } from "~/domain/format";
-import { loadCustomer } from "~/web/guards.server";
+import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
+import { z } from "~/domain/zod";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchaseJson } from "~/models/purchases.server";
+import { listReportsForUser, toReportJson, UploadFieldsError, uploadReport } from "~/models/reports.server";
 import { listSubscriptionsForUser } from "~/models/subscriptions.server";
-import { listReportsForUser, toReportJson, uploadReport, UploadFieldsError } from "~/models/reports.server";
 import { HttpError } from "~/utils/http.server";
-import { redirectWithToast } from "~/web/toast.server";
 import { readForm } from "~/web/body-limit.server";
+import { loadCustomer } from "~/web/guards.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 const statusForm = z.object({
   intent: z.literal("status"),
@@ -83,7 +84,8 @@ function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsDat
 
   if (purchases.length === 0) {
     // A subscriber's reports are under their plan (above); only a customer without either is "not purchased".
-    if (hasPlan) return <EmptyState icon={ShoppingBag} title="No one-off services" text="This customer is on a plan: open it above to see and upload its reports." />;
+    if (hasPlan)
+      return <EmptyState icon={ShoppingBag} title="No one-off services" text="This customer is on a plan: open it above to see and upload its reports." />;
     return <EmptyState icon={ShoppingBag} title="No purchases" text="This user has not purchased any services yet." />;
   }
   return (
@@ -97,7 +99,11 @@ function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsDat
         {purchases.map((purchase) => {
           const paid = isWorkStatus(purchase.status);
           return (
-            <li key={purchase._id} className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card" aria-labelledby={`purchase-${purchase._id}`}>
+            <li
+              key={purchase._id}
+              className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card"
+              aria-labelledby={`purchase-${purchase._id}`}
+            >
               <div className="flex flex-wrap items-start justify-between gap-4">
                 <div className="min-w-0">
                   <h3 id={`purchase-${purchase._id}`} className="text-lg font-semibold text-slate-950">
@@ -122,10 +128,7 @@ function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsDat
                   </div>
                 ) : null}
               </div>
-              <ReportList
-                reports={reports.filter((r) => r.service._id === purchase.service._id)}
-                empty="No reports uploaded for this service yet."
-              />
+              <ReportList reports={reports.filter((r) => r.service._id === purchase.service._id)} empty="No reports uploaded for this service yet." />
             </li>
           );
         })}

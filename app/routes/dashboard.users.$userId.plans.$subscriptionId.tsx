@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { Upload } from "lucide-react";
+
 import { PlanCard } from "~/components/billing/plan-card";
 import { PlanReports } from "~/components/billing/plan-reports";
 import { UploadReportModal } from "~/components/dashboard/upload-modal";

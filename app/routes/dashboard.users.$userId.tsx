@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { Mail } from "lucide-react";
+
+import { StaffPlanList } from "~/components/billing/staff-plan-list";
 import { OnlineBadge } from "~/components/chat/online-badge";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
@@ -10,7 +12,6 @@ import { formatDate } from "~/domain/purchase";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { toUserJson } from "~/models/customers.server";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
-import { StaffPlanList } from "~/components/billing/staff-plan-list";
 import { loadCustomer } from "~/web/guards.server";
 
 /** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs (its unread count on Message). */
@@ -61,7 +62,5 @@ export const handle = { detail: true };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "User"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
-  return (
-    <SectionBoundary message="Failed to load the user" fallback={<DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />} />
-  );
+  return <SectionBoundary message="Failed to load the user" fallback={<DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />} />;
 }

@@ -1,17 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { ArrowRight, Search, Users } from "lucide-react";
+
+import { PlanBadges } from "~/components/billing/plan-badges";
 import { OnlineBadge } from "~/components/chat/online-badge";
 import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
-import { SectionBoundary } from "~/components/ui/section-error";
 import { Input, Label } from "~/components/ui/input";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { subscriptionsByUser } from "~/models/subscriptions.server";
-import { PlanBadges } from "~/components/billing/plan-badges";
 import { requireTeam } from "~/web/auth.server";
 
 /**
@@ -73,7 +74,13 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
           icon={Users}
           title={search ? "No users found" : "No users yet"}
           text={search ? "Try another name or e-mail address." : "Customers appear here after their first purchase."}
-          action={search ? <ButtonLink to="/dashboard/users" variant="outline">Clear search</ButtonLink> : undefined}
+          action={
+            search ? (
+              <ButtonLink to="/dashboard/users" variant="outline">
+                Clear search
+              </ButtonLink>
+            ) : undefined
+          }
         />
       ) : (
         <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">

@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ClipboardList } from "lucide-react";
+
 import { PageHeader } from "~/components/dashboard/page-header";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { Button, buttonClassName } from "~/components/ui/button";
@@ -53,7 +54,11 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
   const message =
-    form.intent === "due" ? `Due date of ${purchase.serviceName} saved.` : form.intent === "complete" ? `${purchase.serviceName} marked completed.` : `${purchase.serviceName} is no longer yours.`;
+    form.intent === "due"
+      ? `Due date of ${purchase.serviceName} saved.`
+      : form.intent === "complete"
+        ? `${purchase.serviceName} marked completed.`
+        : `${purchase.serviceName} is no longer yours.`;
   return redirectWithToast(new URL(request.url).pathname + new URL(request.url).search, { type: "success", message });
 }
 
@@ -124,7 +129,12 @@ export default function MyWork() {
                   <input type="hidden" name="purchaseId" value={item.id} />
                   <label className="text-xs font-semibold text-slate-700">
                     Due date<span className="sr-only"> of {item.service}</span>
-                    <input type="date" name="dueOn" defaultValue={item.dueAt?.slice(0, 10) ?? ""} className="mt-1 block min-h-10 rounded-lg border border-slate-300 px-2 text-sm" />
+                    <input
+                      type="date"
+                      name="dueOn"
+                      defaultValue={item.dueAt?.slice(0, 10) ?? ""}
+                      className="mt-1 block min-h-10 rounded-lg border border-slate-300 px-2 text-sm"
+                    />
                   </label>
                   <Button type="submit" size="sm" variant="outline">
                     Save<span className="sr-only"> due date of {item.service}</span>

@@ -1,4 +1,5 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+
 import { attachmentDisposition, findAttachment, openAttachmentFile, verifyAttachmentSignature } from "~/models/chat-attachments.server";
 import { logger } from "~/utils/logger.server";
 import { pageNotFound } from "~/web/guards.server";

@@ -1,7 +1,8 @@
 import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+
 import { contentDisposition, findReport, getReportFor, openReportFile, verifyDownloadSignature, type ReportRow } from "~/models/reports.server";
-import { getIdentity } from "~/web/auth.server";
 import { logger } from "~/utils/logger.server";
+import { getIdentity } from "~/web/auth.server";
 import { pageNotFound } from "~/web/guards.server";
 
 /*

@@ -4,18 +4,19 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { ArrowLeft, MailCheck } from "lucide-react";
 import type { FormEvent } from "react";
-import { notify } from "~/components/ui/toaster";
+
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
-import { forgotPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/input";
 import { HoneypotField } from "~/components/ui/honeypot";
-import { checkHoneypot } from "~/web/honeypot.server";
-import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { Field, Input } from "~/components/ui/input";
+import { notify } from "~/components/ui/toaster";
+import { forgotPasswordSchema } from "~/domain/schemas/auth";
 import { clientIp } from "~/utils/rate-limit.server";
 import { startPasswordReset } from "~/web/auth-limits.server";
 import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { checkHoneypot } from "~/web/honeypot.server";
 
 export const links = authLinks;
 
@@ -70,8 +71,8 @@ export default function ForgotPasswordPage() {
           </span>
           <div className="space-y-3 text-slate-700">
             <p>
-              If an account exists for <strong className="font-semibold break-words text-slate-950">{actionData.sentTo}</strong>, we have
-              sent it a link to reset your password.
+              If an account exists for <strong className="font-semibold break-words text-slate-950">{actionData.sentTo}</strong>, we have sent it a link to
+              reset your password.
             </p>
             <p className="text-sm text-slate-600">The link works once and expires in one hour. Check your spam folder if it does not arrive.</p>
           </div>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
+
 import { AreaChart } from "~/components/grader/area-chart";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
@@ -11,8 +12,8 @@ import { formatMoney } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { ORDER_INTENT } from "~/domain/order-intents";
 import { findGrade, gradeJson } from "~/models/grades.server";
-import { getOptionalUser } from "~/web/auth.server";
 import { env } from "~/utils/env.server";
+import { getOptionalUser } from "~/web/auth.server";
 
 /**
  * /grade/:id, the report card: the letter and score, a chart of the areas (SVG from the server),
@@ -44,7 +45,10 @@ export default function GradeReport() {
       <SiteHeader user={user} />
       <main id="main" className="bg-slate-50">
         <div className="mx-auto max-w-4xl space-y-8 px-4 py-10 sm:px-6 sm:py-14">
-          <section aria-labelledby="grade-heading" className="flex flex-wrap items-center gap-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+          <section
+            aria-labelledby="grade-heading"
+            className="flex flex-wrap items-center gap-6 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+          >
             <p className="flex size-24 shrink-0 items-center justify-center rounded-2xl bg-brand-950 text-6xl font-extrabold text-white" aria-hidden="true">
               {grade.overall}
             </p>

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+
 import type { Letter } from "~/domain/grader";
 import { isUuid } from "~/domain/ids";
 import { findGrade } from "~/models/grades.server";
@@ -21,15 +22,28 @@ export async function loader({ params }: LoaderFunctionArgs) {
   );
   const png = await renderPng(
     h("div", { display: "flex", width: "100%", height: "100%", backgroundColor: "#f8fafc", fontFamily: "Inter", padding: 56 }, [
-      h("div", { display: "flex", flexDirection: "column", alignItems: "center", justifyContent: "center", width: 260, height: 300, backgroundColor: "#1e1b4b", borderRadius: 32, color: "#ffffff" }, [
-        h("div", { fontSize: 180, fontWeight: 700, lineHeight: 1 }, grade.overall),
-        h("div", { fontSize: 36, marginTop: 8 }, `${grade.score}/100`),
-      ]),
+      h(
+        "div",
+        {
+          display: "flex",
+          flexDirection: "column",
+          alignItems: "center",
+          justifyContent: "center",
+          width: 260,
+          height: 300,
+          backgroundColor: "#1e1b4b",
+          borderRadius: 32,
+          color: "#ffffff",
+        },
+        [h("div", { fontSize: 180, fontWeight: 700, lineHeight: 1 }, grade.overall), h("div", { fontSize: 36, marginTop: 8 }, `${grade.score}/100`)],
+      ),
       h("div", { display: "flex", flexDirection: "column", marginLeft: 56, flexGrow: 1 }, [
         h("div", { fontSize: 26, fontWeight: 700, color: "#4338ca", letterSpacing: 2 }, "BRANDLIFT SOCIAL MEDIA GRADE"),
         ...rows,
       ]),
     ]),
   );
-  return new Response(new Uint8Array(png), { headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=86400", "Content-Length": String(png.length) } });
+  return new Response(new Uint8Array(png), {
+    headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=86400", "Content-Length": String(png.length) },
+  });
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
+
 import { FormAlert } from "~/components/auth/auth-layout";
 import { GradeForm, type GradeFields } from "~/components/grader/grade-form";
 import { SiteFooter } from "~/components/landing/site-footer";
@@ -11,10 +12,10 @@ import { HoneypotField } from "~/components/ui/honeypot";
 import { gradeAnswers, gradeAnswersSchema } from "~/domain/grader";
 import { gradeRequestSchema } from "~/domain/schemas/grader";
 import { createGrade } from "~/models/grades.server";
+import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { readForm } from "~/web/body-limit.server";
 import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
 import { checkHoneypot } from "~/web/honeypot.server";
-import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 
 /*
  * The social media grader: a one-screen questionnaire. A plain form without JavaScript (the
@@ -77,8 +78,8 @@ export default function GradePage() {
           <p className="text-sm font-semibold tracking-widest text-brand-700 uppercase">Free social media grader</p>
           <h1 className="mt-2 text-3xl font-extrabold sm:text-4xl">What would you grade your social media page?</h1>
           <p className="mt-3 text-lg text-slate-700">
-            Answer nine quick questions about your main account. You get a grade from A to F, a score for each area and one
-            concrete fix for each, in under a minute. No sign-up needed.
+            Answer nine quick questions about your main account. You get a grade from A to F, a score for each area and one concrete fix for each, in under a
+            minute. No sign-up needed.
           </p>
           <Form
             method="post"

@@ -1,5 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+
 import { endSession } from "~/web/auth.server";
 import { redirectWithToast } from "~/web/toast.server";
 

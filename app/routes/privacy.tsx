@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+
 import { LegalPage, type LegalSection } from "~/components/legal-page";
 
 const sections: LegalSection[] = [

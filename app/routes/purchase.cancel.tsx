@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { CircleX, Home } from "lucide-react";
+
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { ButtonLink } from "~/components/ui/button";
@@ -14,8 +15,8 @@ export default function PurchaseCancel() {
           <CircleX aria-hidden="true" className="mx-auto size-16 text-slate-500" />
           <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-950">Payment Cancelled by You</h1>
           <p className="mt-4 text-lg text-slate-700">
-            No charge was made to your card. Your selection is not lost for good: you can start again from the home page
-            whenever you are ready, or send us a question first.
+            No charge was made to your card. Your selection is not lost for good: you can start again from the home page whenever you are ready, or send us a
+            question first.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <ButtonLink to="/" size="lg">
@@ -33,7 +34,4 @@ export default function PurchaseCancel() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Payment cancelled | BrandLift" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Payment cancelled | BrandLift" }, { name: "robots", content: "noindex" }];

@@ -1,11 +1,12 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CircleCheck, Home, LayoutDashboard } from "lucide-react";
+
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { OrderSummary } from "~/components/order/order-summary";
 import { ButtonLink } from "~/components/ui/button";
-import { fulfilCheckoutSession, findOrderBySession, orderLines, retrieveCheckoutSession } from "~/models/orders.server";
+import { findOrderBySession, fulfilCheckoutSession, orderLines, retrieveCheckoutSession } from "~/models/orders.server";
 import { logger } from "~/utils/logger.server";
 
 const STRIPE_SESSION_ID = /^[\w-]{1,255}$/;
@@ -52,13 +53,12 @@ export default function PurchaseSuccess() {
           <CircleCheck aria-hidden="true" className="mx-auto size-16 text-emerald-600" />
           <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-950">Payment Successful!</h1>
           <p className="mt-4 text-lg text-slate-700">
-            Thank you for your order. Your invoice is on its way to {order ? <strong>{order.email}</strong> : "your e-mail"}, and
-            our team will contact you within 24 hours to get started.
+            Thank you for your order. Your invoice is on its way to {order ? <strong>{order.email}</strong> : "your e-mail"}, and our team will contact you
+            within 24 hours to get started.
           </p>
           {confirming ? (
             <p role="status" className="mt-4 rounded-2xl bg-amber-50 px-4 py-3 text-sm text-amber-950">
-              We are still confirming your payment with the card provider. This page does not need to stay open: we
-              e-mail you as soon as it is confirmed.
+              We are still confirming your payment with the card provider. This page does not need to stay open: we e-mail you as soon as it is confirmed.
             </p>
           ) : null}
           {order ? (
@@ -68,8 +68,8 @@ export default function PurchaseSuccess() {
               </h2>
               <OrderSummary lines={order.lines} />
               <p className="mt-4 text-sm text-slate-600">
-                We have also e-mailed you an order confirmation. New here? That e-mail brings a link to set your password, so
-                you can follow your services in the dashboard.
+                We have also e-mailed you an order confirmation. New here? That e-mail brings a link to set your password, so you can follow your services in
+                the dashboard.
               </p>
             </section>
           ) : null}
@@ -90,7 +90,4 @@ export default function PurchaseSuccess() {
   );
 }
 
-export const meta: MetaFunction = () => [
-  { title: "Payment successful | BrandLift" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Payment successful | BrandLift" }, { name: "robots", content: "noindex" }];

@@ -1,6 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
+
 import { Logo } from "~/components/ui/logo";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
@@ -78,9 +79,15 @@ export default function ReceiptPage() {
         <table className="mt-6 w-full text-left text-sm">
           <thead className="border-b border-slate-300 text-slate-600">
             <tr>
-              <th scope="col" className="py-2 font-semibold">Description</th>
-              <th scope="col" className="py-2 text-right font-semibold">Qty</th>
-              <th scope="col" className="py-2 text-right font-semibold">Amount</th>
+              <th scope="col" className="py-2 font-semibold">
+                Description
+              </th>
+              <th scope="col" className="py-2 text-right font-semibold">
+                Qty
+              </th>
+              <th scope="col" className="py-2 text-right font-semibold">
+                Amount
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200">
@@ -94,12 +101,16 @@ export default function ReceiptPage() {
           </tbody>
           <tfoot className="border-t border-slate-300 font-semibold">
             <tr>
-              <th scope="row" colSpan={2} className="py-2">Total paid</th>
+              <th scope="row" colSpan={2} className="py-2">
+                Total paid
+              </th>
               <td className="py-2 text-right tabular-nums">{money(receipt.totalCents, receipt.currency)}</td>
             </tr>
             {receipt.refundedCents > 0 ? (
               <tr className="text-red-700">
-                <th scope="row" colSpan={2} className="py-2">Refunded</th>
+                <th scope="row" colSpan={2} className="py-2">
+                  Refunded
+                </th>
                 <td className="py-2 text-right tabular-nums">−{money(receipt.refundedCents, receipt.currency)}</td>
               </tr>
             ) : null}

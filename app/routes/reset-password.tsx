@@ -3,19 +3,20 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
+
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
-import { resetPasswordSchema } from "~/domain/schemas/auth";
 import { Button } from "~/components/ui/button";
+import { HoneypotField } from "~/components/ui/honeypot";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
+import { resetPasswordSchema } from "~/domain/schemas/auth";
 import { passwordTokenPurpose, resetPasswordWithToken } from "~/models/password-tokens.server";
 import { createSession } from "~/models/sessions.server";
 import { sessionCookie, sessionCookieHeader } from "~/web/auth.server";
-import { HoneypotField } from "~/components/ui/honeypot";
+import { readForm } from "~/web/body-limit.server";
 import { checkHoneypot } from "~/web/honeypot.server";
 import { redirectWithToast } from "~/web/toast.server";
-import { readForm } from "~/web/body-limit.server";
 
 export const links = authLinks;
 

@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
+
 import { database, db } from "./db.server";
 
 const dialect = new PgDialect();

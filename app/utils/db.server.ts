@@ -1,6 +1,8 @@
 import path from "node:path";
 import { remember } from "@epic-web/remember";
+
 import { connectDatabase, type Database } from "#db/client";
+
 import { env } from "./env.server";
 
 export type { Db, Tx } from "#db/client";
@@ -22,7 +24,17 @@ export const database: Database =
 export const db = database.db;
 
 /** Codes of a database that is down or restarting: postgres.js connection errors, SQLSTATE 08xxx and 57Pxx. */
-const UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT"]);
+const UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
 
 /**
  * Whether an error means "the database is not answering" rather than "this query is wrong":

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+
 import { env } from "./env.server";
 import { logger } from "./logger.server";
 
@@ -58,9 +59,7 @@ export function renderText(email: Email) {
 }
 
 export function renderHtml(email: Email) {
-  const paragraphs = email.paragraphs
-    .map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155">${escapeHtml(p)}</p>`)
-    .join("");
+  const paragraphs = email.paragraphs.map((p) => `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155">${escapeHtml(p)}</p>`).join("");
   const action = email.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(email.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 24px;border-radius:8px">${escapeHtml(email.action.label)}</a></p>
        <p style="margin:0 0 16px;font-size:13px;color:#64748b">Or paste this link into your browser: ${escapeHtml(email.action.url)}</p>`

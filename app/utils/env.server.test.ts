@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+
 import { EnvError, parseEnv } from "./env.server";
 
 describe("settings", () => {

@@ -47,10 +47,9 @@ const schema = z.object({
   S3_REGION: z.string().default("us-east-1"),
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
-  TEAM_INBOX: optionalString.refine(
-    (v) => v === undefined || v.split(",").every((e) => z.email().safeParse(e.trim()).success),
-    { message: "must be a comma-separated list of e-mail addresses" },
-  ),
+  TEAM_INBOX: optionalString.refine((v) => v === undefined || v.split(",").every((e) => z.email().safeParse(e.trim()).success), {
+    message: "must be a comma-separated list of e-mail addresses",
+  }),
   TRUST_PROXY: z.string().default("loopback"),
   WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -98,10 +97,10 @@ export function parseEnv(source: Record<string, string | undefined>) {
     dataDir,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
-    sessionSecrets: raw.SESSION_SECRET?.split(",").map((s) => s.trim()).filter(Boolean),
-    stripe: raw.STRIPE_SECRET_KEY
-      ? { secretKey: raw.STRIPE_SECRET_KEY, apiUrl: raw.STRIPE_API_URL }
-      : undefined,
+    sessionSecrets: raw.SESSION_SECRET?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    stripe: raw.STRIPE_SECRET_KEY ? { secretKey: raw.STRIPE_SECRET_KEY, apiUrl: raw.STRIPE_API_URL } : undefined,
     stripeWebhookSecret: raw.STRIPE_WEBHOOK_SECRET,
     smtpUrl: raw.SMTP_URL,
     mailFrom: raw.MAIL_FROM,

@@ -26,7 +26,10 @@ export interface OgNode {
   type: string;
   props: { style?: Record<string, string | number>; children?: OgNode | string | Array<OgNode | string> };
 }
-export const h = (type: string, style: Record<string, string | number>, children?: OgNode["props"]["children"]): OgNode => ({ type, props: { style, children } });
+export const h = (type: string, style: Record<string, string | number>, children?: OgNode["props"]["children"]): OgNode => ({
+  type,
+  props: { style, children },
+});
 
 export async function renderPng(tree: OgNode, size = { width: 1200, height: 630 }): Promise<Buffer> {
   const svg = await satori(tree as Parameters<typeof satori>[0], { ...size, fonts: loadFonts() });

@@ -4,9 +4,6 @@ import { hash, verify } from "@node-rs/argon2";
 // algorithm 2 is Algorithm.Argon2id (a const enum, which isolatedModules cannot import).
 export const ARGON2_OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
 export function hashPassword(password: string) {
   return hash(password, ARGON2_OPTIONS);
 }

@@ -1,6 +1,9 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+
 import { ATTACHMENT_UPLOAD_WINDOW_SECONDS, ATTACHMENT_UPLOADS_PER_WINDOW } from "~/domain/attachment-limits";
+import { MESSAGE_RATE } from "~/domain/chat";
 import { tooManyAttemptsMessage } from "~/domain/wait";
+
 import { HttpError } from "./http.server";
 import { redis } from "./redis.server";
 
@@ -56,7 +59,7 @@ export const limits = {
   order: limiter("order", 20, 60),
   contact: limiter("contact", 5, 600),
   /** Chat messages per user across all their sockets. */
-  chatMessage: limiter("chat-message", 20, 10),
+  chatMessage: limiter("chat-message", MESSAGE_RATE.points, MESSAGE_RATE.windowMs / 1000),
   /** Chat attachment uploads per user (app/domain/attachment-limits.ts). */
   chatUpload: limiter("chat-upload", ATTACHMENT_UPLOADS_PER_WINDOW, ATTACHMENT_UPLOAD_WINDOW_SECONDS),
 };

@@ -1,5 +1,6 @@
 import { remember } from "@epic-web/remember";
 import { Redis, type RedisOptions } from "ioredis";
+
 import { env } from "./env.server";
 import { logger } from "./logger.server";
 

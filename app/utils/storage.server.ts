@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DeleteObjectCommand, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
+
 import { env } from "./env.server";
 
 /** Where report files live: local disk under STORAGE_DIR, or S3-compatible storage with S3_*. */
@@ -57,10 +58,7 @@ export function s3Storage(config: NonNullable<typeof env.s3>): Storage {
     region: config.region,
     endpoint: config.endpoint,
     forcePathStyle: !!config.endpoint,
-    credentials:
-      config.accessKeyId && config.secretAccessKey
-        ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-        : undefined,
+    credentials: config.accessKeyId && config.secretAccessKey ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } : undefined,
   });
   return {
     kind: "s3",

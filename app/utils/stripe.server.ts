@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import Stripe from "stripe";
+
 import { env } from "./env.server";
 
 /*
@@ -88,7 +89,13 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
   // Subscriptions always create a customer and an invoice; Stripe rejects both options there.
   return request.mode === "subscription"
     ? { ...common, mode: "subscription", subscription_data: { metadata } }
-    : { ...common, mode: "payment", invoice_creation: { enabled: true, invoice_data: { metadata } }, customer_creation: "always", payment_intent_data: { metadata } };
+    : {
+        ...common,
+        mode: "payment",
+        invoice_creation: { enabled: true, invoice_data: { metadata } },
+        customer_creation: "always",
+        payment_intent_data: { metadata },
+      };
 }
 
 class StripeGateway implements PaymentGateway {

@@ -1,12 +1,12 @@
+import { RateLimiterMemory } from "rate-limiter-flexible";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { RateLimiterMemory } from "rate-limiter-flexible";
-import { apiMethods, apiRoute } from "~/web/api.server";
+
 import { HttpError } from "~/utils/http.server";
+import { apiMethods, apiRoute } from "~/web/api.server";
 
 const context = { requestId: "req-1", cspNonce: "", clientIp: "127.0.0.1" };
-const call = (handler: ReturnType<typeof apiRoute>, request: Request, params: Record<string, string> = {}) =>
-  handler({ request, params, context });
+const call = (handler: ReturnType<typeof apiRoute>, request: Request, params: Record<string, string> = {}) => handler({ request, params, context });
 
 const echo = apiRoute({ auth: "none", body: z.object({ name: z.string().min(1, "Name is required") }) }, async ({ body }) => ({
   success: true,
@@ -31,7 +31,10 @@ describe("apiRoute", () => {
   });
 
   test("parses a JSON body and answers JSON", async () => {
-    const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "Ada" }), headers: { "Content-Type": "application/json" } }));
+    const response = await call(
+      echo,
+      new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "Ada" }), headers: { "Content-Type": "application/json" } }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true, data: { name: "Ada" } });
   });
@@ -49,7 +52,10 @@ describe("apiRoute", () => {
   });
 
   test("a schema failure gives the schema's own message", async () => {
-    const response = await call(echo, new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "" }), headers: { "Content-Type": "application/json" } }));
+    const response = await call(
+      echo,
+      new Request("http://x/api/echo", { method: "POST", body: JSON.stringify({ name: "" }), headers: { "Content-Type": "application/json" } }),
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ message: "Name is required", code: "INVALID_INPUT" });
   });

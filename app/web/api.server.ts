@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { z } from "zod";
+
 import { can } from "~/domain/permissions";
-import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
-import { readFormData, readText } from "~/web/body-limit.server";
 import { isDatabaseUnavailable } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp, consume } from "~/utils/rate-limit.server";
+import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
+import { readFormData, readText } from "~/web/body-limit.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
 export type Auth = "none" | "optional" | "any" | "user" | "team";
@@ -63,10 +64,12 @@ export const DATABASE_UNAVAILABLE_MESSAGE = "The service is briefly unavailable.
  * query and body with zod, and maps every failure to the JSON error shape. A handler returns a
  * Response or a value to send as JSON. The config is the route's entry in the OpenAPI document.
  */
-export function apiRoute<A extends Auth, P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  config: ApiConfig<A, P, Q, B>,
-  handler: (ctx: ApiContext<A, P, Q, B>) => Promise<unknown>,
-): ApiHandler {
+export function apiRoute<
+  A extends Auth,
+  P extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(config: ApiConfig<A, P, Q, B>, handler: (ctx: ApiContext<A, P, Q, B>) => Promise<unknown>): ApiHandler {
   const route = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
     const requestId = (context as { requestId?: string } | undefined)?.requestId ?? crypto.randomUUID();
     if (!decodablePath(request.url)) return jsonError(400, "The URL's path is not valid percent-encoding.", "MALFORMED_PATH", { requestId });

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+
 import { loginSchema } from "~/domain/schemas/auth";
 import { verifyLogin, type User } from "~/models/users.server";
 

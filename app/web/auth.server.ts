@@ -1,8 +1,9 @@
 import { createCookie, redirect } from "@remix-run/node";
-import { sitePath } from "~/domain/redirect";
-import { findSession, revokeSession, type SessionUser } from "~/models/sessions.server";
-import { touchSession } from "~/models/account.server";
+
 import { can } from "~/domain/permissions";
+import { sitePath } from "~/domain/redirect";
+import { touchSession } from "~/models/account.server";
+import { findSession, revokeSession, type SessionUser } from "~/models/sessions.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 
 /** The cookie holds only the session secret; the session itself lives in the database. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { sendStreaming } from "../../tests/support/streaming-client";
 import { BODY_LIMITS, bodyLimit, bodyLimitErrors, byteLimitFor, readFormData, readText } from "./body-limit.server";
 
@@ -23,7 +24,8 @@ function streamed(bytes: number, chunk = "a".repeat(64 * 1024)) {
   });
 }
 
-const post = (body: BodyInit, type: string) => new Request("http://localhost/x", { method: "POST", body, headers: { "Content-Type": type }, duplex: "half" } as RequestInit);
+const post = (body: BodyInit, type: string) =>
+  new Request("http://localhost/x", { method: "POST", body, headers: { "Content-Type": type }, duplex: "half" } as RequestInit);
 
 describe("the readers", () => {
   test("a body over 1 MiB without Content-Length is refused while it streams", async () => {
@@ -39,7 +41,10 @@ describe("the readers", () => {
   test("forms: at most 1,000 fields; a malformed multipart is 400; anything but a form is 415", async () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=1`).join("&");
     expect([...(await readFormData(post(fields(1000), "application/x-www-form-urlencoded"))).keys()]).toHaveLength(1000);
-    await expect(readFormData(post(fields(1001), "application/x-www-form-urlencoded"))).rejects.toMatchObject({ status: 413, message: "The form has too many fields." });
+    await expect(readFormData(post(fields(1001), "application/x-www-form-urlencoded"))).rejects.toMatchObject({
+      status: 413,
+      message: "The form has too many fields.",
+    });
     await expect(readFormData(post("--x\r\nbroken", "multipart/form-data; boundary=x"))).rejects.toMatchObject({ status: 400 });
     await expect(readFormData(post("garbage", "multipart/form-data"))).rejects.toMatchObject({ status: 400 });
     await expect(readFormData(post('{"a":1}', "application/json"))).rejects.toMatchObject({ status: 415 });
@@ -145,7 +150,11 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
 
   test("urlencoded: over 1,000 fields is a 413 while streaming, well under 1 MiB", async () => {
     reads.length = 0;
-    const answer = await sendStreaming(`${url}/login`, { headers: { "Content-Type": "application/x-www-form-urlencoded" }, bytes: 300_000 * 4, chunk: Buffer.from("a=1&".repeat(4096)) });
+    const answer = await sendStreaming(`${url}/login`, {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      bytes: 300_000 * 4,
+      chunk: Buffer.from("a=1&".repeat(4096)),
+    });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: "The form has too many fields." });
   });
@@ -156,7 +165,11 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
     expect(reads).toEqual([`/api/auth/login ${MiB}`]);
     expect(json.status).toBe(200);
     expect(JSON.parse(json.body)).toEqual({ size: MiB });
-    const form = await sendStreaming(`${url}/login`, { headers: { "Content-Type": "application/x-www-form-urlencoded" }, bytes: 999 * 4 + 3, chunk: Buffer.from("a=1&".repeat(999) + "a=1") });
+    const form = await sendStreaming(`${url}/login`, {
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      bytes: 999 * 4 + 3,
+      chunk: Buffer.from("a=1&".repeat(999) + "a=1"),
+    });
     expect(JSON.parse(form.body)).toEqual({ size: 1000 });
     const boundary = "----limit";
     const file = Buffer.alloc(5 * MiB, 0x62);
@@ -165,9 +178,17 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
       file,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const uploaded = await sendStreaming(`${url}/api/reports/service/abc/upload`, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, bytes: upload.length, chunk: upload });
+    const uploaded = await sendStreaming(`${url}/api/reports/service/abc/upload`, {
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      bytes: upload.length,
+      chunk: upload,
+    });
     expect(uploaded.status).toBe(200);
-    const elsewhere = await sendStreaming(`${url}/login`, { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, bytes: upload.length, chunk: upload });
+    const elsewhere = await sendStreaming(`${url}/login`, {
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      bytes: upload.length,
+      chunk: upload,
+    });
     expect(elsewhere.status).toBe(413);
   });
 });

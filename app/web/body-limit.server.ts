@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { ErrorRequestHandler, RequestHandler, Response as ExpressResponse } from "express";
+import type { ErrorRequestHandler, Response as ExpressResponse, RequestHandler } from "express";
+
 import { MAX_FORM_FIELDS, MAX_REPORT_BYTES, TOO_MANY_FIELDS_MESSAGE } from "~/domain/report";
 import { errorBody, HttpError, httpErrorResponse } from "~/utils/http.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";

@@ -1,9 +1,8 @@
-
-import { settleBackgroundTasks } from "~/utils/background.server";
 import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
-import { database } from "~/utils/db.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
+import { settleBackgroundTasks } from "~/utils/background.server";
+import { database } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";

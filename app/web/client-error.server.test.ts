@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
+
 import { answerClientError } from "./client-error.server";
 
 let server: http.Server;

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+
 import { errorBody } from "~/utils/http.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
+
 import { deferHydration, deferHydrationMarkup } from "./deferred-hydration.server";
 
 // The shape of what Remix's <Scripts nonce> renders (2.17, single fetch, lazy route discovery).

@@ -31,7 +31,10 @@ const MODULE_SCRIPT = /<script([^>]*?) type="module" async="">([\s\S]*?)<\/scrip
  * when shown: 3 s after load it goes ahead anyway. Kept small: it is inlined into every page.
  */
 function loader(source: string, hrefs: string[]) {
-  const args = JSON.stringify([source, hrefs]).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const args = JSON.stringify([source, hrefs])
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return (
     "(function(a){var d=document,n=d.currentScript.nonce,s=0,p=0,l=0,go=function(){if(s)return;s=1;" +
     'a[1].forEach(function(h){var k=d.createElement("link");k.rel="modulepreload";k.href=h;d.head.appendChild(k)});' +

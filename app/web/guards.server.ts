@@ -1,8 +1,8 @@
-import { requireTeam, requireUser } from "~/web/auth.server";
-import { HttpError } from "~/utils/http.server";
 import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
 import { getSubscriptionFor, toSubscriptionJson } from "~/models/subscriptions.server";
+import { HttpError } from "~/utils/http.server";
+import { requireTeam, requireUser } from "~/web/auth.server";
 
 /*
  * Guards shared by the dashboard's browser loaders and actions. Each loader calls one of these

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { BODY_MEDIA_TYPES, declaredStatuses, errorSchema, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
 
 /*
@@ -99,7 +100,12 @@ function operation(path: string, method: Method, spec: ApiSpec) {
     ...(parameters.length ? { parameters } : {}),
     ...(spec.body ? { requestBody: requestBody(spec.body) } : {}),
     ...(spec.rawBody
-      ? { requestBody: { required: true, content: { [spec.rawBody.contentType]: spec.rawBody.schema ? { schema: jsonSchema(spec.rawBody.schema, "input") } : {} } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { [spec.rawBody.contentType]: spec.rawBody.schema ? { schema: jsonSchema(spec.rawBody.schema, "input") } : {} },
+          },
+        }
       : {}),
     responses,
   };

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, expect, test } from "vitest";
+
 import { sessionCookie } from "./auth.server";
 import { dependsOnIdentity, PRIVATE_CACHE_CONTROL, privateCache, SESSION_COOKIE_NAME } from "./private-cache.server";
 

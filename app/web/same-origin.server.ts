@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { RequestHandler } from "express";
+
 import { env } from "~/utils/env.server";
 import { errorBody, isApiPath } from "~/utils/http.server";
+
 import { carriesSession } from "./private-cache.server";
 
 /*

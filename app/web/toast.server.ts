@@ -1,5 +1,6 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
+
 import { env, sessionSecrets } from "~/utils/env.server";
 
 /** Flash notifications across a redirect: set by an action, shown once by the root loader. */

@@ -8,7 +8,10 @@ import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from "
  * with their owners where it matters.
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 /**

@@ -8,7 +8,10 @@ import { check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } 
  * re-exports it); services and staff are never deleted, only deactivated or disabled.
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 

@@ -1,17 +1,6 @@
 import { relations, sql } from "drizzle-orm";
-import {
-  type AnyPgColumn,
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+
 import { ORDER_STATUSES, PURCHASE_STATUSES, ROLES, type OrderStatus, type PurchaseStatus, type Role } from "../../app/domain/status";
 
 /*
@@ -20,16 +9,17 @@ import { ORDER_STATUSES, PURCHASE_STATUSES, ROLES, type OrderStatus, type Purcha
  * adding a value is a plain migration and the SQL carries no schema-qualified types.
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 
 export { ROLES, PURCHASE_STATUSES, ORDER_STATUSES } from "../../app/domain/status";
 export type { Role, PurchaseStatus, OrderStatus } from "../../app/domain/status";
 
-
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(", ")})`);
+const inList = (column: string, values: readonly string[]) => sql.raw(`"${column}" in (${values.map((v) => `'${v}'`).join(", ")})`);
 
 export const users = pgTable(
   "users",
@@ -141,7 +131,9 @@ export const orders = pgTable(
     // The orders list (newest first, by status) and the revenue series (by month paid): docs/decisions/092.
     index("orders_created_idx").on(t.createdAt, t.id),
     index("orders_status_created_idx").on(t.status, t.createdAt, t.id),
-    index("orders_paid_revenue_idx").on(t.paidAt, t.status, t.totalCents, t.refundedCents).where(sql`${t.paidAt} is not null`),
+    index("orders_paid_revenue_idx")
+      .on(t.paidAt, t.status, t.totalCents, t.refundedCents)
+      .where(sql`${t.paidAt} is not null`),
     check("orders_refunded_check", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`),
     check("orders_status_check", inList("status", ORDER_STATUSES)),
     check("orders_kind_check", inList("kind", ["services", "subscription"])),
@@ -172,7 +164,9 @@ export const purchases = pgTable(
   },
   (t) => [
     index("purchases_user_created_idx").on(t.userId, t.createdAt),
-    index("purchases_assignee_due_idx").on(t.assigneeId, t.dueAt).where(sql`${t.assigneeId} is not null`),
+    index("purchases_assignee_due_idx")
+      .on(t.assigneeId, t.dueAt)
+      .where(sql`${t.assigneeId} is not null`),
     index("purchases_order_idx").on(t.orderId),
     index("purchases_status_idx").on(t.status),
     check("purchases_status_check", inList("status", PURCHASE_STATUSES)),
@@ -223,10 +217,7 @@ export const reports = pgTable(
     storageKey: text("storage_key").notNull().unique(),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("reports_user_created_idx").on(t.userId, t.createdAt),
-    index("reports_user_service_idx").on(t.userId, t.serviceId),
-  ],
+  (t) => [index("reports_user_created_idx").on(t.userId, t.createdAt), index("reports_user_service_idx").on(t.userId, t.serviceId)],
 );
 
 /** Chat messages. roomId is `support-{customerId}` or two sorted user ids joined by "-". */

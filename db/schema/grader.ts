@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
 import type { AreaResult, GradeAnswers, Letter } from "../../app/domain/grader";
 
 /*
@@ -8,7 +9,10 @@ import type { AreaResult, GradeAnswers, Letter } from "../../app/domain/grader";
  * left an e-mail address. Whether a lead became a customer is read from users by e-mail.
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 export const grades = pgTable(

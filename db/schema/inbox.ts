@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
 import { THREAD_STATUSES, type ThreadStatus } from "../../app/domain/inbox";
 import { chatMessages, users } from "./core";
 
@@ -10,7 +11,10 @@ import { chatMessages, users } from "./core";
  * for a contact-form visitor without an account, to an e-mail address (`visitor-{threadId}`).
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 /** A PostgreSQL text-search document (written with SQL: `to_tsvector`, `||`, `strip`). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -38,7 +42,9 @@ export const chatThreads = pgTable(
     teamReadMessageId: uuid("team_read_message_id"),
     customerReadMessageId: uuid("customer_read_message_id"),
     /** The words of every message (and a visitor's name and address): the inbox search by text. */
-    searchDocument: tsvector("search_document").notNull().default(sql`''::tsvector`),
+    searchDocument: tsvector("search_document")
+      .notNull()
+      .default(sql`''::tsvector`),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -47,8 +53,12 @@ export const chatThreads = pgTable(
     index("chat_threads_status_latest_idx").on(t.status, sql`${t.lastMessageAt} desc nulls last`),
     index("chat_threads_assignee_idx").on(t.assigneeId),
     index("chat_threads_search_idx").using("gin", t.searchDocument),
-    index("chat_threads_team_unread_idx").on(t.customerId).where(sql`${t.teamUnread} > 0`),
-    uniqueIndex("chat_threads_visitor_email_idx").on(t.visitorEmail).where(sql`${t.customerId} is null`),
+    index("chat_threads_team_unread_idx")
+      .on(t.customerId)
+      .where(sql`${t.teamUnread} > 0`),
+    uniqueIndex("chat_threads_visitor_email_idx")
+      .on(t.visitorEmail)
+      .where(sql`${t.customerId} is null`),
     check("chat_threads_status_check", sql.raw(`"status" in (${THREAD_STATUSES.map((s) => `'${s}'`).join(", ")})`)),
     check("chat_threads_owner_check", sql`${t.customerId} is not null or ${t.visitorEmail} is not null`),
   ],

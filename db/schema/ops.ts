@@ -7,7 +7,10 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
  * may not import ../schema, which re-exports it); an order's rows are deleted by its model.
  */
 
-const id = () => uuid("id").primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 export const REFUND_STATUSES = ["pending", "succeeded", "failed"] as const;

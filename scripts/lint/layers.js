@@ -22,17 +22,53 @@ const NOT_APP = ["tests/", "bench/", "scripts/", "server/"];
  * The first zone whose prefix matches a file decides.
  */
 export const ZONES = [
-  { files: "app/domain/", never: ["app/", "db/", ...NOT_APP], except: ["app/domain/"], server: true, why: "app/domain imports nothing of the app: it is the floor everything stands on." },
-  { files: "app/utils/db.server.ts", never: ["app/models/", "app/web/", "app/realtime/", ...UI, ...NOT_APP], why: "app/utils is infrastructure: it never imports models, web, components, routes or realtime." },
-  { files: "app/utils/", never: ["app/models/", "app/web/", "app/realtime/", ...UI, "db/", ...NOT_APP], why: "app/utils is infrastructure: it never imports models, web, components, routes or realtime; db/ is reached through app/utils/db.server.ts alone." },
-  { files: "app/models/", never: ["app/web/", "app/realtime/", ...UI, "db/", ...NOT_APP], why: "Models never import components, routes, realtime or web (move the shared rule to app/domain); the database is reached through app/utils/db.server.ts." },
-  { files: "app/web/", never: ["app/realtime/", ...UI, "db/", ...NOT_APP], why: "app/web (the request layer) sits under routes, components and realtime; reach the database through app/models." },
+  {
+    files: "app/domain/",
+    never: ["app/", "db/", ...NOT_APP],
+    except: ["app/domain/"],
+    server: true,
+    why: "app/domain imports nothing of the app: it is the floor everything stands on.",
+  },
+  {
+    files: "app/utils/db.server.ts",
+    never: ["app/models/", "app/web/", "app/realtime/", ...UI, ...NOT_APP],
+    why: "app/utils is infrastructure: it never imports models, web, components, routes or realtime.",
+  },
+  {
+    files: "app/utils/",
+    never: ["app/models/", "app/web/", "app/realtime/", ...UI, "db/", ...NOT_APP],
+    why: "app/utils is infrastructure: it never imports models, web, components, routes or realtime; db/ is reached through app/utils/db.server.ts alone.",
+  },
+  {
+    files: "app/models/",
+    never: ["app/web/", "app/realtime/", ...UI, "db/", ...NOT_APP],
+    why: "Models never import components, routes, realtime or web (move the shared rule to app/domain); the database is reached through app/utils/db.server.ts.",
+  },
+  {
+    files: "app/web/",
+    never: ["app/realtime/", ...UI, "db/", ...NOT_APP],
+    why: "app/web (the request layer) sits under routes, components and realtime; reach the database through app/models.",
+  },
   { files: "app/realtime/", never: [...UI, "db/", ...NOT_APP], why: "app/realtime sits under routes and components; reach the database through app/models." },
-  { files: "app/components/", never: ["app/models/", "app/web/", "app/routes/", "app/utils/", "db/", ...NOT_APP], server: true, why: "Components are views: data comes from loaders; shared rules from app/domain." },
+  {
+    files: "app/components/",
+    never: ["app/models/", "app/web/", "app/routes/", "app/utils/", "db/", ...NOT_APP],
+    server: true,
+    why: "Components are views: data comes from loaders; shared rules from app/domain.",
+  },
   { files: "app/routes/", never: ["db/", ...NOT_APP], why: "Routes reach the database through app/models." },
   { files: "app/", never: ["db/", ...NOT_APP], why: "The app reaches db/ only through app/utils/db.server.ts and never imports tests, benches or scripts." },
-  { files: "db/", never: ["app/", ...NOT_APP], except: ["app/domain/", "app/utils/env.server"], why: "db/ holds tables and migrations: it may use app/domain's shapes and the validated settings, nothing else of the app." },
-  { files: "server/", never: [...UI, "app/realtime/", "db/", "tests/", "bench/", "scripts/"], why: "server/ is the Node process around the app (fast paths, cluster, process policy): it stands on app/web, models and utils, never on screens, sockets or the database directly." },
+  {
+    files: "db/",
+    never: ["app/", ...NOT_APP],
+    except: ["app/domain/", "app/utils/env.server"],
+    why: "db/ holds tables and migrations: it may use app/domain's shapes and the validated settings, nothing else of the app.",
+  },
+  {
+    files: "server/",
+    never: [...UI, "app/realtime/", "db/", "tests/", "bench/", "scripts/"],
+    why: "server/ is the Node process around the app (fast paths, cluster, process policy): it stands on app/web, models and utils, never on screens, sockets or the database directly.",
+  },
   { files: "bench/", never: UI, why: "Benches drive the product from outside (HTTP, sockets) or call models; never screens." },
   { files: "scripts/", never: [...UI, "app/realtime/", "bench/"], why: "Scripts run beside the product: no screens, no sockets, no benches." },
 ];

@@ -1,4 +1,5 @@
 import { test as setup } from "@playwright/test";
+
 import { ACCOUNTS, signIn, storageStateFor, type AccountName } from "./fixtures";
 
 /**

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
+
 import { passwordLinkIn } from "../fakes/email-links";
-import { ACCOUNTS, expect, latestEmail, PASSWORD, storageStateFor, test as base } from "./fixtures";
+import { ACCOUNTS, test as base, expect, latestEmail, PASSWORD, storageStateFor } from "./fixtures";
 
 /*
  * Sign-in, sign-out, forgot and reset password, in Chromium with and without JavaScript.
@@ -197,7 +198,8 @@ test.describe("reset password", () => {
     await page.getByLabel("Confirm Password").fill("long enough password");
     await page.getByRole("button", { name: "Reset Password" }).click();
     await expect(page.getByText("Failed to reset password: This link is not valid. Please request a new one.")).toBeVisible();
-  });});
+  });
+});
 
 test.describe("an unexpected failure shows the catalogue's message", () => {
   // The failure is a request the browser itself aborts, which it reports as a console error.
@@ -245,12 +247,15 @@ test.describe("forgot → e-mail → reset → sign in", () => {
       await expect(page.getByText(account.email)).toBeVisible();
       let link = "";
       await expect
-        .poll(() => {
-          const raw = latestEmail(account.email);
-          if (!raw?.includes("/reset-password?token=")) return "";
-          const found = passwordLinkIn(raw);
-          return used.has(found) ? "" : (link = found);
-        }, { message: `a new reset e-mail to ${account.email} in the outbox` })
+        .poll(
+          () => {
+            const raw = latestEmail(account.email);
+            if (!raw?.includes("/reset-password?token=")) return "";
+            const found = passwordLinkIn(raw);
+            return used.has(found) ? "" : (link = found);
+          },
+          { message: `a new reset e-mail to ${account.email} in the outbox` },
+        )
         .not.toBe("");
       used.add(link);
       const url = new URL(link);
@@ -287,6 +292,8 @@ test.describe("forgot → e-mail → reset → sign in", () => {
     await page.getByLabel("New Password").fill("third password value");
     await page.getByLabel("Confirm Password").fill("third password value");
     await page.getByRole("button", { name: "Reset Password" }).click();
-    await expect(page.getByText("Failed to reset password: This link has already been used or replaced by a newer one. Please request a new one.")).toBeVisible();
+    await expect(
+      page.getByText("Failed to reset password: This link has already been used or replaced by a newer one. Please request a new one."),
+    ).toBeVisible();
   });
 });

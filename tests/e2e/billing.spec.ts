@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Page, TestInfo } from "@playwright/test";
+
 import { parseEmail, passwordLinkIn } from "../fakes/email-links";
 import { expect, latestEmail, storageStateFor, test } from "./fixtures";
 
@@ -17,11 +18,14 @@ const NEW_PASSWORD = "subscriber-password-1";
 async function linkFrom(to: string, fragment: string) {
   let link = "";
   await expect
-    .poll(() => {
-      const raw = latestEmail(to);
-      link = raw ? (parseEmail(raw).links.find((l) => l.includes(fragment)) ?? "") : "";
-      return link;
-    }, { message: `an e-mail to ${to} with ${fragment}` })
+    .poll(
+      () => {
+        const raw = latestEmail(to);
+        link = raw ? (parseEmail(raw).links.find((l) => l.includes(fragment)) ?? "") : "";
+        return link;
+      },
+      { message: `an e-mail to ${to} with ${fragment}` },
+    )
     .not.toBe("");
   const url = new URL(link);
   return url.pathname + url.search;
@@ -46,7 +50,9 @@ async function subscribe(page: Page, plan: "STARTER PACKAGE" | "PRO PACKAGE" | "
   await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
 
   let setLink = "";
-  await expect.poll(() => ((setLink = latestEmail(email) ?? "").includes("/reset-password?token=") ? "ok" : ""), { message: "the set-password e-mail" }).toBe("ok");
+  await expect
+    .poll(() => ((setLink = latestEmail(email) ?? "").includes("/reset-password?token=") ? "ok" : ""), { message: "the set-password e-mail" })
+    .toBe("ok");
   const url = new URL(passwordLinkIn(setLink));
   await page.goto(url.pathname + url.search);
   await page.getByLabel("New Password").fill(NEW_PASSWORD);

@@ -1,4 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
+
 import { ACCOUNTS, expect, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { decode } from "turbo-stream";
+
 import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
 
 /**
@@ -91,7 +92,12 @@ test.describe("customer with purchases", () => {
     const download = await downloading;
     expect(download.suggestedFilename()).toBe("social-media-audit.pdf");
     expect(download.url()).toMatch(/\/files\/reports\/[0-9a-f-]{36}\?expires=\d+&sig=/);
-    expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      fs
+        .readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
     await expect(page.getByText("Report downloaded successfully!")).toBeVisible();
   });
 
@@ -101,7 +107,12 @@ test.describe("customer with purchases", () => {
     await page.getByRole("link", { name: "Download Audit findings and 90-day plan" }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe("social-media-audit.pdf");
-    expect(fs.readFileSync((await download.path())!).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(
+      fs
+        .readFileSync((await download.path())!)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe("%PDF-");
   });
 
   test("a failed list shows 'Error Loading Services' and Retry loads it", async ({ page, consoleErrors }, testInfo) => {

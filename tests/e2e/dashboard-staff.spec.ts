@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
+
 import { ACCOUNTS, expect, latestEmail, storageStateFor, test } from "./fixtures";
 
 /**
@@ -74,7 +75,9 @@ test("a customer with no purchases", async ({ page }) => {
 
 test("the upload modal checks its fields and shows the server's refusal", async ({ page, consoleErrors }, testInfo) => {
   await openCasey(page);
-  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  await calendar(page)
+    .getByRole("link", { name: /Upload Report/ })
+    .click();
   const dialog = page.getByRole("dialog", { name: "Upload Report" });
   await dialog.getByRole("button", { name: "Upload" }).click();
   await expect(dialog.getByText("Please enter a report title")).toBeVisible();
@@ -82,12 +85,16 @@ test("the upload modal checks its fields and shows the server's refusal", async 
   await dialog.getByLabel("Report title").fill("   ");
   await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "setup.exe", mimeType: "application/octet-stream", buffer: Buffer.from("MZ") });
   await expect(dialog.getByText("Please upload only PDF, DOC, DOCX, or image files")).toBeVisible();
-  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) });
+  await dialog
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "big.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) });
   await expect(dialog.getByText("File size must be less than 10MB")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("upload-errors.png") });
   // The browser cannot see that this ".pdf" is HTML; the server can.
   await dialog.getByLabel("Report title").fill("Sneaky");
-  await dialog.getByLabel("File", { exact: true }).setInputFiles({ name: "sneaky.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html><script>alert(1)</script></html>") });
+  await dialog
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "sneaky.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html><script>alert(1)</script></html>") });
   await dialog.getByRole("button", { name: "Upload" }).click();
   await expect(dialog.getByText("Please upload only PDF, DOC, DOCX, or image files")).toBeVisible();
   await dialog.getByRole("link", { name: "Cancel" }).click();
@@ -99,7 +106,9 @@ test("the upload modal checks its fields and shows the server's refusal", async 
 test("upload without JavaScript is a plain form that works @no-js", async ({ page, javaScriptEnabled, consoleErrors }, testInfo) => {
   const title = `Plain form report (${testInfo.project.name})`;
   await openCasey(page);
-  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  await calendar(page)
+    .getByRole("link", { name: /Upload Report/ })
+    .click();
   await expect(page).toHaveURL(/\?upload=[0-9a-f-]{36}$/);
   const dialog = page.getByRole("dialog", { name: "Upload Report" });
   await dialog.getByLabel("Report title").fill("   ");
@@ -125,17 +134,22 @@ test("done: staff upload a PDF (drag and drop) and complete the work; the custom
   const before = await counts.allTextContents();
 
   await openCasey(page);
-  await calendar(page).getByRole("link", { name: /Upload Report/ }).click();
+  await calendar(page)
+    .getByRole("link", { name: /Upload Report/ })
+    .click();
   const dialog = page.getByRole("dialog", { name: "Upload Report" });
   await dialog.getByLabel("Report title").fill(`  ${title}  `);
   await dialog.getByLabel("Description (optional)").fill("Your first four weeks of posts.");
   // Drop a file on the drop zone as a person dragging it from their desktop would.
-  await dialog.getByTestId("dropzone").evaluate((zone, bytes) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File([new Uint8Array(bytes)], "calendar.pdf", { type: "application/pdf" }));
-    zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, [...PDF]);
+  await dialog.getByTestId("dropzone").evaluate(
+    (zone, bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], "calendar.pdf", { type: "application/pdf" }));
+      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    },
+    [...PDF],
+  );
   await expect(dialog.getByText("Selected: calendar.pdf")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("upload-modal.png") });
   await dialog.getByRole("button", { name: "Upload" }).click();
@@ -147,7 +161,9 @@ test("done: staff upload a PDF (drag and drop) and complete the work; the custom
   expect(mail).toContain("A new report is ready");
   expect(mail).toMatch(/\/dashboard\/services\/[0-9a-f-]{36}/);
 
-  await calendar(page).getByRole("button", { name: /Mark as completed/ }).click();
+  await calendar(page)
+    .getByRole("button", { name: /Mark as completed/ })
+    .click();
   await expect(calendar(page).getByText("Completed", { exact: true })).toBeVisible();
   await expect(calendar(page).getByRole("button", { name: /Move back to in progress/ })).toBeVisible();
 

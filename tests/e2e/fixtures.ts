@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test as base, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3917);
 export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? "data-e2e");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+
 import { expect, latestEmail, test } from "./fixtures";
 
 /** The social media grader: answer, see the report card, order the recommended services, pay. */

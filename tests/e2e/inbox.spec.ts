@@ -1,4 +1,5 @@
 import type { Browser } from "@playwright/test";
+
 import { ACCOUNTS, expect, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
@@ -29,14 +30,20 @@ test("the customer types, sends an image; staff see it on top with one unread, o
   try {
     // A customer with no purchase has Messages in the sidebar.
     await customer.page.goto("/dashboard");
-    await customer.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: /^Messages/ }).click();
+    await customer.page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: /^Messages/ })
+      .click();
     await expect(customer.page).toHaveURL(/\/dashboard\/messages$/);
     const panel = customer.page.getByRole("region", { name: "Support chat" });
     await expect(panel.getByText("Connected")).toBeVisible();
     await expect(panel.getByText("Hi Indy! How can we help?")).toBeVisible();
 
     await staff.page.goto("/dashboard");
-    await staff.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: /^Inbox/ }).click();
+    await staff.page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: /^Inbox/ })
+      .click();
     await expect(staff.page).toHaveURL(/\/dashboard\/inbox$/);
     const row = staff.page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.inboxCustomer.name });
     await expect(row).toBeVisible();

@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+
 import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
 
 /*
@@ -15,7 +16,13 @@ const SIZES = [
 async function expectOnTop(page: Page, dialog: Locator) {
   await expect(dialog).toBeVisible();
   const viewport = page.viewportSize()!;
-  const parts = [dialog.getByRole("heading", { level: 2 }).first(), dialog.getByRole("link", { name: "Close" }).or(dialog.getByRole("button", { name: "Close" })).first()];
+  const parts = [
+    dialog.getByRole("heading", { level: 2 }).first(),
+    dialog
+      .getByRole("link", { name: "Close" })
+      .or(dialog.getByRole("button", { name: "Close" }))
+      .first(),
+  ];
   for (const part of parts) {
     const box = await part.boundingBox();
     expect(box).not.toBeNull();
@@ -24,10 +31,13 @@ async function expectOnTop(page: Page, dialog: Locator) {
     expect(y).toBeGreaterThanOrEqual(0);
     expect(x + width).toBeLessThanOrEqual(viewport.width);
     expect(y + height).toBeLessThanOrEqual(viewport.height);
-    const topmost = await part.evaluate((node, [cx, cy]) => {
-      const hit = document.elementFromPoint(cx, cy);
-      return !!hit && (hit === node || node.contains(hit));
-    }, [x + width / 2, y + height / 2]);
+    const topmost = await part.evaluate(
+      (node, [cx, cy]) => {
+        const hit = document.elementFromPoint(cx, cy);
+        return !!hit && (hit === node || node.contains(hit));
+      },
+      [x + width / 2, y + height / 2],
+    );
     expect(topmost).toBe(true);
   }
 }
@@ -48,7 +58,11 @@ for (const size of SIZES) {
     test("the order modal of a package and of the picker @no-js", async ({ page, javaScriptEnabled }) => {
       await page.goto("/");
       await page.getByRole("button", { name: /Content Creation Kit: \$38\.99/ }).click();
-      await page.getByRole("dialog", { name: "Content Creation Kit" }).getByRole("button", { name: /Order Now/ }).first().click();
+      await page
+        .getByRole("dialog", { name: "Content Creation Kit" })
+        .getByRole("button", { name: /Order Now/ })
+        .first()
+        .click();
       await expectOnTop(page, page.getByRole("dialog", { name: "Complete your order" }));
       if (javaScriptEnabled) {
         await page.goto("/");
@@ -69,7 +83,10 @@ for (const size of SIZES) {
       test("the report upload modal @no-js", async ({ page }) => {
         await page.goto("/dashboard/users?search=casey");
         await page.getByRole("link", { name: `View Details of ${ACCOUNTS.customerB.name}` }).click();
-        await page.getByRole("link", { name: /Upload Report/ }).first().click();
+        await page
+          .getByRole("link", { name: /Upload Report/ })
+          .first()
+          .click();
         await expectOnTop(page, page.getByRole("dialog", { name: "Upload Report" }));
       });
     });

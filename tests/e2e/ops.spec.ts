@@ -1,4 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
+
 import { ACCOUNTS, E2E_PORT, expect, latestEmail, storageStateFor, test } from "./fixtures";
 
 /**
@@ -38,7 +39,12 @@ async function hydrated(page: Page) {
 
 async function totalRevenue(page: Page) {
   const overview = page.getByRole("region", { name: "Overview" });
-  return dollars((await overview.getByText(/^\$[\d,]+\.\d\d$/).first().textContent()) ?? "");
+  return dollars(
+    (await overview
+      .getByText(/^\$[\d,]+\.\d\d$/)
+      .first()
+      .textContent()) ?? "",
+  );
 }
 
 test("refund half of an order from its page: revenue and this month's bar drop by that amount", async ({ page }, testInfo) => {

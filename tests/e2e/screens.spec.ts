@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+
 import { ACCOUNTS, expect, NEWCOMER, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
@@ -29,7 +30,10 @@ const heading = (name: string | RegExp) => async (page: Page) => {
 
 async function firstDetail(page: Page, listPath: string) {
   await page.goto(listPath);
-  const href = await page.getByRole("link", { name: /View Details/ }).first().getAttribute("href");
+  const href = await page
+    .getByRole("link", { name: /View Details/ })
+    .first()
+    .getAttribute("href");
   expect(href).toBeTruthy();
   return href!;
 }
@@ -37,7 +41,10 @@ async function firstDetail(page: Page, listPath: string) {
 /** Staff's detail page of an account, found by its e-mail on the users list. */
 const userDetail = (email: string) => async (page: Page) => {
   await page.goto(`/dashboard/users?search=${encodeURIComponent(email)}`);
-  const href = await page.getByRole("link", { name: /View Details/ }).first().getAttribute("href");
+  const href = await page
+    .getByRole("link", { name: /View Details/ })
+    .first()
+    .getAttribute("href");
   expect(href).toBeTruthy();
   return href!;
 };
@@ -45,7 +52,11 @@ const userDetail = (email: string) => async (page: Page) => {
 /** The subscriber's plan page, from the plan card on their services page. */
 async function planPage(page: Page) {
   await page.goto("/dashboard/services");
-  const href = await page.getByRole("region", { name: "Your plan" }).getByRole("link", { name: /Open plan/ }).first().getAttribute("href");
+  const href = await page
+    .getByRole("region", { name: "Your plan" })
+    .getByRole("link", { name: /Open plan/ })
+    .first()
+    .getAttribute("href");
   expect(href).toMatch(/^\/dashboard\/plans\//);
   return href!;
 }
@@ -53,7 +64,11 @@ async function planPage(page: Page) {
 /** Staff's page of the subscriber's plan, from the Plans section of the customer's detail page. */
 async function staffPlanPage(page: Page) {
   await page.goto(await userDetail(ACCOUNTS.subscriber.email)(page));
-  const href = await page.getByRole("region", { name: "Plans" }).getByRole("link", { name: /Plan reports/ }).first().getAttribute("href");
+  const href = await page
+    .getByRole("region", { name: "Plans" })
+    .getByRole("link", { name: /Plan reports/ })
+    .first()
+    .getAttribute("href");
   expect(href).toBeTruthy();
   return href!;
 }
@@ -231,7 +246,10 @@ const staffScreens: Screen[] = [
     name: "staff-user-detail",
     path: () => Promise.resolve(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.statesCustomer.email)}`),
     ready: async (page) => {
-      await page.getByRole("link", { name: /View Details/ }).first().click();
+      await page
+        .getByRole("link", { name: /View Details/ })
+        .first()
+        .click();
       await expect(page.getByRole("navigation", { name: "Customer" })).toBeVisible();
     },
   },
@@ -239,8 +257,14 @@ const staffScreens: Screen[] = [
     name: "staff-upload-modal",
     path: () => Promise.resolve(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.statesCustomer.email)}`),
     ready: async (page) => {
-      await page.getByRole("link", { name: /View Details/ }).first().click();
-      await page.getByRole("link", { name: /Upload Report/ }).first().click();
+      await page
+        .getByRole("link", { name: /View Details/ })
+        .first()
+        .click();
+      await page
+        .getByRole("link", { name: /Upload Report/ })
+        .first()
+        .click();
       await expect(page.getByRole("dialog", { name: "Upload Report" })).toBeVisible();
     },
   },
@@ -248,8 +272,14 @@ const staffScreens: Screen[] = [
     name: "staff-user-message",
     path: () => Promise.resolve(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.statesCustomer.email)}`),
     ready: async (page) => {
-      await page.getByRole("link", { name: /View Details/ }).first().click();
-      await page.getByRole("navigation", { name: "Customer" }).getByRole("link", { name: /^Message/ }).click();
+      await page
+        .getByRole("link", { name: /View Details/ })
+        .first()
+        .click();
+      await page
+        .getByRole("navigation", { name: "Customer" })
+        .getByRole("link", { name: /^Message/ })
+        .click();
       await expect(page.getByRole("region", { name: "Support chat" }).getByPlaceholder("Type Message Here")).toBeEnabled();
     },
   },
@@ -268,7 +298,10 @@ const staffScreens: Screen[] = [
     name: "staff-order-detail",
     path: "/dashboard/orders",
     ready: async (page) => {
-      await page.getByRole("link", { name: /^View order of / }).first().click();
+      await page
+        .getByRole("link", { name: /^View order of / })
+        .first()
+        .click();
       await heading(/^Order of /)(page);
     },
   },
@@ -303,7 +336,10 @@ const staffScreens: Screen[] = [
     name: "staff-plan-upload-modal",
     path: staffPlanPage,
     ready: async (page) => {
-      await page.getByRole("link", { name: /Upload Report/ }).first().click();
+      await page
+        .getByRole("link", { name: /Upload Report/ })
+        .first()
+        .click();
       await expect(page.getByRole("dialog", { name: "Upload Report" })).toBeVisible();
     },
   },
@@ -348,4 +384,6 @@ screensFor("statesCustomer", customerScreens);
 screensFor("subscriber", subscriberScreens);
 screensFor("statesStaff", staffScreens);
 // "My work" with assigned purchases (one overdue).
-screensFor("workStaff", [{ name: "staff-work-assigned", path: "/dashboard/work", ready: async (page) => void (await expect(page.getByTestId("work-item").first()).toBeVisible()) }]);
+screensFor("workStaff", [
+  { name: "staff-work-assigned", path: "/dashboard/work", ready: async (page) => void (await expect(page.getByTestId("work-item").first()).toBeVisible()) },
+]);

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
+
 import { seedCatalogue } from "#db/seed";
-import { database, db, schema } from "~/utils/db.server";
-import { seedDemo } from "~/models/demo.server";
-import { storeMessage } from "~/models/chat-send.server";
 import { supportRoomId } from "~/domain/chat";
+import { storeMessage } from "~/models/chat-send.server";
+import { seedDemo } from "~/models/demo.server";
+import { database, db, schema } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken } from "~/utils/tokens.server";
+
 import { ACCOUNTS, NEWCOMER, PASSWORD } from "./fixtures";
 
 await database.migrate();
@@ -23,45 +25,95 @@ const [chatUser] = await db.select().from(schema.users).where(eq(schema.users.em
 const [chatService] = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(1);
 const [chatOrder] = await db
   .insert(schema.orders)
-  .values({ email: chatUser!.email, name: chatUser!.name, userId: chatUser!.id, status: "paid", totalCents: chatService!.priceCents, stripeSessionId: "cs_e2e_chat_seed" })
+  .values({
+    email: chatUser!.email,
+    name: chatUser!.name,
+    userId: chatUser!.id,
+    status: "paid",
+    totalCents: chatService!.priceCents,
+    stripeSessionId: "cs_e2e_chat_seed",
+  })
   .onConflictDoNothing()
   .returning();
 if (chatOrder) {
-  await db.insert(schema.purchases).values({ orderId: chatOrder.id, serviceId: chatService!.id, userId: chatUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
+  await db
+    .insert(schema.purchases)
+    .values({ orderId: chatOrder.id, serviceId: chatService!.id, userId: chatUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
 }
 // The dashboard spec's customer B has one paid service for staff to report on and complete.
 const [caseyUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.customerB.email));
 const [caseyService] = await db.select().from(schema.services).where(eq(schema.services.slug, "content-calendar"));
 const [caseyOrder] = await db
   .insert(schema.orders)
-  .values({ email: caseyUser!.email, name: caseyUser!.name, userId: caseyUser!.id, status: "paid", totalCents: caseyService!.priceCents, stripeSessionId: "cs_e2e_dashboard_seed" })
+  .values({
+    email: caseyUser!.email,
+    name: caseyUser!.name,
+    userId: caseyUser!.id,
+    status: "paid",
+    totalCents: caseyService!.priceCents,
+    stripeSessionId: "cs_e2e_dashboard_seed",
+  })
   .onConflictDoNothing()
   .returning();
 if (caseyOrder) {
-  await db.insert(schema.purchases).values({ orderId: caseyOrder.id, serviceId: caseyService!.id, userId: caseyUser!.id, amountCents: caseyService!.priceCents, status: "in_progress" });
+  await db
+    .insert(schema.purchases)
+    .values({ orderId: caseyOrder.id, serviceId: caseyService!.id, userId: caseyUser!.id, amountCents: caseyService!.priceCents, status: "in_progress" });
 }
 // The inbox spec's customer (no purchase) has an earlier conversation that staff already answered.
 const [inboxUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxCustomer.email));
 const [inboxStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.inboxStaff.email));
 const inboxRoom = supportRoomId(inboxUser!.id);
-await storeMessage({ roomId: inboxRoom, sender: { _id: inboxUser!.id, name: inboxUser!.name, profileImage: null }, receiverId: null, customerId: inboxUser!.id, message: "Hello, is anyone there?" });
-await storeMessage({ roomId: inboxRoom, sender: { _id: inboxStaff!.id, name: inboxStaff!.name, profileImage: null }, receiverId: inboxUser!.id, customerId: inboxUser!.id, message: "Hi Indy! How can we help?" });
+await storeMessage({
+  roomId: inboxRoom,
+  sender: { _id: inboxUser!.id, name: inboxUser!.name, profileImage: null },
+  receiverId: null,
+  customerId: inboxUser!.id,
+  message: "Hello, is anyone there?",
+});
+await storeMessage({
+  roomId: inboxRoom,
+  sender: { _id: inboxStaff!.id, name: inboxStaff!.name, profileImage: null },
+  receiverId: inboxUser!.id,
+  customerId: inboxUser!.id,
+  message: "Hi Indy! How can we help?",
+});
 // The states spec's customer (issue 11) has one paid service, for its Message tab and staff's upload form.
 const [statesUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.statesCustomer.email));
 const [statesOrder] = await db
   .insert(schema.orders)
-  .values({ email: statesUser!.email, name: statesUser!.name, userId: statesUser!.id, status: "paid", totalCents: chatService!.priceCents, stripeSessionId: "cs_e2e_states_seed" })
+  .values({
+    email: statesUser!.email,
+    name: statesUser!.name,
+    userId: statesUser!.id,
+    status: "paid",
+    totalCents: chatService!.priceCents,
+    stripeSessionId: "cs_e2e_states_seed",
+  })
   .onConflictDoNothing()
   .returning();
 if (statesOrder) {
-  await db.insert(schema.purchases).values({ orderId: statesOrder.id, serviceId: chatService!.id, userId: statesUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
+  await db
+    .insert(schema.purchases)
+    .values({ orderId: statesOrder.id, serviceId: chatService!.id, userId: statesUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
 }
 // The screens spec's subscriber has an active PRO plan (paid first month), for the plan pages and the test billing page.
 const [subscriber] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.subscriber.email));
 const [pro] = await db.select().from(schema.plans).where(eq(schema.plans.key, "pro"));
 const [planOrder] = await db
   .insert(schema.orders)
-  .values({ kind: "subscription", email: subscriber!.email, name: subscriber!.name, userId: subscriber!.id, status: "paid", totalCents: pro!.priceCents, planId: pro!.key, stripeSessionId: "cs_e2e_screens_plan_seed", stripeCustomerId: "cus_test_e2e_screens_seed", paidAt: new Date() })
+  .values({
+    kind: "subscription",
+    email: subscriber!.email,
+    name: subscriber!.name,
+    userId: subscriber!.id,
+    status: "paid",
+    totalCents: pro!.priceCents,
+    planId: pro!.key,
+    stripeSessionId: "cs_e2e_screens_plan_seed",
+    stripeCustomerId: "cus_test_e2e_screens_seed",
+    paidAt: new Date(),
+  })
   .onConflictDoNothing()
   .returning();
 if (planOrder) {
@@ -82,19 +134,44 @@ const [workUser] = await db.select().from(schema.users).where(eq(schema.users.em
 const workServices = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(2);
 const [workOrder] = await db
   .insert(schema.orders)
-  .values({ email: workUser!.email, name: workUser!.name, userId: workUser!.id, status: "paid", totalCents: workServices[0]!.priceCents + workServices[1]!.priceCents, stripeSessionId: "cs_e2e_work_seed" })
+  .values({
+    email: workUser!.email,
+    name: workUser!.name,
+    userId: workUser!.id,
+    status: "paid",
+    totalCents: workServices[0]!.priceCents + workServices[1]!.priceCents,
+    stripeSessionId: "cs_e2e_work_seed",
+  })
   .onConflictDoNothing()
   .returning();
 if (workOrder) {
   const day = 24 * 60 * 60 * 1000;
   await db.insert(schema.purchases).values([
-    { orderId: workOrder.id, serviceId: workServices[1]!.id, userId: workUser!.id, amountCents: workServices[1]!.priceCents, status: "in_progress", assigneeId: workStaff!.id, dueAt: new Date(Date.now() + 3 * day) },
-    { orderId: workOrder.id, serviceId: workServices[0]!.id, userId: workUser!.id, amountCents: workServices[0]!.priceCents, status: "in_progress", assigneeId: workStaff!.id, dueAt: new Date(Date.now() - day) },
+    {
+      orderId: workOrder.id,
+      serviceId: workServices[1]!.id,
+      userId: workUser!.id,
+      amountCents: workServices[1]!.priceCents,
+      status: "in_progress",
+      assigneeId: workStaff!.id,
+      dueAt: new Date(Date.now() + 3 * day),
+    },
+    {
+      orderId: workOrder.id,
+      serviceId: workServices[0]!.id,
+      userId: workUser!.id,
+      amountCents: workServices[0]!.priceCents,
+      status: "in_progress",
+      assigneeId: workStaff!.id,
+      dueAt: new Date(Date.now() - day),
+    },
   ]);
 }
 // The screens spec's newcomer has no password yet and an unused set-password link (as after a first order).
 const [newcomer] = await db.insert(schema.users).values({ email: NEWCOMER.email, name: NEWCOMER.name, role: "user" }).onConflictDoNothing().returning();
 if (newcomer) {
-  await db.insert(schema.passwordTokens).values({ tokenHash: hashToken(NEWCOMER.setPasswordToken), purpose: "set", userId: newcomer.id, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
+  await db
+    .insert(schema.passwordTokens)
+    .values({ tokenHash: hashToken(NEWCOMER.setPasswordToken), purpose: "set", userId: newcomer.id, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
 }
 await database.close();

@@ -1,4 +1,5 @@
 import type { Page, WebSocket } from "@playwright/test";
+
 import { ACCOUNTS, expect, PASSWORD, storageStateFor, test } from "./fixtures";
 
 /*
@@ -9,8 +10,14 @@ import { ACCOUNTS, expect, PASSWORD, storageStateFor, test } from "./fixtures";
 
 async function openServiceMessage(page: Page) {
   await page.goto("/dashboard/services");
-  await page.getByRole("link", { name: /View Details/ }).first().click();
-  await page.getByRole("navigation", { name: "Service" }).getByRole("link", { name: /^Message/ }).click();
+  await page
+    .getByRole("link", { name: /View Details/ })
+    .first()
+    .click();
+  await page
+    .getByRole("navigation", { name: "Service" })
+    .getByRole("link", { name: /^Message/ })
+    .click();
   await expect(page).toHaveURL(/\/dashboard\/services\/[^/]+\/message$/);
 }
 
@@ -52,7 +59,6 @@ test.describe("a customer's chat", () => {
     await expect(panel.getByTestId("chat-message").filter({ hasText: text })).toBeVisible();
     await expect(input).toHaveValue("");
   });
-
 });
 
 test.describe("a customer's chat without JavaScript", () => {
@@ -87,8 +93,14 @@ test.describe("staff's upload form", () => {
 
   test("an empty submit shows both errors, and the X closes it @no-js", async ({ page, javaScriptEnabled }) => {
     await page.goto(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.statesCustomer.email)}`);
-    await page.getByRole("link", { name: /View Details/ }).first().click();
-    await page.getByRole("link", { name: /Upload Report/ }).first().click();
+    await page
+      .getByRole("link", { name: /View Details/ })
+      .first()
+      .click();
+    await page
+      .getByRole("link", { name: /Upload Report/ })
+      .first()
+      .click();
     const dialog = page.getByRole("dialog", { name: "Upload Report" });
     await expect(dialog).toBeVisible();
     await dialog.getByRole("button", { name: "Upload" }).click();

@@ -58,7 +58,10 @@ test("Our Services: a price opens the packages, Order Now orders one, Close clos
   const detail = page.getByRole("dialog", { name: "Content Creation Kit" });
   await expect(detail).toBeVisible();
   await expect(detail.getByText("$79.99")).toBeVisible({ visible: javaScriptEnabled ? false : true });
-  await detail.getByRole("link", { name: "Close" }).or(detail.getByRole("button", { name: "Close" })).click();
+  await detail
+    .getByRole("link", { name: "Close" })
+    .or(detail.getByRole("button", { name: "Close" }))
+    .click();
   await expect(detail).toBeHidden();
 
   await page.getByRole("button", { name: /Content Creation Kit: \$38\.99/ }).click();
@@ -78,7 +81,10 @@ test("Our Services: a price opens the packages, Order Now orders one, Close clos
 test("a package order that fails validation stays in its own modal @no-js", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("button", { name: /Social Media Audit: \$/ }).click();
-  await page.getByRole("dialog", { name: "Social Media Audit" }).getByRole("button", { name: /Order Now.*Starter/ }).click();
+  await page
+    .getByRole("dialog", { name: "Social Media Audit" })
+    .getByRole("button", { name: /Order Now.*Starter/ })
+    .click();
   const order = page.getByRole("dialog", { name: "Complete your order" });
   await expect(order.getByText("Social Media Audit (Starter)")).toBeVisible();
   await order.getByLabel("Name").fill("Ivy Invalid");

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+
 import { expect, latestEmail, test } from "./fixtures";
 
 /*
@@ -56,7 +57,11 @@ test("the landing page shows every section with its headings, prices and plans @
   const services = page.locator("#our-services");
   for (const price of ["$28.99", "$38.99", "$50.00"]) await expect(services.getByText(price)).toBeVisible();
   const plans = page.locator("#subscription-options");
-  for (const [title, price] of [["STARTER PACKAGE", "$49"], ["PRO PACKAGE", "$159"], ["VIP TREATMENT", "$589"]]) {
+  for (const [title, price] of [
+    ["STARTER PACKAGE", "$49"],
+    ["PRO PACKAGE", "$159"],
+    ["VIP TREATMENT", "$589"],
+  ]) {
     const card = plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name: title }) });
     await expect(card.getByText(price, { exact: true })).toBeVisible();
     await expect(card.getByText("/mo")).toBeVisible();
@@ -64,7 +69,11 @@ test("the landing page shows every section with its headings, prices and plans @
   await expect(plans.getByText("$100 ad credits every month (no rollover)")).toBeVisible();
   await expect(page.locator("#why-choose-us").getByRole("listitem")).toHaveCount(5);
   const footer = page.getByRole("contentinfo");
-  for (const [name, href] of [["Home", "/"], ["Terms", "/terms"], ["Privacy", "/privacy"]]) {
+  for (const [name, href] of [
+    ["Home", "/"],
+    ["Terms", "/terms"],
+    ["Privacy", "/privacy"],
+  ]) {
     await expect(footer.getByRole("link", { name })).toHaveAttribute("href", href);
   }
   await expect(footer).toContainText("© 2023");

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
+
 import { parseEmail, type ParsedEmail } from "./email-links";
 
 /**
@@ -42,8 +43,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
 
-  const find = (to: string, match: (email: ReceivedEmail) => boolean) =>
-    messages.find((m) => m.envelopeTo.includes(to.toLowerCase()) && match(m));
+  const find = (to: string, match: (email: ReceivedEmail) => boolean) => messages.find((m) => m.envelopeTo.includes(to.toLowerCase()) && match(m));
 
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -37,7 +37,17 @@ export interface FakeStripe {
   /** What the customer portal would do to a subscription (cancel at period end, resume, switch plan): the updated object. */
   updateSubscription(id: string, changes: { cancelAtPeriodEnd?: boolean; status?: string; priceCents?: number; planId?: string; periodEnd?: number }): Session;
   /** An invoice of a subscription, as invoice.paid / invoice.payment_failed carry it. */
-  invoice(subscriptionId: string, options?: { billingReason?: "subscription_create" | "subscription_cycle" | "subscription_update"; paid?: boolean; amount?: number; periodStart?: number; periodEnd?: number; id?: string }): Session;
+  invoice(
+    subscriptionId: string,
+    options?: {
+      billingReason?: "subscription_create" | "subscription_cycle" | "subscription_update";
+      paid?: boolean;
+      amount?: number;
+      periodStart?: number;
+      periodEnd?: number;
+      id?: string;
+    },
+  ): Session;
   /** The charge behind an invoice, after a refund of `amountRefunded` cents (charge.refunded). */
   refundedCharge(invoice: Session, amountRefunded: number): Session;
   /** Refunds created through POST /v1/refunds or refundOutside, by id. */
@@ -53,7 +63,11 @@ export interface FakeStripe {
   /** The next N invoice payments are declined (a card error, 402). */
   declinePaymentsNext(times?: number): void;
   /** A signed webhook delivery for an event of this type about this object. */
-  event(type: string, object: Record<string, unknown>, options?: { id?: string; timestamp?: number; secret?: string }): { body: string; signature: string; id: string };
+  event(
+    type: string,
+    object: Record<string, unknown>,
+    options?: { id?: string; timestamp?: number; secret?: string },
+  ): { body: string; signature: string; id: string };
   close(): Promise<void>;
 }
 
@@ -74,14 +88,26 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   let refundFailures: { status: number; times: number } | null = null;
   const openInvoices = new Map<string, Session>();
   let declines = 0;
-  const refundedOf = (pi: string) => [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === "succeeded").reduce((sum, r) => sum + (r.amount as number), 0);
+  const refundedOf = (pi: string) =>
+    [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === "succeeded").reduce((sum, r) => sum + (r.amount as number), 0);
   const createRefund = (pi: string, amount: number | undefined, metadata: Record<string, unknown>): Session | string => {
     const total = charged.get(pi);
     if (total === undefined) return `No such payment_intent: '${pi}'`;
     const left = total - refundedOf(pi);
     const value = amount ?? left;
-    if (value <= 0 || value > left) return `Refund amount ($${(value / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`;
-    const refund: Session = { id: `re_${crypto.randomBytes(12).toString("hex")}`, object: "refund", amount: value, currency: "usd", payment_intent: pi, charge: `ch_${pi.slice(3)}`, status: "succeeded", metadata, created: Math.floor(Date.now() / 1000) };
+    if (value <= 0 || value > left)
+      return `Refund amount ($${(value / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`;
+    const refund: Session = {
+      id: `re_${crypto.randomBytes(12).toString("hex")}`,
+      object: "refund",
+      amount: value,
+      currency: "usd",
+      payment_intent: pi,
+      charge: `ch_${pi.slice(3)}`,
+      status: "succeeded",
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    };
     refunds.set(refund.id, refund);
     return refund;
   };
@@ -138,7 +164,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
         if (!params.customer) return stripeError(res, 400, "Missing required param: customer.");
         const id = `bps_${crypto.randomBytes(10).toString("hex")}`;
-        const portal: Session = { id, object: "billing_portal.session", customer: params.customer, return_url: params.return_url ?? null, url: `https://billing.stripe.test/p/session/${id}` };
+        const portal: Session = {
+          id,
+          object: "billing_portal.session",
+          customer: params.customer,
+          return_url: params.return_url ?? null,
+          url: `https://billing.stripe.test/p/session/${id}`,
+        };
         portalSessions.push(portal);
         return send(res, 200, portal);
       }
@@ -148,7 +180,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           refundFailures.times -= 1;
           return stripeError(res, refundFailures.status, "Simulated refund failure.");
         }
-        const refund = createRefund(String(params.payment_intent ?? ""), params.amount === undefined ? undefined : Number(params.amount), (params.metadata as Record<string, unknown>) ?? {});
+        const refund = createRefund(
+          String(params.payment_intent ?? ""),
+          params.amount === undefined ? undefined : Number(params.amount),
+          (params.metadata as Record<string, unknown>) ?? {},
+        );
         if (typeof refund === "string") return stripeError(res, 400, refund);
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
         return send(res, 200, refund);
@@ -161,7 +197,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === "GET" && url.pathname === "/v1/invoices") {
         const subscription = url.searchParams.get("subscription");
         const status = url.searchParams.get("status");
-        const data = [...openInvoices.values()].filter((i) => (!subscription || (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription === subscription) && (!status || i.status === status)).reverse();
+        const data = [...openInvoices.values()]
+          .filter(
+            (i) =>
+              (!subscription || (i.parent as { subscription_details: { subscription: string } }).subscription_details.subscription === subscription) &&
+              (!status || i.status === status),
+          )
+          .reverse();
         return send(res, 200, { object: "list", data, has_more: false, url: "/v1/invoices" });
       }
       const payMatch = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(url.pathname);
@@ -224,7 +266,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           customer: session.customer,
           cancel_at_period_end: false,
           metadata,
-          items: { data: [{ id: `si_${crypto.randomBytes(6).toString("hex")}`, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400, price: { unit_amount: session.amount_total, currency: "usd", lookup_key: null, metadata: { planId: metadata.planId ?? "" } } }] },
+          items: {
+            data: [
+              {
+                id: `si_${crypto.randomBytes(6).toString("hex")}`,
+                current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
+                price: { unit_amount: session.amount_total, currency: "usd", lookup_key: null, metadata: { planId: metadata.planId ?? "" } },
+              },
+            ],
+          },
         });
       }
       return session;
@@ -238,7 +288,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (changes.cancelAtPeriodEnd !== undefined) subscription.cancel_at_period_end = changes.cancelAtPeriodEnd;
       if (changes.status) subscription.status = changes.status;
       if (changes.periodEnd) item.current_period_end = changes.periodEnd;
-      if (changes.priceCents !== undefined) item.price = { ...item.price, unit_amount: changes.priceCents, lookup_key: changes.planId ?? null, metadata: { planId: changes.planId ?? "" } };
+      if (changes.priceCents !== undefined)
+        item.price = { ...item.price, unit_amount: changes.priceCents, lookup_key: changes.planId ?? null, metadata: { planId: changes.planId ?? "" } };
       return structuredClone(subscription);
     },
     invoice(subscriptionId, options = {}) {
@@ -297,11 +348,28 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const amount = charged.get(paymentIntent);
       if (amount === undefined) throw new Error(`fake stripe: no payment ${paymentIntent}`);
       const refunded = refundedOf(paymentIntent);
-      return { id: `ch_${paymentIntent.slice(3)}`, object: "charge", amount, amount_refunded: refunded, refunded: refunded >= amount, payment_intent: paymentIntent, currency: "usd" };
+      return {
+        id: `ch_${paymentIntent.slice(3)}`,
+        object: "charge",
+        amount,
+        amount_refunded: refunded,
+        refunded: refunded >= amount,
+        payment_intent: paymentIntent,
+        currency: "usd",
+      };
     },
     event(type, object, options = {}) {
       const id = options.id ?? `evt_${crypto.randomBytes(12).toString("hex")}`;
-      const body = JSON.stringify({ id, object: "event", type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), data: { object }, livemode: false, pending_webhooks: 1 });
+      const body = JSON.stringify({
+        id,
+        object: "event",
+        type,
+        api_version: Stripe.API_VERSION,
+        created: Math.floor(Date.now() / 1000),
+        data: { object },
+        livemode: false,
+        pending_webhooks: 1,
+      });
       const signature = Stripe.webhooks.generateTestHeaderString({
         payload: body,
         secret: options.secret ?? FAKE_WEBHOOK_SECRET,

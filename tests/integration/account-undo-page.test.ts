@@ -1,15 +1,17 @@
 import { expect, test } from "vitest";
+
 import * as entry from "~/entry.server";
 import * as root from "~/root";
-import * as accountApi from "~/routes/api.account";
 import * as confirmPage from "~/routes/account.confirm-email";
 import * as undoEmailPage from "~/routes/account.undo-email";
+import * as accountApi from "~/routes/api.account";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
-import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
+
 import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
 import { handlerFor } from "../support/remix-build";
+import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 /*
  * The undo-email page without JavaScript: a browser's document GET, then the form's document POST

@@ -1,24 +1,30 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+
+import { checkPasswordToken, issuePasswordToken } from "~/models/password-tokens.server";
+import { getSessionUser } from "~/models/sessions.server";
+import * as confirmPage from "~/routes/account.confirm-email";
+import * as undoEmailPage from "~/routes/account.undo-email";
 import * as accountApi from "~/routes/api.account";
 import * as passwordApi from "~/routes/api.account.password";
 import * as accountPage from "~/routes/dashboard.account";
-import * as confirmPage from "~/routes/account.confirm-email";
-import * as undoEmailPage from "~/routes/account.undo-email";
-import { checkPasswordToken, issuePasswordToken } from "~/models/password-tokens.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
-import { limits } from "~/utils/rate-limit.server";
-import { getSessionUser } from "~/models/sessions.server";
 import { db, schema } from "~/utils/db.server";
-import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
+import { limits } from "~/utils/rate-limit.server";
+
 import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
+import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 /* The account page and API: name, e-mail change by confirmation link, password change, sessions. */
 
 const PASSWORD = "correct-horse-battery";
 
 async function api(route: { action: (args: never) => Promise<Response> }, method: string, path: string, token: string, body: unknown, clientIp?: string) {
-  const request = new Request(`http://localhost${path}`, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const request = new Request(`http://localhost${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const response = await route.action({ request, params: {}, context: { ...freshContext(), ...(clientIp ? { clientIp } : {}) } } as never);
   return { status: response.status, body: await response.json() };
 }
@@ -50,14 +56,24 @@ async function undoPage(token: string) {
 }
 
 async function undoPost(token: string) {
-  const request = new Request("http://localhost/account/undo-email", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+  const request = new Request("http://localhost/account/undo-email", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token }),
+  });
   return unwrap<{ done: { ok: boolean; email?: string; message?: string } }>(await undoEmailPage.action({ request, params: {}, context: freshContext() }));
 }
 
 async function open(token: string) {
-  const result = (await confirmPage.loader({ request: new Request(`http://localhost/account/confirm-email?token=${token}`), params: {}, context: freshContext() })) as unknown;
+  const result = (await confirmPage.loader({
+    request: new Request(`http://localhost/account/confirm-email?token=${token}`),
+    params: {},
+    context: freshContext(),
+  })) as unknown;
   const wrapped = result as { type?: string; data?: { ok: boolean; message: string | null }; init?: ResponseInit | null };
-  return wrapped.type === "DataWithResponseInit" ? { status: wrapped.init?.status ?? 200, ...wrapped.data! } : { status: 200, ...(result as { ok: boolean; message: null }) };
+  return wrapped.type === "DataWithResponseInit"
+    ? { status: wrapped.init?.status ?? 200, ...wrapped.data! }
+    : { status: 200, ...(result as { ok: boolean; message: null }) };
 }
 
 const emailOf = async (id: string) => (await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, id)))[0].email;
@@ -66,8 +82,15 @@ describe("GET/PATCH /api/account", () => {
   test("answers the account and changes the name", async () => {
     const user = await createTestUser({ name: "Old Name" });
     const token = await bearerFor(user.id);
-    const got = await accountApi.loader({ request: new Request("http://localhost/api/account", { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: freshContext() });
-    expect(await got.json()).toEqual({ status: "success", data: { user: { _id: user.id, id: user.id, name: "Old Name", email: user.email, role: "user", createdAt: user.createdAt.toISOString() } } });
+    const got = await accountApi.loader({
+      request: new Request("http://localhost/api/account", { headers: { Authorization: `Bearer ${token}` } }),
+      params: {},
+      context: freshContext(),
+    });
+    expect(await got.json()).toEqual({
+      status: "success",
+      data: { user: { _id: user.id, id: user.id, name: "Old Name", email: user.email, role: "user", createdAt: user.createdAt.toISOString() } },
+    });
     const patched = await api(accountApi, "PATCH", "/api/account", token, { name: "  New Name " });
     expect(patched).toMatchObject({ status: 200, body: { status: "success", data: { user: { name: "New Name" } } } });
     expect((await api(accountApi, "PATCH", "/api/account", token, { name: "   " })).status).toBe(400);
@@ -109,7 +132,10 @@ describe("GET/PATCH /api/account", () => {
     await api(accountApi, "PATCH", "/api/account", await bearerFor(user.id), { email: newEmail, currentPassword: PASSWORD });
     await settleBackgroundTasks();
     const link = confirmationLink(newEmail);
-    await db.update(schema.emailChanges).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(schema.emailChanges.userId, user.id));
+    await db
+      .update(schema.emailChanges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.emailChanges.userId, user.id));
     expect(await open(link)).toMatchObject({ status: 400, message: expect.stringContaining("expired") });
     expect(await emailOf(user.id)).toBe(user.email);
   });
@@ -122,7 +148,10 @@ describe("GET/PATCH /api/account", () => {
     const answers = [];
     for (const email of [other.email.toUpperCase(), free]) {
       const { status, body } = await api(accountApi, "PATCH", "/api/account", token, { email, currentPassword: PASSWORD });
-      answers.push({ status, body: { ...body, message: body.message.replace(email.toLowerCase(), "ADDRESS"), data: { ...body.data, pendingEmail: "ADDRESS" } } });
+      answers.push({
+        status,
+        body: { ...body, message: body.message.replace(email.toLowerCase(), "ADDRESS"), data: { ...body.data, pendingEmail: "ADDRESS" } },
+      });
     }
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]!.status).toBe(200);
@@ -142,7 +171,8 @@ describe("GET/PATCH /api/account", () => {
     const user = await createTestUser({ password: PASSWORD });
     const token = await bearerFor(user.id);
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await api(accountApi, "PATCH", "/api/account", token, { email: uniqueEmail("burst"), currentPassword: PASSWORD }, `10.77.${i}.1`)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await api(accountApi, "PATCH", "/api/account", token, { email: uniqueEmail("burst"), currentPassword: PASSWORD }, `10.77.${i}.1`)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
 
     // One address asking for many accounts: 20 an hour. (The password check also spends the
@@ -152,7 +182,9 @@ describe("GET/PATCH /api/account", () => {
     for (let i = 0; i < 21; i++) {
       const other = await createTestUser({ password: PASSWORD });
       await limits.signIn.delete(`ip:${ip}`);
-      results.push((await api(accountApi, "PATCH", "/api/account", await bearerFor(other.id), { email: uniqueEmail("spray"), currentPassword: PASSWORD }, ip)).status);
+      results.push(
+        (await api(accountApi, "PATCH", "/api/account", await bearerFor(other.id), { email: uniqueEmail("spray"), currentPassword: PASSWORD }, ip)).status,
+      );
     }
     expect(results.slice(0, 20).every((s) => s === 200)).toBe(true);
     expect(results[20]).toBe(429);
@@ -197,7 +229,10 @@ describe("GET/PATCH /api/account", () => {
     const undo = undoLink(oldEmail);
     await createTestUser({ email: oldEmail });
     expect(await undoPost(undo)).toMatchObject({ status: 409, done: { ok: false, message: expect.stringContaining("cannot be restored") } });
-    await db.update(schema.emailChanges).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(schema.emailChanges.userId, user.id), eq(schema.emailChanges.purpose, "undo")));
+    await db
+      .update(schema.emailChanges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(schema.emailChanges.userId, user.id), eq(schema.emailChanges.purpose, "undo")));
     expect(await undoPage(undo)).toMatchObject({ status: 400, result: { ok: false, message: expect.stringContaining("expired") } });
   });
 
@@ -240,18 +275,35 @@ describe("POST /api/account/password", () => {
     const token = await bearerFor(user.id);
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await api(passwordApi, "POST", "/api/account/password", token, { currentPassword: `wrong-${i}-password`, newPassword: "brand-new-password" }, `10.9.${i}.1`)).status);
+      statuses.push(
+        (
+          await api(
+            passwordApi,
+            "POST",
+            "/api/account/password",
+            token,
+            { currentPassword: `wrong-${i}-password`, newPassword: "brand-new-password" },
+            `10.9.${i}.1`,
+          )
+        ).status,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
     expect(statuses[10]).toBe(429);
     // Even the right password waits now.
-    expect((await api(passwordApi, "POST", "/api/account/password", token, { currentPassword: PASSWORD, newPassword: "brand-new-password" }, "10.9.99.1")).status).toBe(429);
+    expect(
+      (await api(passwordApi, "POST", "/api/account/password", token, { currentPassword: PASSWORD, newPassword: "brand-new-password" }, "10.9.99.1")).status,
+    ).toBe(429);
   }, 60_000);
 });
 
 describe("the account page (plain forms, no JavaScript needed)", () => {
   async function post(cookie: string, fields: Record<string, string>) {
-    const request = new Request("http://localhost/dashboard/account", { method: "POST", headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    const request = new Request("http://localhost/dashboard/account", {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
     try {
       const result = (await accountPage.action({ request, params: {}, context: freshContext() })) as unknown;
       if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
@@ -269,26 +321,42 @@ describe("the account page (plain forms, no JavaScript needed)", () => {
     expect(await post(cookie, { intent: "name", name: "Page Name" })).toMatchObject({ status: 302, location: "/dashboard/account" });
     expect(await post(cookie, { intent: "name", name: "" })).toMatchObject({ status: 400, data: { fieldErrors: { name: "Name is required" } } });
     const other = await createTestUser();
-    expect(await post(cookie, { intent: "email", email: uniqueEmail("page") })).toMatchObject({ status: 400, data: { fieldErrors: { currentPassword: "Current password is required" } } });
+    expect(await post(cookie, { intent: "email", email: uniqueEmail("page") })).toMatchObject({
+      status: 400,
+      data: { fieldErrors: { currentPassword: "Current password is required" } },
+    });
     expect(await post(cookie, { intent: "email", email: uniqueEmail("page"), currentPassword: "nope-nope-nope" })).toMatchObject({
       status: 400,
       data: { fieldErrors: { currentPassword: "Your current password is not correct." } },
     });
     // Taken or free: the same answer.
-    expect(await post(cookie, { intent: "email", email: other.email, currentPassword: PASSWORD })).toMatchObject({ status: 302, location: "/dashboard/account" });
+    expect(await post(cookie, { intent: "email", email: other.email, currentPassword: PASSWORD })).toMatchObject({
+      status: 302,
+      location: "/dashboard/account",
+    });
     await settleBackgroundTasks();
     expect(emailsTo(other.email)).toEqual([]);
-    expect(await post(cookie, { intent: "password", currentPassword: "nope-nope-nope", newPassword: "another-password", confirmPassword: "another-password" })).toMatchObject({
+    expect(
+      await post(cookie, { intent: "password", currentPassword: "nope-nope-nope", newPassword: "another-password", confirmPassword: "another-password" }),
+    ).toMatchObject({
       status: 400,
       data: { fieldErrors: { currentPassword: "Your current password is not correct." } },
     });
-    expect(await post(cookie, { intent: "password", currentPassword: PASSWORD, newPassword: "another-password", confirmPassword: "different-one" })).toMatchObject({
+    expect(
+      await post(cookie, { intent: "password", currentPassword: PASSWORD, newPassword: "another-password", confirmPassword: "different-one" }),
+    ).toMatchObject({
       status: 400,
       data: { fieldErrors: { confirmPassword: "Passwords must match" } },
     });
 
     const phone = await bearerFor(user.id);
-    const page = (await accountPage.loader({ request: new Request("http://localhost/dashboard/account", { headers: { Cookie: cookie, "User-Agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 Chrome/130.0 Safari/537.36" } }), params: {}, context: freshContext() })) as {
+    const page = (await accountPage.loader({
+      request: new Request("http://localhost/dashboard/account", {
+        headers: { Cookie: cookie, "User-Agent": "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 Chrome/130.0 Safari/537.36" },
+      }),
+      params: {},
+      context: freshContext(),
+    })) as {
       sessions: { id: string; current: boolean; kind: string; device: string }[];
     };
     expect(page.sessions).toHaveLength(2);

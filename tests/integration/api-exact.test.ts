@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, describe, expect, test } from "vitest";
+
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
 
 /*
@@ -45,7 +46,11 @@ describe("the API answers exactly", () => {
     for (const event of malformed) {
       const body = JSON.stringify(event);
       const signed = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: FAKE_WEBHOOK_SECRET });
-      const request = new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signed, "Content-Type": "application/json" }, body });
+      const request = new Request("http://localhost/api/stripe/webhook", {
+        method: "POST",
+        headers: { "Stripe-Signature": signed, "Content-Type": "application/json" },
+        body,
+      });
       const response = await webhook.action({ request, params: {}, context: freshContext() });
       expect(response.status, JSON.stringify(event)).toBe(400);
       expect(await response.json()).toMatchObject({ success: false, code: "MALFORMED_EVENT" });

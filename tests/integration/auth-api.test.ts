@@ -1,19 +1,21 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+
+import { issuePasswordToken } from "~/models/password-tokens.server";
 import { action as forgotAction, loader as forgotLoader } from "~/routes/api.auth.forgot-password";
 import { action as loginAction, loader as loginLoader } from "~/routes/api.auth.login";
 import { action as logoutAction } from "~/routes/api.auth.logout";
 import { action as resetAction } from "~/routes/api.auth.reset-password";
 import { loader as usersLoader } from "~/routes/api.users";
-import { issuePasswordToken } from "~/models/password-tokens.server";
-import { apiRoute } from "~/web/api.server";
-import { getIdentity } from "~/web/auth.server";
-import { eq } from "drizzle-orm";
 import { pendingBackgroundTasks, settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { limits } from "~/utils/rate-limit.server";
-import { jsonRequest } from "../requests";
-import { outboxFiles, waitForOutboxEmail } from "../outbox";
+import { apiRoute } from "~/web/api.server";
+import { getIdentity } from "~/web/auth.server";
+
 import { passwordLinkIn } from "../fakes/email-links";
+import { outboxFiles, waitForOutboxEmail } from "../outbox";
+import { jsonRequest } from "../requests";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 const PASSWORD = "api password 1";
@@ -49,7 +51,13 @@ describe("POST /api/auth/login", () => {
     expect(unknown.status).toBe(401);
     const [a, b] = [await wrong.json(), await unknown.json()];
     expect(a).toEqual(b);
-    expect(a).toEqual({ success: false, status: "error", message: "Invalid email or password.", error: "Invalid email or password.", code: "INVALID_CREDENTIALS" });
+    expect(a).toEqual({
+      success: false,
+      status: "error",
+      message: "Invalid email or password.",
+      error: "Invalid email or password.",
+      code: "INVALID_CREDENTIALS",
+    });
   });
 
   test("the eleventh failure in a minute for one address and e-mail is 429 with Retry-After, even with the right password", async () => {
@@ -60,7 +68,11 @@ describe("POST /api/auth/login", () => {
     expect(eleventh.status).toBe(429);
     expect(Number(eleventh.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(Number(eleventh.headers.get("Retry-After"))).toBeLessThanOrEqual(60);
-    expect(await eleventh.json()).toMatchObject({ status: "error", code: "RATE_LIMITED", message: expect.stringMatching(/^Too many attempts\. Please try again in (\d+ seconds?|1 minute)\.$/) });
+    expect(await eleventh.json()).toMatchObject({
+      status: "error",
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/^Too many attempts\. Please try again in (\d+ seconds?|1 minute)\.$/),
+    });
   });
 
   test("successful sign-ins are not failures: eleven in a minute from one address all succeed", async () => {
@@ -161,7 +173,8 @@ describe("bearer tokens", () => {
     expect(await allowed.json()).toEqual({ success: true, data: { role: "team" } });
 
     // The same through the product's staff-only list of users.
-    const users = (token: string) => usersLoader({ request: new Request(`${BASE_URL}/api/users`, { headers: bearer(token) }), params: {}, context: loadContext() });
+    const users = (token: string) =>
+      usersLoader({ request: new Request(`${BASE_URL}/api/users`, { headers: bearer(token) }), params: {}, context: loadContext() });
     expect((await users(customerToken)).status).toBe(403);
     expect((await users(staffToken)).status).toBe(200);
   });
@@ -215,7 +228,8 @@ describe("forgot and reset over the API", () => {
 
   test("forgot-password: the 21st request in an hour from one address is 429, whatever the e-mails", async () => {
     const ip = nextIp();
-    for (let i = 0; i < 20; i++) expect((await call(forgotAction, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail("many") }), ip)).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await call(forgotAction, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail("many") }), ip)).status).toBe(200);
     const next = await call(forgotAction, jsonRequest("/api/auth/forgot-password", { email: uniqueEmail("many") }), ip);
     expect(next.status).toBe(429);
     expect(Number(next.headers.get("Retry-After"))).toBeGreaterThan(60);

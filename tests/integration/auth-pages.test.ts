@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+
 import { tooManyAttemptsMessage } from "~/domain/wait";
 import { action as forgotAction } from "~/routes/forgot-password";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
@@ -6,9 +7,10 @@ import { action as logoutAction, loader as logoutLoader } from "~/routes/logout"
 import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
 import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
-import { formRequest } from "../requests";
-import { waitForOutboxEmail } from "../outbox";
+
 import { passwordLinkIn } from "../fakes/email-links";
+import { waitForOutboxEmail } from "../outbox";
+import { formRequest } from "../requests";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 /** The browser screens' loaders and actions, called with real Requests as Remix calls them. */
@@ -171,7 +173,9 @@ describe("browser guard", () => {
 describe("/forgot-password and /reset-password", () => {
   test("forgot-password validates and then always shows 'Check Your Email' for the address", async () => {
     expect(((await run(forgotAction, formRequest("/forgot-password", { email: "" }))).data as Reply).result.error).toEqual({ email: ["Email is required"] });
-    expect(((await run(forgotAction, formRequest("/forgot-password", { email: "bad" }))).data as Reply).result.error).toEqual({ email: ["Invalid email address"] });
+    expect(((await run(forgotAction, formRequest("/forgot-password", { email: "bad" }))).data as Reply).result.error).toEqual({
+      email: ["Invalid email address"],
+    });
     const nobody = uniqueEmail("nobody");
     const response = await run(forgotAction, formRequest("/forgot-password", { email: nobody }));
     expect(response.status).toBe(200);

@@ -1,5 +1,16 @@
 import { afterAll, describe, expect, test, vi } from "vitest";
 
+import { sendSetPasswordEmail } from "~/models/password-tokens.server";
+import { verifyLogin } from "~/models/users.server";
+import { action as forgotAction } from "~/routes/forgot-password";
+import { action as resetAction } from "~/routes/reset-password";
+import { env } from "~/utils/env.server";
+
+import { passwordLinkIn } from "../fakes/email-links";
+import { outboxFiles } from "../outbox";
+import { formRequest } from "../requests";
+import { createTestUser, loadContext } from "./authorization/helpers";
+
 /*
  * With SMTP_URL set, account e-mails go over SMTP: nodemailer's real SMTP transport talks to a
  * real local SMTP server (smtp-server). env is read when app modules load, so SMTP_URL is set
@@ -11,16 +22,6 @@ const { smtp } = await vi.hoisted(async () => {
   process.env.SMTP_URL = server.url;
   return { smtp: server };
 });
-
-import { env } from "~/utils/env.server";
-import { action as forgotAction } from "~/routes/forgot-password";
-import { action as resetAction } from "~/routes/reset-password";
-import { sendSetPasswordEmail } from "~/models/password-tokens.server";
-import { verifyLogin } from "~/models/users.server";
-import { formRequest } from "../requests";
-import { outboxFiles } from "../outbox";
-import { passwordLinkIn } from "../fakes/email-links";
-import { createTestUser, loadContext } from "./authorization/helpers";
 
 afterAll(() => smtp.close());
 

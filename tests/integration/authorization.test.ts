@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { BASE_URL, createTestUser, credentialHeaders, loadContext } from "./authorization/helpers";
 import type { Actor, AuthorizationRow, Call, Expected, Fixtures, Outcome, RowsModule, Transport } from "./authorization/types";
 
@@ -61,16 +62,16 @@ export function routePattern(file: string): RegExp {
   const parts = segments
     .filter((s) => s !== "_index" && !s.startsWith("_"))
     .map((s) => s.replace(/_$/, ""))
-    .map((s) => (s === "$" ? "(?<splat>.*)" : s.startsWith("$") ? `(?<${s.slice(1)}>[^/]+)` : s.replace(/[-/\\^$*+?.()|{}]/g, (c) => (c === "\\" ? c : `\\${c}`))));
+    .map((s) =>
+      s === "$" ? "(?<splat>.*)" : s.startsWith("$") ? `(?<${s.slice(1)}>[^/]+)` : s.replace(/[-/\\^$*+?.()|{}]/g, (c) => (c === "\\" ? c : `\\${c}`)),
+    );
   return new RegExp(`^/${parts.join("/")}$`);
 }
 
 function paramsFor(file: string, pathname: string): Record<string, string> | null {
   const match = routePattern(file).exec(pathname);
   if (!match) return null;
-  return Object.fromEntries(
-    Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]),
-  );
+  return Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]));
 }
 
 function isDataWithInit(value: unknown): value is { init: ResponseInit | null } {
@@ -125,8 +126,7 @@ function describeOutcome(expected: Outcome, actual?: Actual): string {
   const want = typeof expected === "number" ? { status: expected } : expected;
   if (!actual) return want.location ? `${want.status} → ${String(want.location)}` : String(want.status);
   const locationOk =
-    !want.location ||
-    (typeof want.location === "string" ? actual.location?.startsWith(want.location) : want.location.test(actual.location ?? ""));
+    !want.location || (typeof want.location === "string" ? actual.location?.startsWith(want.location) : want.location.test(actual.location ?? ""));
   const shown = want.location ? ` → ${locationOk ? String(want.location) : (actual.location ?? "(none)")}` : "";
   return `${actual.status}${shown}${actual.error ? ` (${actual.error})` : ""}`;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
 import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
 
@@ -34,7 +35,11 @@ afterAll(() => fake.close());
 
 async function deliver(type: string, object: Record<string, unknown>, options?: Parameters<typeof fake.event>[2]) {
   const { body, signature, id } = fake.event(type, object, options);
-  const request = new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body });
+  const request = new Request("http://localhost/api/stripe/webhook", {
+    method: "POST",
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    body,
+  });
   const response = await webhookRoute.action({ request, params: {}, context: freshContext() });
   return { status: response.status, body: await response.json(), id };
 }
@@ -45,11 +50,22 @@ async function subscribe(planId = "pro", email = uniqueEmail("subscriber")) {
   const session = fake.complete(started.sessionId);
   expect((await deliver("checkout.session.completed", session)).status).toBe(200);
   const [user] = await db.select().from(schema.users).where(eq(schema.users.email, email));
-  return { user, email, orderId: started.orderId, subscriptionId: session.subscription as string, customerId: session.customer as string, token: await bearerFor(user.id) };
+  return {
+    user,
+    email,
+    orderId: started.orderId,
+    subscriptionId: session.subscription as string,
+    customerId: session.customer as string,
+    token: await bearerFor(user.id),
+  };
 }
 
 const get = async (route: { loader: (args: never) => Promise<Response> }, path: string, token: string) => {
-  const response = await route.loader({ request: new Request(`http://localhost${path}`, { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: freshContext() } as never);
+  const response = await route.loader({
+    request: new Request(`http://localhost${path}`, { headers: { Authorization: `Bearer ${token}` } }),
+    params: {},
+    context: freshContext(),
+  } as never);
   return { status: response.status, body: await response.json() };
 };
 const plansOf = async (token: string) => (await get(mySubscriptions, "/api/subscriptions/my", token)).body.data.subscriptions;
@@ -82,7 +98,14 @@ describe("a plan bought through Stripe", () => {
     expect(fake.portalSessions.at(-1)).toMatchObject({ customer: customerId, return_url: "http://shop.example.test/dashboard/services" });
     // The dashboard's button (a form post) redirects the browser there.
     const page = (await billingPage
-      .action({ request: new Request("http://localhost/dashboard/billing", { method: "POST", headers: { Cookie: await sessionCookieFor(user.id), Origin: "http://localhost" } }), params: {}, context: freshContext() })
+      .action({
+        request: new Request("http://localhost/dashboard/billing", {
+          method: "POST",
+          headers: { Cookie: await sessionCookieFor(user.id), Origin: "http://localhost" },
+        }),
+        params: {},
+        context: freshContext(),
+      })
       .catch((thrown: unknown) => thrown)) as Response;
     expect(page.status).toBe(302);
     expect(page.headers.get("Location")).toMatch(/^https:\/\/billing\.stripe\.test\/p\/session\//);
@@ -117,7 +140,9 @@ describe("a plan bought through Stripe", () => {
     expect(await revenueCents()).toBe(start + 15900);
     const month = new Date().toISOString().slice(0, 7);
     expect((await renewalRevenueByMonth(new Date(Date.now() - 86400_000))).find((m) => m.month === month)?.revenueCents).toBeGreaterThanOrEqual(15900);
-    expect((await plansOf(token))[0].currentPeriodEnd).toBe(new Date((invoice.lines as { data: { period: { end: number } }[] }).data[0].period.end * 1000).toISOString());
+    expect((await plansOf(token))[0].currentPeriodEnd).toBe(
+      new Date((invoice.lines as { data: { period: { end: number } }[] }).data[0].period.end * 1000).toISOString(),
+    );
 
     const { body } = await get(myReceipts, "/api/receipts/my", token);
     expect(body.data.receipts.map((r: { kind: string }) => r.kind).sort()).toEqual(["invoice", "order"]);
@@ -169,7 +194,10 @@ describe("a plan bought through Stripe", () => {
         params: {},
         context: freshContext(),
       })) as Response;
-      const toastCookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const toastCookie = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const toast = (await getToast(new Request("http://localhost/", { headers: { Cookie: toastCookie } }))).toast;
       return { status: response.status, location: response.headers.get("Location"), toast: toast && { type: toast.type, message: toast.message } };
     };
@@ -202,10 +230,25 @@ describe("a plan bought through Stripe", () => {
 
   test("webhooks about a subscription we never sold change nothing", async () => {
     const before = { invoices: await db.$count(schema.invoices), subscriptions: await db.select().from(schema.subscriptions), revenue: await revenueCents() };
-    const stranger = { id: "sub_never_sold", object: "subscription", status: "active", cancel_at_period_end: true, customer: "cus_x", metadata: {}, items: { data: [{ current_period_end: 2_000_000_000, price: { unit_amount: 100 } }] } };
+    const stranger = {
+      id: "sub_never_sold",
+      object: "subscription",
+      status: "active",
+      cancel_at_period_end: true,
+      customer: "cus_x",
+      metadata: {},
+      items: { data: [{ current_period_end: 2_000_000_000, price: { unit_amount: 100 } }] },
+    };
     expect(await deliver("customer.subscription.updated", stranger)).toMatchObject({ status: 200, body: { received: true } });
     expect(await deliver("customer.subscription.deleted", stranger)).toMatchObject({ status: 200 });
-    const invoice = { id: "in_never_sold", object: "invoice", billing_reason: "subscription_cycle", amount_paid: 100, currency: "usd", parent: { subscription_details: { subscription: "sub_never_sold", metadata: {} } } };
+    const invoice = {
+      id: "in_never_sold",
+      object: "invoice",
+      billing_reason: "subscription_cycle",
+      amount_paid: 100,
+      currency: "usd",
+      parent: { subscription_details: { subscription: "sub_never_sold", metadata: {} } },
+    };
     expect((await deliver("invoice.paid", invoice)).status).toBe(200);
     expect((await deliver("invoice.payment_failed", invoice)).status).toBe(200);
     expect(await db.$count(schema.invoices)).toBe(before.invoices);
@@ -241,7 +284,16 @@ describe("an a-la-carte order's receipt", () => {
     const request = fake.requests.findLast((r) => r.path === "/v1/checkout/sessions")!;
     expect(request.params).toMatchObject({ invoice_creation: { enabled: "true", invoice_data: { metadata: { orderId: started.orderId } } } });
     await deliver("checkout.session.completed", fake.complete(started.sessionId));
-    const invoice = { id: `in_order_${started.orderId.slice(0, 8)}`, object: "invoice", billing_reason: "manual", amount_paid: service.priceCents, currency: "usd", metadata: { orderId: started.orderId }, hosted_invoice_url: "https://invoice.stripe.test/i/order", status_transitions: { paid_at: Math.floor(Date.now() / 1000) } };
+    const invoice = {
+      id: `in_order_${started.orderId.slice(0, 8)}`,
+      object: "invoice",
+      billing_reason: "manual",
+      amount_paid: service.priceCents,
+      currency: "usd",
+      metadata: { orderId: started.orderId },
+      hosted_invoice_url: "https://invoice.stripe.test/i/order",
+      status_transitions: { paid_at: Math.floor(Date.now() / 1000) },
+    };
     const revenue = await revenueCents();
     await deliver("invoice.paid", invoice);
     expect(await revenueCents()).toBe(revenue);

@@ -1,18 +1,20 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { createPlanOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import { getTeamCounts } from "~/models/stats.server";
+import * as myReceipts from "~/routes/api.receipts.my";
+import * as planReportsApi from "~/routes/api.subscriptions.$id.reports";
+import * as mySubscriptions from "~/routes/api.subscriptions.my";
 import * as testBilling from "~/routes/billing.test._index";
 import * as dashboardBilling from "~/routes/dashboard.billing";
-import * as planReportsApi from "~/routes/api.subscriptions.$id.reports";
 import * as planPage from "~/routes/dashboard.plans.$subscriptionId._index";
 import * as receiptPage from "~/routes/receipts.$kind.$id";
-import * as mySubscriptions from "~/routes/api.subscriptions.my";
-import * as myReceipts from "~/routes/api.receipts.my";
 import { db, schema } from "~/utils/db.server";
 import { getToast } from "~/web/toast.server";
-import { bearerFor, createTestUser, sessionCookieFor } from "./authorization/helpers";
+
 import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
+import { bearerFor, createTestUser, sessionCookieFor } from "./authorization/helpers";
 
 /*
  * Plans on the embedded default (no Stripe key): the test checkout, then the test billing page,
@@ -89,15 +91,27 @@ describe("the test billing page", () => {
     expect(days).toBeGreaterThan(27);
     expect(days).toBeLessThan(32);
     const token = await bearerFor(user.id);
-    const response = await mySubscriptions.loader({ request: new Request("http://localhost/api/subscriptions/my", { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: freshContext() });
+    const response = await mySubscriptions.loader({
+      request: new Request("http://localhost/api/subscriptions/my", { headers: { Authorization: `Bearer ${token}` } }),
+      params: {},
+      context: freshContext(),
+    });
     expect((await response.json()).data.subscriptions[0]).toMatchObject({ plan: { key: "vip" }, price: 589, status: "active" });
   });
 
   test("Manage billing goes to the test billing page, which lists the plan", async () => {
     const { cookie } = await subscribe();
-    const opened = await outcome(() => dashboardBilling.loader({ request: new Request("http://localhost/dashboard/billing", { headers: { Cookie: cookie } }), params: {}, context: freshContext() }));
+    const opened = await outcome(() =>
+      dashboardBilling.loader({
+        request: new Request("http://localhost/dashboard/billing", { headers: { Cookie: cookie } }),
+        params: {},
+        context: freshContext(),
+      }),
+    );
     expect(opened).toMatchObject({ status: 302, location: "/billing/test" });
-    const page = await outcome(() => testBilling.loader({ request: new Request("http://localhost/billing/test", { headers: { Cookie: cookie } }), params: {}, context: freshContext() }));
+    const page = await outcome(() =>
+      testBilling.loader({ request: new Request("http://localhost/billing/test", { headers: { Cookie: cookie } }), params: {}, context: freshContext() }),
+    );
     expect(page.body).toMatchObject({ subscriptions: [{ plan: { key: "pro" }, status: "active", cancelAtPeriodEnd: false }] });
   });
 
@@ -130,7 +144,10 @@ describe("the test billing page", () => {
   test("a cancelled plan cannot be resumed after its period ended", async () => {
     const { subscription, cookie } = await subscribe();
     await change(cookie, { intent: "cancel", subscriptionId: subscription.id });
-    await db.update(schema.subscriptions).set({ currentPeriodEnd: new Date(Date.now() - 60_000) }).where(eq(schema.subscriptions.id, subscription.id));
+    await db
+      .update(schema.subscriptions)
+      .set({ currentPeriodEnd: new Date(Date.now() - 60_000) })
+      .where(eq(schema.subscriptions.id, subscription.id));
     expect(await change(cookie, { intent: "resume", subscriptionId: subscription.id })).toMatchObject({
       status: 409,
       body: { error: "This plan has ended and cannot be changed. Choose a plan on our home page to subscribe again." },
@@ -147,15 +164,33 @@ describe("the test billing page", () => {
     expect(renewed.currentPeriodEnd!.getTime()).toBeGreaterThan(subscription.currentPeriodEnd!.getTime() + 27 * 86400_000);
 
     const token = await bearerFor(user.id);
-    const receipts = (await (await myReceipts.loader({ request: new Request("http://localhost/api/receipts/my", { headers: { Authorization: `Bearer ${token}` } }), params: {}, context: freshContext() })).json()).data.receipts;
+    const receipts = (
+      await (
+        await myReceipts.loader({
+          request: new Request("http://localhost/api/receipts/my", { headers: { Authorization: `Bearer ${token}` } }),
+          params: {},
+          context: freshContext(),
+        })
+      ).json()
+    ).data.receipts;
     expect(receipts).toHaveLength(2);
     const invoice = receipts.find((r: { kind: string }) => r.kind === "invoice");
     expect(invoice.url).toMatch(new RegExp(`/receipts/invoice/${invoice._id}$`));
-    const page = await outcome(() => receiptPage.loader({ request: new Request(`http://localhost/receipts/invoice/${invoice._id}`, { headers: { Cookie: cookie } }), params: { kind: "invoice", id: invoice._id }, context: freshContext() }));
+    const page = await outcome(() =>
+      receiptPage.loader({
+        request: new Request(`http://localhost/receipts/invoice/${invoice._id}`, { headers: { Cookie: cookie } }),
+        params: { kind: "invoice", id: invoice._id },
+        context: freshContext(),
+      }),
+    );
     expect(page.body).toMatchObject({ receipt: { totalCents: 15900, lines: [{ description: "PRO PACKAGE (monthly renewal)" }] } });
     const stranger = await sessionCookieFor((await createTestUser()).id);
     const refused = await outcome(() =>
-      receiptPage.loader({ request: new Request(`http://localhost/receipts/invoice/${invoice._id}`, { headers: { Cookie: stranger } }), params: { kind: "invoice", id: invoice._id }, context: freshContext() }),
+      receiptPage.loader({
+        request: new Request(`http://localhost/receipts/invoice/${invoice._id}`, { headers: { Cookie: stranger } }),
+        params: { kind: "invoice", id: invoice._id },
+        context: freshContext(),
+      }),
     );
     expect(refused.status).toBe(404);
 
@@ -216,14 +251,29 @@ describe("reports per plan period", () => {
     form.append("report", new Blob([new Uint8Array(Buffer.from("%PDF-1.4\n%plan\n%%EOF\n"))], { type: "application/pdf" }), "november.pdf");
     form.append("title", "November results");
     const response = await planReportsApi.action({
-      request: new Request(`http://localhost/api/subscriptions/${subscription.id}/reports`, { method: "POST", headers: { Authorization: `Bearer ${await bearerFor(team.id)}` }, body: form }),
+      request: new Request(`http://localhost/api/subscriptions/${subscription.id}/reports`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await bearerFor(team.id)}` },
+        body: form,
+      }),
       params: { id: subscription.id },
       context: freshContext(),
     });
     expect(response.status).toBe(201);
     const body = await response.json();
-    expect(body.data).toMatchObject({ title: "November results", period: new Date().toISOString().slice(0, 7), subscriptionId: subscription.id, service: { name: "VIP TREATMENT" } });
-    const page = await outcome(() => planPage.loader({ request: new Request(`http://localhost/dashboard/plans/${subscription.id}`, { headers: { Cookie: cookie } }), params: { subscriptionId: subscription.id }, context: freshContext() }));
+    expect(body.data).toMatchObject({
+      title: "November results",
+      period: new Date().toISOString().slice(0, 7),
+      subscriptionId: subscription.id,
+      service: { name: "VIP TREATMENT" },
+    });
+    const page = await outcome(() =>
+      planPage.loader({
+        request: new Request(`http://localhost/dashboard/plans/${subscription.id}`, { headers: { Cookie: cookie } }),
+        params: { subscriptionId: subscription.id },
+        context: freshContext(),
+      }),
+    );
     expect(page.body).toMatchObject({ reports: [{ title: "November results" }] });
   });
 
@@ -235,7 +285,11 @@ describe("reports per plan period", () => {
     form.append("report", new Blob([new Uint8Array(Buffer.from("%PDF-1.4\n%%EOF\n"))], { type: "application/pdf" }), "x.pdf");
     form.append("title", "Too late");
     const response = await planReportsApi.action({
-      request: new Request(`http://localhost/api/subscriptions/${subscription.id}/reports`, { method: "POST", headers: { Authorization: `Bearer ${await bearerFor(team.id)}` }, body: form }),
+      request: new Request(`http://localhost/api/subscriptions/${subscription.id}/reports`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${await bearerFor(team.id)}` },
+        body: form,
+      }),
       params: { id: subscription.id },
       context: freshContext(),
     });

@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import { db, schema } from "~/utils/db.server";
+
 import * as landing from "~/routes/_index";
 import * as plansApi from "~/routes/api.plans";
 import * as servicesApi from "~/routes/api.services";
 import * as serviceById from "~/routes/api.services.$id";
 import * as purchaseApi from "~/routes/api.services.purchase";
 import * as editor from "~/routes/dashboard.catalogue";
+import { db, schema } from "~/utils/db.server";
+
 import { call, createAccount, readJson, type Account } from "../dashboard-helpers";
 import { catalogue, unique } from "../factories";
 
@@ -65,7 +67,15 @@ describe("POST /api/services and PATCH /api/services/:id", () => {
     const response = await createViaApi({ name, description: "Ten templates.", price: 45.5 });
     expect(response.status).toBe(201);
     const { data } = await readJson<{ data: Record<string, unknown> }>(response);
-    expect(data).toEqual({ _id: expect.any(String), name, price: 45.5, currency: "usd", description: "Ten templates.", active: true, displayOrder: expect.any(Number) });
+    expect(data).toEqual({
+      _id: expect.any(String),
+      name,
+      price: 45.5,
+      currency: "usd",
+      description: "Ten templates.",
+      active: true,
+      displayOrder: expect.any(Number),
+    });
     expect((await listed()).find((service) => service._id === data._id)).toMatchObject({ name, price: 45.5 });
   });
 
@@ -108,7 +118,8 @@ describe("POST /api/services and PATCH /api/services/:id", () => {
   test("a new price is listed and charged to the next order; deactivated, it is gone and cannot be ordered (400)", async () => {
     const created = await readJson<{ data: { _id: string } }>(await createViaApi({ name: `Hook Writing ${unique()}`, price: 20 }));
     const id = created.data._id;
-    const patch = (body: unknown, auth: Account | null = staff) => call(serviceById.action, `/api/services/${id}`, { auth, method: "PATCH", params: { id }, ...json(body) });
+    const patch = (body: unknown, auth: Account | null = staff) =>
+      call(serviceById.action, `/api/services/${id}`, { auth, method: "PATCH", params: { id }, ...json(body) });
 
     expect((await patch({ price: 1 }, customer)).status).toBe(403);
     const changed = await patch({ price: 24.75, description: "Now with a workshop." });
@@ -223,9 +234,10 @@ describe("/dashboard/catalogue", () => {
     });
     expect(plan.status).toBe(302);
 
-    const home = await readJson<{ showcase: { ok: true; data: { name: string; packages: { priceCents: number; features: string[] }[] }[] }; plans: { ok: true; data: { key: string; priceCents: number; features: string[] }[] } }>(
-      await call(landing.loader, "/"),
-    );
+    const home = await readJson<{
+      showcase: { ok: true; data: { name: string; packages: { priceCents: number; features: string[] }[] }[] };
+      plans: { ok: true; data: { key: string; priceCents: number; features: string[] }[] };
+    }>(await call(landing.loader, "/"));
     const card = home.showcase.data.find((service) => service.name === "Content Creation Kit")!;
     expect(card.packages.map((tier) => tier.priceCents)).toEqual([3899, 8100, 15000]);
     expect(card.packages[2].features).toEqual(["20 posts", "Scheduling"]);
@@ -233,9 +245,10 @@ describe("/dashboard/catalogue", () => {
   });
 
   test("the landing page shows the Social Media Audit at one price, in the picker and under Our Services", async () => {
-    const home = await readJson<{ services: { ok: true; data: { name: string; price: number }[] }; showcase: { ok: true; data: { name: string; packages: { priceCents: number }[] }[] } }>(
-      await call(landing.loader, "/"),
-    );
+    const home = await readJson<{
+      services: { ok: true; data: { name: string; price: number }[] };
+      showcase: { ok: true; data: { name: string; packages: { priceCents: number }[] }[] };
+    }>(await call(landing.loader, "/"));
     const picker = home.services.data.find((service) => service.name === "Social Media Audit")!;
     const card = home.showcase.data.find((service) => service.name === "Social Media Audit")!;
     expect(picker.price).toBe(28.99);

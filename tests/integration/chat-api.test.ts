@@ -1,12 +1,14 @@
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
+
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import type { ChatMessage } from "~/realtime/events";
-import { loader as conversationLoader, action as conversationAction } from "~/routes/api.chat.conversation.$userId";
+import { action as conversationAction, loader as conversationLoader } from "~/routes/api.chat.conversation.$userId";
 import { action as readAction, loader as readLoader } from "~/routes/api.chat.read";
 import { env } from "~/utils/env.server";
+
+import { chatAccount, chatServerForFile, connectClient, delay, sendSupport, texts, type ChatAccount } from "../chat-helpers";
 import { catalogue, createPurchase } from "../dashboard-helpers";
-import { chatAccount, connectClient, delay, sendSupport, chatServerForFile, texts, type ChatAccount } from "../chat-helpers";
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
 const { server, open } = chatServerForFile();
@@ -37,7 +39,6 @@ function outboxFor(email: string) {
   if (!fs.existsSync(env.outboxDir)) return [];
   return fs.readdirSync(env.outboxDir).filter((f) => f.includes(email.replace(/[^a-z0-9@._-]/gi, "_")));
 }
-
 
 describe("GET /api/chat/conversation/:userId", () => {
   test("pages oldest first with limit, before and after", async () => {

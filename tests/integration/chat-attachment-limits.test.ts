@@ -2,10 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+
 import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, ATTACHMENT_UPLOADS_PER_WINDOW } from "~/domain/attachment-limits";
 import { supportRoomId } from "~/domain/chat";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+
 import { rowsOf, sweepScenario, upload } from "../chat-attachment-helpers";
 import { readJson } from "../dashboard-helpers";
 import { createAccount } from "../factories";

@@ -1,6 +1,7 @@
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { s3Client, startS3rver } from "../support/s3rver";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { s3Client, startS3rver } from "../support/s3rver";
 
 /*
  * The sweep of unsent chat uploads with the files in S3-compatible storage (s3rver on a local

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { io as connect } from "socket.io-client";
 import { describe, expect, test } from "vitest";
+
 import type { ChatMessage } from "~/domain/chat";
 import { getConversation } from "~/models/chat.server";
 import { issuePasswordToken } from "~/models/password-tokens.server";
@@ -10,12 +11,13 @@ import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from "~/realtime/socket.server";
 import { action as logoutAction } from "~/routes/api.auth.logout";
 import { action as resetAction } from "~/routes/api.auth.reset-password";
 import { action as logoutPageAction } from "~/routes/logout";
-import { sessionCookieHeader } from "~/web/auth.server";
 import { database, db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
+import { sessionCookieHeader } from "~/web/auth.server";
+
+import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatClient } from "../chat-helpers";
 import { jsonRequest } from "../requests";
-import { chatAccount, connectClient, delay, nextEvent, sendSupport, chatServerForFile, type ChatClient } from "../chat-helpers";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
 /*
@@ -24,7 +26,6 @@ import { BASE_URL, loadContext } from "./authorization/helpers";
  */
 
 const { server, open } = chatServerForFile();
-
 
 async function client(auth: Parameters<typeof connectClient>[1]) {
   const socket = await connectClient(server.url, auth);
@@ -69,10 +70,18 @@ describe("revocation reaches open sockets", () => {
   test("logging out through the API disconnects that token's sockets and no others", async () => {
     const customer = await chatAccount("user");
     const other = await createSession(customer.id, "bearer");
-    const [first, second, untouched] = await Promise.all([client({ token: customer.token }), client({ token: customer.token }), client({ token: other.token })]);
+    const [first, second, untouched] = await Promise.all([
+      client({ token: customer.token }),
+      client({ token: customer.token }),
+      client({ token: other.token }),
+    ]);
     const ends = [disconnected(first!), disconnected(second!)];
 
-    const response = await logoutAction({ request: jsonRequest("/api/auth/logout", {}, { Authorization: `Bearer ${customer.token}` }), params: {}, context: loadContext() });
+    const response = await logoutAction({
+      request: jsonRequest("/api/auth/logout", {}, { Authorization: `Bearer ${customer.token}` }),
+      params: {},
+      context: loadContext(),
+    });
     expect(response.status).toBe(200);
     expect(await Promise.all(ends)).toEqual(["io server disconnect", "io server disconnect"]);
     expect(untouched!.connected).toBe(true);
@@ -97,7 +106,11 @@ describe("revocation reaches open sockets", () => {
     const sockets = await Promise.all([client({ token: customer.token }), client({ cookie })]);
     const ends = sockets.map((s) => disconnected(s));
     const token = await issuePasswordToken(customer.id, "reset");
-    const response = await resetAction({ request: jsonRequest("/api/auth/reset-password", { token, password: "a brand new password" }), params: {}, context: loadContext() });
+    const response = await resetAction({
+      request: jsonRequest("/api/auth/reset-password", { token, password: "a brand new password" }),
+      params: {},
+      context: loadContext(),
+    });
     expect(response.status).toBe(200);
     expect(await Promise.all(ends)).toEqual(["io server disconnect", "io server disconnect"]);
   });
@@ -156,13 +169,24 @@ describe("a message is one round trip", () => {
     const atStaff = await client({ token: staff.token });
     const [attachment] = await db
       .insert(schema.chatAttachments)
-      .values({ roomId: `support-${customer.id}`, uploaderId: customer.id, storageKey: `chat/${customer.id}.png`, fileName: "photo.png", mimeType: "image/png", fileSize: 10 })
+      .values({
+        roomId: `support-${customer.id}`,
+        uploaderId: customer.id,
+        storageKey: `chat/${customer.id}.png`,
+        fileName: "photo.png",
+        mimeType: "image/png",
+        fileSize: 10,
+      })
       .returning();
 
     const acknowledged: ChatMessage[] = [];
     for (const payload of [{ message: "one trip" }, { message: "", messageType: "file", attachmentId: attachment!.id }]) {
       const { result, calls } = await driverCallsDuring(async () => {
-        const updated = nextEvent(atStaff, "threadUpdated", (t) => t.customer._id === customer.id && t.lastMessage?.messageType === (payload.messageType ?? "text"));
+        const updated = nextEvent(
+          atStaff,
+          "threadUpdated",
+          (t) => t.customer._id === customer.id && t.lastMessage?.messageType === (payload.messageType ?? "text"),
+        );
         const sent = await sendSupport(atCustomer, payload as never);
         const thread = await updated;
         await delay(150); // anything still running after the acknowledgement is counted too

@@ -1,21 +1,13 @@
 import { describe, expect, test, vi } from "vitest";
+
+import { directRoomId, supportRoomId } from "~/domain/chat";
 import { getConversation } from "~/models/chat.server";
 import { createSession, revokeSession } from "~/models/sessions.server";
 import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
 import { userRoom } from "~/realtime/socket.server";
 import { sessionCookieHeader } from "~/web/auth.server";
-import { directRoomId, supportRoomId } from "~/domain/chat";
-import {
-  chatAccount,
-  collect,
-  connectClient,
-  nextEvent,
-  sendSupport,
-  sendToRoom,
-  chatServerForFile,
-  texts,
-  type ChatAccount,
-} from "../chat-helpers";
+
+import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts, type ChatAccount } from "../chat-helpers";
 
 const { server, open } = chatServerForFile();
 async function client(account: ChatAccount) {
@@ -23,7 +15,6 @@ async function client(account: ChatAccount) {
   open.push(socket);
   return socket;
 }
-
 
 describe("the handshake", () => {
   test("refuses no token, a bad token and a logged-out token with 'unauthorized'", async () => {

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { z } from "zod";
+
 import { loader as openApiLoader } from "~/routes/api.openapi[.]json";
-import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
 import type { ApiSpec } from "~/web/api.server";
+import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
+
 import { bearerFor, createTestUser } from "../factories";
 import { invalidValues, sample, validate, type Root, type Schema } from "../support/json-schema";
 import { loadContext } from "./authorization/helpers";
@@ -44,7 +46,9 @@ beforeAll(async () => {
 });
 
 const operations = () =>
-  Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })));
+  Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+  );
 
 function handlerFor(path: string, method: string): { handler: Handler; spec: ApiSpec } {
   const module = routes.get(path);
@@ -82,7 +86,11 @@ function expectConforms(operation: Operation, label: string, answer: { status: n
 const parametersIn = (operation: Operation, where: "path" | "query") => (operation.parameters ?? []).filter((p) => p.in === where);
 const validParams = (operation: Operation) => Object.fromEntries(parametersIn(operation, "path").map((p) => [p.name, String(sample(p.schema, document))]));
 const validQuery = (operation: Operation) =>
-  Object.fromEntries(parametersIn(operation, "query").filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, document))]));
+  Object.fromEntries(
+    parametersIn(operation, "query")
+      .filter((p) => p.required)
+      .map((p) => [p.name, String(sample(p.schema, document))]),
+  );
 
 /** One field of a body (nested objects included) made invalid, or left out when required. */
 function bodyMutations(schema: Schema, valid: Record<string, unknown>, at: string[] = []): { why: string; body: Record<string, unknown> }[] {
@@ -130,21 +138,31 @@ describe("every operation answers as GET /api/openapi.json says", () => {
       const params = validParams(operation);
       const query = validQuery(operation);
       const jsonBody = operation.requestBody?.content["application/json"]?.schema;
-      const otherType = Object.keys(operation.requestBody?.content ?? {}).find((type) => type !== "application/json" && type !== "application/x-www-form-urlencoded");
+      const otherType = Object.keys(operation.requestBody?.content ?? {}).find(
+        (type) => type !== "application/json" && type !== "application/x-www-form-urlencoded",
+      );
 
       // A valid call (a multipart upload or a signed webhook cannot be generated: their refusals are below).
       if (!otherType && !spec.rawBody) {
         const body = jsonBody ? sample(jsonBody, document) : undefined;
-        const answer = await call(path, method, { params, query, ...(body === undefined ? {} : { body: JSON.stringify(body), contentType: "application/json" }) });
+        const answer = await call(path, method, {
+          params,
+          query,
+          ...(body === undefined ? {} : { body: JSON.stringify(body), contentType: "application/json" }),
+        });
         check(`${label} valid`, () => expectConforms(operation, `${label} valid`, answer));
       }
 
       // The document and the server's schema agree on what a valid body is, both ways.
       if (jsonBody && spec.body) {
         const valid = sample(jsonBody, document) as Record<string, unknown>;
-        check(`${label} valid body`, () => expect(spec.body!.safeParse(valid).error?.issues[0]?.message, `${label}: a body valid by the document`).toBeUndefined());
+        check(`${label} valid body`, () =>
+          expect(spec.body!.safeParse(valid).error?.issues[0]?.message, `${label}: a body valid by the document`).toBeUndefined(),
+        );
         for (const { why, body } of bodyMutations(jsonBody, valid)) {
-          check(`${label} ${why}`, () => expect((spec.body as z.ZodType).safeParse(body).success, `${label}: ${why} is accepted by the server's schema`).toBe(false));
+          check(`${label} ${why}`, () =>
+            expect((spec.body as z.ZodType).safeParse(body).success, `${label}: ${why} is accepted by the server's schema`).toBe(false),
+          );
           const answer = await call(path, method, { params, query, body: JSON.stringify(body), contentType: "application/json" });
           check(`${label} ${why}`, () => {
             expect(answer.status, `${label}: ${why}`).toBe(400);
@@ -166,7 +184,10 @@ describe("every operation answers as GET /api/openapi.json says", () => {
       // Parameters invalid by their schema: a declared refusal (400, or 404 for an id).
       for (const parameter of operation.parameters ?? []) {
         for (const { why, value } of parameterInvalidValues(parameter.schema)) {
-          const call_ = parameter.in === "path" ? { params: { ...params, [parameter.name]: String(value) }, query } : { params, query: { ...query, [parameter.name]: String(value) } };
+          const call_ =
+            parameter.in === "path"
+              ? { params: { ...params, [parameter.name]: String(value) }, query }
+              : { params, query: { ...query, [parameter.name]: String(value) } };
           const body = jsonBody ? { body: JSON.stringify(sample(jsonBody, document)), contentType: "application/json" } : {};
           const answer = await call(path, method, { ...call_, ...body });
           check(`${label} ${parameter.name}: ${why}`, () => {

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import * as reportsByService from "~/routes/api.reports.service.$serviceId";
+
 import * as myReports from "~/routes/api.reports.my-reports";
+import * as reportsByService from "~/routes/api.reports.service.$serviceId";
 import * as myPurchases from "~/routes/api.services.my-purchases";
-import * as purchaseById from "~/routes/api.services.purchases.$id";
 import * as purchasesByEmail from "~/routes/api.services.purchases";
+import * as purchaseById from "~/routes/api.services.purchases.$id";
 import * as users from "~/routes/api.users";
 import * as userPurchases from "~/routes/api.users.$id.purchases";
+
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 import { postUpload, samples } from "../reports-cases";
 
@@ -27,7 +29,12 @@ beforeAll(async () => {
   bob = await createAccount("user", { name: "Bob Shape" });
   alicePurchase = (await createPurchase(alice.user.id, services[0], { quantity: 2 })).purchase.id;
   await createPurchase(bob.user.id, services[1]);
-  const uploaded = await postUpload(staff, services[0].id, { file: { name: "plan.pdf", bytes: samples.pdf() }, title: "Plan", description: " First steps ", userId: alice.user.id });
+  const uploaded = await postUpload(staff, services[0].id, {
+    file: { name: "plan.pdf", bytes: samples.pdf() },
+    title: "Plan",
+    description: " First steps ",
+    userId: alice.user.id,
+  });
   reportId = (await uploaded.json()).data._id;
 });
 
@@ -91,10 +98,21 @@ describe("purchases API", () => {
 
 describe("users API", () => {
   it("GET /api/users: customers with search, page, limit and the total", async () => {
-    const body = await readJson<{ status: string; data: { users: unknown[]; total: number } }>(await call(users.loader, "/api/users?search=shape&limit=1&page=2", { auth: staff }));
+    const body = await readJson<{ status: string; data: { users: unknown[]; total: number } }>(
+      await call(users.loader, "/api/users?search=shape&limit=1&page=2", { auth: staff }),
+    );
     expect(body.status).toBe("success");
     expect(body.data.total).toBe(2);
-    expect(body.data.users).toEqual([{ _id: alice.user.id, id: alice.user.id, name: "Alice Shape", email: "alice.shape@dash.test", role: "user", createdAt: alice.user.createdAt.toISOString() }]);
+    expect(body.data.users).toEqual([
+      {
+        _id: alice.user.id,
+        id: alice.user.id,
+        name: "Alice Shape",
+        email: "alice.shape@dash.test",
+        role: "user",
+        createdAt: alice.user.createdAt.toISOString(),
+      },
+    ]);
     for (const query of ["limit=0", "limit=101", "page=0", "page=abc"]) {
       const bad = await call(users.loader, `/api/users?${query}`, { auth: staff });
       expect(bad.status, query).toBe(400);
@@ -118,7 +136,10 @@ describe("reports API", () => {
   });
 
   it("GET /api/reports/my-reports: one's own reports", async () => {
-    expect(await readJson(await call(myReports.loader, "/api/reports/my-reports", { auth: alice }))).toEqual({ success: true, data: { reports: [reportShape()] } });
+    expect(await readJson(await call(myReports.loader, "/api/reports/my-reports", { auth: alice }))).toEqual({
+      success: true,
+      data: { reports: [reportShape()] },
+    });
     expect(await readJson(await call(myReports.loader, "/api/reports/my-reports", { auth: bob }))).toEqual({ success: true, data: { reports: [] } });
   });
 
@@ -126,7 +147,10 @@ describe("reports API", () => {
     const path = `/api/reports/service/${services[0].id}`;
     const params = { serviceId: services[0].id };
     expect(await readJson(await call(reportsByService.loader, path, { auth: alice, params }))).toEqual({ success: true, data: { reports: [reportShape()] } });
-    expect(await readJson(await call(reportsByService.loader, `${path}?userId=${alice.user.id}`, { auth: staff, params }))).toEqual({ success: true, data: { reports: [reportShape()] } });
+    expect(await readJson(await call(reportsByService.loader, `${path}?userId=${alice.user.id}`, { auth: staff, params }))).toEqual({
+      success: true,
+      data: { reports: [reportShape()] },
+    });
     expect((await call(reportsByService.loader, path, { auth: staff, params })).status).toBe(400);
     expect((await call(reportsByService.loader, `${path}?userId=${alice.user.id}`, { auth: bob, params })).status).toBe(404);
   });

@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
+import { supportRoomId } from "~/domain/chat";
 import { storeMessage } from "~/models/chat-send.server";
+import { action as readAction } from "~/routes/api.chat.read";
 import * as dashboard from "~/routes/dashboard";
 import * as serviceDetail from "~/routes/dashboard.services.$purchaseId";
-import * as userDetail from "~/routes/dashboard.users.$userId";
 import * as usersTab from "~/routes/dashboard.users._index";
-import { action as readAction } from "~/routes/api.chat.read";
-import { supportRoomId } from "~/domain/chat";
+import * as userDetail from "~/routes/dashboard.users.$userId";
+
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 
 /**
@@ -41,7 +43,8 @@ async function markRead(reader: Account, customer: Account) {
 }
 
 type Unread = { role: "team"; total: number; byCustomer: Record<string, number> } | { role: "user"; total: number };
-const layoutUnread = async (account: Account) => (await readJson<{ unread: Unread }>(await call(dashboard.loader, "/dashboard", { auth: page(account) }))).unread;
+const layoutUnread = async (account: Account) =>
+  (await readJson<{ unread: Unread }>(await call(dashboard.loader, "/dashboard", { auth: page(account) }))).unread;
 
 beforeAll(async () => {
   const services = await catalogue();

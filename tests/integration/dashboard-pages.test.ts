@@ -1,13 +1,15 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+
 import * as dashboard from "~/routes/dashboard";
 import * as staffOverview from "~/routes/dashboard._index";
 import * as servicesTab from "~/routes/dashboard.services._index";
 import * as serviceReports from "~/routes/dashboard.services.$purchaseId._index";
-import * as userReports from "~/routes/dashboard.users.$userId._index";
 import * as usersTab from "~/routes/dashboard.users._index";
+import * as userReports from "~/routes/dashboard.users.$userId._index";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 import { filesUnder, reportCount, samples, uploadForm } from "../reports-cases";
 
@@ -35,9 +37,16 @@ const page = (account: Account) => ({ cookie: account.cookie });
 describe("dashboard pages", () => {
   it("the counts: staff's on the Overview page, a customer's in the layout", async () => {
     // Each overview part is a section of its own: { ok: true, data } or the section's failure.
-    const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(staffOverview.loader, "/dashboard", { auth: page(staff) }));
+    const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(
+      await call(staffOverview.loader, "/dashboard", { auth: page(staff) }),
+    );
     expect(team.counts.ok).toBe(true);
-    expect(team.counts.data).toMatchObject({ role: "team", totalRevenue: expect.any(Number), servicesBooked: expect.any(Number), totalActiveUsers: expect.any(Number) });
+    expect(team.counts.data).toMatchObject({
+      role: "team",
+      totalRevenue: expect.any(Number),
+      servicesBooked: expect.any(Number),
+      totalActiveUsers: expect.any(Number),
+    });
     const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(dana) }));
     expect(mine.counts).toEqual({ ok: true, data: { role: "user", totalServicesBooked: 1, completed: 0, inProgress: 1 } });
   });
@@ -65,7 +74,12 @@ describe("the staff's actions on a customer's page", () => {
 
   it("marks a purchase completed and back, with a toast, and refuses other states", async () => {
     const post = (purchaseId: string, status: string) =>
-      call(userReports.action, path(), { auth: page(staff), method: "POST", params: params(), body: new URLSearchParams({ intent: "status", purchaseId, status }) });
+      call(userReports.action, path(), {
+        auth: page(staff),
+        method: "POST",
+        params: params(),
+        body: new URLSearchParams({ intent: "status", purchaseId, status }),
+      });
     const done = await post(danaPurchase, "completed");
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe(`/dashboard/users/${dana.user.id}`);

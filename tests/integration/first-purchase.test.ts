@@ -1,15 +1,17 @@
-import { beforeAll, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
-import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
+import { beforeAll, describe, expect, test } from "vitest";
+
 import * as landing from "~/routes/_index";
+import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
 import * as dashboard from "~/routes/dashboard";
 import * as receiptRoute from "~/routes/receipts.$kind.$id";
 import * as resetRoute from "~/routes/reset-password";
 import { db, schema } from "~/utils/db.server";
 import { getOptionalUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
-import { readOutbox } from "../outbox";
+
 import { parseEmail, passwordLinkIn } from "../fakes/email-links";
+import { readOutbox } from "../outbox";
 import { CONTEXT, formRequest, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
 
 /* A first purchase on the test checkout, then the buyer's first sign-in from the e-mails (issue 20, point 12). */
@@ -39,7 +41,11 @@ const cookiesFrom = (headers: Headers) =>
 
 async function buy(email: string) {
   const ordered = (await settle(() =>
-    landing.action({ request: formRequest("/?index", { intent: "order", name: "Robin First", email, services: services[5].id }), params: {}, context: freshContext() }),
+    landing.action({
+      request: formRequest("/?index", { intent: "order", name: "Robin First", email, services: services[5].id }),
+      params: {},
+      context: freshContext(),
+    }),
   )) as Response;
   const location = ordered.headers.get("Location")!;
   const sessionId = location.split("/checkout/test/")[1];
@@ -96,7 +102,10 @@ describe("first purchase → first sign-in", () => {
     expect((await getOptionalUser(new Request("http://localhost/", { headers: { Cookie: cookie } })))?.email).toBe(email);
     expect(readOutbox(email).map((e) => e.subject)).not.toContain("Your BrandLift password was changed");
 
-    const visit = () => settle(() => dashboard.loader({ request: new Request("http://localhost/dashboard/services", { headers: { Cookie: cookie } }), params: {}, context: CONTEXT }));
+    const visit = () =>
+      settle(() =>
+        dashboard.loader({ request: new Request("http://localhost/dashboard/services", { headers: { Cookie: cookie } }), params: {}, context: CONTEXT }),
+      );
     expect(((await visit()) as { data: { firstVisit: boolean } }).data.firstVisit).toBe(true);
     expect(((await visit()) as { data: { firstVisit: boolean } }).data.firstVisit).toBe(false);
   });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+
 import { ensureBuild, freePort, startServer, type ServerProcess } from "../support/server-process";
 
 /*
@@ -32,7 +33,10 @@ beforeAll(async () => {
     body: new URLSearchParams({ ...DEMO_STAFF, redirectTo: "/dashboard" }),
   });
   expect(signedIn.status, server.output()).toBe(302);
-  cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }, 240_000);
 
 afterAll(async () => {
@@ -45,7 +49,11 @@ const post = (pathname: string, fields: Record<string, string>, headers: Record<
 const stillSignedIn = async () => (await fetch(`${appOrigin}/dashboard/users`, { headers: { Cookie: cookie }, redirect: "manual" })).status === 200;
 const teamPage = async () => (await fetch(`${appOrigin}/dashboard/team`, { headers: { Cookie: cookie } })).text();
 /** pino's error and fatal lines in the server's output. */
-const errorLines = () => server.output().split("\n").filter((line) => /"level":(50|60)/.test(line));
+const errorLines = () =>
+  server
+    .output()
+    .split("\n")
+    .filter((line) => /"level":(50|60)/.test(line));
 
 test("a staff invitation through `?_data` is refused, from any origin", async () => {
   const invite = { intent: "invite", name: "Mallory", email: "mallory@attacker.example" };
@@ -58,7 +66,11 @@ test("a staff invitation through `?_data` is refused, from any origin", async ()
 });
 
 test("a page post from another port of the host is refused with 403 (not 500) and logs no error", async () => {
-  const invite = await post("/dashboard/team", { intent: "invite", name: "Mallory", email: "mallory2@attacker.example" }, { Cookie: cookie, Origin: attackerOrigin });
+  const invite = await post(
+    "/dashboard/team",
+    { intent: "invite", name: "Mallory", email: "mallory2@attacker.example" },
+    { Cookie: cookie, Origin: attackerOrigin },
+  );
   expect(invite.status).toBe(403);
   expect(await invite.json()).toMatchObject({ status: "error", code: "BAD_ORIGIN" });
   expect(await teamPage()).not.toContain("mallory2@attacker.example");

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { env } from "~/utils/env.server";
 import { forgeryGuard } from "~/web/same-origin.server";
 
@@ -79,7 +80,10 @@ describe("a state change riding the session cookie", () => {
   });
 
   test("reads from another origin go on (they change nothing)", async () => {
-    expect(await send("GET", "/dashboard", { Cookie: COOKIE, Origin: OTHER_PORT, "Sec-Fetch-Site": "same-site" })).toMatchObject({ status: 204, reached: true });
+    expect(await send("GET", "/dashboard", { Cookie: COOKIE, Origin: OTHER_PORT, "Sec-Fetch-Site": "same-site" })).toMatchObject({
+      status: 204,
+      reached: true,
+    });
   });
 });
 

@@ -1,16 +1,22 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import * as apiGrade from "~/routes/api.grades.$id";
+
 import * as apiGrades from "~/routes/api.grades";
+import * as apiGrade from "~/routes/api.grades.$id";
 import * as apiLeads from "~/routes/api.leads";
 import * as gradePage from "~/routes/grade._index";
 import * as reportPage from "~/routes/grade.$id";
 import * as ogImage from "~/routes/grade.$id_.og[.]png";
+
 import { catalogue, createAccount, createTestUser } from "../factories";
 import { readOutbox } from "../outbox";
 import { BASE_URL, CONTEXT, formRequest, freshContext, jsonRequest, uniqueEmail } from "../requests";
 
 const answers = { platforms: ["instagram"], followers: 2000, avgLikes: 60, avgComments: 6, postsPerWeek: 2 };
-type Body = { status: string; message?: string; data: { grade: { _id: string; overall: string; score: number; areas: unknown[]; recommendations: Array<{ service: { name: string; price: number } }> } } };
+type Body = {
+  status: string;
+  message?: string;
+  data: { grade: { _id: string; overall: string; score: number; areas: unknown[]; recommendations: Array<{ service: { name: string; price: number } }> } };
+};
 
 async function postGrade(body: unknown, context = freshContext()) {
   const response = await apiGrades.action({ request: jsonRequest("/api/grades", body), params: {}, context });
@@ -89,8 +95,14 @@ describe("leads", () => {
     await postGrade({ answers: { ...answers, postsPerWeek: 5 }, email });
     expect(readOutbox(email)).toHaveLength(1);
 
-    const listed = await apiLeads.loader({ request: get(`/api/leads?search=${encodeURIComponent(email)}`, { Authorization: `Bearer ${staff.bearer}` }), params: {}, context: CONTEXT });
-    const leads = ((await listed.json()) as { data: { leads: Array<{ email: string; name: string | null; grade: { overall: string }; customer: unknown }>; total: number } }).data;
+    const listed = await apiLeads.loader({
+      request: get(`/api/leads?search=${encodeURIComponent(email)}`, { Authorization: `Bearer ${staff.bearer}` }),
+      params: {},
+      context: CONTEXT,
+    });
+    const leads = (
+      (await listed.json()) as { data: { leads: Array<{ email: string; name: string | null; grade: { overall: string }; customer: unknown }>; total: number } }
+    ).data;
     expect(leads.total).toBe(2);
     expect(leads.leads[1]).toMatchObject({ email, name: "Lena Lead", grade: { overall: "D" }, customer: null });
   });
@@ -100,7 +112,11 @@ describe("leads", () => {
     const email = uniqueEmail("buyer");
     await postGrade({ answers, email });
     const customer = await createTestUser({ email, name: "Bea Buyer" });
-    const listed = await apiLeads.loader({ request: get(`/api/leads?search=${encodeURIComponent(email)}`, { Authorization: `Bearer ${staff.bearer}` }), params: {}, context: CONTEXT });
+    const listed = await apiLeads.loader({
+      request: get(`/api/leads?search=${encodeURIComponent(email)}`, { Authorization: `Bearer ${staff.bearer}` }),
+      params: {},
+      context: CONTEXT,
+    });
     const leads = ((await listed.json()) as { data: { leads: Array<{ customer: unknown }> } }).data.leads;
     expect(leads[0]!.customer).toEqual({ _id: customer.id, name: "Bea Buyer" });
   });
@@ -108,12 +124,24 @@ describe("leads", () => {
   test("only staff list leads: anonymous 401, a customer 403", async () => {
     const customer = await createAccount();
     expect((await apiLeads.loader({ request: get("/api/leads"), params: {}, context: CONTEXT })).status).toBe(401);
-    expect((await apiLeads.loader({ request: get("/api/leads", { Authorization: `Bearer ${customer.bearer}` }), params: {}, context: CONTEXT })).status).toBe(403);
+    expect((await apiLeads.loader({ request: get("/api/leads", { Authorization: `Bearer ${customer.bearer}` }), params: {}, context: CONTEXT })).status).toBe(
+      403,
+    );
   });
 });
 
 describe("the /grade page, the report card and its image", () => {
-  const fields = { "answers.platforms": ["tiktok", "instagram"], "answers.followers": "5000", "answers.avgLikes": "400", "answers.avgComments": "20", "answers.postsPerWeek": "7", "answers.bioComplete": "on", "answers.brandedVisuals": "always", "answers.videoShare": "most", "answers.replyTime": "hour" };
+  const fields = {
+    "answers.platforms": ["tiktok", "instagram"],
+    "answers.followers": "5000",
+    "answers.avgLikes": "400",
+    "answers.avgComments": "20",
+    "answers.postsPerWeek": "7",
+    "answers.bioComplete": "on",
+    "answers.brandedVisuals": "always",
+    "answers.videoShare": "most",
+    "answers.replyTime": "hour",
+  };
 
   test("the plain form grades and redirects to the report card, which lists the advice", async () => {
     const response = await gradePage.action({ request: formRequest("/grade", fields), params: {}, context: freshContext() });
@@ -129,10 +157,12 @@ describe("the /grade page, the report card and its image", () => {
 
   test("a wrong answer comes back with the field's message; the honeypot is refused", async () => {
     const result = await gradePage.action({ request: formRequest("/grade", { ...fields, "answers.followers": "0" }), params: {}, context: freshContext() });
-    const body = (result as unknown as { data: { result: { error: Record<string, string[]> } }; init: { status: number } });
+    const body = result as unknown as { data: { result: { error: Record<string, string[]> } }; init: { status: number } };
     expect(body.init.status).toBe(400);
     expect(body.data.result.error["answers.followers"]).toEqual(["Followers must be at least 1."]);
-    await expect(gradePage.action({ request: formRequest("/grade", { ...fields, website: "http://spam" }), params: {}, context: freshContext() })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      gradePage.action({ request: formRequest("/grade", { ...fields, website: "http://spam" }), params: {}, context: freshContext() }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   test("an unknown grade's page is 404; the og:image is a PNG", async () => {

@@ -1,5 +1,6 @@
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { BASE_URL, createTestUser, credentialHeaders, loadContext } from "./authorization/helpers";
 import type { Actor, AuthorizationRow, Call, Expected, Fixtures, RowBody, RowsModule } from "./authorization/types";
 
@@ -22,7 +23,23 @@ const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.
 
 const HOSTILE = ["a\u0000b", "x\u0001\u001by\u007f"];
 /** Query parameters the app reads somewhere; each is tried on every GET. */
-const QUERY_NAMES = ["search", "q", "email", "assigneeId", "due", "session_id", "page", "limit", "before", "status", "userId", "token", "redirectTo", "planId", "upload"];
+const QUERY_NAMES = [
+  "search",
+  "q",
+  "email",
+  "assigneeId",
+  "due",
+  "session_id",
+  "page",
+  "limit",
+  "before",
+  "status",
+  "userId",
+  "token",
+  "redirectTo",
+  "planId",
+  "upload",
+];
 
 const fixtures = {} as Fixtures;
 
@@ -92,7 +109,8 @@ async function invoke(row: AuthorizationRow, target: string, body: Body, actor: 
     return { status: init?.status ?? 200 };
   } catch (error) {
     if (error instanceof Response) return { status: error.status };
-    const init = (error as { init?: ResponseInit | null; type?: string } | null)?.type === "DataWithResponseInit" ? (error as { init?: ResponseInit }).init : null;
+    const init =
+      (error as { init?: ResponseInit | null; type?: string } | null)?.type === "DataWithResponseInit" ? (error as { init?: ResponseInit }).init : null;
     if (init) return { status: init.status ?? 200 };
     return { status: 500, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }
@@ -141,7 +159,10 @@ function withQuery(target: string, name: string, value: string) {
 /** Every path parameter of the target replaced in turn. */
 function pathVariants(row: AuthorizationRow, target: string, value: string) {
   const url = new URL(target, BASE_URL);
-  const segments = row.route.replace(/\.tsx?$/, "").split(/\.(?![^[]*\])/).filter((s) => s !== "_index" && !s.startsWith("_"));
+  const segments = row.route
+    .replace(/\.tsx?$/, "")
+    .split(/\.(?![^[]*\])/)
+    .filter((s) => s !== "_index" && !s.startsWith("_"));
   const parts = url.pathname.split("/");
   return segments.flatMap((segment, i) => {
     if (!segment.startsWith("$")) return [];
@@ -152,7 +173,7 @@ function pathVariants(row: AuthorizationRow, target: string, value: string) {
 }
 
 const BROKEN_BODIES: { label: string; body: Body }[] = [
-  { label: "malformed multipart", body: { raw: "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", type: "multipart/form-data; boundary=xyz" } },
+  { label: "malformed multipart", body: { raw: '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end', type: "multipart/form-data; boundary=xyz" } },
   { label: "multipart without a boundary", body: { raw: "garbage", type: "multipart/form-data" } },
   { label: "JSON to a form", body: { raw: '{"email":"a@b.c"', type: "application/json" } },
   { label: "text/plain", body: { raw: "email=a\u0000b", type: "text/plain" } },

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { expect, test } from "vitest";
+
 import { supportRoomId } from "~/domain/chat";
 import { listThreads } from "~/models/inbox.server";
 import { db, schema } from "~/utils/db.server";
@@ -16,7 +17,10 @@ function backfillStatements() {
   const inbox = fs.readFileSync("db/migrations/0002_inbox.sql", "utf8").split("--> statement-breakpoint");
   const from = inbox.findIndex((s) => s.includes("-- Backfill 1"));
   const to = inbox.findIndex((s) => s.includes("CREATE OR REPLACE FUNCTION"));
-  const search = fs.readFileSync("db/migrations/0007_inbox_search.sql", "utf8").split("--> statement-breakpoint").filter((s) => s.includes('UPDATE "chat_threads"'));
+  const search = fs
+    .readFileSync("db/migrations/0007_inbox_search.sql", "utf8")
+    .split("--> statement-breakpoint")
+    .filter((s) => s.includes('UPDATE "chat_threads"'));
   return [...inbox.slice(from, to), ...search].map((s) => s.trim()).filter(Boolean);
 }
 
@@ -31,14 +35,22 @@ test("existing messages and contact-form messages get their thread summaries", a
     .returning();
   const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
   const room = supportRoomId(customer!.id);
-  const legacy = (roomId: string, senderId: string, customerId: string, message: string, minute: number) => ({ roomId, senderId, customerId, message, createdAt: at(minute) });
-  await db.insert(schema.chatMessages).values([
-    legacy(room, customer!.id, customer!.id, "first question", 1),
-    legacy(room, staff!.id, customer!.id, "an answer", 2),
-    legacy(room, customer!.id, customer!.id, "follow-up one", 3),
-    legacy(room, customer!.id, customer!.id, "follow-up two about invoices", 4),
-    legacy(supportRoomId(other!.id), other!.id, other!.id, "hello", 5),
-  ]);
+  const legacy = (roomId: string, senderId: string, customerId: string, message: string, minute: number) => ({
+    roomId,
+    senderId,
+    customerId,
+    message,
+    createdAt: at(minute),
+  });
+  await db
+    .insert(schema.chatMessages)
+    .values([
+      legacy(room, customer!.id, customer!.id, "first question", 1),
+      legacy(room, staff!.id, customer!.id, "an answer", 2),
+      legacy(room, customer!.id, customer!.id, "follow-up one", 3),
+      legacy(room, customer!.id, customer!.id, "follow-up two about invoices", 4),
+      legacy(supportRoomId(other!.id), other!.id, other!.id, "hello", 5),
+    ]);
   // Otto's thread was read by staff after his message; Lena read the answer.
   await db.insert(schema.chatReadPositions).values([
     { userId: staff!.id, roomId: supportRoomId(other!.id), lastReadAt: at(6) },
@@ -56,7 +68,10 @@ test("existing messages and contact-form messages get their thread summaries", a
   const threads = await db.select().from(schema.chatThreads);
   const byRoom = new Map(threads.map((t) => [t.roomId, t]));
   expect(byRoom.get(room)).toMatchObject({ customerId: customer!.id, teamUnread: 2, customerUnread: 0, status: "open" });
-  const [lastOfLena] = await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.id, byRoom.get(room)!.lastMessageId!));
+  const [lastOfLena] = await db
+    .select()
+    .from(schema.chatMessages)
+    .where(eq(schema.chatMessages.id, byRoom.get(room)!.lastMessageId!));
   expect(lastOfLena!.message).toBe("follow-up two about invoices");
   // Otto: his old message was read, the contact-form one (into his own thread) was not.
   expect(byRoom.get(supportRoomId(other!.id))).toMatchObject({ teamUnread: 1 });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
+
 import { supportRoomId, type ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
@@ -10,19 +11,20 @@ import { replyToVisitor } from "~/models/inbox.server";
 import { createUser } from "~/models/users.server";
 import { INBOX_ERRORS } from "~/realtime/inbox-handlers.server";
 import { SOCKET_ERRORS } from "~/realtime/socket.server";
-import * as attachmentLink from "~/routes/api.chat.attachments.$id";
 import * as attachments from "~/routes/api.chat.attachments";
+import * as attachmentLink from "~/routes/api.chat.attachments.$id";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
-import * as thread from "~/routes/api.chat.threads.$customerId";
 import * as threads from "~/routes/api.chat.threads";
+import * as thread from "~/routes/api.chat.threads.$customerId";
 import * as threadPage from "~/routes/dashboard.inbox.$customerId";
 import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { chatAccount, collect, connectClient, nextEvent, sendSupport, chatServerForFile, type ChatAccount } from "../chat-helpers";
+
+import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, type ChatAccount } from "../chat-helpers";
+import { sessionCookieFor } from "../factories";
 import { samples } from "../reports-cases";
 import { formRequest } from "../requests";
-import { sessionCookieFor } from "../factories";
 
 /*
  * The support inbox (issue 14): the thread summary, GET/PATCH /api/chat/threads, typing and read
@@ -68,7 +70,10 @@ function attachmentForm(roomId: string | null, name: string, bytes: Buffer) {
 
 async function upload(account: ChatAccount, form: FormData) {
   const response = await attachments.action({ request: api("POST", "/api/chat/attachments", account, form), params: {}, context });
-  return { status: response.status, body: (await response.json()) as { data: { attachment: { _id: string; fileName: string; mimeType: string; fileSize: number } }; message?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as { data: { attachment: { _id: string; fileName: string; mimeType: string; fileSize: number } }; message?: string },
+  };
 }
 
 function filesUnder(dir: string): string[] {
@@ -76,7 +81,6 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 const chatFiles = () => filesUnder(path.join(env.storageDir, "chat"));
-
 
 describe("thread summary", () => {
   test("each message updates the thread in the same transaction: last message, unread both ways, and a closed thread reopens", async () => {
@@ -164,7 +168,8 @@ describe("PATCH /api/chat/threads/:customerId", () => {
     expect([ann.id, bob.id]).toContain(winner);
 
     // Whatever order the two commits took, each client ends on the stored assignee.
-    const settled = (seen: Thread[]) => seen.filter((t) => t.customer._id === customer.id).at(-1)?.assignee?._id === winner && seen.filter((t) => t.customer._id === customer.id).length >= 2;
+    const settled = (seen: Thread[]) =>
+      seen.filter((t) => t.customer._id === customer.id).at(-1)?.assignee?._id === winner && seen.filter((t) => t.customer._id === customer.id).length >= 2;
     await expect.poll(() => settled(seenByAnn)).toBe(true);
     await expect.poll(() => settled(seenByBob)).toBe(true);
   });
@@ -175,7 +180,10 @@ describe("PATCH /api/chat/threads/:customerId", () => {
     expect((await patchThread(staff, customer.id, { assigneeId: staff.id })).body.data.assignee).toEqual({ _id: staff.id, name: staff.name });
     expect((await patchThread(staff, customer.id, { assigneeId: null })).body.data.assignee).toBeNull();
     expect((await patchThread(staff, crypto.randomUUID(), { status: "closed" })).status).toBe(404);
-    expect(await patchThread(staff, customer.id, { assigneeId: customer.id })).toMatchObject({ status: 400, body: { message: "The assignee must be a team member." } });
+    expect(await patchThread(staff, customer.id, { assigneeId: customer.id })).toMatchObject({
+      status: 400,
+      body: { message: "The assignee must be a team member." },
+    });
     expect((await patchThread(staff, customer.id, {})).status).toBe(400);
   });
 });
@@ -272,7 +280,8 @@ describe("attachments", () => {
     const attachmentId = uploaded.body.data.attachment._id;
 
     // Before it is sent, only the uploader may open it.
-    const linkFor = (account: ChatAccount) => attachmentLink.loader({ request: api("GET", `/api/chat/attachments/${attachmentId}`, account), params: { id: attachmentId }, context });
+    const linkFor = (account: ChatAccount) =>
+      attachmentLink.loader({ request: api("GET", `/api/chat/attachments/${attachmentId}`, account), params: { id: attachmentId }, context });
     expect((await linkFor(staff)).status).toBe(404);
 
     const arrived = nextEvent(atStaff, "supportMessage", (m) => m.messageType === "file");
@@ -282,7 +291,9 @@ describe("attachments", () => {
     // The same attachment cannot be sent twice.
     expect(await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never)).toEqual({ ok: false, error: INBOX_ERRORS.attachment });
 
-    const history = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    const history = (await (
+      await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })
+    ).json()) as { data: { messages: ChatMessage[] } };
     expect(history.data.messages.at(-1)).toMatchObject({ messageType: "file", attachment: { _id: attachmentId, fileName: "screenshot.png" } });
 
     const link = (await (await linkFor(staff)).json()) as { data: { downloadUrl: string } };
@@ -313,7 +324,10 @@ describe("attachments", () => {
     // Ended behind the app's back (as on a node that missed the revocation while Redis was away).
     await db.delete(schema.sessions).where(eq(schema.sessions.userId, customer.id));
     const ended = new Promise<string>((resolve) => atCustomer.once("disconnect", resolve));
-    expect(await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never)).toEqual({ ok: false, error: SOCKET_ERRORS.unauthorized });
+    expect(await sendSupport(atCustomer, { message: "", messageType: "file", attachmentId } as never)).toEqual({
+      ok: false,
+      error: SOCKET_ERRORS.unauthorized,
+    });
     expect(await ended).toBe("io server disconnect");
 
     expect(await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.customerId, customer.id))).toEqual([]);
@@ -337,10 +351,19 @@ describe("attachments", () => {
     expect((await upload(customer, attachmentForm(room, "c.pdf", samples.pdf()))).status).toBe(201);
 
     const before = chatFiles().length;
-    expect(await upload(customer, attachmentForm(room, "evil.png", samples.html()))).toMatchObject({ status: 415, body: { message: "Please send only images (JPG, PNG, GIF, WebP) or PDF files" } });
+    expect(await upload(customer, attachmentForm(room, "evil.png", samples.html()))).toMatchObject({
+      status: 415,
+      body: { message: "Please send only images (JPG, PNG, GIF, WebP) or PDF files" },
+    });
     expect((await upload(customer, attachmentForm(room, "report.docx", samples.doc()))).status).toBe(415);
-    expect(await upload(customer, attachmentForm(supportRoomId(other.id), "x.png", samples.png()))).toMatchObject({ status: 404, body: { message: "Conversation not found." } });
-    expect(await upload(customer, attachmentForm(null, "x.png", samples.png()))).toMatchObject({ status: 400, body: { message: "roomId is required: the conversation the file is for." } });
+    expect(await upload(customer, attachmentForm(supportRoomId(other.id), "x.png", samples.png()))).toMatchObject({
+      status: 404,
+      body: { message: "Conversation not found." },
+    });
+    expect(await upload(customer, attachmentForm(null, "x.png", samples.png()))).toMatchObject({
+      status: 400,
+      body: { message: "roomId is required: the conversation the file is for." },
+    });
     expect(chatFiles().length).toBe(before);
   });
 
@@ -396,9 +419,14 @@ describe("visitors", () => {
     const account = await createUser({ email, name: "Vera Visitor", role: "user" });
     const found = (await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads;
     expect(found.map((t) => [t.kind, t._id])).toEqual([["visitor", visitorThread!._id]]);
-    const own = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${account.id}`, staff), params: { userId: account.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    const own = (await (
+      await conversation.loader({ request: api("GET", `/api/chat/conversation/${account.id}`, staff), params: { userId: account.id }, context })
+    ).json()) as { data: { messages: ChatMessage[] } };
     expect(own.data.messages).toEqual([]);
-    const senders = await db.select({ senderId: schema.chatMessages.senderId }).from(schema.chatMessages).where(eq(schema.chatMessages.roomId, visitorThread!.roomId));
+    const senders = await db
+      .select({ senderId: schema.chatMessages.senderId })
+      .from(schema.chatMessages)
+      .where(eq(schema.chatMessages.roomId, visitorThread!.roomId));
     expect(senders.map((m) => m.senderId).sort()).toEqual([null, staff.id].sort());
   });
 
@@ -406,7 +434,9 @@ describe("visitors", () => {
     const customer = await chatAccount("user", "Known Kim");
     const staff = await chatAccount("team");
     await createContactMessage({ firstName: "Known", lastName: "Kim", email: customer.email, message: "Writing from the website" });
-    const own = (await (await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })).json()) as { data: { messages: ChatMessage[] } };
+    const own = (await (
+      await conversation.loader({ request: api("GET", `/api/chat/conversation/${customer.id}`, staff), params: { userId: customer.id }, context })
+    ).json()) as { data: { messages: ChatMessage[] } };
     expect(own.data.messages).toEqual([]);
     expect(await db.$count(schema.chatMessages, eq(schema.chatMessages.senderId, customer.id))).toBe(0);
     const [found] = (await listThreads(staff, `?search=${encodeURIComponent(customer.email)}`)).body.data.threads.filter((t) => t.kind === "visitor");

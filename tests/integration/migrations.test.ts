@@ -2,14 +2,14 @@ import crypto from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { describe, expect, test } from "vitest";
+
 import { connectPostgres, wrapPglite, type Database } from "#db/client";
 import { CATALOGUE, seedCatalogue } from "#db/seed";
 import { schema } from "~/utils/db.server";
 
 async function tableNames(database: Database) {
-  const rows = (await database.db.execute(
-    "select table_name from information_schema.tables where table_schema = current_schema() order by 1",
-  )) as unknown as { rows?: { table_name: string }[] } | { table_name: string }[];
+  const rows = (await database.db.execute("select table_name from information_schema.tables where table_schema = current_schema() order by 1")) as unknown as
+    { rows?: { table_name: string }[] } | { table_name: string }[];
   return (Array.isArray(rows) ? rows : (rows.rows ?? [])).map((r) => r.table_name);
 }
 
@@ -42,7 +42,20 @@ describe("migrations", () => {
       await database.migrate();
       await database.migrate();
       const tables = await tableNames(database);
-      for (const table of ["users", "sessions", "password_tokens", "services", "orders", "purchases", "reports", "chat_messages", "chat_read_positions", "stripe_events", "contact_messages", "subscriptions"]) {
+      for (const table of [
+        "users",
+        "sessions",
+        "password_tokens",
+        "services",
+        "orders",
+        "purchases",
+        "reports",
+        "chat_messages",
+        "chat_read_positions",
+        "stripe_events",
+        "contact_messages",
+        "subscriptions",
+      ]) {
         expect(tables).toContain(table);
       }
     } finally {

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+
 import { loader } from "~/routes/api.openapi[.]json";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
@@ -17,11 +18,21 @@ const routeFiles = readdirSync(routesDir).filter((file) => /^api\..+\.tsx?$/.tes
 const NOT_DOCUMENTED = new Set(["api.$.ts"]);
 
 async function fetchDocument() {
-  const response = await loader({ request: new Request("http://localhost/api/openapi.json"), params: {}, context: { requestId: "openapi-test", cspNonce: "", clientIp: "127.0.0.1" } });
+  const response = await loader({
+    request: new Request("http://localhost/api/openapi.json"),
+    params: {},
+    context: { requestId: "openapi-test", cspNonce: "", clientIp: "127.0.0.1" },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as {
     openapi: string;
-    paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }
+      >
+    >;
     components: { schemas: Record<string, unknown> };
   };
 }

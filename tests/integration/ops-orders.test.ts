@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { cancelCheckoutSession, createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import * as ordersRoute from "~/routes/api.orders";
 import * as refundRoute from "~/routes/api.orders.$id.refund";
@@ -7,6 +8,7 @@ import * as revenueRoute from "~/routes/api.stats.revenue";
 import * as countRoute from "~/routes/api.users.count";
 import * as exportRoute from "~/routes/dashboard.orders.export[.]csv";
 import { db, schema } from "~/utils/db.server";
+
 import { call, readJson } from "../dashboard-helpers";
 import { catalogue, createAccount, type Account } from "../factories";
 import { readOutbox } from "../outbox";
@@ -29,7 +31,10 @@ beforeAll(async () => {
 });
 
 async function placeOrder(name: string, email = uniqueEmail("buyer"), picked = [services[0], services[1]]) {
-  const { orderId } = await createServicesOrder({ name, email }, picked.map((s) => s.id));
+  const { orderId } = await createServicesOrder(
+    { name, email },
+    picked.map((s) => s.id),
+  );
   const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, orderId));
   return order;
 }
@@ -40,18 +45,36 @@ async function paidOrder(name: string, email?: string, picked?: typeof services)
   return (await db.select().from(schema.orders).where(eq(schema.orders.id, order.id)))[0];
 }
 
-type OrderJson = { _id: string; status: string; amount: number; refunded: number; email: string; name: string; customer: { _id: string } | null; lines: { service: { name: string }; price: number; quantity: number }[]; kind: string };
+type OrderJson = {
+  _id: string;
+  status: string;
+  amount: number;
+  refunded: number;
+  email: string;
+  name: string;
+  customer: { _id: string } | null;
+  lines: { service: { name: string }; price: number; quantity: number }[];
+  kind: string;
+};
 type ListBody = { status: string; data: { orders: OrderJson[]; total: number } };
 
 const list = async (query: string, auth: Account | null = staff) => call(ordersRoute.loader, `/api/orders${query}`, { auth });
 const refund = (orderId: string, body: unknown, headers: Record<string, string> = {}, auth: Account | null = staff) =>
-  call(refundRoute.action, `/api/orders/${orderId}/refund`, { auth, method: "POST", body: JSON.stringify(body), params: { id: orderId }, headers: { "Content-Type": "application/json", ...headers } });
+  call(refundRoute.action, `/api/orders/${orderId}/refund`, {
+    auth,
+    method: "POST",
+    body: JSON.stringify(body),
+    params: { id: orderId },
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 const revenueCents = async () => {
   const body = await readJson<{ data: { serviceCounts: { totalRevenue: number } } }>(await call(countRoute.loader, "/api/users/count", { auth: staff }));
   return Math.round(body.data.serviceCounts.totalRevenue * 100);
 };
 const thisMonth = async () => {
-  const body = await readJson<{ data: { months: { month: string; revenue: number; orders: number }[] } }>(await call(revenueRoute.loader, "/api/stats/revenue", { auth: staff }));
+  const body = await readJson<{ data: { months: { month: string; revenue: number; orders: number }[] } }>(
+    await call(revenueRoute.loader, "/api/stats/revenue", { auth: staff }),
+  );
   return body.data.months.at(-1)!;
 };
 
@@ -96,7 +119,12 @@ describe("GET /api/orders", () => {
     expect(before.data.total).toBe(0);
     // Without search or dates the total comes from the per-status counts a trigger keeps: the same figures.
     const counted = async (status?: string) =>
-      (await db.select({ n: sql<number>`count(*)::int` }).from(schema.orders).where(status ? inArray(schema.orders.status, status === "expired" ? ["cancelled", "failed"] : [status as "pending"]) : undefined))[0].n;
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(schema.orders)
+          .where(status ? inArray(schema.orders.status, status === "expired" ? ["cancelled", "failed"] : [status as "pending"]) : undefined)
+      )[0].n;
     expect((await readJson<ListBody>(await list(""))).data.total).toBe(await counted());
     expect((await readJson<ListBody>(await list("?status=pending"))).data.total).toBe(await counted("pending"));
     expect((await readJson<ListBody>(await list("?status=expired"))).data.total).toBe(await counted("expired"));
@@ -177,7 +205,9 @@ describe("POST /api/orders/:id/refund (test checkout)", () => {
 
 describe("GET /api/stats/revenue", () => {
   test("twelve UTC months oldest first, the current one last; months is bounded", async () => {
-    const body = await readJson<{ status: string; data: { months: { month: string }[] } }>(await call(revenueRoute.loader, "/api/stats/revenue", { auth: staff }));
+    const body = await readJson<{ status: string; data: { months: { month: string }[] } }>(
+      await call(revenueRoute.loader, "/api/stats/revenue", { auth: staff }),
+    );
     expect(body.data.months).toHaveLength(12);
     expect(body.data.months.at(-1)!.month).toBe(new Date().toISOString().slice(0, 7));
     expect(body.data.months.map((m) => m.month)).toEqual([...body.data.months.map((m) => m.month)].sort());
@@ -200,7 +230,9 @@ describe("GET /dashboard/orders/export.csv", () => {
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(response.body).toBeInstanceOf(ReadableStream);
     const lines = (await response.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("order_id,created_at,status,kind,name,email,customer_id,amount,refunded,net,currency,paid_at,lines,stripe_session_id,stripe_payment_intent_id");
+    expect(lines[0]).toBe(
+      "order_id,created_at,status,kind,name,email,customer_id,amount,refunded,net,currency,paid_at,lines,stripe_session_id,stripe_payment_intent_id",
+    );
     expect(lines).toHaveLength(4);
     expect(lines[1].startsWith(`"${c.id}",`)).toBe(true);
     expect(lines[1]).toContain(`,"${tag};=2+5",`);

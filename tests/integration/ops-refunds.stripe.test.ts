@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
 import { readOutbox } from "../outbox";
 import { freshContext, jsonRequest, uniqueEmail } from "../requests";
@@ -34,7 +35,11 @@ afterAll(() => fake.close());
 
 async function deliver(type: string, object: Record<string, unknown>) {
   const { body, signature } = fake.event(type, object);
-  const request = new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body });
+  const request = new Request("http://localhost/api/stripe/webhook", {
+    method: "POST",
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    body,
+  });
   const response = await webhookRoute.action({ request, params: {}, context: freshContext() });
   return response.status;
 }
@@ -42,7 +47,11 @@ async function deliver(type: string, object: Record<string, unknown>) {
 /** An order paid through Checkout: the fake completes the session and the webhook fulfils it. */
 async function paidOrder(email = uniqueEmail("stripe-refund")) {
   const response = await purchaseRoute.action({
-    request: jsonRequest("/api/services/purchase", { name: "Sam Stripe", email, services: [services[0], services[2]].map((s) => ({ serviceId: s.id, pricingType: "one_time", quantity: 1 })) }),
+    request: jsonRequest("/api/services/purchase", {
+      name: "Sam Stripe",
+      email,
+      services: [services[0], services[2]].map((s) => ({ serviceId: s.id, pricingType: "one_time", quantity: 1 })),
+    }),
     params: {},
     context: freshContext(),
   });
@@ -55,7 +64,13 @@ async function paidOrder(email = uniqueEmail("stripe-refund")) {
 }
 
 const refund = (orderId: string, body: unknown) =>
-  call(refundRoute.action, `/api/orders/${orderId}/refund`, { auth: staff, method: "POST", body: JSON.stringify(body), params: { id: orderId }, headers: { "Content-Type": "application/json" } });
+  call(refundRoute.action, `/api/orders/${orderId}/refund`, {
+    auth: staff,
+    method: "POST",
+    body: JSON.stringify(body),
+    params: { id: orderId },
+    headers: { "Content-Type": "application/json" },
+  });
 const orderById = async (id: string) => (await db.select().from(schema.orders).where(eq(schema.orders.id, id)))[0];
 const refundsOf = (orderId: string) => db.select().from(schema.refunds).where(eq(schema.refunds.orderId, orderId));
 const revenueCents = async () => Math.round((await getTeamCounts()).totalRevenue * 100);
@@ -105,7 +120,9 @@ describe("refunds with a Stripe key", () => {
     const before = await revenueCents();
     const outside = fake.refundOutside(paymentIntent, 700);
     expect(await deliver("charge.refunded", fake.chargeFor(paymentIntent))).toBe(200);
-    expect(await refundsOf(order.id)).toEqual([expect.objectContaining({ source: "stripe", amountCents: 700, stripeRefundId: outside.id, status: "succeeded" })]);
+    expect(await refundsOf(order.id)).toEqual([
+      expect.objectContaining({ source: "stripe", amountCents: 700, stripeRefundId: outside.id, status: "succeeded" }),
+    ]);
     expect(await revenueCents()).toBe(before - 700);
     expect(readOutbox(email).map((m) => m.subject)).toContain("A refund of $7.00 is on its way");
 

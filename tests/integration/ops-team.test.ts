@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
+
 import { getSessionUser } from "~/models/sessions.server";
-import { setAccountDisabled } from "~/models/team.server";
 import { getTeamCounts } from "~/models/stats.server";
+import { setAccountDisabled } from "~/models/team.server";
 import * as loginRoute from "~/routes/api.auth.login";
 import * as resetRoute from "~/routes/api.auth.reset-password";
 import * as teamRoute from "~/routes/api.team";
@@ -9,6 +10,7 @@ import * as inviteRoute from "~/routes/api.team.invite";
 import * as disableRoute from "~/routes/api.users.$id.disable";
 import * as enableRoute from "~/routes/api.users.$id.enable";
 import * as countRoute from "~/routes/api.users.count";
+
 import { call, readJson } from "../dashboard-helpers";
 import { createAccount, type Account } from "../factories";
 import { readOutbox } from "../outbox";
@@ -46,7 +48,11 @@ describe("the team", () => {
     expect(mail.subject).toBe("Sasha Staff invited you to the BrandLift team");
     const link = mail.links.find((l) => l.includes("/reset-password?token="))!;
     const token = new URL(link).searchParams.get("token")!;
-    const reset = await resetRoute.action({ request: jsonRequest("/api/auth/reset-password", { token, password: "a-good-password-1" }), params: {}, context: freshContext() });
+    const reset = await resetRoute.action({
+      request: jsonRequest("/api/auth/reset-password", { token, password: "a-good-password-1" }),
+      params: {},
+      context: freshContext(),
+    });
     expect(reset.status).toBe(200);
     const signedIn = await login(email, "a-good-password-1");
     expect(signedIn.status).toBe(200);
@@ -73,7 +79,10 @@ describe("the team", () => {
     const before = (await getTeamCounts()).totalActiveUsers;
     const disabled = await post(disableRoute, "disable", customer.id);
     expect(disabled.status).toBe(200);
-    expect(await readJson(disabled)).toMatchObject({ status: "success", data: { user: { _id: customer.id, state: "disabled", disabledAt: expect.any(String) } } });
+    expect(await readJson(disabled)).toMatchObject({
+      status: "success",
+      data: { user: { _id: customer.id, state: "disabled", disabledAt: expect.any(String) } },
+    });
 
     expect(await getSessionUser(customer.bearer, "bearer")).toBeNull();
     const withOldToken = await call(countRoute.loader, "/api/users/count", { auth: { bearer: customer.bearer } });
@@ -117,7 +126,10 @@ describe("the team", () => {
   test("a staff account disabled since it signed in cannot disable anyone (403 in the error shape)", async () => {
     const [a, b] = await Promise.all([createAccount({ role: "team" }), createAccount({ role: "team" })]);
     await setAccountDisabled(staff.id, a.id, true);
-    await expect(setAccountDisabled(a.id, b.id, true)).rejects.toMatchObject({ status: 403, message: "Your account is disabled, so you cannot change other accounts." });
+    await expect(setAccountDisabled(a.id, b.id, true)).rejects.toMatchObject({
+      status: 403,
+      message: "Your account is disabled, so you cannot change other accounts.",
+    });
     const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
     expect(team.data.users.find((u) => u._id === b.id)).toMatchObject({ disabledAt: null });
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
 import { decodeEmail, emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../payments-helpers";
 
@@ -32,7 +33,11 @@ async function order(body: unknown) {
 
 async function deliver(type: string, object: Record<string, unknown>, options?: Parameters<typeof fake.event>[2]) {
   const { body, signature, id } = fake.event(type, object, options);
-  const request = new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body });
+  const request = new Request("http://localhost/api/stripe/webhook", {
+    method: "POST",
+    headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+    body,
+  });
   const response = await webhookRoute.action({ request, params: {}, context: freshContext() });
   return { status: response.status, body: await response.json(), id };
 }
@@ -63,7 +68,10 @@ describe("ordering through Stripe Checkout", () => {
       price: 1,
     });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ success: true, data: { checkoutUrl: expect.stringContaining("https://checkout.stripe.test/"), sessionId: expect.stringMatching(/^cs_test_/) } });
+    expect(result.body).toEqual({
+      success: true,
+      data: { checkoutUrl: expect.stringContaining("https://checkout.stripe.test/"), sessionId: expect.stringMatching(/^cs_test_/) },
+    });
 
     const request = fake.requests.findLast((r) => r.path === "/v1/checkout/sessions")!;
     const [row] = await db.select().from(schema.orders).where(eq(schema.orders.stripeSessionId, result.body.data.sessionId));
@@ -85,7 +93,10 @@ describe("ordering through Stripe Checkout", () => {
     });
     const purchases = await purchasesOf(row.id);
     expect(purchases.map((p) => [p.status, p.amountCents, p.userId])).toEqual(
-      expect.arrayContaining([["pending", first.priceCents, null], ["pending", second.priceCents, null]]),
+      expect.arrayContaining([
+        ["pending", first.priceCents, null],
+        ["pending", second.priceCents, null],
+      ]),
     );
   });
 
@@ -113,7 +124,10 @@ describe("ordering through Stripe Checkout", () => {
   });
 
   test("refuses an inactive service", async () => {
-    const [inactive] = await db.insert(schema.services).values({ slug: `retired-${Date.now()}`, name: "Retired", priceCents: 100, active: false }).returning();
+    const [inactive] = await db
+      .insert(schema.services)
+      .values({ slug: `retired-${Date.now()}`, name: "Retired", priceCents: 100, active: false })
+      .returning();
     const result = await order({ name: "A", email: uniqueEmail(), services: [{ serviceId: inactive.id, pricingType: "one_time", quantity: 1 }] });
     expect(result.status).toBe(400);
   });
@@ -133,7 +147,11 @@ describe("ordering through Stripe Checkout", () => {
     const landing = await import("~/routes/_index");
     const { formRequest } = await import("../payments-helpers");
     const submit = () =>
-      landing.action({ request: formRequest("/?index", { intent: "order", name: "Form Buyer", email: uniqueEmail(), services: services[2].id }), params: {}, context: freshContext() });
+      landing.action({
+        request: formRequest("/?index", { intent: "order", name: "Form Buyer", email: uniqueEmail(), services: services[2].id }),
+        params: {},
+        context: freshContext(),
+      });
     fake.failNext(503, 3);
     const failed = (await submit()) as unknown as { data: { formError: string }; init: { status: number } };
     expect(failed.init.status).toBe(502);
@@ -182,7 +200,11 @@ describe("the webhook", () => {
     const { body, signature } = fake.event("checkout.session.completed", session, { id: `evt_dup_${Date.now()}` });
     const send = () =>
       webhookRoute.action({
-        request: new Request("http://localhost/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body }),
+        request: new Request("http://localhost/api/stripe/webhook", {
+          method: "POST",
+          headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+          body,
+        }),
         params: {},
         context: freshContext(),
       });
@@ -234,7 +256,14 @@ describe("the webhook", () => {
     const { getTeamCounts } = await import("~/models/stats.server");
     const revenue = async () => Math.round((await getTeamCounts()).totalRevenue * 100);
     const before = await revenue();
-    const charge = { id: "ch_1", object: "charge", payment_intent: session.payment_intent, amount: row.totalCents, amount_refunded: row.totalCents, refunded: true };
+    const charge = {
+      id: "ch_1",
+      object: "charge",
+      payment_intent: session.payment_intent,
+      amount: row.totalCents,
+      amount_refunded: row.totalCents,
+      refunded: true,
+    };
     expect((await deliver("charge.refunded", charge)).status).toBe(200);
     expect((await orderById(row.id)).status).toBe("refunded");
     expect((await purchasesOf(row.id)).every((p) => p.status === "refunded")).toBe(true);
@@ -263,7 +292,11 @@ describe("the success page and the webhook share one fulfilment", () => {
     const successRoute = await import("~/routes/purchase.success");
     const { email, sessionId, order: row } = await placeOrder();
     fake.complete(sessionId);
-    const response = await successRoute.loader({ request: new Request(`http://localhost/purchase/success?session_id=${sessionId}`), params: {}, context: freshContext() });
+    const response = await successRoute.loader({
+      request: new Request(`http://localhost/purchase/success?session_id=${sessionId}`),
+      params: {},
+      context: freshContext(),
+    });
     const data = (response as { data?: unknown }).data ?? response;
     expect(data).toMatchObject({ order: { status: "paid", totalCents: row.totalCents } });
     expect((await orderById(row.id)).status).toBe("paid");
@@ -280,7 +313,9 @@ describe("the built-in test checkout", () => {
     const thrown = await checkoutRoute.loader({ request: new Request(`http://localhost/checkout/test/${sessionId}`), ...args }).catch((e: unknown) => e);
     expect((thrown as Response).status).toBe(404);
     const body = new URLSearchParams({ intent: "pay", cardNumber: "4242424242424242", expiry: "12/39", cvc: "123", cardholder: "X" });
-    const paid = await checkoutRoute.action({ request: new Request(`http://localhost/checkout/test/${sessionId}`, { method: "POST", body }), ...args }).catch((e: unknown) => e);
+    const paid = await checkoutRoute
+      .action({ request: new Request(`http://localhost/checkout/test/${sessionId}`, { method: "POST", body }), ...args })
+      .catch((e: unknown) => e);
     expect((paid as Response).status).toBe(404);
     expect((await db.select().from(schema.orders).where(eq(schema.orders.stripeSessionId, sessionId)))[0].status).toBe("pending");
   });
@@ -306,12 +341,25 @@ describe("plans", () => {
     expect(await getActiveSubscription(account.id)).toMatchObject({ planId: "pro", title: "PRO PACKAGE", price: 159, status: "active" });
 
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86400;
-    const subscription = { id: session.subscription, object: "subscription", status: "active", cancel_at_period_end: true, customer: session.customer, metadata: { orderId: started.orderId }, items: { data: [{ current_period_end: periodEnd }] } };
+    const subscription = {
+      id: session.subscription,
+      object: "subscription",
+      status: "active",
+      cancel_at_period_end: true,
+      customer: session.customer,
+      metadata: { orderId: started.orderId },
+      items: { data: [{ current_period_end: periodEnd }] },
+    };
     await deliver("customer.subscription.updated", subscription);
     expect(await getActiveSubscription(account.id)).toMatchObject({ cancelAtPeriodEnd: true, currentPeriodEnd: new Date(periodEnd * 1000) });
     await deliver("invoice.payment_failed", { id: "in_1", object: "invoice", parent: { subscription_details: { subscription: session.subscription } } });
     expect((await getActiveSubscription(account.id))?.status).toBe("past_due");
-    await deliver("invoice.paid", { id: "in_2", object: "invoice", parent: { subscription_details: { subscription: session.subscription } }, lines: { data: [{ period: { end: periodEnd } }] } });
+    await deliver("invoice.paid", {
+      id: "in_2",
+      object: "invoice",
+      parent: { subscription_details: { subscription: session.subscription } },
+      lines: { data: [{ period: { end: periodEnd } }] },
+    });
     expect((await getActiveSubscription(account.id))?.status).toBe("active");
     await deliver("customer.subscription.deleted", { ...subscription, status: "canceled" });
     expect(await getActiveSubscription(account.id)).toBeNull();

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
-import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
+
 import * as landing from "~/routes/_index";
 import * as servicesRoute from "~/routes/api.services";
 import * as purchaseRoute from "~/routes/api.services.purchase";
+import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
 import * as cancelRoute from "~/routes/purchase.cancel";
 import { db, schema } from "~/utils/db.server";
+
 import { createTestUser } from "../factories";
 import { readOutbox } from "../outbox";
 import { CONTEXT, decodeEmail, emailsTo, formRequest, freshContext, jsonRequest, seedServices, uniqueEmail } from "../payments-helpers";
@@ -48,7 +50,13 @@ describe("the landing page", () => {
     const body = await result.json();
     expect(body.user).toBeNull();
     expect(body.services.data.map((s: { name: string }) => s.name)).toEqual(services.map((s) => s.name));
-    expect(body.services.data[0]).toEqual({ _id: services[0].id, name: services[0].name, price: services[0].priceCents / 100, currency: "usd", description: services[0].description });
+    expect(body.services.data[0]).toEqual({
+      _id: services[0].id,
+      name: services[0].name,
+      price: services[0].priceCents / 100,
+      currency: "usd",
+      description: services[0].description,
+    });
   });
 
   test("GET /api/services answers the catalogue in the contract's shape", async () => {
@@ -99,12 +107,22 @@ describe("the landing page", () => {
 
   test("a plan order goes to the test checkout as a monthly subscription", async () => {
     const response = await responseOf(() =>
-      landing.action({ request: formRequest("/?index", { intent: "plan", planId: "vip", name: "Vic", email: uniqueEmail() }), params: {}, context: freshContext() }),
+      landing.action({
+        request: formRequest("/?index", { intent: "plan", planId: "vip", name: "Vic", email: uniqueEmail() }),
+        params: {},
+        context: freshContext(),
+      }),
     );
     expect(response.status).toBe(302);
     const order = await orderBySession(sessionIdOf(response.headers.get("Location")!));
     expect(order).toMatchObject({ kind: "subscription", planId: "vip", totalCents: 58900 });
-    const bad = await responseOf(() => landing.action({ request: formRequest("/?index", { intent: "plan", planId: "gold", name: "V", email: uniqueEmail() }), params: {}, context: freshContext() }));
+    const bad = await responseOf(() =>
+      landing.action({
+        request: formRequest("/?index", { intent: "plan", planId: "gold", name: "V", email: uniqueEmail() }),
+        params: {},
+        context: freshContext(),
+      }),
+    );
     expect(bad.status).toBe(400);
   });
 
@@ -113,7 +131,11 @@ describe("the landing page", () => {
     const line = [{ serviceId: services[0].id, pricingType: "one_time", quantity: 1 }];
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
-      const response = await purchaseRoute.action({ request: jsonRequest("/api/services/purchase", { name: "R", email: uniqueEmail(), services: line }), params: {}, context });
+      const response = await purchaseRoute.action({
+        request: jsonRequest("/api/services/purchase", { name: "R", email: uniqueEmail(), services: line }),
+        params: {},
+        context,
+      });
       statuses.push(response.status);
       if (i === 20) expect(response.headers.get("Retry-After")).toMatch(/^\d+$/);
     }
@@ -150,7 +172,11 @@ describe("the test checkout", () => {
     // Paying again (a double click, the back button) changes nothing and goes to the success page.
     const twice = await responseOf(() => checkoutRoute.loader({ request: new Request(location), params: { sessionId }, context: CONTEXT }));
     expect(twice.status).toBe(302);
-    expect(emailsTo(email).map(decodeEmail).filter((m) => m.includes("Your BrandLift order is confirmed"))).toHaveLength(1);
+    expect(
+      emailsTo(email)
+        .map(decodeEmail)
+        .filter((m) => m.includes("Your BrandLift order is confirmed")),
+    ).toHaveLength(1);
   });
 
   test("Cancel cancels the order and redirects to the cancel URL", async () => {
@@ -165,7 +191,9 @@ describe("the test checkout", () => {
   });
 
   test("an unknown session is a 404", async () => {
-    const missing = await responseOf(() => checkoutRoute.loader({ request: new Request("http://localhost/checkout/test/cs_test_nope"), params: { sessionId: "cs_test_nope" }, context: CONTEXT }));
+    const missing = await responseOf(() =>
+      checkoutRoute.loader({ request: new Request("http://localhost/checkout/test/cs_test_nope"), params: { sessionId: "cs_test_nope" }, context: CONTEXT }),
+    );
     expect(missing.status).toBe(404);
   });
 });

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { s3Client, startS3rver } from "../support/s3rver";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { s3Client, startS3rver } from "../support/s3rver";
 
 /*
  * The same upload and download, with the files in S3-compatible storage (s3rver on a local
@@ -73,7 +74,12 @@ describe("report upload and download on S3-compatible storage", () => {
   });
 
   const refusals: [string, Parameters<typeof cases.postUpload>[2], number, string][] = [
-    ["10 MiB + 1 byte", { file: { name: "big.pdf", bytes: cases.samples.pdfOfSize(10 * cases.MiB + 1) }, title: "Big" }, 413, "File size must be less than 10MB"],
+    [
+      "10 MiB + 1 byte",
+      { file: { name: "big.pdf", bytes: cases.samples.pdfOfSize(10 * cases.MiB + 1) }, title: "Big" },
+      413,
+      "File size must be less than 10MB",
+    ],
     ["an empty file", { file: { name: "empty.pdf", bytes: Buffer.alloc(0) }, title: "Empty" }, 400, "Please select a file to upload"],
     ["a .pdf that is HTML", { file: { name: "x.pdf", bytes: cases.samples.html() }, title: "Fake" }, 415, "Please upload only PDF, DOC, DOCX, or image files"],
     ["an .exe renamed .png", { file: { name: "x.png", bytes: cases.samples.exe() }, title: "Exe" }, 415, "Please upload only PDF, DOC, DOCX, or image files"],

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+
 import { receiveReportUpload } from "~/models/report-upload.server";
 import * as download from "~/routes/api.reports.$id.download";
 import * as file from "~/routes/files.reports.$reportId";
@@ -8,6 +9,7 @@ import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
+
 import { call, catalogue, createAccount, createPurchase, type Account } from "../dashboard-helpers";
 import { downloadThroughSignedUrl, expectUploadRefused, filesUnder, MiB, postRawUpload, postUpload, reportCount, samples, unfoldMail } from "../reports-cases";
 
@@ -74,7 +76,10 @@ describe("report upload and download on local disk", () => {
     expect(plain.status).toBe(404);
     // Both attempts are logged with who asked for whose report.
     expect(warn).toHaveBeenCalledTimes(2);
-    expect(warn).toHaveBeenCalledWith({ actorId: other.user.id, reportId: report._id, ownerId: customer.user.id }, "refused access to another customer's report");
+    expect(warn).toHaveBeenCalledWith(
+      { actorId: other.user.id, reportId: report._id, ownerId: customer.user.id },
+      "refused access to another customer's report",
+    );
     warn.mockRestore();
     const own = await call(file.loader, `/files/reports/${report._id}`, { auth: { cookie: customer.cookie }, params: { reportId: report._id } });
     expect(own.status).toBe(200);
@@ -113,10 +118,25 @@ describe("report upload and download on local disk", () => {
       ["10 MiB + 1 byte", () => ({ file: { name: "big.pdf", bytes: samples.pdfOfSize(10 * MiB + 1) }, title: "Big" }), 413, "File size must be less than 10MB"],
       ["an empty file", () => ({ file: { name: "empty.pdf", bytes: Buffer.alloc(0) }, title: "Empty" }), 400, "Please select a file to upload"],
       ["no file at all", () => ({ title: "Nothing" }), 400, "Please select a file to upload"],
-      ["a .pdf that is HTML", () => ({ file: { name: "report.pdf", bytes: samples.html() }, title: "Fake" }), 415, "Please upload only PDF, DOC, DOCX, or image files"],
-      ["an .exe renamed .png", () => ({ file: { name: "setup.png", bytes: samples.exe() }, title: "Exe" }), 415, "Please upload only PDF, DOC, DOCX, or image files"],
+      [
+        "a .pdf that is HTML",
+        () => ({ file: { name: "report.pdf", bytes: samples.html() }, title: "Fake" }),
+        415,
+        "Please upload only PDF, DOC, DOCX, or image files",
+      ],
+      [
+        "an .exe renamed .png",
+        () => ({ file: { name: "setup.png", bytes: samples.exe() }, title: "Exe" }),
+        415,
+        "Please upload only PDF, DOC, DOCX, or image files",
+      ],
       ["an .exe", () => ({ file: { name: "setup.exe", bytes: samples.exe() }, title: "Exe" }), 415, "Please upload only PDF, DOC, DOCX, or image files"],
-      ["a PNG named .pdf", () => ({ file: { name: "image.pdf", bytes: samples.png() }, title: "Mismatch" }), 415, "Please upload only PDF, DOC, DOCX, or image files"],
+      [
+        "a PNG named .pdf",
+        () => ({ file: { name: "image.pdf", bytes: samples.png() }, title: "Mismatch" }),
+        415,
+        "Please upload only PDF, DOC, DOCX, or image files",
+      ],
       ["a title of spaces", () => ({ file: { name: "ok.pdf", bytes: samples.pdf() }, title: "   " }), 400, "Please enter a report title"],
       ["no title", () => ({ file: { name: "ok.pdf", bytes: samples.pdf() } }), 400, "Please enter a report title"],
       ["a service the customer never bought", () => "never-bought", 400, "This customer has not purchased this service."],
@@ -139,7 +159,12 @@ describe("report upload and download on local disk", () => {
 
     it("a name with control characters is refused with 400 and nothing is stored", async () => {
       const before = filesUnder(env.storageDir).length;
-      const response = await postRawUpload(staff, services[0].id, { title: "Bell", userId: customer.user.id }, { name: "pass\u0007wd\u001b.pdf", bytes: samples.pdf() });
+      const response = await postRawUpload(
+        staff,
+        services[0].id,
+        { title: "Bell", userId: customer.user.id },
+        { name: "pass\u0007wd\u001b.pdf", bytes: samples.pdf() },
+      );
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ message: "The file name contains characters that are not allowed (control or text-direction characters)" });
       expect(filesUnder(env.storageDir).length).toBe(before);
@@ -168,7 +193,11 @@ describe("report upload and download on local disk", () => {
         "You are not allowed to do that.",
       );
       await expectUploadRefused(
-        await postUpload(staff, "3f1c0e7e-0000-4000-8000-000000000000", { file: { name: "ok.pdf", bytes: samples.pdf() }, title: "T", userId: customer.user.id }),
+        await postUpload(staff, "3f1c0e7e-0000-4000-8000-000000000000", {
+          file: { name: "ok.pdf", bytes: samples.pdf() },
+          title: "T",
+          userId: customer.user.id,
+        }),
         404,
         "Service not found.",
       );
@@ -178,7 +207,9 @@ describe("report upload and download on local disk", () => {
 
   it("stops reading a 2 GB upload at the limit instead of writing it whole", async () => {
     const boundary = "----dashboardtest";
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="huge.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`,
+    );
     const chunk = Buffer.alloc(MiB, 0x20);
     let pulled = 0;
     const total = 2048 * MiB;

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
-import zlib from "node:zlib";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
 
 /** A GET whose body stays as it came on the wire (fetch would decompress it). */
@@ -20,7 +21,11 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 }
 
 /** Any request, body left as it came; a chunked GET carries an empty body (and so goes through Express). */
-function rawRequest(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawRequest(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -168,7 +173,11 @@ describe("the production server with no settings", () => {
       expect(fast.headers["cache-control"]).toBe("private, no-store");
       expect(fast.headers["content-security-policy"]).not.toMatch(/nonce/);
       const decode = (r: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
-        r.headers["content-encoding"] === "br" ? zlib.brotliDecompressSync(r.body) : r.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(r.body) : r.body;
+        r.headers["content-encoding"] === "br"
+          ? zlib.brotliDecompressSync(r.body)
+          : r.headers["content-encoding"] === "gzip"
+            ? zlib.gunzipSync(r.body)
+            : r.body;
       expect(decode(fast).toString()).toBe(decode(slow).toString());
     }
     // Paths are matched as Remix matches them (case-insensitive), and a malformed escape is a JSON 400, never HTML.

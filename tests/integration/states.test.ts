@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { issuePasswordToken, passwordLink } from "~/models/password-tokens.server";
 import * as customerReports from "~/routes/dashboard.reports";
 import * as userReports from "~/routes/dashboard.users.$userId._index";
 import * as resetPassword from "~/routes/reset-password";
 import { env } from "~/utils/env.server";
+
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
 import { postUpload, samples, uploadForm } from "../reports-cases";
 

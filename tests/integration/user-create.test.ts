@@ -5,8 +5,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, test } from "vitest";
-import { hashToken } from "~/utils/tokens.server";
+
 import { verifyPassword } from "~/utils/password.server";
+import { hashToken } from "~/utils/tokens.server";
 
 /** `npm run user:create` as an operator runs it: a separate process on its own embedded database. */
 
@@ -42,7 +43,9 @@ describe("npm run user:create", () => {
     const link = /https:\/\/brandlift\.example\/reset-password\?token=([\w-]{43})/.exec(created.stdout);
     expect(link).not.toBeNull();
 
-    const [row] = await query<{ id: string; role: string; password_hash: string | null }>("select id, role, password_hash from users where email = 'ops@example.com'");
+    const [row] = await query<{ id: string; role: string; password_hash: string | null }>(
+      "select id, role, password_hash from users where email = 'ops@example.com'",
+    );
     expect(row).toMatchObject({ role: "team", password_hash: null });
     const tokens = await query<{ purpose: string }>("select purpose from password_tokens where token_hash = $1", [hashToken(link![1])]);
     expect(tokens).toEqual([{ purpose: "set" }]);
@@ -51,7 +54,9 @@ describe("npm run user:create", () => {
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain("Updated user account ops@example.com (Olive O.).");
     expect(updated.stdout).not.toContain("reset-password");
-    const [after] = await query<{ id: string; name: string; role: string; password_hash: string }>("select id, name, role, password_hash from users where lower(email) = 'ops@example.com'");
+    const [after] = await query<{ id: string; name: string; role: string; password_hash: string }>(
+      "select id, name, role, password_hash from users where lower(email) = 'ops@example.com'",
+    );
     expect(after).toMatchObject({ id: row.id, name: "Olive O.", role: "user" });
     expect(await verifyPassword("operator password", after.password_hash)).toBe(true);
   });

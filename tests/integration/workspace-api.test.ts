@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import { describe, expect, test } from "vitest";
+
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as notes from "~/routes/api.chat.threads.$customerId.notes";
 import * as savedReplies from "~/routes/api.saved-replies";
 import * as savedReply from "~/routes/api.saved-replies.$id";
-import * as purchaseById from "~/routes/api.services.purchases.$id";
 import * as purchases from "~/routes/api.services.purchases";
+import * as purchaseById from "~/routes/api.services.purchases.$id";
 import { env } from "~/utils/env.server";
-import { chatAccount, connectClient, delay, nextEvent, sendSupport, chatServerForFile, type ChatAccount } from "../chat-helpers";
+
+import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatAccount } from "../chat-helpers";
 import { call, catalogue, createAccount, createPurchase, readJson } from "../dashboard-helpers";
 
 /** internal notes, saved replies, purchase assignee and due date, "my work". */
@@ -29,7 +31,14 @@ describe("internal notes", () => {
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({
       status: "success",
-      data: { note: { _id: expect.any(String), author: { _id: staff.id, name: "Nora Notes" }, body: "Prefers calls after 3pm", createdAt: expect.stringMatching(/^\d{4}-/) } },
+      data: {
+        note: {
+          _id: expect.any(String),
+          author: { _id: staff.id, name: "Nora Notes" },
+          body: "Prefers calls after 3pm",
+          createdAt: expect.stringMatching(/^\d{4}-/),
+        },
+      },
     });
   });
 
@@ -77,7 +86,13 @@ describe("internal notes", () => {
     customerSocket.close();
     await delay(50);
     await sendSupport(staffSocket, { message: "Sent it over.", userId: customer.id });
-    const outbox = () => (fs.existsSync(env.outboxDir) ? fs.readdirSync(env.outboxDir).map((f) => fs.readFileSync(`${env.outboxDir}/${f}`, "utf8")).filter((m) => m.includes(customer.email)) : []);
+    const outbox = () =>
+      fs.existsSync(env.outboxDir)
+        ? fs
+            .readdirSync(env.outboxDir)
+            .map((f) => fs.readFileSync(`${env.outboxDir}/${f}`, "utf8"))
+            .filter((m) => m.includes(customer.email))
+        : [];
     for (let i = 0; i < 50 && outbox().length === 0; i++) await delay(20);
     expect(outbox().length).toBeGreaterThan(0);
     expect(outbox().filter((mail) => mail.includes(secret))).toEqual([]);
@@ -88,20 +103,35 @@ describe("saved replies", () => {
   test("POST, GET by title, DELETE; bad input 400, unknown id 404", async () => {
     const staff = await chatAccount("team");
     const title = `Zz refund ${crypto.randomUUID().slice(0, 6)}`;
-    const created = await call(savedReplies.action, "/api/saved-replies", { auth: as(staff), method: "POST", ...json({ title, body: "Your refund is on its way.\nIt takes 5-10 days." }) });
+    const created = await call(savedReplies.action, "/api/saved-replies", {
+      auth: as(staff),
+      method: "POST",
+      ...json({ title, body: "Your refund is on its way.\nIt takes 5-10 days." }),
+    });
     expect(created.status).toBe(201);
     const { data } = await readJson<{ data: { reply: { _id: string } } }>(created);
     expect(data.reply).toEqual({ _id: expect.any(String), title, body: "Your refund is on its way.\nIt takes 5-10 days." });
 
-    const listed = await readJson<{ status: string; data: { replies: { _id: string; title: string }[] } }>(await call(savedReplies.loader, "/api/saved-replies", { auth: as(staff) }));
+    const listed = await readJson<{ status: string; data: { replies: { _id: string; title: string }[] } }>(
+      await call(savedReplies.loader, "/api/saved-replies", { auth: as(staff) }),
+    );
     expect(listed.status).toBe("success");
     expect(listed.data.replies.map((r) => r._id)).toContain(data.reply._id);
 
-    for (const body of [{ title: "", body: "x" }, { title: "t", body: "" }, { title: "a\nb", body: "x" }, { title: "t", body: "x".repeat(2001) }]) {
+    for (const body of [
+      { title: "", body: "x" },
+      { title: "t", body: "" },
+      { title: "a\nb", body: "x" },
+      { title: "t", body: "x".repeat(2001) },
+    ]) {
       expect((await call(savedReplies.action, "/api/saved-replies", { auth: as(staff), method: "POST", ...json(body) })).status).toBe(400);
     }
 
-    const removed = await call(savedReply.action, `/api/saved-replies/${data.reply._id}`, { auth: as(staff), method: "DELETE", params: { id: data.reply._id } });
+    const removed = await call(savedReply.action, `/api/saved-replies/${data.reply._id}`, {
+      auth: as(staff),
+      method: "DELETE",
+      params: { id: data.reply._id },
+    });
     expect(await removed.json()).toEqual({ status: "success" });
     const again = await call(savedReply.action, `/api/saved-replies/${data.reply._id}`, { auth: as(staff), method: "DELETE", params: { id: data.reply._id } });
     expect(again.status).toBe(404);
@@ -118,11 +148,15 @@ describe("purchase assignee and due date, my work", () => {
     const day = 24 * 60 * 60 * 1000;
     const make = async () => (await createPurchase(customer.user.id, services[0])).purchase.id;
     const [later, overdue, undated, thisWeek, done, others] = [await make(), await make(), await make(), await make(), await make(), await make()];
-    const patch = (id: string, body: unknown, who = staff) => call(purchaseById.action, `/api/services/purchases/${id}`, { auth: who, method: "PATCH", params: { id }, ...json(body) });
+    const patch = (id: string, body: unknown, who = staff) =>
+      call(purchaseById.action, `/api/services/purchases/${id}`, { auth: who, method: "PATCH", params: { id }, ...json(body) });
 
     const set = await patch(later, { assigneeId: staff.user.id, dueAt: new Date(Date.now() + 20 * day).toISOString() });
     expect(set.status).toBe(200);
-    expect((await readJson<{ data: { assignee: unknown; dueAt: string } }>(set)).data).toMatchObject({ assignee: { _id: staff.user.id, name: "Wendy Work" }, dueAt: expect.stringMatching(/^\d{4}-/) });
+    expect((await readJson<{ data: { assignee: unknown; dueAt: string } }>(set)).data).toMatchObject({
+      assignee: { _id: staff.user.id, name: "Wendy Work" },
+      dueAt: expect.stringMatching(/^\d{4}-/),
+    });
     await patch(overdue, { assigneeId: staff.user.id, dueAt: new Date(Date.now() - day).toISOString() });
     await patch(undated, { assigneeId: staff.user.id });
     await patch(thisWeek, { assigneeId: staff.user.id, dueAt: new Date(Date.now() + 3 * day).toISOString() });
@@ -130,7 +164,9 @@ describe("purchase assignee and due date, my work", () => {
     await patch(others, { assigneeId: other.user.id, dueAt: new Date(Date.now() - 3 * day).toISOString() });
 
     const mine = async (query: string) =>
-      (await readJson<{ data: { purchases: { _id: string }[] } }>(await call(purchases.loader, `/api/services/purchases?${query}`, { auth: staff }))).data.purchases.map((p) => p._id);
+      (
+        await readJson<{ data: { purchases: { _id: string }[] } }>(await call(purchases.loader, `/api/services/purchases?${query}`, { auth: staff }))
+      ).data.purchases.map((p) => p._id);
     expect(await mine("assigneeId=me")).toEqual([overdue, thisWeek, later, undated]);
     expect(await mine("assigneeId=me&due=overdue")).toEqual([overdue]);
     expect(await mine("assigneeId=me&due=week")).toEqual([overdue, thisWeek]);
@@ -146,7 +182,8 @@ describe("purchase assignee and due date, my work", () => {
     const staff = await createAccount("team");
     const customer = await createAccount("user");
     const { purchase } = await createPurchase(customer.user.id, services[0]);
-    const patch = (body: unknown) => call(purchaseById.action, `/api/services/purchases/${purchase.id}`, { auth: staff, method: "PATCH", params: { id: purchase.id }, ...json(body) });
+    const patch = (body: unknown) =>
+      call(purchaseById.action, `/api/services/purchases/${purchase.id}`, { auth: staff, method: "PATCH", params: { id: purchase.id }, ...json(body) });
     for (const body of [{ assigneeId: customer.user.id }, { assigneeId: "nope" }, { dueAt: "tomorrow" }, { dueAt: 5 }, {}]) {
       const response = await patch(body);
       expect(response.status, JSON.stringify(body)).toBe(400);

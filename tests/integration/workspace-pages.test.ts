@@ -1,17 +1,23 @@
 import { describe, expect, test } from "vitest";
+
+import { updatePurchase } from "~/models/purchases.server";
 import * as dashboard from "~/routes/dashboard";
 import * as overview from "~/routes/dashboard._index";
 import * as work from "~/routes/dashboard.work";
 import { action as loginAction } from "~/routes/login";
-import { updatePurchase } from "~/models/purchases.server";
-import { formRequest } from "../requests";
+
 import { call, catalogue, createAccount, createPurchase, readJson } from "../dashboard-helpers";
+import { formRequest } from "../requests";
 import { createTestUser, loadContext } from "./authorization/helpers";
 
 /** The staff workspace's screens (issue 23): the overview only on the Overview page, "My work", the landing after sign-in. */
 
 const page = (account: { cookie: string }) => ({ cookie: account.cookie });
-const form = (fields: Record<string, string>) => ({ method: "POST", body: new URLSearchParams(fields), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  body: new URLSearchParams(fields),
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+});
 
 describe("layout and overview", () => {
   test("the staff layout carries no overview; the Overview page has the cards and the 12-month chart", async () => {
@@ -28,7 +34,9 @@ describe("layout and overview", () => {
 
   test("customers keep their overview in the layout; /dashboard sends them to their services", async () => {
     const customer = await createAccount("user");
-    const layout = await readJson<{ counts: { ok: boolean; data: { role: string } } }>(await call(dashboard.loader, "/dashboard/services", { auth: page(customer) }));
+    const layout = await readJson<{ counts: { ok: boolean; data: { role: string } } }>(
+      await call(dashboard.loader, "/dashboard/services", { auth: page(customer) }),
+    );
     expect(layout.counts.data.role).toBe("user");
     const index = await call(overview.loader, "/dashboard", { auth: page(customer) });
     expect(index.headers.get("Location")).toBe("/dashboard/services");

@@ -5,10 +5,12 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+
 import { connectPostgres, type Database } from "#db/client";
 import { schema } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
+
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 import { sendStreaming } from "../support/streaming-client";
 
@@ -58,7 +60,9 @@ beforeAll(async () => {
   owner = await account("user", "owner");
   const staff = await account("team", "staff");
   staffToken = randomToken();
-  await database.db.insert(schema.sessions).values({ tokenHash: hashToken(staffToken), kind: "bearer", userId: staff.id, expiresAt: new Date(Date.now() + 3600_000) });
+  await database.db
+    .insert(schema.sessions)
+    .values({ tokenHash: hashToken(staffToken), kind: "bearer", userId: staff.id, expiresAt: new Date(Date.now() + 3600_000) });
   // One process (no cluster workers), so its RSS is the node's.
   node = await startServer({
     DATA_DIR: dataDir,
@@ -83,9 +87,18 @@ afterAll(async () => {
 const url = (pathname: string) => `${node.url}${pathname}`;
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const postForm = (pathname: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url(pathname), { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": nextIp(), ...headers }, body: form(fields) });
+  fetch(url(pathname), {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": nextIp(), ...headers },
+    body: form(fields),
+  });
 const postJson = (pathname: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url(pathname), { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": nextIp(), ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetch(url(pathname), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": nextIp(), ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 interface EventLoopFigures {
   max: number;
@@ -202,7 +215,13 @@ describe("bodies are bounded before they are buffered", () => {
     const flood = Buffer.from(Array.from({ length: 300_000 }, (_, i) => `f${i}=1`).join("&"));
     const floods = () =>
       Promise.all(
-        Array.from({ length: 4 }, () => sendStreaming(url("/login"), { headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": nextIp() }, bytes: flood.length, chunk: flood })),
+        Array.from({ length: 4 }, () =>
+          sendStreaming(url("/login"), {
+            headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": nextIp() },
+            bytes: flood.length,
+            chunk: flood,
+          }),
+        ),
       );
     await floods();
     // What four of them cost the node, on its own (no probes): the most it could hold its event loop.
@@ -231,7 +250,10 @@ describe("bodies are bounded before they are buffered", () => {
   });
 
   test("the webhook takes at most 1 MiB", async () => {
-    const answer = await sendStreaming(url("/api/stripe/webhook"), { headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=x" }, bytes: 2 * MiB });
+    const answer = await sendStreaming(url("/api/stripe/webhook"), {
+      headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=x" },
+      bytes: 2 * MiB,
+    });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject(errorShape("PAYLOAD_TOO_LARGE"));
   });
@@ -258,10 +280,18 @@ describe("bodies are bounded before they are buffered", () => {
   test("a malformed multipart body is 400 on the upload API and on a page form; a JSON route refuses multipart with 415", async () => {
     const headers = { "Content-Type": "multipart/form-data; boundary=xyz" };
     const body = '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\ncut short';
-    const upload = await fetch(url(`/api/reports/service/${serviceId}/upload`), { method: "POST", headers: { ...headers, Authorization: `Bearer ${staffToken}` }, body });
+    const upload = await fetch(url(`/api/reports/service/${serviceId}/upload`), {
+      method: "POST",
+      headers: { ...headers, Authorization: `Bearer ${staffToken}` },
+      body,
+    });
     expect(upload.status).toBe(400);
     expect(await upload.json()).toMatchObject(errorShape("MALFORMED_UPLOAD"));
-    for (const [pathname, status] of [["/login", 400], ["/forgot-password", 400], ["/api/auth/login", 415]] as const) {
+    for (const [pathname, status] of [
+      ["/login", 400],
+      ["/forgot-password", 400],
+      ["/api/auth/login", 415],
+    ] as const) {
       const answer = await fetch(url(pathname), { method: "POST", headers: { ...headers, "X-Forwarded-For": nextIp() }, body });
       expect(answer.status, pathname).toBe(status);
     }
@@ -290,7 +320,11 @@ describe("control characters are refused with 400, never 500", () => {
     expect(search.status).toBe(400);
     expect(await search.json()).toMatchObject({ message: "The search contains characters that are not allowed (control or text-direction characters)" });
 
-    const order = await postJson("/api/services/purchase", { name: NUL, email: "buyer@abuse.test", services: [{ serviceId, pricingType: "one_time", quantity: 1 }] });
+    const order = await postJson("/api/services/purchase", {
+      name: NUL,
+      email: "buyer@abuse.test",
+      services: [{ serviceId, pricingType: "one_time", quantity: 1 }],
+    });
     expect(order.status).toBe(400);
     expect(await order.json()).toMatchObject({ message: "Name contains characters that are not allowed (control or text-direction characters)" });
 
@@ -314,10 +348,18 @@ describe("control characters are refused with 400, never 500", () => {
     // A file name with a quote and a semicolon, written raw as a hostile client would.
     const boundary = "----name";
     const raw = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nReport\r\n--${boundary}\r\nContent-Disposition: form-data; name="userId"\r\n\r\n${owner.id}\r\n`),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="a"b; c.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--${boundary}--\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nReport\r\n--${boundary}\r\nContent-Disposition: form-data; name="userId"\r\n\r\n${owner.id}\r\n`,
+      ),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="report"; filename="a"b; c.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--${boundary}--\r\n`,
+      ),
     ]);
-    const named = await fetch(url(`/api/reports/service/${serviceId}/upload`), { method: "POST", headers: { ...bearer, "Content-Type": `multipart/form-data; boundary=${boundary}` }, body: raw });
+    const named = await fetch(url(`/api/reports/service/${serviceId}/upload`), {
+      method: "POST",
+      headers: { ...bearer, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      body: raw,
+    });
     expect(named.status).toBe(400);
   });
 });
@@ -327,7 +369,8 @@ describe("sign-in and forgot-password limits", () => {
     for (let i = 0; i < 10; i++) expect((await postJson("/api/auth/login", { email: owner.email, password: "wrong password" })).status).toBe(401);
     expect((await postJson("/api/auth/login", { email: owner.email, password: PASSWORD })).status).toBe(200);
     const ip = nextIp();
-    for (let i = 0; i < 10; i++) expect((await postJson("/api/auth/login", { email: owner.email, password: "wrong password" }, { "X-Forwarded-For": ip })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await postJson("/api/auth/login", { email: owner.email, password: "wrong password" }, { "X-Forwarded-For": ip })).status).toBe(401);
     const eleventh = await postJson("/api/auth/login", { email: owner.email, password: PASSWORD }, { "X-Forwarded-For": ip });
     expect(eleventh.status).toBe(429);
     expect(eleventh.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -341,7 +384,8 @@ describe("sign-in and forgot-password limits", () => {
     expect([known.status, unknown.status]).toEqual([200, 200]);
     expect(await known.json()).toEqual(await unknown.json());
     const ip = nextIp();
-    for (let i = 0; i < 20; i++) expect((await postJson("/api/auth/forgot-password", { email: `many-${i}@abuse.test` }, { "X-Forwarded-For": ip })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await postJson("/api/auth/forgot-password", { email: `many-${i}@abuse.test` }, { "X-Forwarded-For": ip })).status).toBe(200);
     expect((await postJson("/api/auth/forgot-password", { email: "one-more@abuse.test" }, { "X-Forwarded-For": ip })).status).toBe(429);
   });
 });
@@ -349,7 +393,10 @@ describe("sign-in and forgot-password limits", () => {
 describe("answers that depend on who is signed in are never cached", () => {
   test("dashboard HTML, its .data and /api are private, no-store; public pages and hashed assets stay cacheable", async () => {
     const signIn = await postForm("/login", { email: owner.email, password: PASSWORD });
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     expect(cookie).toContain("__session=");
     const signedIn = { Cookie: cookie };
     expect((await fetch(url("/dashboard"), { headers: signedIn })).headers.get("Cache-Control")).toBe("private, no-store");

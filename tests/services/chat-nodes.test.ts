@@ -3,9 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+
+import { supportRoomId } from "~/domain/chat";
 import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { supportRoomId } from "~/domain/chat";
+
 import { delay, ThreadClient } from "../chat-helpers";
 import { createNodesDatabase, failoverProxy, nodesAccount, privateRedis } from "../chat-nodes-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";

@@ -1,5 +1,6 @@
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { delay } from "../chat-helpers";
 import { escapedErrors, faultRig, figure, healthOf, within, type FaultRig } from "../faults-helpers";
 import { ensureBuild, type ServerProcess } from "../support/server-process";
@@ -34,7 +35,10 @@ function apiTraffic(nodes: ServerProcess[], token: string) {
   let running = true;
   const loops = nodes.map(async (node) => {
     while (running) {
-      const status = await fetch(`${node.url}/api/services/my-purchases`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5000) }).then(
+      const status = await fetch(`${node.url}/api/services/my-purchases`, {
+        headers: { Authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(5000),
+      }).then(
         (r) => r.status,
         () => 0,
       );
@@ -96,7 +100,13 @@ describe("PostgreSQL stops and starts again mid-traffic", () => {
       // Chat cannot store, so it acknowledges nothing; a new socket is told to come back later.
       expect(await atA.send("while the database is down")).toMatchObject({ ok: false });
       const handshake = await new Promise<string>((resolve) => {
-        const socket = connect(nodeB.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, forceNew: true, auth: { token: customer.token } });
+        const socket = connect(nodeB.url, {
+          path: "/socket.io",
+          transports: ["websocket"],
+          reconnection: false,
+          forceNew: true,
+          auth: { token: customer.token },
+        });
         socket.once("connect", () => (socket.close(), resolve("connected")));
         socket.once("connect_error", (error) => (socket.close(), resolve(error.message)));
       });
@@ -118,7 +128,9 @@ describe("PostgreSQL stops and starts again mid-traffic", () => {
     const back = Date.now();
     const recoveryMs = await within(30_000, "both nodes serve the API again", async () => {
       const answers = await Promise.all(
-        [nodeA, nodeB].map((node) => fetch(`${node.url}/api/services/my-purchases`, { headers: { Authorization: `Bearer ${customer.token}` } }).then((r) => r.status)),
+        [nodeA, nodeB].map((node) =>
+          fetch(`${node.url}/api/services/my-purchases`, { headers: { Authorization: `Bearer ${customer.token}` } }).then((r) => r.status),
+        ),
       );
       return answers.every((status) => status === 200);
     });
@@ -129,7 +141,9 @@ describe("PostgreSQL stops and starts again mid-traffic", () => {
     );
     figure("PostgreSQL back → /healthz ok on both nodes (ms)", recoveryMs + healthyMs);
 
-    const chatBackMs = await within(10_000, "chat acknowledges again", () => acknowledged.some((t) => Number(t.split(" ")[1]) > Number(refused.at(-1)?.split(" ")[1] ?? 0)));
+    const chatBackMs = await within(10_000, "chat acknowledges again", () =>
+      acknowledged.some((t) => Number(t.split(" ")[1]) > Number(refused.at(-1)?.split(" ")[1] ?? 0)),
+    );
     figure("PostgreSQL back → chat acknowledges again (ms)", chatBackMs + recoveryMs);
     chatting = false;
     await chat;

@@ -1,7 +1,7 @@
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { ChatClient } from "../chat-helpers";
-import { delay } from "../chat-helpers";
+
+import { delay, type ChatClient } from "../chat-helpers";
 import { escapedErrors, faultRig, figure, healthOf, within, type FaultRig } from "../faults-helpers";
 import { ensureBuild, type ServerProcess } from "../support/server-process";
 
@@ -171,9 +171,7 @@ describe("a node boots while Redis is absent", () => {
 
 describe("a slow Redis (the process stopped: connections open, no answers)", () => {
   test("requests and chat are answered within its 1 s command timeout; nothing ends; delivery goes on when it wakes", async () => {
-    await within(15_000, "Redis up on both nodes", async () =>
-      (await Promise.all([healthOf(nodeA), healthOf(nodeB)])).every((h) => h.body.redis === "up"),
-    );
+    await within(15_000, "Redis up on both nodes", async () => (await Promise.all([healthOf(nodeA), healthOf(nodeB)])).every((h) => h.body.redis === "up"));
     const customer = await rig.account("user", "Sid Slow");
     const staff = await rig.account("team", "Sam Staff");
     const atA = rig.thread(nodeA.url, customer, customer.id);
@@ -219,13 +217,17 @@ describe("a slow Redis (the process stopped: connections open, no answers)", () 
 
 describe("revocation on every node", () => {
   test("logging out on node A disconnects the same token's sockets on node B at once", async () => {
-    await within(15_000, "Redis up on both nodes", async () =>
-      (await Promise.all([healthOf(nodeA), healthOf(nodeB)])).every((h) => h.body.redis === "up"),
-    );
+    await within(15_000, "Redis up on both nodes", async () => (await Promise.all([healthOf(nodeA), healthOf(nodeB)])).every((h) => h.body.redis === "up"));
     const customer = await rig.account("user", "Lou Logout");
     const open = (url: string) =>
       new Promise<ChatClient>((resolve, reject) => {
-        const socket: ChatClient = connect(url, { path: "/socket.io", transports: ["websocket"], reconnection: false, forceNew: true, auth: { token: customer.token } });
+        const socket: ChatClient = connect(url, {
+          path: "/socket.io",
+          transports: ["websocket"],
+          reconnection: false,
+          forceNew: true,
+          auth: { token: customer.token },
+        });
         socket.once("connect", () => resolve(socket));
         socket.once("connect_error", reject);
       });

@@ -2,9 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+
 import { within } from "../faults-helpers";
-import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 import { privateRedis, type PrivateRedis } from "../support/private-services";
+import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*
  * A production node on a private redis-server that this suite stops with SIGSTOP (connections
@@ -53,7 +54,11 @@ test("request logs carry no link tokens", async () => {
   await fetch(`${node.url}/reset-password?token=${secrets[0]}`);
   await fetch(`${node.url}/account/confirm-email?token=${secrets[1]}&next=1`);
   await fetch(`${node.url}/login?redirectTo=%2F&access_token=${secrets[2]}`);
-  await within(5_000, "the request lines are logged", () => node.output().includes("/account/confirm-email?token=[redacted]&next=1") && node.output().includes("access_token=[redacted]"));
+  await within(
+    5_000,
+    "the request lines are logged",
+    () => node.output().includes("/account/confirm-email?token=[redacted]&next=1") && node.output().includes("access_token=[redacted]"),
+  );
   expect(node.output()).toContain("/reset-password?token=[redacted]");
   expect(node.output()).toContain("access_token=[redacted]");
   for (const secret of secrets) expect(node.output()).not.toContain(secret);

@@ -2,9 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+
 import { supportRoomId } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import { env } from "~/utils/env.server";
+
 import { collect, connectClient, nextEvent, sendSupport, type ChatClient } from "../chat-helpers";
 import { createNodesDatabase, nodesAccount, privateRedis } from "../chat-nodes-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
@@ -64,11 +66,17 @@ describe("the inbox on two nodes", () => {
 
     // Typing from node A reaches staff on node B (the room subscription may take a moment across Redis).
     await expect
-      .poll(async () => {
-        const typing = nextEvent(atB, "typing", (t) => t.roomId === room, 2500).then(() => true, () => false);
-        atA.emit("typing", { roomId: room });
-        return typing;
-      }, { timeout: 15_000 })
+      .poll(
+        async () => {
+          const typing = nextEvent(atB, "typing", (t) => t.roomId === room, 2500).then(
+            () => true,
+            () => false,
+          );
+          atA.emit("typing", { roomId: room });
+          return typing;
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true);
 
     const updated = nextEvent(atB, "threadUpdated", (t) => t.customer._id === customer.id && t.lastMessage?.message === "question from A");
@@ -106,7 +114,9 @@ describe("the inbox on two nodes", () => {
       patchThread(nodeB.url, bob.token, customer.id, { assigneeId: bob.id }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    const list = await fetch(`${nodeA.url}/api/chat/threads?search=${encodeURIComponent("Cara Contest")}`, { headers: { Authorization: `Bearer ${ann.token}` } });
+    const list = await fetch(`${nodeA.url}/api/chat/threads?search=${encodeURIComponent("Cara Contest")}`, {
+      headers: { Authorization: `Bearer ${ann.token}` },
+    });
     const winner = ((await list.json()) as { data: { threads: Thread[] } }).data.threads[0]!.assignee!._id;
     expect([ann.id, bob.id]).toContain(winner);
     const lastSeen = (seen: Thread[]) => seen.filter((t) => t.customer._id === customer.id);

@@ -5,9 +5,11 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+
 import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
+
 import { ThreadClient } from "../chat-helpers";
 import { createNodesDatabase, nodesAccount, privateRedis } from "../chat-nodes-helpers";
 import { startNginx, type Nginx } from "../support/nginx";
@@ -36,7 +38,13 @@ beforeAll(async () => {
   database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
   redis = await privateRedis();
   const s3Port = await freePort();
-  s3 = new S3rver({ port: s3Port, address: "127.0.0.1", silent: true, directory: path.join(dataDir, "s3"), configureBuckets: [{ name: "brandlift", configs: [] }] });
+  s3 = new S3rver({
+    port: s3Port,
+    address: "127.0.0.1",
+    silent: true,
+    directory: path.join(dataDir, "s3"),
+    configureBuckets: [{ name: "brandlift", configs: [] }],
+  });
   await s3.run();
   const ports = [await freePort(), await freePort()];
   const proxyPort = await freePort();
@@ -80,7 +88,12 @@ async function staffWithPassword() {
 describe("nginx in front of two nodes", () => {
   test("the proxy spreads requests over both nodes and serves hashed assets with a year-long cache", async () => {
     for (let i = 0; i < 6; i++) expect((await fetch(`${origin}/healthz`)).status).toBe(200);
-    const upstreams = new Set(nginx.accessLog().filter((l) => l.path === "/healthz").map((l) => l.upstream));
+    const upstreams = new Set(
+      nginx
+        .accessLog()
+        .filter((l) => l.path === "/healthz")
+        .map((l) => l.upstream),
+    );
     expect(upstreams).toEqual(new Set(nodes.map((n) => `127.0.0.1:${n.port}`)));
     const page = await fetch(`${origin}/`);
     expect(page.status).toBe(200);
@@ -101,7 +114,10 @@ describe("nginx in front of two nodes", () => {
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/dashboard");
-    const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const served = new Set<string>();
     for (let i = 0; i < 4; i++) {
       const dashboard = await fetch(`${origin}/dashboard/users`, { headers: { Cookie: cookie }, redirect: "manual" });
@@ -140,7 +156,11 @@ describe("nginx in front of two nodes", () => {
     upload.append("report", new Blob([PDF], { type: "application/pdf" }), "proxy-report.pdf");
     upload.append("title", "Proxy report");
     upload.append("userId", buyer!.id);
-    const uploaded = await fetch(`${origin}/api/reports/service/${service._id}/upload`, { method: "POST", headers: { Authorization: `Bearer ${staff.token}` }, body: upload });
+    const uploaded = await fetch(`${origin}/api/reports/service/${service._id}/upload`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${staff.token}` },
+      body: upload,
+    });
     expect(uploaded.status).toBe(201);
     const report = ((await uploaded.json()) as { data: { _id: string } }).data;
     const link = await fetch(`${origin}/api/reports/${report._id}/download`, { headers: { Authorization: `Bearer ${staff.token}` } });

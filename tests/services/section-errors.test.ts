@@ -1,7 +1,9 @@
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
 import { db } from "~/utils/db.server";
+
 import { catalogue, createAccount, createPurchase, type Account } from "../dashboard-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
@@ -111,7 +113,10 @@ describe("Retry reloads only that section", () => {
     // so the failure shows once the earlier tests' healthy read has expired.
     await unreadable("services", () =>
       expect
-        .poll(async () => (await page.goto(`${server.url}/?fresh`), page.locator("#a-la-carte").getByText("Failed to load services").isVisible()), { timeout: 8_000, interval: 500 })
+        .poll(async () => (await page.goto(`${server.url}/?fresh`), page.locator("#a-la-carte").getByText("Failed to load services").isVisible()), {
+          timeout: 8_000,
+          interval: 500,
+        })
         .toBe(true),
     );
     const requests: string[] = [];

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, expect, test } from "vitest";
+
 import { ensureBuild, startServer } from "../support/server-process";
 
 const url = process.env.DATABASE_URL!;

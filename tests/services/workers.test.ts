@@ -2,9 +2,11 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { env } from "~/utils/env.server";
 import { io as connect } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+
+import { env } from "~/utils/env.server";
+
 import { sendSupport, ThreadClient, type ChatClient } from "../chat-helpers";
 import { createNodesDatabase, nodesAccount } from "../chat-nodes-helpers";
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
@@ -20,7 +22,10 @@ let server: ServerProcess;
 const clients: ThreadClient[] = [];
 
 const workerPids = (pid: number) =>
-  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").map((s) => s.trim()).filter(Boolean);
+  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    .split("\n")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The pids holding established connections on the server's port (from `ss`). */
 const socketHolders = (port: number) =>
@@ -35,7 +40,14 @@ beforeAll(async () => {
   // worker that fails its boot, e.g. losing a race to seed the catalogue on a fresh database).
   for (let i = 0; i < 200 && workerPids(server.child.pid!).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
   for (let i = 0; i < 100; i++) {
-    const ok = await Promise.all([0, 1, 2, 3].map(() => fetch(`${server.url}/healthz`).then((r) => r.ok, () => false)));
+    const ok = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        fetch(`${server.url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
     if (ok.every(Boolean)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -79,7 +91,13 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
     const atStaff = new ThreadClient(server.url, staff.token, customer.id);
     clients.push(atStaff);
     await atStaff.connected();
-    const polling: ChatClient = connect(server.url, { path: "/socket.io", transports: ["polling"], auth: { token: customer.token }, reconnection: false, forceNew: true });
+    const polling: ChatClient = connect(server.url, {
+      path: "/socket.io",
+      transports: ["polling"],
+      auth: { token: customer.token },
+      reconnection: false,
+      forceNew: true,
+    });
     const lost: string[] = [];
     polling.on("disconnect", (reason) => lost.push(reason));
     try {
@@ -89,7 +107,10 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
       });
       const session = polling.io.engine.id;
       for (let i = 0; i < 12; i++) expect(await sendSupport(polling, { message: `polled ${i}` })).toMatchObject({ ok: true });
-      await atStaff.has(Array.from({ length: 12 }, (_, i) => `polled ${i}`), 10_000);
+      await atStaff.has(
+        Array.from({ length: 12 }, (_, i) => `polled ${i}`),
+        10_000,
+      );
       expect(lost).toEqual([]);
       expect(polling.io.engine.id).toBe(session);
     } finally {
@@ -97,9 +118,17 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
     }
 
     // A client that starts polling and upgrades: the upgrade, too, reaches the session's worker.
-    const upgrading: ChatClient = connect(server.url, { path: "/socket.io", transports: ["polling", "websocket"], auth: { token: customer.token }, reconnection: false, forceNew: true });
+    const upgrading: ChatClient = connect(server.url, {
+      path: "/socket.io",
+      transports: ["polling", "websocket"],
+      auth: { token: customer.token },
+      reconnection: false,
+      forceNew: true,
+    });
     try {
-      const upgraded = new Promise<string>((resolve) => upgrading.io.on("open", () => upgrading.io.engine.once("upgrade", (transport) => resolve(transport.name))));
+      const upgraded = new Promise<string>((resolve) =>
+        upgrading.io.on("open", () => upgrading.io.engine.once("upgrade", (transport) => resolve(transport.name))),
+      );
       await new Promise<void>((resolve, reject) => {
         upgrading.once("connect", () => resolve());
         upgrading.once("connect_error", reject);

@@ -14,4 +14,3 @@ afterEach(() => {
     throw new Error(`console.error was called during the test:\n${consoleErrors.map((a) => a.map(String).join(" ")).join("\n")}`);
   }
 });
-

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
+
 import { connectPostgres, wrapPglite, type Database } from "../../db/client";
 
 // One per run (pid): two runs on one server, e.g. two checkouts, must not drop each other's template.

@@ -4,6 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
+
 import { connectPostgres, wrapPglite } from "../../db/client";
 import { TEMPLATE_DATABASE } from "./database";
 

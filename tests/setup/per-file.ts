@@ -3,9 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, inject } from "vitest";
+
 import "./console-errors";
-import { createTestDatabase, resetTestDatabase } from "./database";
+
 import type { Database } from "../../db/client";
+import { createTestDatabase, resetTestDatabase } from "./database";
 
 /*
  * Runs before each test file's imports. Each worker process has one DATA_DIR and one migrated
@@ -47,7 +49,7 @@ const settingsAtStart = JSON.stringify(process.env);
 if (process.env.REDIS_URL) {
   const redis = new Redis(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
-  for (let cursor = "0"; ; ) {
+  for (let cursor = "0"; ;) {
     const [next, keys] = await redis.scan(cursor, "MATCH", "rl:*", "COUNT", 1000);
     if (keys.length > 0) await redis.del(...keys);
     cursor = next;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+
 import { freePort } from "./server-process";
 
 /*
@@ -36,7 +37,8 @@ export function renderNginxConf(source: string, options: { port: number; upstrea
         ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${options.prefix}/${t};`),
       ].join("\n"),
     );
-  if (!rendered.includes(`127.0.0.1:${options.port}`) || !rendered.includes(servers)) throw new Error("deploy/nginx.conf lost its @upstreams / @listen markers");
+  if (!rendered.includes(`127.0.0.1:${options.port}`) || !rendered.includes(servers))
+    throw new Error("deploy/nginx.conf lost its @upstreams / @listen markers");
   return `user root;\n${rendered}`;
 }
 
@@ -54,7 +56,10 @@ export async function startNginx(upstreams: number[], port?: number): Promise<Ng
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (child.exitCode !== null || i > 100) throw new Error(`nginx did not start:\n${output}\n${safeRead(path.join(prefix, "error.log"))}`);
     await new Promise((r) => setTimeout(r, 100));

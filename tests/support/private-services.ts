@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import postgres from "postgres";
+
 import { freePort } from "./server-process";
 
 /*
@@ -37,7 +38,13 @@ export async function privateRedis(): Promise<PrivateRedis> {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on("error", () => {});
     for (let i = 0; ; i++) {
-      if (await probe.connect().then(() => true, () => false)) break;
+      if (
+        await probe.connect().then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (i > 100) throw new Error("redis-server did not start: is it installed (apt-get install redis-server)?");
       await delay(50);
     }
@@ -79,7 +86,10 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   const data = path.join(dir, "data");
   const log = path.join(dir, "postgres.log");
   const port = await freePort();
-  const asPostgres = process.getuid?.() === 0 ? (cmd: string, args: string[]) => ["runuser", ["-u", "postgres", "--", cmd, ...args]] as const : (cmd: string, args: string[]) => [cmd, args] as const;
+  const asPostgres =
+    process.getuid?.() === 0
+      ? (cmd: string, args: string[]) => ["runuser", ["-u", "postgres", "--", cmd, ...args]] as const
+      : (cmd: string, args: string[]) => [cmd, args] as const;
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres:postgres", dir]);
   const run = (cmd: string, args: string[]) => {
     const [bin, argv] = asPostgres(`${PG_BIN}/${cmd}`, args);
@@ -94,7 +104,10 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
     // pg_ctl -w waits for the socket; wait until a query answers over TCP too.
     for (let i = 0; ; i++) {
       const sql = postgres(url(), { max: 1, connect_timeout: 2, onnotice: () => {} });
-      const ok = await sql`select 1`.then(() => true, () => false);
+      const ok = await sql`select 1`.then(
+        () => true,
+        () => false,
+      );
       await sql.end({ timeout: 1 });
       if (ok) return;
       if (i > 100) throw new Error(`private PostgreSQL did not answer:\n${fs.readFileSync(log, "utf8")}`);

@@ -2,7 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { STAMP_FILE, sourceStamp } from "../../scripts/source-stamp.mjs";
+
+import { sourceStamp, STAMP_FILE } from "../../scripts/source-stamp.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = path.join(ROOT, process.env.BUILD_DIR ?? "build");
@@ -56,7 +57,10 @@ export async function startServer(env: Record<string, string>, options: { timeou
       child.kill("SIGKILL");
       throw new Error(`server did not become healthy:\n${output}`);
     }
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -76,7 +80,11 @@ export async function startServer(env: Record<string, string>, options: { timeou
 export function runServerExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [SERVER], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", (c) => (output += c));
     child.stderr.on("data", (c) => (output += c));
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);

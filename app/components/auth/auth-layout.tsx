@@ -2,9 +2,10 @@ import type { LinksFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import type { ReactNode } from "react";
+
+import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
 
 type AuthLayoutProps = {
   title: string;
@@ -28,10 +29,7 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
   return (
     <div className="grid min-h-screen lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
       <aside className="relative hidden overflow-hidden bg-brand-950 px-12 py-10 text-white lg:flex lg:flex-col lg:justify-between">
-        <div
-          aria-hidden="true"
-          className="absolute -top-24 -right-24 size-96 rounded-full bg-brand-600/40 blur-3xl"
-        />
+        <div aria-hidden="true" className="absolute -top-24 -right-24 size-96 rounded-full bg-brand-600/40 blur-3xl" />
         <div aria-hidden="true" className="absolute -bottom-32 -left-16 size-80 rounded-full bg-accent-500/25 blur-3xl" />
         <Link
           to="/"
@@ -41,12 +39,8 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
           <Logo tone="light" />
         </Link>
         <div className="relative max-w-md">
-          <p className="font-display text-4xl leading-tight font-bold tracking-tight text-white">
-            What would you grade your social media page?
-          </p>
-          <p className="mt-4 text-lg text-slate-300">
-            Your services, reports and a direct line to our team, all in one dashboard.
-          </p>
+          <p className="font-display text-4xl leading-tight font-bold tracking-tight text-white">What would you grade your social media page?</p>
+          <p className="mt-4 text-lg text-slate-300">Your services, reports and a direct line to our team, all in one dashboard.</p>
         </div>
         <p className="relative text-sm text-slate-300">© 2023 BrandLift. All rights reserved.</p>
       </aside>
@@ -113,10 +107,7 @@ function AuthErrorView({ title, message, retryTo }: { title: string; message: st
     <AuthLayout title={title}>
       <FormAlert errors={message} />
       <div className="mt-6 flex flex-wrap gap-3">
-        <a
-          href={retryTo}
-          className="inline-flex min-h-11 items-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700"
-        >
+        <a href={retryTo} className="inline-flex min-h-11 items-center rounded-full bg-brand-600 px-5 text-sm font-semibold text-white hover:bg-brand-700">
           Try again
         </a>
         <Link to="/" className="inline-flex min-h-11 items-center rounded-full px-5 text-sm font-semibold text-slate-700 hover:bg-slate-100">

@@ -1,4 +1,5 @@
 import type { SubscriptionJson } from "~/domain/billing";
+
 import { PlanStatusBadge } from "./plan-card";
 
 /** A customer's plans in one line for staff lists: "VIP TREATMENT · Active". */

@@ -1,5 +1,6 @@
 import { Check } from "lucide-react";
 import type { ReactNode } from "react";
+
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { cn } from "~/components/ui/cn";
 import { PLAN_STATUS_LABELS, planDisplayStatus, type PlanDisplayStatus, type SubscriptionJson } from "~/domain/billing";

@@ -1,7 +1,9 @@
 import { Form } from "@remix-run/react";
 import { ArrowRight, CreditCard, RefreshCw } from "lucide-react";
+
 import { Button, ButtonLink } from "~/components/ui/button";
 import type { SubscriptionJson } from "~/domain/billing";
+
 import { PlanCard } from "./plan-card";
 
 /**

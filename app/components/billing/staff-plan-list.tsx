@@ -1,7 +1,9 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
+
 import type { SubscriptionJson } from "~/domain/billing";
 import { formatMoney } from "~/domain/format";
+
 import { PlanStatusBadge, renewalText } from "./plan-card";
 
 /** Staff, on a customer's page: each of their plans, with a link to its reports. */

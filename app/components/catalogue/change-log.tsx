@@ -40,7 +40,11 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
     if (Array.isArray(tiers)) {
       for (const tier of tiers as Record<string, unknown>[]) {
         for (const [key, value] of Object.entries(tier)) {
-          if (key !== "tier") out.set(`Tier ${String(tier.tier)} ${(LABELS[key] ?? key).toLowerCase()}`, key === "priceCents" && value === null ? "service price" : show(key, value));
+          if (key !== "tier")
+            out.set(
+              `Tier ${String(tier.tier)} ${(LABELS[key] ?? key).toLowerCase()}`,
+              key === "priceCents" && value === null ? "service price" : show(key, value),
+            );
         }
       }
       return out;
@@ -50,7 +54,9 @@ export function changedFields(before: Record<string, unknown> | null, after: Rec
   };
   const was = flat(before);
   const now = flat(after);
-  return [...now.entries()].filter(([field, value]) => was.get(field) !== value).map(([field, value]) => ({ field, before: before ? (was.get(field) ?? "—") : null, after: value }));
+  return [...now.entries()]
+    .filter(([field, value]) => was.get(field) !== value)
+    .map(([field, value]) => ({ field, before: before ? (was.get(field) ?? "—") : null, after: value }));
 }
 
 const WHAT: Record<ChangeLogEntry["entity"], string> = { service: "Service", packages: "Packages", plan: "Plan" };
@@ -69,11 +75,21 @@ export function ChangeLog({ changes }: { changes: ChangeLogEntry[] }) {
         <caption className="sr-only">Catalogue changes, newest first</caption>
         <thead className="bg-slate-50 text-left text-slate-700">
           <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">When (UTC)</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Who</th>
-            <th scope="col" className="px-4 py-3 font-semibold">What</th>
-            <th scope="col" className="px-4 py-3 font-semibold">Before</th>
-            <th scope="col" className="px-4 py-3 font-semibold">After</th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              When (UTC)
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Who
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              What
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              Before
+            </th>
+            <th scope="col" className="px-4 py-3 font-semibold">
+              After
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 align-top">

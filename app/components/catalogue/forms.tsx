@@ -2,10 +2,11 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetad
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+
 import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { MAX_NAME_LENGTH } from "~/domain/catalogue";
-import { packagesFormSchema, planFormSchema, serviceFormSchema, SERVICE_INTENTS } from "~/domain/schemas/catalogue";
+import { packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema } from "~/domain/schemas/catalogue";
 
 /*
  * The catalogue editor's forms. Each is a plain POST to /dashboard/catalogue (works without
@@ -70,7 +71,13 @@ export function ServiceForm({ service, reply, children }: { service?: ServiceFor
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: service
-      ? { name: service.name, description: service.description ?? "", price: dollars(service.priceCents), active: service.active ? "on" : undefined, displayOrder: String(service.sortOrder) }
+      ? {
+          name: service.name,
+          description: service.description ?? "",
+          price: dollars(service.priceCents),
+          active: service.active ? "on" : undefined,
+          displayOrder: String(service.sortOrder),
+        }
       : { active: "on" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: serviceFormSchema }),
   });
@@ -124,7 +131,19 @@ export interface TierValues {
 const DEFAULT_TIERS = ["Starter", "Growth", "Premium"];
 
 /** A service's three packages; tier 1 is the service itself at its a-la-carte price. */
-export function PackagesForm({ serviceId, serviceName, servicePriceCents, tiers, reply }: { serviceId: string; serviceName: string; servicePriceCents: number; tiers: TierValues[]; reply?: CatalogueReply }) {
+export function PackagesForm({
+  serviceId,
+  serviceName,
+  servicePriceCents,
+  tiers,
+  reply,
+}: {
+  serviceId: string;
+  serviceName: string;
+  servicePriceCents: number;
+  tiers: TierValues[];
+  reply?: CatalogueReply;
+}) {
   const formId = `packages-${serviceId}`;
   const [form, fields] = useForm({
     id: formId,
@@ -162,9 +181,7 @@ export function PackagesForm({ serviceId, serviceName, servicePriceCents, tiers,
                 <TextInput meta={tier.name} type="text" />
               </Field>
               {index === 0 ? (
-                <p className="text-sm text-slate-600">
-                  Price: the service&apos;s a-la-carte price (${dollars(servicePriceCents)}).
-                </p>
+                <p className="text-sm text-slate-600">Price: the service&apos;s a-la-carte price (${dollars(servicePriceCents)}).</p>
               ) : (
                 <Field id={tier.price.id} label="Price (USD)" error={tier.price.errors}>
                   <TextInput meta={tier.price} type="text" inputMode="decimal" />

@@ -1,5 +1,6 @@
 import { Paperclip, X } from "lucide-react";
 import { useRef, useState, type ChangeEvent } from "react";
+
 import { ATTACHMENT_ACCEPT, checkAttachmentFile } from "~/domain/inbox";
 import { CHAT_ERRORS, type SendResult } from "~/realtime/events";
 import type { ClientSocket } from "~/realtime/use-socket";
@@ -96,7 +97,10 @@ export function AttachmentButton({
         <Paperclip className="size-5" aria-hidden="true" />
       </button>
       {upload ? (
-        <div role="status" className="absolute inset-x-3 -top-12 flex items-center gap-3 rounded-xl border border-slate-200 bg-white px-3 py-2 text-xs shadow-card">
+        <div
+          role="status"
+          className="absolute inset-x-3 -top-12 flex items-center gap-3 rounded-xl border border-slate-200 bg-white px-3 py-2 text-xs shadow-card"
+        >
           <span className="min-w-0 flex-1">
             <span className="block truncate font-semibold text-slate-800">Sending {upload.name}</span>
             <progress className="mt-1 h-1.5 w-full accent-brand-600" max={1} value={upload.progress} aria-label={`Upload of ${upload.name}`} />

@@ -1,5 +1,6 @@
 import { FileText } from "lucide-react";
 import { useEffect, useState, type MouseEvent } from "react";
+
 import type { ChatAttachment } from "~/domain/chat";
 import { isImage } from "~/domain/inbox";
 

@@ -1,12 +1,14 @@
 import { SendHorizontal } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Spinner } from "~/components/ui/spinner";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
 import { can, type Actor } from "~/domain/permissions";
 import { SocketProvider, useOptionalSocket, useSocketConnection, type SocketStatus } from "~/realtime/use-socket";
-import { useHydrated } from "~/components/ui/use-hydrated";
+
 import { AttachmentButton } from "./attachment-button";
 import { MessageList } from "./message-list";
 import { OnlineBadge } from "./online-badge";
@@ -134,9 +136,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         ) : conversation.loading ? (
           <Spinner label="Loading messages" />
         ) : messages.length === 0 ? (
-          <p className="py-8 text-center text-sm text-slate-600">
-            {isCustomer ? "No messages yet. Ask us anything about your service." : "No messages yet."}
-          </p>
+          <p className="py-8 text-center text-sm text-slate-600">{isCustomer ? "No messages yet. Ask us anything about your service." : "No messages yet."}</p>
         ) : (
           <MessageList
             messages={messages}

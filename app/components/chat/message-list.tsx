@@ -1,5 +1,6 @@
 import { cn } from "~/components/ui/cn";
 import type { ChatMessage } from "~/domain/chat";
+
 import { AttachmentView } from "./attachment-view";
 
 const timeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
+
 import { cn } from "~/components/ui/cn";
-import type { ClientSocket } from "~/realtime/use-socket";
-import { useOptionalSocket } from "~/realtime/use-socket";
+import { useOptionalSocket, type ClientSocket } from "~/realtime/use-socket";
 
 /**
  * Which customers have an open connection on any node (staff only). One store per socket: the

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+
 import type { ChatMessage } from "~/domain/chat";
+
 import { countMessage } from "./unread-badge";
 
 const customer = "11111111-1111-4111-8111-111111111111";

@@ -1,9 +1,10 @@
-import { supportCustomerId } from "~/domain/chat";
 import { useEffect, useState } from "react";
+
 import { cn } from "~/components/ui/cn";
-import type { ChatMessage } from "~/domain/chat";
+import { supportCustomerId, type ChatMessage } from "~/domain/chat";
 import { can } from "~/domain/permissions";
 import { useOptionalSocket } from "~/realtime/use-socket";
+
 import { CHAT_READ_EVENT, isThreadOnScreen, type ChatReadDetail } from "./read-state";
 
 type Counts = Record<string, number>;

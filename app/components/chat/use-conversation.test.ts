@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+
 import type { ChatMessage } from "~/domain/chat";
+
 import { catchUpCursor, mergeMessages } from "./use-conversation";
 
 const message = (id: string, createdAt: string, text = id): ChatMessage => ({

@@ -1,5 +1,6 @@
-import { supportRoomId } from "~/domain/chat";
 import { useCallback, useEffect, useRef, useState } from "react";
+
+import { supportRoomId } from "~/domain/chat";
 import { CHAT_ERRORS, type ChatMessage, type SendResult } from "~/realtime/events";
 import type { ClientSocket } from "~/realtime/use-socket";
 
@@ -11,9 +12,7 @@ export function mergeMessages(current: ChatMessage[], incoming: ChatMessage[]): 
   if (incoming.length === 0) return current;
   const byId = new Map(current.map((m) => [m._id, m]));
   for (const m of incoming) byId.set(m._id, m);
-  return [...byId.values()].sort((a, b) =>
-    a.createdAt === b.createdAt ? (a._id < b._id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
-  );
+  return [...byId.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a._id < b._id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
 }
 
 /** How far back a catch-up re-reads: covers commits that became visible slightly out of order and clock skew. */
@@ -73,30 +72,33 @@ export function useConversation({
 
   const add = useCallback((incoming: ChatMessage[]) => setMessages((current) => mergeMessages(current, incoming)), []);
 
-  const catchUp = useCallback(async (reference?: string) => {
-    const first = latest.current.length === 0;
-    try {
-      let cursor = catchUpCursor(latest.current, reference);
-      if (!cursor) {
-        // The newest PAGE_SIZE, oldest first.
-        const fetched = await fetchMessages(customerId, { limit: String(PAGE_SIZE) });
-        if (first) setHasEarlier(fetched.length === PAGE_SIZE);
-        add(fetched);
+  const catchUp = useCallback(
+    async (reference?: string) => {
+      const first = latest.current.length === 0;
+      try {
+        let cursor = catchUpCursor(latest.current, reference);
+        if (!cursor) {
+          // The newest PAGE_SIZE, oldest first.
+          const fetched = await fetchMessages(customerId, { limit: String(PAGE_SIZE) });
+          if (first) setHasEarlier(fetched.length === PAGE_SIZE);
+          add(fetched);
+        }
+        // Page forward until the server has nothing newer.
+        while (cursor) {
+          const fetched = await fetchMessages(customerId, { after: cursor, limit: String(CATCH_UP_PAGE) });
+          add(fetched);
+          cursor = fetched.length === CATCH_UP_PAGE ? fetched.at(-1)!._id : null;
+        }
+        setLoadError(null);
+      } catch (error) {
+        console.warn("chat history failed:", error);
+        setLoadError("Messages could not be loaded.");
+      } finally {
+        setLoading(false);
       }
-      // Page forward until the server has nothing newer.
-      while (cursor) {
-        const fetched = await fetchMessages(customerId, { after: cursor, limit: String(CATCH_UP_PAGE) });
-        add(fetched);
-        cursor = fetched.length === CATCH_UP_PAGE ? fetched.at(-1)!._id : null;
-      }
-      setLoadError(null);
-    } catch (error) {
-      console.warn("chat history failed:", error);
-      setLoadError("Messages could not be loaded.");
-    } finally {
-      setLoading(false);
-    }
-  }, [add, customerId]);
+    },
+    [add, customerId],
+  );
 
   useEffect(() => {
     latest.current = [];

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+
 import type { ChatMessage } from "~/domain/chat";
 import { TYPING_SHOWN_MS, TYPING_THROTTLE_MS } from "~/domain/inbox";
 import type { ReadEvent, TypingEvent } from "~/realtime/events";

@@ -5,13 +5,7 @@ import { TabLinks } from "~/components/ui/tabs";
  * The Reports | Message tabs of a service detail (customer) and a user detail (staff), each with
  * its own URL, and the thread's unread count on Message.
  */
-export function DetailTabs(props: {
-  label: string;
-  base: string;
-  customerId: string;
-  unread: number;
-  viewer: { id: string; role: "user" | "team" };
-}) {
+export function DetailTabs(props: { label: string; base: string; customerId: string; unread: number; viewer: { id: string; role: "user" | "team" } }) {
   return (
     <TabLinks
       label={props.label}

@@ -1,8 +1,9 @@
 import { Download } from "lucide-react";
 import { useState, type MouseEvent } from "react";
-import { notify } from "~/components/ui/toaster";
+
 import { buttonClassName } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
+import { notify } from "~/components/ui/toaster";
 
 /**
  * Without JavaScript a plain link to the file (the session cookie proves who asks). With it, the

@@ -1,4 +1,5 @@
 import { FileImage, FileText, FileType2 } from "lucide-react";
+
 import { cn } from "~/components/ui/cn";
 
 const kinds = {

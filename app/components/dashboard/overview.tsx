@@ -1,10 +1,11 @@
-import { BadgeCheck, CircleDollarSign, Clock, Repeat, ShoppingBag, Users } from "lucide-react";
 import { useLocation } from "@remix-run/react";
+import { BadgeCheck, CircleDollarSign, Clock, Repeat, ShoppingBag, Users } from "lucide-react";
 import { useState } from "react";
-import { formatMoney } from "~/domain/format";
-import type { Section } from "~/domain/section";
+
 import { SectionError } from "~/components/ui/section-error";
 import { StatCard } from "~/components/ui/stat-card";
+import { formatMoney } from "~/domain/format";
+import type { Section } from "~/domain/section";
 
 export type OverviewCounts =
   | { role: "team"; totalRevenue: number; servicesBooked: number; totalActiveUsers: number; mrr?: number; activeSubscribers?: number }
@@ -39,12 +40,21 @@ export function Overview({ counts: given, role }: { counts: Section<OverviewCoun
     };
     return (
       <section aria-label="Overview">
-        <SectionError message={OVERVIEW_FAILED} retryHref={`${location.pathname}${location.search}`} onRetry={() => void retry()} retrying={retrying} className="py-6" />
+        <SectionError
+          message={OVERVIEW_FAILED}
+          retryHref={`${location.pathname}${location.search}`}
+          onRetry={() => void retry()}
+          retrying={retrying}
+          className="py-6"
+        />
       </section>
     );
   }
   return (
-    <section aria-label="Overview" className={shown.role === "team" && shown.mrr !== undefined ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"}>
+    <section
+      aria-label="Overview"
+      className={shown.role === "team" && shown.mrr !== undefined ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"}
+    >
       {shown.role === "team" ? (
         <>
           <StatCard label="Total Revenue" value={formatMoney(shown.totalRevenue)} icon={CircleDollarSign} />

@@ -1,7 +1,9 @@
 import { FileText } from "lucide-react";
+
+import { formatDate, formatMegabytes, type ReportJson } from "~/domain/purchase";
+
 import { DownloadButton } from "./download-button";
 import { FileIcon } from "./file-icon";
-import { formatDate, formatMegabytes, type ReportJson } from "~/domain/purchase";
 
 /** Reports of one service: title, date, size in MB, description and Download. */
 export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: string }) {

@@ -1,5 +1,6 @@
 import { scaleBand, scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
+
 import { compactDollars, roundTicks } from "~/domain/chart";
 import { formatMoney } from "~/domain/format";
 
@@ -41,8 +42,7 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
           Revenue, last {months.length} months
         </h2>
         <p className="text-sm text-slate-600">
-          {formatMoney(total)} net of refunds, renewals included ·{" "}
-          <span className="inline-block size-2.5 rounded-sm bg-brand-600" aria-hidden="true" /> revenue{" "}
+          {formatMoney(total)} net of refunds, renewals included · <span className="inline-block size-2.5 rounded-sm bg-brand-600" aria-hidden="true" /> revenue{" "}
           <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
         </p>
       </div>
@@ -86,17 +86,30 @@ function ChartSvg({ months, layout, className, testId }: { months: RevenueChartM
   const { width, height, margin, fontSize, labelEvery } = layout;
   const innerWidth = width - margin.left - margin.right;
   const innerHeight = height - margin.top - margin.bottom;
-  const x = scaleBand<string>().domain(months.map((m) => m.month)).range([0, innerWidth]).padding(0.25);
+  const x = scaleBand<string>()
+    .domain(months.map((m) => m.month))
+    .range([0, innerWidth])
+    .padding(0.25);
   // Whole, distinct, round ticks on both axes (domain/chart.ts); the scales end at the last tick.
   const revenueTicks = roundTicks(Math.max(...months.map((m) => m.revenue)));
   const orderTicks = roundTicks(Math.max(...months.map((m) => m.orders)));
-  const revenue = scaleLinear().domain([0, revenueTicks.at(-1)!]).range([innerHeight, 0]);
-  const orders = scaleLinear().domain([0, orderTicks.at(-1)!]).range([innerHeight, 0]);
+  const revenue = scaleLinear()
+    .domain([0, revenueTicks.at(-1)!])
+    .range([innerHeight, 0]);
+  const orders = scaleLinear()
+    .domain([0, orderTicks.at(-1)!])
+    .range([innerHeight, 0]);
   const ordersPath = line<RevenueChartMonth>()
     .x((m) => (x(m.month) ?? 0) + x.bandwidth() / 2)
     .y((m) => orders(m.orders))(months);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="revenue-chart-heading" className={`mt-3 h-auto w-full ${className}`} data-testid={testId}>
+    <svg
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-labelledby="revenue-chart-heading"
+      className={`mt-3 h-auto w-full ${className}`}
+      data-testid={testId}
+    >
       <g transform={`translate(${margin.left},${margin.top})`}>
         {revenueTicks.map((tick) => (
           <g key={tick} transform={`translate(0,${revenue(tick)})`}>

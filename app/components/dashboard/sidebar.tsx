@@ -1,6 +1,22 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import { ClipboardList, CreditCard, FileText, Gauge, Inbox, LayoutDashboard, LogOut, MessageSquare, Receipt, ShoppingBag, Tags, UserCog, Users, UsersRound } from "lucide-react";
+import {
+  ClipboardList,
+  CreditCard,
+  FileText,
+  Gauge,
+  Inbox,
+  LayoutDashboard,
+  LogOut,
+  MessageSquare,
+  Receipt,
+  ShoppingBag,
+  Tags,
+  UserCog,
+  Users,
+  UsersRound,
+} from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
+
 import { cn } from "~/components/ui/cn";
 import { Logo } from "~/components/ui/logo";
 
@@ -48,53 +64,53 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
   }, [pathname]);
   return (
     <div className="bg-brand-950 text-white lg:w-64 lg:shrink-0">
-    <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
-      <div className="flex items-center justify-between gap-4 px-5 py-4 lg:py-6">
-        <Link to="/" aria-label="BrandLift home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-accent-300">
-          <Logo tone="light" />
-        </Link>
-        {/* Phones: Logout stays in the top bar, never clipped by the scrolling row of links. */}
-        <Form method="post" action="/logout" className="lg:hidden">
-          <button type="submit" className={cn(itemClass, "w-auto px-3 text-slate-200 hover:bg-white/10 hover:text-white")}>
-            <LogOut className="size-5" aria-hidden="true" />
-            Logout
-          </button>
-        </Form>
-      </div>
-      <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
-        {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
-        <ul ref={row} className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
-          {links[role].map(({ to, label, icon: Icon }) => (
-            <li key={to} className="shrink-0 lg:shrink">
-              <NavLink
-                to={to}
-                // Overview is /dashboard itself: current only there, not on every page under it.
-                end={to === "/dashboard"}
-                prefetch="intent"
-                className={({ isActive }) =>
-                  cn(itemClass, "px-3 whitespace-nowrap lg:px-4", isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")
-                }
-              >
-                <Icon className="size-5" aria-hidden="true" />
-                {label}
-                {badges[to] ? <span className="ml-auto">{badges[to]}</span> : null}
-              </NavLink>
+      <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
+        <div className="flex items-center justify-between gap-4 px-5 py-4 lg:py-6">
+          <Link to="/" aria-label="BrandLift home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-accent-300">
+            <Logo tone="light" />
+          </Link>
+          {/* Phones: Logout stays in the top bar, never clipped by the scrolling row of links. */}
+          <Form method="post" action="/logout" className="lg:hidden">
+            <button type="submit" className={cn(itemClass, "w-auto px-3 text-slate-200 hover:bg-white/10 hover:text-white")}>
+              <LogOut className="size-5" aria-hidden="true" />
+              Logout
+            </button>
+          </Form>
+        </div>
+        <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
+          {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
+          <ul ref={row} className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
+            {links[role].map(({ to, label, icon: Icon }) => (
+              <li key={to} className="shrink-0 lg:shrink">
+                <NavLink
+                  to={to}
+                  // Overview is /dashboard itself: current only there, not on every page under it.
+                  end={to === "/dashboard"}
+                  prefetch="intent"
+                  className={({ isActive }) =>
+                    cn(itemClass, "px-3 whitespace-nowrap lg:px-4", isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")
+                  }
+                >
+                  <Icon className="size-5" aria-hidden="true" />
+                  {label}
+                  {badges[to] ? <span className="ml-auto">{badges[to]}</span> : null}
+                </NavLink>
+              </li>
+            ))}
+            <li className="hidden lg:mt-auto lg:block">
+              <Form method="post" action="/logout">
+                <button type="submit" className={cn(itemClass, "text-slate-300 hover:bg-white/10 hover:text-white")}>
+                  <LogOut className="size-5" aria-hidden="true" />
+                  Logout
+                </button>
+              </Form>
             </li>
-          ))}
-          <li className="hidden lg:mt-auto lg:block">
-            <Form method="post" action="/logout">
-              <button type="submit" className={cn(itemClass, "text-slate-300 hover:bg-white/10 hover:text-white")}>
-                <LogOut className="size-5" aria-hidden="true" />
-                Logout
-              </button>
-            </Form>
-          </li>
-        </ul>
-        <p className="mt-auto hidden px-4 pt-6 text-xs text-slate-300 lg:block">
-          Signed in as <span className="font-semibold text-white">{name}</span>
-        </p>
-      </nav>
-    </aside>
+          </ul>
+          <p className="mt-auto hidden px-4 pt-6 text-xs text-slate-300 lg:block">
+            Signed in as <span className="font-semibold text-white">{name}</span>
+          </p>
+        </nav>
+      </aside>
     </div>
   );
 }

@@ -1,12 +1,13 @@
 import { Link } from "@remix-run/react";
 import { UploadCloud } from "lucide-react";
 import { useRef, useState, type DragEvent, type FormEvent } from "react";
-import { notify } from "~/components/ui/toaster";
+
 import { Button, buttonClassName } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
-import { formatFileSize } from "~/domain/format";
 import { Field, FieldError, Input, Textarea } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
+import { notify } from "~/components/ui/toaster";
+import { formatFileSize } from "~/domain/format";
 import { checkReportFile, REPORT_ACCEPT, UPLOAD_MESSAGES } from "~/domain/report";
 
 type Props = {
@@ -33,7 +34,19 @@ type Errors = { title?: string; file?: string; form?: string };
  * action. With it, the same fields are checked here first and sent with XMLHttpRequest to the
  * API, which reports upload progress for the bar.
  */
-export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, uploadUrl, action, closeTo, serverError, serverFields, onClose, onUploaded }: Props) {
+export function UploadReportModal({
+  serviceId,
+  serviceName,
+  userId,
+  purchaseId,
+  uploadUrl,
+  action,
+  closeTo,
+  serverError,
+  serverFields,
+  onClose,
+  onUploaded,
+}: Props) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>(() => ({ ...serverFields }));
@@ -109,9 +122,7 @@ export function UploadReportModal({ serviceId, serviceName, userId, purchaseId, 
         <Field label="Report title" error={errors.title}>
           {(control) => <Input {...control} name="title" autoComplete="off" maxLength={200} disabled={uploading} />}
         </Field>
-        <Field label="Description (optional)">
-          {(control) => <Textarea {...control} name="description" rows={3} maxLength={2000} disabled={uploading} />}
-        </Field>
+        <Field label="Description (optional)">{(control) => <Textarea {...control} name="description" rows={3} maxLength={2000} disabled={uploading} />}</Field>
         <div className="space-y-1.5">
           <label htmlFor="report-file" className="block text-sm font-semibold text-slate-800">
             File

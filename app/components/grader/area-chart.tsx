@@ -1,5 +1,6 @@
 import { scaleBand, scaleLinear } from "d3-scale";
 import { useId } from "react";
+
 import type { Letter } from "~/domain/grader";
 
 const LETTER_FILL: Record<Letter, string> = { A: "#15803d", B: "#4d7c0f", C: "#b45309", D: "#c2410c", F: "#b91c1c" };
@@ -20,7 +21,9 @@ export function AreaChart({ areas, title, compact = false, className }: { areas:
   const width = compact ? 330 : 560;
   const labelWidth = compact ? 112 : 150;
   const height = areas.length * 44 + 24;
-  const x = scaleLinear().domain([0, 100]).range([labelWidth, width - 56]);
+  const x = scaleLinear()
+    .domain([0, 100])
+    .range([labelWidth, width - 56]);
   const y = scaleBand<string>()
     .domain(areas.map((a) => a.key))
     .range([8, height - 16])

@@ -1,17 +1,9 @@
 import type { FieldMetadata } from "@conform-to/react";
+
 import { inputProps } from "~/components/auth/conform";
 import { Button } from "~/components/ui/button";
 import { Field, FieldError, Input } from "~/components/ui/input";
-import {
-  CHOICE_LABELS,
-  PLATFORM_LABELS,
-  PLATFORMS,
-  REPLY_TIMES,
-  VIDEO_SHARES,
-  VISUALS,
-  type GradeAnswers,
-  type GradeResult,
-} from "~/domain/grader";
+import { CHOICE_LABELS, PLATFORM_LABELS, PLATFORMS, REPLY_TIMES, VIDEO_SHARES, VISUALS, type GradeAnswers, type GradeResult } from "~/domain/grader";
 
 type Answers = { [K in keyof GradeAnswers]: FieldMetadata<unknown> };
 export interface GradeFields {
@@ -107,9 +99,17 @@ export function GradeForm({ fields, submitting, live }: { fields: GradeFields; s
         {yesNo(answers.linkInBio, "My bio links to where people can buy or book")}
       </fieldset>
 
-      <Choice field={answers.brandedVisuals} legend="Do your posts follow your brand's colours, fonts and style?" options={VISUALS.map((v) => [v, CHOICE_LABELS.brandedVisuals[v]])} />
+      <Choice
+        field={answers.brandedVisuals}
+        legend="Do your posts follow your brand's colours, fonts and style?"
+        options={VISUALS.map((v) => [v, CHOICE_LABELS.brandedVisuals[v]])}
+      />
       <Choice field={answers.videoShare} legend="How many of your posts are video?" options={VIDEO_SHARES.map((v) => [v, CHOICE_LABELS.videoShare[v]])} />
-      <Choice field={answers.replyTime} legend="How fast do you answer comments and messages?" options={REPLY_TIMES.map((v) => [v, CHOICE_LABELS.replyTime[v]])} />
+      <Choice
+        field={answers.replyTime}
+        legend="How fast do you answer comments and messages?"
+        options={REPLY_TIMES.map((v) => [v, CHOICE_LABELS.replyTime[v]])}
+      />
 
       <div className="grid gap-5 border-t border-slate-200 pt-6 sm:grid-cols-2">
         <Field id={fields.email.id} label="E-mail (optional)" hint="We send you the report. Nothing else without asking." error={fields.email.errors}>
@@ -124,7 +124,10 @@ export function GradeForm({ fields, submitting, live }: { fields: GradeFields; s
         <p aria-live="polite" className="text-base text-slate-700">
           {live ? (
             <>
-              Your score so far: <strong className="text-slate-950">{live.score}/100 ({live.overall})</strong>
+              Your score so far:{" "}
+              <strong className="text-slate-950">
+                {live.score}/100 ({live.overall})
+              </strong>
             </>
           ) : null}
         </p>

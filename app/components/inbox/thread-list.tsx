@@ -1,14 +1,25 @@
 import { NavLink } from "@remix-run/react";
 import { Inbox, Paperclip } from "lucide-react";
-import { UnreadCount } from "~/components/chat/unread-badge";
+
 import { formatMessageTime } from "~/components/chat/message-list";
+import { UnreadCount } from "~/components/chat/unread-badge";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/components/ui/cn";
 import { EmptyState } from "~/components/ui/empty-state";
 import type { Thread } from "~/domain/inbox";
 
 /** The inbox's threads, latest message first: who, the last message, unread count, status and assignee. */
-export function ThreadList({ threads, typingRooms, linkSuffix, emptyText }: { threads: Thread[]; typingRooms: Set<string>; linkSuffix: string; emptyText: string }) {
+export function ThreadList({
+  threads,
+  typingRooms,
+  linkSuffix,
+  emptyText,
+}: {
+  threads: Thread[];
+  typingRooms: Set<string>;
+  linkSuffix: string;
+  emptyText: string;
+}) {
   if (threads.length === 0) return <EmptyState icon={Inbox} title="No conversations" text={emptyText} />;
   return (
     <ul aria-label="Conversations" className="divide-y divide-slate-200 overflow-hidden rounded-card border border-slate-200 bg-white shadow-card">
@@ -23,7 +34,9 @@ export function ThreadList({ threads, typingRooms, linkSuffix, emptyText }: { th
               className={({ isActive }) => cn("block px-4 py-3 hover:bg-slate-50", isActive && "bg-brand-50")}
             >
               <span className="flex items-center gap-2">
-                <span className={cn("min-w-0 flex-1 truncate text-sm text-slate-950", thread.unread > 0 ? "font-bold" : "font-semibold")}>{thread.customer.name}</span>
+                <span className={cn("min-w-0 flex-1 truncate text-sm text-slate-950", thread.unread > 0 ? "font-bold" : "font-semibold")}>
+                  {thread.customer.name}
+                </span>
                 <UnreadCount count={thread.unread} label="unread" />
                 {last ? (
                   <time dateTime={last.createdAt} className="shrink-0 text-xs text-slate-600">
@@ -34,11 +47,16 @@ export function ThreadList({ threads, typingRooms, linkSuffix, emptyText }: { th
               <span className="block truncate text-xs text-slate-600">{thread.customer.email}</span>
               <span className="mt-1 flex items-center gap-1 truncate text-sm text-slate-700">
                 {typing ? (
-                  <em data-testid="thread-typing" className="text-brand-700">typing…</em>
+                  <em data-testid="thread-typing" className="text-brand-700">
+                    typing…
+                  </em>
                 ) : last ? (
                   <>
                     {last.messageType === "file" ? <Paperclip className="size-3.5 shrink-0" aria-label="File" /> : null}
-                    <span className="truncate">{last.senderId._id === thread.customer._id ? "" : `${last.senderId.name}: `}{last.message}</span>
+                    <span className="truncate">
+                      {last.senderId._id === thread.customer._id ? "" : `${last.senderId.name}: `}
+                      {last.message}
+                    </span>
                   </>
                 ) : (
                   <span className="text-slate-500">No messages yet</span>
@@ -46,7 +64,11 @@ export function ThreadList({ threads, typingRooms, linkSuffix, emptyText }: { th
               </span>
               <span className="mt-1.5 flex flex-wrap items-center gap-1.5">
                 <Badge tone={thread.status === "open" ? "success" : "neutral"}>{thread.status === "open" ? "Open" : "Closed"}</Badge>
-                {thread.kind === "visitor" ? <Badge tone="info" title="Sent through the contact form: the address is what the visitor typed, not verified">Visitor · contact form</Badge> : null}
+                {thread.kind === "visitor" ? (
+                  <Badge tone="info" title="Sent through the contact form: the address is what the visitor typed, not verified">
+                    Visitor · contact form
+                  </Badge>
+                ) : null}
                 <Badge tone={thread.assignee ? "brand" : "warning"}>{thread.assignee ? `Assigned to ${thread.assignee.name}` : "Unassigned"}</Badge>
               </span>
             </NavLink>

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
+
 import type { Thread } from "~/domain/inbox";
+
 import { applyThreadUpdate } from "./use-inbox";
 
 const thread = (id: string, at: string, changes: Partial<Thread> = {}): Thread => ({
@@ -7,7 +9,16 @@ const thread = (id: string, at: string, changes: Partial<Thread> = {}): Thread =
   roomId: `support-${id}`,
   kind: "customer",
   customer: { _id: id, name: id, email: `${id}@x.test` },
-  lastMessage: { _id: `m-${id}-${at}`, roomId: `support-${id}`, senderId: { _id: id, name: id, profileImage: null }, receiverId: null, message: "hi", messageType: "text", createdAt: at, service: null },
+  lastMessage: {
+    _id: `m-${id}-${at}`,
+    roomId: `support-${id}`,
+    senderId: { _id: id, name: id, profileImage: null },
+    receiverId: null,
+    message: "hi",
+    messageType: "text",
+    createdAt: at,
+    service: null,
+  },
   unread: 1,
   status: "open",
   assignee: null,
@@ -19,17 +30,27 @@ describe("applyThreadUpdate", () => {
   const list = [thread("b", "2026-11-23T10:00:02Z"), thread("a", "2026-11-23T10:00:01Z")];
 
   test("a new message moves its thread to the top", () => {
-    expect(applyThreadUpdate(list, thread("a", "2026-11-23T10:00:03Z"), { filter: "all", viewerId: "me", searching: false }).map((t) => t._id)).toEqual(["a", "b"]);
+    expect(applyThreadUpdate(list, thread("a", "2026-11-23T10:00:03Z"), { filter: "all", viewerId: "me", searching: false }).map((t) => t._id)).toEqual([
+      "a",
+      "b",
+    ]);
   });
 
   test("a thread that no longer fits the filter leaves it; one that now fits joins it", () => {
     const assigned = thread("b", "2026-11-23T10:00:02Z", { assignee: { _id: "me", name: "Me" } });
     expect(applyThreadUpdate(list, assigned, { filter: "unassigned", viewerId: "me", searching: false }).map((t) => t._id)).toEqual(["a"]);
     expect(applyThreadUpdate([], assigned, { filter: "mine", viewerId: "me", searching: false }).map((t) => t._id)).toEqual(["b"]);
-    expect(applyThreadUpdate([], thread("a", "2026-11-23T10:00:01Z", { status: "closed" }), { filter: "closed", viewerId: "me", searching: false }).map((t) => t._id)).toEqual(["a"]);
+    expect(
+      applyThreadUpdate([], thread("a", "2026-11-23T10:00:01Z", { status: "closed" }), { filter: "closed", viewerId: "me", searching: false }).map(
+        (t) => t._id,
+      ),
+    ).toEqual(["a"]);
   });
 
   test("while searching, only threads already listed are updated", () => {
-    expect(applyThreadUpdate(list, thread("c", "2026-11-23T10:00:09Z"), { filter: "all", viewerId: "me", searching: true }).map((t) => t._id)).toEqual(["b", "a"]);
+    expect(applyThreadUpdate(list, thread("c", "2026-11-23T10:00:09Z"), { filter: "all", viewerId: "me", searching: true }).map((t) => t._id)).toEqual([
+      "b",
+      "a",
+    ]);
   });
 });

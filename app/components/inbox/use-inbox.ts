@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+
 import { TYPING_SHOWN_MS, type InboxFilter, type Thread } from "~/domain/inbox";
 import { useOptionalSocket, useSocketConnection } from "~/realtime/use-socket";
 
@@ -41,7 +42,10 @@ export function useInboxThreads(initial: Thread[], options: { filter: InboxFilte
     const onTyping = ({ roomId, userId }: { roomId: string; userId: string }) => {
       if (userId === viewerId) return;
       setTyping((t) => ({ ...t, [roomId]: Date.now() + TYPING_SHOWN_MS }));
-      setTimeout(() => setTyping((t) => (t[roomId] && t[roomId] <= Date.now() ? Object.fromEntries(Object.entries(t).filter(([r]) => r !== roomId)) : t)), TYPING_SHOWN_MS + 50);
+      setTimeout(
+        () => setTyping((t) => (t[roomId] && t[roomId] <= Date.now() ? Object.fromEntries(Object.entries(t).filter(([r]) => r !== roomId)) : t)),
+        TYPING_SHOWN_MS + 50,
+      );
     };
     socket.on("threadUpdated", onThread);
     socket.on("typing", onTyping);

@@ -1,5 +1,6 @@
 import { CircleCheck, Mail, MapPin, Phone, Send } from "lucide-react";
 import type { JSXElementConstructor, ReactNode } from "react";
+
 import { SectionHeading } from "~/components/landing/section-heading";
 import { SocialLinks } from "~/components/landing/social-links";
 import { Button } from "~/components/ui/button";
@@ -37,14 +38,7 @@ const contactDetails = [
   { icon: Mail, label: "E-mail", value: "hello@brandlift.agency", href: "mailto:hello@brandlift.agency" },
 ];
 
-export function ContactSection({
-  FormComponent = "form",
-  action,
-  errors,
-  defaultValues,
-  pending = false,
-  sent = false,
-}: ContactSectionProps) {
+export function ContactSection({ FormComponent = "form", action, errors, defaultValues, pending = false, sent = false }: ContactSectionProps) {
   const fieldError = (name: ContactField) => errors?.[name];
   const formError = errorText(errors?.form ?? errors?.[""]);
 
@@ -53,8 +47,7 @@ export function ContactSection({
       <div className="mx-auto grid max-w-7xl gap-12 px-4 sm:px-6 lg:grid-cols-[0.9fr_1.1fr] lg:gap-16 lg:px-8">
         <div>
           <SectionHeading id="contact-heading" eyebrow="Contact" title="Get in touch" className="mx-0 text-left">
-            Tell us where your social media is today and where you want it to be. We answer every message within
-            one business day.
+            Tell us where your social media is today and where you want it to be. We answer every message within one business day.
           </SectionHeading>
           <address className="mt-10 not-italic">
             <ul className="space-y-6">
@@ -67,10 +60,7 @@ export function ContactSection({
                     <p className="text-sm font-semibold text-slate-600">{label}</p>
                     <p className="mt-0.5 text-base text-slate-950">
                       {href ? (
-                        <a
-                          href={href}
-                          className="inline-block py-1 font-medium underline-offset-4 hover:text-brand-700 hover:underline"
-                        >
+                        <a href={href} className="inline-block py-1 font-medium underline-offset-4 hover:text-brand-700 hover:underline">
                           {value}
                         </a>
                       ) : (
@@ -101,14 +91,10 @@ export function ContactSection({
               <HoneypotField id="contact-website" />
               <div className="grid gap-5 sm:grid-cols-2">
                 <Field id="contact-first-name" label="First name" error={fieldError("firstName")}>
-                  {(control) => (
-                    <Input {...control} name="firstName" autoComplete="given-name" defaultValue={defaultValues?.firstName} />
-                  )}
+                  {(control) => <Input {...control} name="firstName" autoComplete="given-name" defaultValue={defaultValues?.firstName} />}
                 </Field>
                 <Field id="contact-last-name" label="Last name" error={fieldError("lastName")}>
-                  {(control) => (
-                    <Input {...control} name="lastName" autoComplete="family-name" defaultValue={defaultValues?.lastName} />
-                  )}
+                  {(control) => <Input {...control} name="lastName" autoComplete="family-name" defaultValue={defaultValues?.lastName} />}
                 </Field>
                 <Field
                   id="contact-email"
@@ -120,21 +106,10 @@ export function ContactSection({
                   error={fieldError("email")}
                   className="sm:col-span-2"
                 >
-                  {(control) => (
-                    <Input
-                      {...control}
-                      type="email"
-                      name="email"
-                      required
-                      autoComplete="email"
-                      defaultValue={defaultValues?.email}
-                    />
-                  )}
+                  {(control) => <Input {...control} type="email" name="email" required autoComplete="email" defaultValue={defaultValues?.email} />}
                 </Field>
                 <Field id="contact-message" label="Message" error={fieldError("message")} className="sm:col-span-2">
-                  {(control) => (
-                    <Textarea {...control} name="message" rows={5} defaultValue={defaultValues?.message} />
-                  )}
+                  {(control) => <Textarea {...control} name="message" rows={5} defaultValue={defaultValues?.message} />}
                 </Field>
               </div>
               {formError ? (

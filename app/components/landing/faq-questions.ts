@@ -23,8 +23,7 @@ export const faqTopics: FaqTopic[] = [
       },
       {
         question: "How long until my first posts go live?",
-        answer:
-          "Usually within 7 business days of the kickoff call. You approve a first batch of content before anything is published.",
+        answer: "Usually within 7 business days of the kickoff call. You approve a first batch of content before anything is published.",
       },
       {
         question: "How do I log in to my dashboard?",

@@ -1,5 +1,6 @@
 import { ChevronDown, Search } from "lucide-react";
 import { useId, useState } from "react";
+
 import { faqTopics, type FaqQuestion } from "~/components/landing/faq-questions";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Tabs } from "~/components/ui/tabs";

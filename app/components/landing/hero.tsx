@@ -1,6 +1,7 @@
 import { ArrowRight, Check, Gauge, LayoutDashboard, LogIn } from "lucide-react";
-import { ButtonLink, buttonClassName } from "~/components/ui/button";
+
 import { ReportCardIllustration } from "~/components/landing/report-card-illustration";
+import { buttonClassName, ButtonLink } from "~/components/ui/button";
 
 export type HeroProps = {
   /** When signed in, the hero points to the dashboard instead of the login. */
@@ -11,26 +12,20 @@ const promises = ["No long-term contracts", "Reports in your dashboard", "A repl
 
 export function Hero({ user }: HeroProps) {
   return (
-    <section
-      aria-labelledby="hero-heading"
-      className="relative isolate overflow-hidden bg-brand-950 text-white"
-    >
+    <section aria-labelledby="hero-heading" className="relative isolate overflow-hidden bg-brand-950 text-white">
       <div
         aria-hidden="true"
         className="absolute inset-0 -z-10 bg-[radial-gradient(60rem_30rem_at_85%_-10%,rgb(123_92_248/0.45),transparent),radial-gradient(40rem_24rem_at_0%_110%,rgb(249_115_22/0.22),transparent)]"
       />
       <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 sm:py-20 lg:grid-cols-[1.1fr_0.9fr] lg:px-8 lg:py-28">
         <div>
-          <p className="text-sm font-semibold tracking-widest text-accent-300 uppercase">
-            Social media branding agency
-          </p>
+          <p className="text-sm font-semibold tracking-widest text-accent-300 uppercase">Social media branding agency</p>
           <h1 id="hero-heading" className="mt-4 text-display font-extrabold text-white">
             What would you grade your <span className="text-accent-300">social media page?</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-200">
-            If the honest answer is anything below an A, you are leaving attention on the table. BrandLift
-            audits, designs and runs social channels for growing brands, so every post looks like you and
-            works for you.
+            If the honest answer is anything below an A, you are leaving attention on the table. BrandLift audits, designs and runs social channels for growing
+            brands, so every post looks like you and works for you.
           </p>
           <p className="mt-4 max-w-xl text-base text-slate-300">
             {user
@@ -49,7 +44,12 @@ export function Hero({ user }: HeroProps) {
                 Login
               </ButtonLink>
             )}
-            <ButtonLink to="/grade" variant="outline" size="lg" className="border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white">
+            <ButtonLink
+              to="/grade"
+              variant="outline"
+              size="lg"
+              className="border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white"
+            >
               <Gauge aria-hidden="true" className="size-5" />
               Grade my page free
             </ButtonLink>
@@ -58,8 +58,7 @@ export function Hero({ user }: HeroProps) {
               className={buttonClassName({
                 variant: "outline",
                 size: "lg",
-                className:
-                  "border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white",
+                className: "border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white",
               })}
             >
               Explore services

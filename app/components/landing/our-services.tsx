@@ -1,11 +1,12 @@
 import { ChevronRight } from "lucide-react";
 import { useState } from "react";
+
 import { SectionHeading } from "~/components/landing/section-heading";
 import { serviceArt } from "~/components/landing/service-art";
 import { ServiceDetailModal } from "~/components/landing/service-detail-modal";
+import { StarRating } from "~/components/ui/star-rating";
 import type { PackageView, ShowcaseService } from "~/domain/catalogue";
 import { formatMoney } from "~/domain/format";
-import { StarRating } from "~/components/ui/star-rating";
 
 export type OurServicesProps = {
   /** "Order Now" in the detail modal; the modal has closed by the time this runs. */
@@ -43,15 +44,7 @@ function ServiceCard({ service, onOpen }: { service: ShowcaseService; onOpen: ()
   const art = serviceArt(service.slug);
   return (
     <article className="flex w-full flex-col overflow-hidden rounded-card border border-slate-200 bg-white shadow-card transition-shadow hover:shadow-lift">
-      <img
-        src={art.image}
-        alt=""
-        width={640}
-        height={360}
-        loading="lazy"
-        decoding="async"
-        className="aspect-video w-full bg-brand-50 object-cover"
-      />
+      <img src={art.image} alt="" width={640} height={360} loading="lazy" decoding="async" className="aspect-video w-full bg-brand-50 object-cover" />
       <div className="flex flex-1 flex-col p-6">
         <h3 className="text-xl font-semibold text-slate-950">{service.name}</h3>
         {art.rating !== undefined ? <StarRating rating={art.rating} reviewCount={art.reviewCount} className="mt-2" /> : null}
@@ -67,17 +60,17 @@ function ServiceCard({ service, onOpen }: { service: ShowcaseService; onOpen: ()
               onOpen();
             }}
           >
-          <input type="hidden" name="service" value={service.slug} />
-          <button
-            type="submit"
-            aria-haspopup="dialog"
-            className="group inline-flex min-h-11 items-center gap-1 rounded-full bg-brand-50 py-2 pr-3 pl-4 text-lg font-bold text-brand-700 tabular-nums transition-colors hover:bg-brand-600 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-          >
-            <span className="sr-only">{service.name}: </span>
-            {formatMoney(Math.min(...service.packages.map((tier) => tier.priceCents)) / 100)}
-            <span className="sr-only">, see packages</span>
-            <ChevronRight className="size-5 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
-          </button>
+            <input type="hidden" name="service" value={service.slug} />
+            <button
+              type="submit"
+              aria-haspopup="dialog"
+              className="group inline-flex min-h-11 items-center gap-1 rounded-full bg-brand-50 py-2 pr-3 pl-4 text-lg font-bold text-brand-700 tabular-nums transition-colors hover:bg-brand-600 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            >
+              <span className="sr-only">{service.name}: </span>
+              {formatMoney(Math.min(...service.packages.map((tier) => tier.priceCents)) / 100)}
+              <span className="sr-only">, see packages</span>
+              <ChevronRight className="size-5 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
+            </button>
           </form>
         </div>
       </div>

@@ -1,4 +1,5 @@
 import { ArrowRight, TrendingUp } from "lucide-react";
+
 import { cn } from "~/components/ui/cn";
 
 const grades = [
@@ -23,9 +24,7 @@ export function ReportCardIllustration({ className }: { className?: string }) {
               C
             </span>
             <ArrowRight className="size-5 text-slate-600" />
-            <span className="flex size-16 items-center justify-center rounded-full bg-brand-600 text-2xl font-extrabold text-white">
-              A+
-            </span>
+            <span className="flex size-16 items-center justify-center rounded-full bg-brand-600 text-2xl font-extrabold text-white">A+</span>
           </div>
         </div>
         <ul className="mt-6 space-y-4">
@@ -34,8 +33,7 @@ export function ReportCardIllustration({ className }: { className?: string }) {
               <div className="flex items-baseline justify-between text-sm">
                 <span className="font-medium text-slate-800">{grade.area}</span>
                 <span className="font-semibold text-slate-600">
-                  {grade.before} <span className="text-slate-600">→</span>{" "}
-                  <span className="text-brand-700">{grade.after}</span>
+                  {grade.before} <span className="text-slate-600">→</span> <span className="text-brand-700">{grade.after}</span>
                 </span>
               </div>
               <div className="mt-2 h-2 rounded-full bg-slate-100">

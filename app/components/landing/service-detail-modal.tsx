@@ -1,11 +1,12 @@
 import { Check, ShoppingBag } from "lucide-react";
+
 import { serviceArt } from "~/components/landing/service-art";
 import { Button, buttonClassName } from "~/components/ui/button";
-import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
-import { formatMoney } from "~/domain/format";
 import { Modal } from "~/components/ui/modal";
 import { StarRating } from "~/components/ui/star-rating";
 import { Tabs } from "~/components/ui/tabs";
+import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
+import { formatMoney } from "~/domain/format";
 
 type ServiceDetailModalProps = {
   service: ShowcaseService | null;

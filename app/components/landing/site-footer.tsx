@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+
 import { Logo } from "~/components/ui/logo";
 
 const footerLinks = [
@@ -13,9 +14,7 @@ export function SiteFooter() {
       <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-12 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
         <div className="max-w-sm">
           <Logo tone="light" />
-          <p className="mt-3 text-sm leading-relaxed text-slate-400">
-            Social media branding, content and strategy for brands that want to be graded an A.
-          </p>
+          <p className="mt-3 text-sm leading-relaxed text-slate-400">Social media branding, content and strategy for brands that want to be graded an A.</p>
         </div>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-2 gap-y-1">
@@ -33,9 +32,7 @@ export function SiteFooter() {
         </nav>
       </div>
       <div className="border-t border-white/10">
-        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-400 sm:px-6 lg:px-8">
-          © 2023 BrandLift. All rights reserved.
-        </p>
+        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-400 sm:px-6 lg:px-8">© 2023 BrandLift. All rights reserved.</p>
       </div>
     </footer>
   );

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { LayoutDashboard, LogIn, Menu, X } from "lucide-react";
+
 import { ButtonLink } from "~/components/ui/button";
 import { Logo } from "~/components/ui/logo";
 
@@ -42,42 +43,42 @@ export function SiteHeader({ user }: SiteHeaderProps) {
           </ul>
         </nav>
         <div className="flex items-center gap-2">
-        {/* Phones: the section links behind a <details> menu, which opens and closes without JavaScript. */}
-        <details className="group relative md:hidden" data-site-menu="">
-          <summary
-            aria-label="Menu"
-            className="flex size-11 cursor-pointer list-none items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 [&::-webkit-details-marker]:hidden"
-          >
-            <Menu className="size-6 group-open:hidden" aria-hidden="true" />
-            <X className="hidden size-6 group-open:block" aria-hidden="true" />
-          </summary>
-          <nav aria-label="Sections" className="absolute right-0 mt-2 w-56 rounded-2xl border border-slate-200 bg-white p-2 shadow-lift">
-            <ul>
-              {sectionLinks.map((link) => (
-                <li key={link.href}>
-                  <a
-                    href={link.href}
-                    onClick={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
-                    className="flex min-h-11 items-center rounded-xl px-4 text-base font-semibold text-slate-800 hover:bg-slate-100"
-                  >
-                    {link.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        </details>
-        {user ? (
-          <ButtonLink to="/dashboard" size="sm" title={`Signed in as ${user.name}`}>
-            <LayoutDashboard className="size-4" />
-            Dashboard
-          </ButtonLink>
-        ) : (
-          <ButtonLink to="/login" size="sm">
-            <LogIn className="size-4" />
-            Login
-          </ButtonLink>
-        )}
+          {/* Phones: the section links behind a <details> menu, which opens and closes without JavaScript. */}
+          <details className="group relative md:hidden" data-site-menu="">
+            <summary
+              aria-label="Menu"
+              className="flex size-11 cursor-pointer list-none items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 [&::-webkit-details-marker]:hidden"
+            >
+              <Menu className="size-6 group-open:hidden" aria-hidden="true" />
+              <X className="hidden size-6 group-open:block" aria-hidden="true" />
+            </summary>
+            <nav aria-label="Sections" className="absolute right-0 mt-2 w-56 rounded-2xl border border-slate-200 bg-white p-2 shadow-lift">
+              <ul>
+                {sectionLinks.map((link) => (
+                  <li key={link.href}>
+                    <a
+                      href={link.href}
+                      onClick={(event) => event.currentTarget.closest("details")?.removeAttribute("open")}
+                      className="flex min-h-11 items-center rounded-xl px-4 text-base font-semibold text-slate-800 hover:bg-slate-100"
+                    >
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          </details>
+          {user ? (
+            <ButtonLink to="/dashboard" size="sm" title={`Signed in as ${user.name}`}>
+              <LayoutDashboard className="size-4" />
+              Dashboard
+            </ButtonLink>
+          ) : (
+            <ButtonLink to="/login" size="sm">
+              <LogIn className="size-4" />
+              Login
+            </ButtonLink>
+          )}
         </div>
       </div>
     </header>

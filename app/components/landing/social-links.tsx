@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+
 import { cn } from "~/components/ui/cn";
 
 type SocialLink = { label: string; href: string; icon: ReactNode };

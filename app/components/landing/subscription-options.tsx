@@ -1,9 +1,10 @@
 import { Check } from "lucide-react";
 import type { ReactNode } from "react";
-import { formatPlanAmount, type PlanView } from "~/domain/catalogue";
+
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
+import { formatPlanAmount, type PlanView } from "~/domain/catalogue";
 
 /**
  * Each plan's default "Continue" is `<button type="submit" name="planId" value={plan.id}>`, so the
@@ -43,39 +44,28 @@ export function SubscriptionOptions({ plans, renderContinue, pendingPlanId, form
     <section id="subscription-options" aria-labelledby="subscription-options-heading" className="render-when-near py-20 sm:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="subscription-options-heading" eyebrow="Monthly plans" title="Subscription options">
-          Hand us the day-to-day and get consistent, on-brand social media every month. No long-term contract:
-          change or cancel any time.
+          Hand us the day-to-day and get consistent, on-brand social media every month. No long-term contract: change or cancel any time.
         </SectionHeading>
         <ol className="mt-14 grid gap-8 lg:grid-cols-3">
           {plans.map((plan, index) => {
             const look = PLAN_LOOK[plan.key] ?? { color: "sky" };
             const styles = colorStyles[look.color];
             return (
-              <li
-                key={plan.key}
-                className={cn("relative flex flex-col rounded-card border bg-white p-7 shadow-card sm:p-8", styles.card)}
-              >
+              <li key={plan.key} className={cn("relative flex flex-col rounded-card border bg-white p-7 shadow-card sm:p-8", styles.card)}>
                 {look.highlighted ? (
                   <p className="absolute -top-3.5 right-6 rounded-full bg-accent-400 px-3 py-1 text-xs font-bold tracking-wide text-slate-950 uppercase">
                     Most popular
                   </p>
                 ) : null}
                 <div className="flex items-center gap-4">
-                  <span
-                    aria-hidden="true"
-                    className={cn("flex size-11 shrink-0 items-center justify-center rounded-full text-lg font-bold", styles.badge)}
-                  >
+                  <span aria-hidden="true" className={cn("flex size-11 shrink-0 items-center justify-center rounded-full text-lg font-bold", styles.badge)}>
                     {index + 1}
                   </span>
-                  <h3 className="text-lg font-bold tracking-wide text-slate-950">
-                    {plan.name}
-                  </h3>
+                  <h3 className="text-lg font-bold tracking-wide text-slate-950">{plan.name}</h3>
                 </div>
                 <p className="mt-4 text-sm leading-relaxed text-slate-600">{plan.tagline}</p>
                 <p className="mt-6 flex items-baseline gap-1 text-slate-950">
-                  <span className="text-4xl font-extrabold tracking-tight tabular-nums">
-                    {formatPlanAmount(plan)}
-                  </span>
+                  <span className="text-4xl font-extrabold tracking-tight tabular-nums">{formatPlanAmount(plan)}</span>
                   <span className="text-base font-semibold text-slate-600">/mo</span>
                 </p>
                 <ul className="mt-6 flex-1 space-y-3 border-t border-slate-100 pt-6">

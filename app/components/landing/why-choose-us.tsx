@@ -1,4 +1,5 @@
 import { Clock, Handshake, Palette, Target, TrendingUp, type LucideIcon } from "lucide-react";
+
 import { SectionHeading } from "~/components/landing/section-heading";
 import { cn } from "~/components/ui/cn";
 
@@ -42,20 +43,14 @@ export function WhyChooseUs() {
       aria-labelledby="why-choose-us-heading"
       className="render-when-near relative isolate overflow-hidden bg-brand-950 py-20 text-white sm:py-24"
     >
-      <div
-        aria-hidden="true"
-        className="absolute inset-0 -z-10 bg-[radial-gradient(50rem_26rem_at_100%_0%,rgb(123_92_248/0.35),transparent)]"
-      />
+      <div aria-hidden="true" className="absolute inset-0 -z-10 bg-[radial-gradient(50rem_26rem_at_100%_0%,rgb(123_92_248/0.35),transparent)]" />
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="why-choose-us-heading" eyebrow="The BrandLift difference" title="Why choose us?" tone="dark">
           A small senior team with one job: making your brand the one people stop scrolling for.
         </SectionHeading>
         <ul className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-6">
           {benefits.map(({ icon: Icon, title, text }, index) => (
-            <li
-              key={title}
-              className={cn("rounded-card border border-white/10 bg-white/5 p-7 lg:col-span-2", placement[index])}
-            >
+            <li key={title} className={cn("rounded-card border border-white/10 bg-white/5 p-7 lg:col-span-2", placement[index])}>
               <span className="flex size-12 items-center justify-center rounded-2xl bg-accent-400 text-slate-950">
                 <Icon className="size-6" />
               </span>

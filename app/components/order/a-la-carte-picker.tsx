@@ -1,13 +1,14 @@
 import { Form } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useState } from "react";
+
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
-import { formatMoney } from "~/domain/format";
 import { Field, Input } from "~/components/ui/input";
+import { SectionError } from "~/components/ui/section-error";
+import { formatMoney } from "~/domain/format";
 import { ORDER_INTENT } from "~/domain/order-intents";
 import type { Section } from "~/domain/section";
-import { SectionError } from "~/components/ui/section-error";
 
 /** The picker's text when the catalogue could not be read. */
 export const SERVICES_FAILED = "Failed to load services";
@@ -74,84 +75,82 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
         {failed ? (
           <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
         ) : (
-        <Form method="post" action="/?index" id="a-la-carte-form" className="mt-12" aria-labelledby="a-la-carte-heading">
-          <input type="hidden" name="intent" value={ORDER_INTENT} />
-          <fieldset aria-describedby={servicesError ? "a-la-carte-error" : undefined}>
-            <legend className="sr-only">Choose one or more services</legend>
-            <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-              {services.map((service) => {
-                const id = `service-${service._id}`;
-                return (
-                  <li key={service._id}>
-                    <label
-                      htmlFor={id}
-                      className="flex h-full min-h-16 cursor-pointer items-start gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-xs transition-colors hover:border-brand-600 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
-                    >
-                      <input
-                        id={id}
-                        type="checkbox"
-                        name="services"
-                        value={service._id}
-                        defaultChecked={selected.has(service._id)}
-                        onChange={(event) => toggle(service._id, event.currentTarget.checked)}
-                        className="mt-0.5 size-5 shrink-0 cursor-pointer accent-brand-600 focus-visible:outline-none"
-                      />
-                      <span className="min-w-0 flex-1">
-                        <span className="flex items-baseline justify-between gap-3">
-                          <span className="font-semibold text-slate-950">{service.name}</span>
-                          <span className="font-semibold text-brand-700 tabular-nums">{formatMoney(service.price, service.currency)}</span>
+          <Form method="post" action="/?index" id="a-la-carte-form" className="mt-12" aria-labelledby="a-la-carte-heading">
+            <input type="hidden" name="intent" value={ORDER_INTENT} />
+            <fieldset aria-describedby={servicesError ? "a-la-carte-error" : undefined}>
+              <legend className="sr-only">Choose one or more services</legend>
+              <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+                {services.map((service) => {
+                  const id = `service-${service._id}`;
+                  return (
+                    <li key={service._id}>
+                      <label
+                        htmlFor={id}
+                        className="flex h-full min-h-16 cursor-pointer items-start gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-xs transition-colors hover:border-brand-600 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
+                      >
+                        <input
+                          id={id}
+                          type="checkbox"
+                          name="services"
+                          value={service._id}
+                          defaultChecked={selected.has(service._id)}
+                          onChange={(event) => toggle(service._id, event.currentTarget.checked)}
+                          className="mt-0.5 size-5 shrink-0 cursor-pointer accent-brand-600 focus-visible:outline-none"
+                        />
+                        <span className="min-w-0 flex-1">
+                          <span className="flex items-baseline justify-between gap-3">
+                            <span className="font-semibold text-slate-950">{service.name}</span>
+                            <span className="font-semibold text-brand-700 tabular-nums">{formatMoney(service.price, service.currency)}</span>
+                          </span>
+                          {service.description ? <span className="mt-1 line-clamp-2 block text-sm text-slate-600">{service.description}</span> : null}
                         </span>
-                        {service.description ? (
-                          <span className="mt-1 line-clamp-2 block text-sm text-slate-600">{service.description}</span>
-                        ) : null}
-                      </span>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-          {servicesError ? (
-            <p id="a-la-carte-error" role="alert" className="mt-4 text-sm font-medium text-red-700">
-              {servicesError}
-            </p>
-          ) : null}
-
-          {hydrated ? (
-            <div className="mt-8 flex flex-col items-center gap-3">
-              <p aria-live="polite" className="text-sm text-slate-600">
-                {chosen.length === 0
-                  ? "Tick at least one service to continue."
-                  : `${chosen.length} selected · ${formatMoney(chosen.reduce((sum, s) => sum + Math.round(s.price * 100), 0) / 100)}`}
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            </fieldset>
+            {servicesError ? (
+              <p id="a-la-carte-error" role="alert" className="mt-4 text-sm font-medium text-red-700">
+                {servicesError}
               </p>
-              <Button type="button" size="lg" disabled={chosen.length === 0} onClick={() => onContinue(chosen)}>
-                Continue
-                <ArrowRight aria-hidden="true" className="size-5" />
-              </Button>
-            </div>
-          ) : (
-            <div className="mx-auto mt-10 max-w-xl rounded-card border border-slate-200 bg-white p-6 shadow-card">
-              <h3 className="text-lg font-semibold text-slate-950">Your details</h3>
-              <p className="mt-1 text-sm text-slate-600">We send your order confirmation and invoice to this e-mail.</p>
-              <div className="mt-5 grid gap-5 sm:grid-cols-2">
-                <Field id="picker-name" label="Name" error={errors?.name}>
-                  {(control) => <Input {...control} name="name" required autoComplete="name" defaultValue={defaultValues?.name} />}
-                </Field>
-                <Field id="picker-email" label="Email" error={errors?.email}>
-                  {(control) => <Input {...control} name="email" type="email" required autoComplete="email" defaultValue={defaultValues?.email} />}
-                </Field>
-              </div>
-              {formError ? (
-                <p role="alert" className="mt-4 text-sm font-medium text-red-700">
-                  {formError}
+            ) : null}
+
+            {hydrated ? (
+              <div className="mt-8 flex flex-col items-center gap-3">
+                <p aria-live="polite" className="text-sm text-slate-600">
+                  {chosen.length === 0
+                    ? "Tick at least one service to continue."
+                    : `${chosen.length} selected · ${formatMoney(chosen.reduce((sum, s) => sum + Math.round(s.price * 100), 0) / 100)}`}
                 </p>
-              ) : null}
-              <Button type="submit" size="lg" className="mt-6 w-full" loading={pending}>
-                {pending ? "Submitting..." : "Continue"}
-              </Button>
-            </div>
-          )}
-        </Form>
+                <Button type="button" size="lg" disabled={chosen.length === 0} onClick={() => onContinue(chosen)}>
+                  Continue
+                  <ArrowRight aria-hidden="true" className="size-5" />
+                </Button>
+              </div>
+            ) : (
+              <div className="mx-auto mt-10 max-w-xl rounded-card border border-slate-200 bg-white p-6 shadow-card">
+                <h3 className="text-lg font-semibold text-slate-950">Your details</h3>
+                <p className="mt-1 text-sm text-slate-600">We send your order confirmation and invoice to this e-mail.</p>
+                <div className="mt-5 grid gap-5 sm:grid-cols-2">
+                  <Field id="picker-name" label="Name" error={errors?.name}>
+                    {(control) => <Input {...control} name="name" required autoComplete="name" defaultValue={defaultValues?.name} />}
+                  </Field>
+                  <Field id="picker-email" label="Email" error={errors?.email}>
+                    {(control) => <Input {...control} name="email" type="email" required autoComplete="email" defaultValue={defaultValues?.email} />}
+                  </Field>
+                </div>
+                {formError ? (
+                  <p role="alert" className="mt-4 text-sm font-medium text-red-700">
+                    {formError}
+                  </p>
+                ) : null}
+                <Button type="submit" size="lg" className="mt-6 w-full" loading={pending}>
+                  {pending ? "Submitting..." : "Continue"}
+                </Button>
+              </div>
+            )}
+          </Form>
         )}
       </div>
     </section>

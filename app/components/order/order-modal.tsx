@@ -1,9 +1,11 @@
 import { useFetcher } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
 import { useState, type FormEvent } from "react";
+
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
+
 import type { FieldErrorMap } from "./a-la-carte-picker";
 import { OrderSummary, type SummaryLine } from "./order-summary";
 
@@ -29,7 +31,20 @@ export type OrderModalProps = {
  * The order modal of the spec: chosen lines with prices, total, name and e-mail, 'Submit Order'.
  * Submit stays disabled while submitting or while either field is blank after trimming.
  */
-export function OrderModal({ open, onClose, title, description, lines, hidden, errors, formError, pending = false, defaultValues, hydrated, backHref = "/" }: OrderModalProps) {
+export function OrderModal({
+  open,
+  onClose,
+  title,
+  description,
+  lines,
+  hidden,
+  errors,
+  formError,
+  pending = false,
+  defaultValues,
+  hydrated,
+  backHref = "/",
+}: OrderModalProps) {
   const [name, setName] = useState(defaultValues?.name ?? "");
   const [email, setEmail] = useState(defaultValues?.email ?? "");
   const [clientErrors, setClientErrors] = useState<FieldErrorMap | null>(null);
@@ -64,21 +79,10 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
   return (
     <Modal open={open} onClose={onClose} title={title} description={description} closeHref={backHref}>
       <fetcher.Form method="post" action="/?index" onSubmit={hydrated ? validate : undefined} noValidate={hydrated} className="space-y-5" aria-label={title}>
-        {Object.entries(hidden).flatMap(([key, value]) =>
-          [value].flat().map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />),
-        )}
+        {Object.entries(hidden).flatMap(([key, value]) => [value].flat().map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />))}
         <OrderSummary lines={lines} />
         <Field id="order-name" label="Name" error={shown?.name}>
-          {(control) => (
-            <Input
-              {...control}
-              name="name"
-              required
-              autoComplete="name"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-          )}
+          {(control) => <Input {...control} name="name" required autoComplete="name" value={name} onChange={(event) => setName(event.currentTarget.value)} />}
         </Field>
         <Field id="order-email" label="Email" error={shown?.email}>
           {(control) => (
@@ -102,9 +106,7 @@ export function OrderModal({ open, onClose, title, description, lines, hidden, e
           {busy ? null : <ShoppingBag aria-hidden="true" className="size-5" />}
           {busy ? "Submitting..." : "Submit Order"}
         </Button>
-        <p className="text-center text-xs text-slate-600">
-          You pay on a secure card checkout page. We never see your card details.
-        </p>
+        <p className="text-center text-xs text-slate-600">You pay on a secure card checkout page. We never see your card details.</p>
         {hydrated ? null : (
           <a href={backHref} className="block text-center text-sm font-semibold text-brand-700 underline-offset-4 hover:underline">
             Back without ordering

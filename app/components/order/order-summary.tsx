@@ -1,5 +1,5 @@
-import { formatMoney } from "~/domain/format";
 import { cn } from "~/components/ui/cn";
+import { formatMoney } from "~/domain/format";
 
 export interface SummaryLine {
   name: string;

@@ -1,6 +1,7 @@
 import { formatPlanPrice, planLineName, type PlanView } from "~/domain/catalogue";
-import { OrderModal, type OrderModalProps } from "./order-modal";
 import { PLAN_INTENT } from "~/domain/order-intents";
+
+import { OrderModal, type OrderModalProps } from "./order-modal";
 
 type PlanOrderModalProps = Omit<OrderModalProps, "open" | "title" | "lines" | "hidden" | "description"> & {
   /** The chosen plan (from the catalogue), or null when the modal is closed. */

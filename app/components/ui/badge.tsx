@@ -1,4 +1,5 @@
 import type { HTMLAttributes } from "react";
+
 import { cn } from "~/components/ui/cn";
 
 export type BadgeTone = "neutral" | "brand" | "accent" | "info" | "success" | "warning" | "danger";

@@ -1,5 +1,6 @@
 import { Link, type LinkProps } from "@remix-run/react";
 import { forwardRef, type ButtonHTMLAttributes } from "react";
+
 import { cn } from "~/components/ui/cn";
 import { Spinner } from "~/components/ui/spinner";
 
@@ -25,11 +26,7 @@ const sizes: Record<ButtonSize, string> = {
   lg: "min-h-12 px-7 text-base",
 };
 
-export function buttonClassName({
-  variant = "primary",
-  size = "md",
-  className,
-}: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}) {
+export function buttonClassName({ variant = "primary", size = "md", className }: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}) {
   return cn(base, variants[variant], sizes[size], className);
 }
 
@@ -49,13 +46,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   ref,
 ) {
   return (
-    <button
-      ref={ref}
-      disabled={disabled || loading}
-      aria-busy={loading || undefined}
-      className={buttonClassName({ variant, size, className })}
-      {...props}
-    >
+    <button ref={ref} disabled={disabled || loading} aria-busy={loading || undefined} className={buttonClassName({ variant, size, className })} {...props}>
       {loading ? <Spinner /> : null}
       {children}
     </button>
@@ -65,9 +56,6 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
 export type ButtonLinkProps = LinkProps & { variant?: ButtonVariant; size?: ButtonSize };
 
 /** A Remix <Link> that looks like a button. */
-export const ButtonLink = forwardRef<HTMLAnchorElement, ButtonLinkProps>(function ButtonLink(
-  { variant, size, className, ...props },
-  ref,
-) {
+export const ButtonLink = forwardRef<HTMLAnchorElement, ButtonLinkProps>(function ButtonLink({ variant, size, className, ...props }, ref) {
   return <Link ref={ref} className={buttonClassName({ variant, size, className })} {...props} />;
 });

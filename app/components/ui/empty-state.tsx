@@ -1,5 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+
 import { cn } from "~/components/ui/cn";
 
 type EmptyStateProps = {
@@ -14,12 +15,7 @@ type EmptyStateProps = {
 
 export function EmptyState({ icon: Icon, title, text, action, headingLevel: Heading = "h3", className }: EmptyStateProps) {
   return (
-    <div
-      className={cn(
-        "flex flex-col items-center rounded-card border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center",
-        className,
-      )}
-    >
+    <div className={cn("flex flex-col items-center rounded-card border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center", className)}>
       {Icon ? (
         <span className="mb-4 flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-700">
           <Icon className="size-6" />

@@ -1,11 +1,5 @@
-import {
-  forwardRef,
-  useId,
-  type InputHTMLAttributes,
-  type LabelHTMLAttributes,
-  type ReactNode,
-  type TextareaHTMLAttributes,
-} from "react";
+import { forwardRef, useId, type InputHTMLAttributes, type LabelHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+
 import { cn } from "~/components/ui/cn";
 
 const control =
@@ -15,18 +9,13 @@ const control =
   "disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-600 " +
   "aria-[invalid=true]:border-red-700 aria-[invalid=true]:focus-visible:outline-red-700";
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
-  { className, type = "text", ...props },
-  ref,
-) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, type = "text", ...props }, ref) {
   return <input ref={ref} type={type} className={cn(control, "min-h-11 py-2", className)} {...props} />;
 });
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(
-  function Textarea({ className, rows = 4, ...props }, ref) {
-    return <textarea ref={ref} rows={rows} className={cn(control, "py-3", className)} {...props} />;
-  },
-);
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement>>(function Textarea({ className, rows = 4, ...props }, ref) {
+  return <textarea ref={ref} rows={rows} className={cn(control, "py-3", className)} {...props} />;
+});
 
 export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
   return <label className={cn("block text-sm font-semibold text-slate-800", className)} {...props} />;

@@ -11,12 +11,7 @@ export function Logo({ className, tone = "dark" }: LogoProps) {
   return (
     <span className={cn("inline-flex items-center gap-2.5", className)}>
       <LogoMark className="size-9 shrink-0" />
-      <span
-        className={cn(
-          "font-display text-xl font-extrabold tracking-tight",
-          tone === "light" ? "text-white" : "text-slate-950",
-        )}
-      >
+      <span className={cn("font-display text-xl font-extrabold tracking-tight", tone === "light" ? "text-white" : "text-slate-950")}>
         Brand<span className={tone === "light" ? "text-accent-300" : "text-brand-600"}>Lift</span>
       </span>
     </span>

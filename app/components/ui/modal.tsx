@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 import { createPortal } from "react-dom";
+
 import { cn } from "~/components/ui/cn";
 import { useHydrated } from "~/components/ui/use-hydrated";
 
@@ -42,9 +43,7 @@ const closeClassName =
   "-m-1.5 flex size-11 shrink-0 items-center justify-center rounded-full text-slate-600 hover:bg-slate-100 hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-brand-600";
 
 function focusableIn(container: HTMLElement) {
-  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-    (el) => !el.hasAttribute("inert") && el.getClientRects().length > 0,
-  );
+  return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute("inert") && el.getClientRects().length > 0);
 }
 
 /**
@@ -134,11 +133,7 @@ export function Modal({ open, onClose, title, description, children, size = "md"
         aria-labelledby={titleId}
         aria-describedby={description ? descriptionId : undefined}
         tabIndex={-1}
-        className={cn(
-          "relative my-auto w-full rounded-card bg-white text-slate-900 shadow-2xl focus-visible:outline-none",
-          widths[size],
-          className,
-        )}
+        className={cn("relative my-auto w-full rounded-card bg-white text-slate-900 shadow-2xl focus-visible:outline-none", widths[size], className)}
       >
         <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 sm:px-6">
           <div className="min-w-0">
@@ -152,11 +147,7 @@ export function Modal({ open, onClose, title, description, children, size = "md"
             ) : null}
           </div>
           {closeHref && !hydrated ? (
-            <a
-              href={closeHref}
-              aria-label="Close"
-              className={closeClassName}
-            >
+            <a href={closeHref} aria-label="Close" className={closeClassName}>
               <X className="size-5" aria-hidden="true" />
             </a>
           ) : (

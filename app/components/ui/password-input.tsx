@@ -1,5 +1,6 @@
 import { Eye, EyeOff } from "lucide-react";
 import { forwardRef, useId, useState, type InputHTMLAttributes } from "react";
+
 import { cn } from "~/components/ui/cn";
 import { Input } from "~/components/ui/input";
 import { useHydrated } from "~/components/ui/use-hydrated";

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, useFetcher, useLocation, useRevalidator, useRouteError } from "@remix-run/react";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import type { FormEvent, ReactNode } from "react";
+
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { buttonClassName } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
@@ -96,10 +97,7 @@ export function SectionBoundary<T>({
     />
   );
   return (
-    <GeneralErrorBoundary
-      defaultStatusHandler={({ error }) => (error.status < 500 && fallback ? fallback : outage)}
-      unexpectedErrorHandler={() => outage}
-    />
+    <GeneralErrorBoundary defaultStatusHandler={({ error }) => (error.status < 500 && fallback ? fallback : outage)} unexpectedErrorHandler={() => outage} />
   );
 }
 

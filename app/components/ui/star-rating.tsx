@@ -1,4 +1,5 @@
 import { Star } from "lucide-react";
+
 import { cn } from "~/components/ui/cn";
 
 type StarRatingProps = {

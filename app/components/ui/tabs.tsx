@@ -1,5 +1,6 @@
 import { NavLink } from "@remix-run/react";
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+
 import { cn } from "~/components/ui/cn";
 
 export type TabItem = {
@@ -31,16 +32,7 @@ const selectedTabClassName = "bg-white text-brand-700 shadow-sm hover:text-brand
  * WAI-ARIA tabs with automatic activation: arrow keys, Home and End move between tabs.
  * Controlled with `value` + `onValueChange`, or uncontrolled with `defaultValue`.
  */
-export function Tabs({
-  items,
-  label,
-  value,
-  defaultValue,
-  onValueChange,
-  className,
-  listClassName,
-  panelClassName,
-}: TabsProps) {
+export function Tabs({ items, label, value, defaultValue, onValueChange, className, listClassName, panelClassName }: TabsProps) {
   const baseId = useId();
   const [uncontrolled, setUncontrolled] = useState(defaultValue ?? items[0]?.value);
   const selected = value ?? uncontrolled;

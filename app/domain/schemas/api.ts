@@ -66,7 +66,12 @@ export const chatMessageJson = z.object({
   service: z.object({ _id: id, name: z.string() }).nullable(),
 });
 
-export const chatAttachmentJson = z.object({ _id: id, fileName: z.string(), mimeType: z.string(), fileSize: z.number().int().meta({ description: "In bytes." }) });
+export const chatAttachmentJson = z.object({
+  _id: id,
+  fileName: z.string(),
+  mimeType: z.string(),
+  fileSize: z.number().int().meta({ description: "In bytes." }),
+});
 
 /** A support thread in the inbox; a visitor's `customer._id` is the thread's own id. */
 export const threadJson = z.object({

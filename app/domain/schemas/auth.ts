@@ -16,7 +16,6 @@ export const AUTH_MESSAGES = {
   tokenRequired: "The reset link is missing its token. Please request a new one.",
 } as const;
 
-// Mirrors PASSWORD_MIN / PASSWORD_MAX of app/utils/password.server.ts, which the browser cannot import.
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 const EMAIL_MAX_LENGTH = 254;

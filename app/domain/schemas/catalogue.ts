@@ -15,31 +15,25 @@ export const PRICE_MESSAGES = {
 };
 
 /** Dollars as the editor or the API sends them ("28.99" or 28.99) -> integer cents, or the field's message. */
-export const priceField = z
-  .union([z.number(), z.string()], { error: PRICE_MESSAGES.required })
-  .transform((value, ctx) => {
-    const raw = typeof value === "number" ? value : value.trim().replace(/^\$/, "").replace(/,/g, "");
-    if (raw === "") {
-      ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.required });
-      return z.NEVER;
-    }
-    const dollars = typeof raw === "number" ? raw : /^\d+(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isFinite(dollars) || Math.abs(Math.round(dollars * 100) - dollars * 100) > 1e-6) {
-      ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.format });
-      return z.NEVER;
-    }
-    const cents = Math.round(dollars * 100);
-    if (cents <= 0) ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.positive });
-    else if (cents > MAX_PRICE_CENTS) ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.max });
-    return cents;
-  });
+export const priceField = z.union([z.number(), z.string()], { error: PRICE_MESSAGES.required }).transform((value, ctx) => {
+  const raw = typeof value === "number" ? value : value.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (raw === "") {
+    ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.required });
+    return z.NEVER;
+  }
+  const dollars = typeof raw === "number" ? raw : /^\d+(\.\d{1,2})?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(dollars) || Math.abs(Math.round(dollars * 100) - dollars * 100) > 1e-6) {
+    ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.format });
+    return z.NEVER;
+  }
+  const cents = Math.round(dollars * 100);
+  if (cents <= 0) ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.positive });
+  else if (cents > MAX_PRICE_CENTS) ctx.addIssue({ code: "custom", message: PRICE_MESSAGES.max });
+  return cents;
+});
 
 export const serviceNameField = line(
-  z
-    .string({ error: "Name is required" })
-    .trim()
-    .min(1, "Name is required")
-    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`),
+  z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`),
   "Name",
 );
 
@@ -54,11 +48,7 @@ export const displayOrderField = z.coerce
 /** One feature per line of a textarea (or an array from the API): 1 to 12, each up to 200 characters. */
 export const featuresField = z
   .union([z.string(), z.array(z.string())], { error: "Add at least one feature" })
-  .transform((value) =>
-    (Array.isArray(value) ? value : value.split(/\r?\n/))
-      .map((feature) => feature.trim())
-      .filter(Boolean),
-  )
+  .transform((value) => (Array.isArray(value) ? value : value.split(/\r?\n/)).map((feature) => feature.trim()).filter(Boolean))
   .pipe(
     z
       .array(text(z.string().max(200, "Each feature must be at most 200 characters"), "Features"))
@@ -81,7 +71,10 @@ export const serviceFormSchema = z.object({
 });
 
 const tierSchema = z.object({
-  name: line(z.string({ error: "Package name is required" }).trim().min(1, "Package name is required").max(60, "Package name must be at most 60 characters"), "Package name"),
+  name: line(
+    z.string({ error: "Package name is required" }).trim().min(1, "Package name is required").max(60, "Package name must be at most 60 characters"),
+    "Package name",
+  ),
   description: text(z.string().trim().max(300, "Description must be at most 300 characters"), "Description").default(""),
   price: priceField.optional(),
   features: featuresField,

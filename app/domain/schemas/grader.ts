@@ -44,7 +44,12 @@ export const LEADS_MAX_PAGE_SIZE = 100;
 
 export const leadsQuery = z.object({
   search: line(z.string().trim().max(200, "The search is too long."), "The search").optional(),
-  page: z.coerce.number({ error: "Page must be a whole number." }).int("Page must be a whole number.").min(1, "Page must be at least 1.").max(1_000_000).default(1),
+  page: z.coerce
+    .number({ error: "Page must be a whole number." })
+    .int("Page must be a whole number.")
+    .min(1, "Page must be at least 1.")
+    .max(1_000_000)
+    .default(1),
   limit: z.coerce
     .number({ error: "Limit must be a whole number." })
     .int("Limit must be a whole number.")
@@ -52,4 +57,3 @@ export const leadsQuery = z.object({
     .max(LEADS_MAX_PAGE_SIZE, `Limit must be at most ${LEADS_MAX_PAGE_SIZE}.`)
     .default(LEADS_PAGE_SIZE),
 });
-

@@ -1,6 +1,7 @@
 import { API_ORDER_STATUSES } from "~/domain/order-status";
 import { ROLES } from "~/domain/status";
 import { line, z } from "~/domain/zod";
+
 import { emailField, nameField } from "./order";
 
 /*
@@ -25,8 +26,18 @@ export const orderFilterSchema = z.object({
 });
 
 export const orderListQuerySchema = orderFilterSchema.extend({
-  page: z.coerce.number({ error: "Page must be a whole number." }).int("Page must be a whole number.").min(1, "Page must be at least 1.").max(100_000, "Page must be at most 100000.").default(1),
-  limit: z.coerce.number({ error: "Limit must be a whole number." }).int("Limit must be a whole number.").min(1, "Limit must be at least 1.").max(100, "Limit must be at most 100.").default(25),
+  page: z.coerce
+    .number({ error: "Page must be a whole number." })
+    .int("Page must be a whole number.")
+    .min(1, "Page must be at least 1.")
+    .max(100_000, "Page must be at most 100000.")
+    .default(1),
+  limit: z.coerce
+    .number({ error: "Limit must be a whole number." })
+    .int("Limit must be a whole number.")
+    .min(1, "Limit must be at least 1.")
+    .max(100, "Limit must be at most 100.")
+    .default(25),
 });
 
 /** A filter's days as instants: `to` covers its whole day. */
@@ -61,7 +72,12 @@ export const refundBodySchema = z.object({
 export const inviteBodySchema = z.object({ email: emailField, name: nameField });
 
 export const revenueQuerySchema = z.object({
-  months: z.coerce.number({ error: "Months must be a whole number." }).int("Months must be a whole number.").min(1, "Months must be at least 1.").max(36, "Months must be at most 36.").default(12),
+  months: z.coerce
+    .number({ error: "Months must be a whole number." })
+    .int("Months must be a whole number.")
+    .min(1, "Months must be at least 1.")
+    .max(36, "Months must be at most 36.")
+    .default(12),
 });
 
 export const orderJson = z.object({

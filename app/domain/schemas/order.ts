@@ -21,7 +21,6 @@ export const emailField = z
   // A check on the string itself (not a pipe), so the OpenAPI document says `format: email` too.
   .email("Invalid email address");
 
-
 export const orderFormSchema = z
   .object({
     intent: z.literal(ORDER_INTENT),

@@ -11,18 +11,30 @@ export const REPLY_BODY_MAX = 2000;
 
 export const noteSchema = z.object({
   body: text(
-    z.string({ error: "Please write the note." }).trim().min(1, { error: "Please write the note." }).max(NOTE_MAX, { error: `A note is at most ${NOTE_MAX} characters.` }),
+    z
+      .string({ error: "Please write the note." })
+      .trim()
+      .min(1, { error: "Please write the note." })
+      .max(NOTE_MAX, { error: `A note is at most ${NOTE_MAX} characters.` }),
     "Note",
   ),
 });
 
 export const savedReplySchema = z.object({
   title: line(
-    z.string({ error: "Please give the reply a title." }).trim().min(1, { error: "Please give the reply a title." }).max(REPLY_TITLE_MAX, { error: `A title is at most ${REPLY_TITLE_MAX} characters.` }),
+    z
+      .string({ error: "Please give the reply a title." })
+      .trim()
+      .min(1, { error: "Please give the reply a title." })
+      .max(REPLY_TITLE_MAX, { error: `A title is at most ${REPLY_TITLE_MAX} characters.` }),
     "Title",
   ),
   body: text(
-    z.string({ error: "Please write the reply." }).trim().min(1, { error: "Please write the reply." }).max(REPLY_BODY_MAX, { error: `A reply is at most ${REPLY_BODY_MAX} characters.` }),
+    z
+      .string({ error: "Please write the reply." })
+      .trim()
+      .min(1, { error: "Please write the reply." })
+      .max(REPLY_BODY_MAX, { error: `A reply is at most ${REPLY_BODY_MAX} characters.` }),
     "Reply",
   ),
 });

@@ -1,4 +1,5 @@
 import { db, schema } from "~/utils/db.server";
+
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -20,7 +21,16 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   const plan = async (planId: string) => {
     const [order] = await db
       .insert(schema.orders)
-      .values({ kind: "subscription", email: base.customerA.email, name: "A", userId: base.customerA.id, status: "paid", totalCents: 15900, planId, paidAt: new Date() })
+      .values({
+        kind: "subscription",
+        email: base.customerA.email,
+        name: "A",
+        userId: base.customerA.id,
+        status: "paid",
+        totalCents: 15900,
+        planId,
+        paidAt: new Date(),
+      })
       .returning();
     const [subscription] = await db
       .insert(schema.subscriptions)
@@ -78,8 +88,18 @@ export const rows: AuthorizationRow[] = [
   { route: "api.subscriptions.$id.reports.ts", method: "GET", path: (f) => `/api/subscriptions/${subA(f)}/reports`, expect: everyone(405) },
 
   // Pages
-  { route: "dashboard.billing.ts", method: "GET", path: "/dashboard/billing", expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }) },
-  { route: "dashboard.billing.ts", method: "POST", path: "/dashboard/billing", expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }) },
+  {
+    route: "dashboard.billing.ts",
+    method: "GET",
+    path: "/dashboard/billing",
+    expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }),
+  },
+  {
+    route: "dashboard.billing.ts",
+    method: "POST",
+    path: "/dashboard/billing",
+    expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }),
+  },
   { route: "billing.test._index.tsx", method: "GET", path: "/billing/test", expect: byRole({ anonymous: login, customer: 200, team: 404 }) },
   {
     route: "billing.test._index.tsx",
@@ -98,7 +118,12 @@ export const rows: AuthorizationRow[] = [
   },
   { route: "dashboard.plans.$subscriptionId._index.tsx", method: "GET", path: (f) => `/dashboard/plans/${subA(f)}`, expect: pageOfA },
   { route: "dashboard.plans.$subscriptionId.message.tsx", method: "GET", path: (f) => `/dashboard/plans/${subA(f)}/message`, expect: pageOfA },
-  { route: "dashboard.users.$userId.plans.$subscriptionId.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}/plans/${subA(f)}`, expect: staffPage },
+  {
+    route: "dashboard.users.$userId.plans.$subscriptionId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/users/${f.customerA.id}/plans/${subA(f)}`,
+    expect: staffPage,
+  },
   {
     route: "dashboard.users.$userId.plans.$subscriptionId.tsx",
     method: "POST",
@@ -115,9 +140,20 @@ export const rows: AuthorizationRow[] = [
     body: { form: { intent: "name", name: "Renamed Person" } },
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/account" }, team: { status: 302, location: "/dashboard/account" } }),
   },
-  { route: "dashboard.receipts.tsx", method: "GET", path: "/dashboard/receipts", expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/users" } }) },
+  {
+    route: "dashboard.receipts.tsx",
+    method: "GET",
+    path: "/dashboard/receipts",
+    expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/users" } }),
+  },
   { route: "receipts.$kind.$id.tsx", method: "GET", path: (f) => `/receipts/order/${f.ids.billOrderA}`, expect: pageOfA },
-  { route: "receipts.$kind.$id.tsx", method: "GET", path: (f) => `/receipts/invoice/${f.ids.billOrderA}`, note: "an order id is no invoice", expect: byRole({ anonymous: login, customer: 404, team: 404 }) },
+  {
+    route: "receipts.$kind.$id.tsx",
+    method: "GET",
+    path: (f) => `/receipts/invoice/${f.ids.billOrderA}`,
+    note: "an order id is no invoice",
+    expect: byRole({ anonymous: login, customer: 404, team: 404 }),
+  },
   { route: "account.confirm-email.tsx", method: "GET", path: "/account/confirm-email?token=not-a-token", expect: everyone(400) },
   { route: "account.undo-email.tsx", method: "GET", path: "/account/undo-email?token=not-a-token", expect: everyone(400) },
   { route: "account.undo-email.tsx", method: "POST", path: "/account/undo-email", body: { form: { token: "not-a-token" } }, expect: everyone(400) },

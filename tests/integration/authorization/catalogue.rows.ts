@@ -1,4 +1,5 @@
 import { createService } from "~/models/catalogue.server";
+
 import { unique } from "../../factories";
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";

@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
+
 import { seedCatalogue } from "#db/seed";
 import { createDownloadUrl } from "~/models/reports.server";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
+
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -24,7 +26,10 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   await seedCatalogue(db);
   const [service, otherService] = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(2);
   const order = async (userId: string, serviceId: string, cents: number) => {
-    const [o] = await db.insert(schema.orders).values({ email: `${userId}@authz.test`, name: "Buyer", userId, status: "paid", totalCents: cents }).returning();
+    const [o] = await db
+      .insert(schema.orders)
+      .values({ email: `${userId}@authz.test`, name: "Buyer", userId, status: "paid", totalCents: cents })
+      .returning();
     const [p] = await db.insert(schema.purchases).values({ orderId: o.id, serviceId, userId, amountCents: cents, status: "in_progress" }).returning();
     return p;
   };
@@ -34,7 +39,16 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   await putBuffer(storageKey, PDF, "application/pdf");
   const [report] = await db
     .insert(schema.reports)
-    .values({ userId: base.customerA.id, serviceId: service.id, purchaseId: purchaseA.id, title: "A's report", fileName: "a.pdf", fileSize: PDF.length, mimeType: "application/pdf", storageKey })
+    .values({
+      userId: base.customerA.id,
+      serviceId: service.id,
+      purchaseId: purchaseA.id,
+      title: "A's report",
+      fileName: "a.pdf",
+      fileSize: PDF.length,
+      mimeType: "application/pdf",
+      storageKey,
+    })
     .returning();
   const [emailRow] = await db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, base.customerA.id));
   return { dashPurchaseA: purchaseA.id, dashPurchaseB: purchaseB.id, dashServiceA: service.id, dashReportA: report.id, dashEmailA: emailRow.email };
@@ -70,13 +84,25 @@ export const rows: AuthorizationRow[] = [
     note: "A's purchase; staff are sent to A's page",
     expect: { ...pageOfA, team: { status: 302, location: "/dashboard/users/" } },
   },
-  { route: "dashboard.services.$purchaseId.tsx", method: "GET", path: "/dashboard/services/not-an-id", note: "malformed id", expect: byRole({ anonymous: login, customer: 404, team: 404 }) },
+  {
+    route: "dashboard.services.$purchaseId.tsx",
+    method: "GET",
+    path: "/dashboard/services/not-an-id",
+    note: "malformed id",
+    expect: byRole({ anonymous: login, customer: 404, team: 404 }),
+  },
   { route: "dashboard.services.$purchaseId._index.tsx", method: "GET", path: (f) => `/dashboard/services/${purchaseA(f)}`, expect: pageOfA },
   { route: "dashboard.services.$purchaseId.message.tsx", method: "GET", path: (f) => `/dashboard/services/${purchaseA(f)}/message`, expect: pageOfA },
   { route: "dashboard.reports.tsx", method: "GET", path: "/dashboard/reports", expect: byRole({ anonymous: login, customer: 200, team: toUsers }) },
   { route: "dashboard.users._index.tsx", method: "GET", path: "/dashboard/users?search=customer&page=2", expect: staffPage },
   { route: "dashboard.users.$userId.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}`, expect: staffPage },
-  { route: "dashboard.users.$userId.tsx", method: "GET", path: (f) => `/dashboard/users/${f.team.id}`, note: "a staff id is no customer", expect: byRole({ anonymous: login, customer: 403, team: 404 }) },
+  {
+    route: "dashboard.users.$userId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/users/${f.team.id}`,
+    note: "a staff id is no customer",
+    expect: byRole({ anonymous: login, customer: 403, team: 404 }),
+  },
   { route: "dashboard.users.$userId._index.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}`, expect: staffPage },
   {
     route: "dashboard.users.$userId._index.tsx",
@@ -106,8 +132,20 @@ export const rows: AuthorizationRow[] = [
 
   // Files: the signed-in owner or staff, or anyone with a valid signed link.
   { route: "files.reports.$reportId.ts", method: "GET", path: (f) => `/files/reports/${reportA(f)}`, note: "session", expect: { ...apiOfA, anonymous: 404 } },
-  { route: "files.reports.$reportId.ts", method: "GET", path: (f) => new URL(createDownloadUrl(reportA(f))).pathname + new URL(createDownloadUrl(reportA(f))).search, note: "signed link", expect: everyone(200) },
-  { route: "files.reports.$reportId.ts", method: "GET", path: (f) => `/files/reports/${reportA(f)}?expires=${Date.now() + 60_000}&sig=forged`, note: "forged link", expect: everyone(404) },
+  {
+    route: "files.reports.$reportId.ts",
+    method: "GET",
+    path: (f) => new URL(createDownloadUrl(reportA(f))).pathname + new URL(createDownloadUrl(reportA(f))).search,
+    note: "signed link",
+    expect: everyone(200),
+  },
+  {
+    route: "files.reports.$reportId.ts",
+    method: "GET",
+    path: (f) => `/files/reports/${reportA(f)}?expires=${Date.now() + 60_000}&sig=forged`,
+    note: "forged link",
+    expect: everyone(404),
+  },
 
   // JSON API
   { route: "api.services.my-purchases.ts", method: "GET", path: "/api/services/my-purchases", expect: customerApi },

@@ -1,5 +1,6 @@
 import { gradeAnswersSchema } from "~/domain/grader";
 import { createGrade } from "~/models/grades.server";
+
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -29,5 +30,10 @@ export const rows: AuthorizationRow[] = [
   { route: "grade._index.tsx", method: "POST", path: "/grade", body: { form }, expect: everyone({ status: 302, location: "/grade/" }) },
   { route: "grade.$id.tsx", method: "GET", path: (f) => `/grade/${gradeId(f)}`, expect: everyone(200) },
   { route: "grade.$id_.og[.]png.ts", method: "GET", path: (f) => `/grade/${gradeId(f)}/og.png`, expect: everyone(200) },
-  { route: "dashboard.leads.tsx", method: "GET", path: "/dashboard/leads", expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }) },
+  {
+    route: "dashboard.leads.tsx",
+    method: "GET",
+    path: "/dashboard/leads",
+    expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }),
+  },
 ];

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+
 import { bearerFor, sessionCookieFor } from "../../factories";
 import { uniqueEmail as makeUniqueEmail } from "../../requests";
 import type { Actor, Expected, Transport } from "./types";

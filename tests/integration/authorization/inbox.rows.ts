@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
+
 import { supportRoomId } from "~/domain/chat";
-import { storeMessage } from "~/models/chat-send.server";
 import { createAttachmentUrl } from "~/models/chat-attachments.server";
+import { storeMessage } from "~/models/chat-send.server";
 import { recordContactMessage } from "~/models/inbox.server";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
+
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -31,7 +33,15 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   await putBuffer(storageKey, PNG, "image/png");
   const [attachment] = await db
     .insert(schema.chatAttachments)
-    .values({ roomId: supportRoomId(a.id), uploaderId: a.id, messageId: message._id, storageKey, fileName: "a.png", mimeType: "image/png", fileSize: PNG.length })
+    .values({
+      roomId: supportRoomId(a.id),
+      uploaderId: a.id,
+      messageId: message._id,
+      storageKey,
+      fileName: "a.png",
+      mimeType: "image/png",
+      fileSize: PNG.length,
+    })
     .returning();
   const visitor = await recordContactMessage({ email: `visitor-${crypto.randomUUID()}@authz.test`, name: "Vic", message: "hello" });
   const [visitorThread] = await db.select({ id: schema.chatThreads.id }).from(schema.chatThreads).where(eq(schema.chatThreads.roomId, visitor.roomId));
@@ -56,8 +66,20 @@ export const rows: AuthorizationRow[] = [
   { route: "dashboard.inbox.tsx", method: "GET", path: "/dashboard/inbox", expect: staffPage },
   { route: "dashboard.inbox.tsx", method: "GET", path: "/dashboard/inbox?filter=mine&search=question", note: "filtered", expect: staffPage },
   { route: "dashboard.inbox._index.tsx", method: "GET", path: "/dashboard/inbox", expect: staffPage },
-  { route: "dashboard.inbox.$customerId.tsx", method: "GET", path: (f) => `/dashboard/inbox/${f.customerA.id}`, note: "customer A's thread", expect: staffPage },
-  { route: "dashboard.inbox.$customerId.tsx", method: "GET", path: (f) => `/dashboard/inbox/${f.ids.inboxVisitorThread}`, note: "a visitor's thread", expect: staffPage },
+  {
+    route: "dashboard.inbox.$customerId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/inbox/${f.customerA.id}`,
+    note: "customer A's thread",
+    expect: staffPage,
+  },
+  {
+    route: "dashboard.inbox.$customerId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/inbox/${f.ids.inboxVisitorThread}`,
+    note: "a visitor's thread",
+    expect: staffPage,
+  },
   {
     route: "dashboard.inbox.$customerId.tsx",
     method: "GET",
@@ -81,7 +103,13 @@ export const rows: AuthorizationRow[] = [
 
   // API
   { route: "api.chat.threads.ts", method: "GET", path: "/api/chat/threads", expect: staffApi },
-  { route: "api.chat.threads.ts", method: "GET", path: "/api/chat/threads?filter=unassigned&search=question&page=1&limit=10", note: "filtered", expect: staffApi },
+  {
+    route: "api.chat.threads.ts",
+    method: "GET",
+    path: "/api/chat/threads?filter=unassigned&search=question&page=1&limit=10",
+    note: "filtered",
+    expect: staffApi,
+  },
   { route: "api.chat.threads.ts", method: "POST", path: "/api/chat/threads", expect: everyone(405) },
   {
     route: "api.chat.threads.$customerId.ts",
@@ -108,7 +136,12 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: 401, customerA: 201, customerB: 404, team: 201 },
   },
   { route: "api.chat.attachments.ts", method: "GET", path: "/api/chat/attachments", expect: everyone(405) },
-  { route: "api.chat.attachments.$id.ts", method: "GET", path: (f) => `/api/chat/attachments/${attachmentA(f)}`, expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 } },
+  {
+    route: "api.chat.attachments.$id.ts",
+    method: "GET",
+    path: (f) => `/api/chat/attachments/${attachmentA(f)}`,
+    expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
+  },
   { route: "api.chat.attachments.$id.ts", method: "POST", path: (f) => `/api/chat/attachments/${attachmentA(f)}`, expect: everyone(405) },
   {
     route: "files.chat.$attachmentId.ts",

@@ -1,5 +1,6 @@
 import { seedCatalogue } from "#db/seed";
 import { db, schema } from "~/utils/db.server";
+
 import { byRole, createTestUser, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -36,7 +37,13 @@ export const rows: AuthorizationRow[] = [
   // Pages
   { route: "dashboard.orders._index.tsx", method: "GET", path: "/dashboard/orders?status=paid&search=authz&page=1", expect: staffPage },
   { route: "dashboard.orders.$orderId.tsx", method: "GET", path: (f) => `/dashboard/orders/${f.ids.opsOrder}`, expect: staffPage },
-  { route: "dashboard.orders.$orderId.tsx", method: "GET", path: "/dashboard/orders/not-an-id", note: "malformed id", expect: byRole({ anonymous: login, customer: 403, team: 404 }) },
+  {
+    route: "dashboard.orders.$orderId.tsx",
+    method: "GET",
+    path: "/dashboard/orders/not-an-id",
+    note: "malformed id",
+    expect: byRole({ anonymous: login, customer: 403, team: 404 }),
+  },
   {
     route: "dashboard.orders.$orderId.tsx",
     method: "POST",
@@ -59,7 +66,13 @@ export const rows: AuthorizationRow[] = [
   // JSON API
   { route: "api.orders.ts", method: "GET", path: "/api/orders?status=paid&limit=5", expect: staffApi },
   { route: "api.orders.ts", method: "POST", path: "/api/orders", expect: everyone(405) },
-  { route: "api.orders.$id.refund.ts", method: "POST", path: async () => `/api/orders/${await freshOrder()}/refund`, body: { json: { amount: 1 } }, expect: staffApi },
+  {
+    route: "api.orders.$id.refund.ts",
+    method: "POST",
+    path: async () => `/api/orders/${await freshOrder()}/refund`,
+    body: { json: { amount: 1 } },
+    expect: staffApi,
+  },
   { route: "api.orders.$id.refund.ts", method: "GET", path: (f) => `/api/orders/${f.ids.opsOrder}/refund`, expect: everyone(405) },
   { route: "api.stats.revenue.ts", method: "GET", path: "/api/stats/revenue?months=12", expect: staffApi },
   { route: "api.stats.revenue.ts", method: "POST", path: "/api/stats/revenue", expect: everyone(405) },

@@ -1,5 +1,6 @@
 import { seedCatalogue } from "#db/seed";
 import { db, schema } from "~/utils/db.server";
+
 import { everyone, uniqueEmail } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -48,11 +49,24 @@ export const rows: AuthorizationRow[] = [
     route: "api.services.purchase.ts",
     method: "POST",
     path: "/api/services/purchase",
-    body: (f) => ({ json: { name: "Authz Buyer", email: uniqueEmail("api-order"), services: [{ serviceId: f.ids.storefrontServiceId, pricingType: "one_time", quantity: 1 }] } }),
+    body: (f) => ({
+      json: {
+        name: "Authz Buyer",
+        email: uniqueEmail("api-order"),
+        services: [{ serviceId: f.ids.storefrontServiceId, pricingType: "one_time", quantity: 1 }],
+      },
+    }),
     expect: everyone(200),
   },
   { route: "api.stripe.webhook.ts", method: "GET", path: "/api/stripe/webhook", expect: everyone(405) },
-  { route: "api.stripe.webhook.ts", method: "POST", path: "/api/stripe/webhook", note: "unsigned", body: { json: { id: "evt_forged", type: "checkout.session.completed" } }, expect: everyone(400) },
+  {
+    route: "api.stripe.webhook.ts",
+    method: "POST",
+    path: "/api/stripe/webhook",
+    note: "unsigned",
+    body: { json: { id: "evt_forged", type: "checkout.session.completed" } },
+    expect: everyone(400),
+  },
   { route: "checkout.test.$sessionId.tsx", method: "GET", path: `/checkout/test/${SESSION}`, expect: everyone(200) },
   {
     route: "checkout.test.$sessionId.tsx",

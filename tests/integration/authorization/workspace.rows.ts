@@ -1,4 +1,5 @@
 import { createSavedReply } from "~/models/saved-replies.server";
+
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -42,7 +43,13 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   { route: "api.saved-replies.$id.ts", method: "DELETE", path: freshReply, expect: staffApi },
-  { route: "api.saved-replies.$id.ts", method: "DELETE", path: `/api/saved-replies/${crypto.randomUUID()}`, note: "unknown id", expect: byRole({ anonymous: 401, customer: 403, team: 404 }) },
+  {
+    route: "api.saved-replies.$id.ts",
+    method: "DELETE",
+    path: `/api/saved-replies/${crypto.randomUUID()}`,
+    note: "unknown id",
+    expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
+  },
   { route: "api.saved-replies.$id.ts", method: "GET", path: (f) => `/api/saved-replies/${f.ids.workspaceReply}`, expect: everyone(405) },
   { route: "api.services.purchases.ts", method: "GET", path: "/api/services/purchases?assigneeId=me&due=overdue", note: "my work", expect: staffApi },
   {
@@ -56,7 +63,12 @@ export const rows: AuthorizationRow[] = [
 ];
 
 rows.push(
-  { route: "dashboard.work.tsx", method: "GET", path: "/dashboard/work?due=overdue", expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }) },
+  {
+    route: "dashboard.work.tsx",
+    method: "GET",
+    path: "/dashboard/work?due=overdue",
+    expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }),
+  },
   {
     route: "dashboard.work.tsx",
     method: "POST",
