@@ -101,6 +101,8 @@ export const services = pgTable(
     uniqueIndex("services_name_unique_idx")
       .on(sql`lower(${t.name})`)
       .where(sql`${t.slug} not like 'package-%' and ${t.slug} not like 'plan-%'`),
+    // Staff search (/dashboard/search, decision 190): the words of the name and description.
+    index("services_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || coalesce(${t.description}, ''))`),
   ],
 );
 
@@ -134,6 +136,8 @@ export const orders = pgTable(
     index("orders_paid_revenue_idx")
       .on(t.paidAt, t.status, t.totalCents, t.refundedCents)
       .where(sql`${t.paidAt} is not null`),
+    // Staff search (/dashboard/search, decision 190): the buyer's name and e-mail and the receipt number (BL-1A2B3C4D).
+    index("orders_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || ${t.email} || ' bl-' || left(${t.id}::text, 8))`),
     check("orders_refunded_check", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`),
     check("orders_status_check", inList("status", ORDER_STATUSES)),
     check("orders_kind_check", inList("kind", ["services", "subscription"])),

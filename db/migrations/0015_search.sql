@@ -1,0 +1,2 @@
+CREATE INDEX "orders_search_idx" ON "orders" USING gin (to_tsvector('simple', "name" || ' ' || "email" || ' bl-' || left("id"::text, 8)));--> statement-breakpoint
+CREATE INDEX "services_search_idx" ON "services" USING gin (to_tsvector('simple', "name" || ' ' || coalesce("description", '')));
