@@ -15,7 +15,7 @@ export interface ChatMessage {
   receiverId: string | null;
   message: string;
   messageType: "text" | "file";
-  /** A `file` message's attachment; its bytes come through a signed link. */
+  /** A `file` message's attachment, served at attachmentPath(_id); the message text is its caption, or its name when none was given. */
   attachment?: ChatAttachment;
   createdAt: string;
   /** The service a customer wrote about (support threads only); null when none was given. */
@@ -28,6 +28,9 @@ export interface ChatAttachment {
   mimeType: string;
   fileSize: number;
 }
+
+/** An attachment's stable address: it asks the session on every request (docs/decisions/180). */
+export const attachmentPath = (attachmentId: string) => `/files/chat/${attachmentId}`;
 
 /** Message limits, shared so the input can stop what the server would refuse. */
 export const MESSAGE_MAX_LENGTH = 2000;

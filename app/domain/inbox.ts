@@ -1,6 +1,6 @@
 import type { ChatMessage } from "./chat";
 import { UUID_SOURCE } from "./ids";
-import { extensionOf } from "./report";
+import { extensionOf, REPORT_TYPES } from "./report";
 
 /** The support inbox's shapes and rules, shared by the store, the API, the socket server and the browser. */
 
@@ -38,12 +38,9 @@ export const TYPING_THROTTLE_MS = 2000;
 /** How long a "typing…" stays on screen without a new `typing`. */
 export const TYPING_SHOWN_MS = 4000;
 
-/* Attachments: the report rules (10 MiB, content checked) with gif and webp, and no Word files. */
-export const ATTACHMENT_TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
+/* Attachments: the report rules (10 MiB, content checked, the same types) plus gif and webp, as the contract says. */
+export const ATTACHMENT_TYPES: Readonly<Record<string, string>> = {
+  ...REPORT_TYPES,
   gif: "image/gif",
   webp: "image/webp",
 };
@@ -54,12 +51,19 @@ export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENT_MESSAGES = {
   file: "Please select a file to send",
   size: "File size must be less than 10MB",
-  type: "Please send only images (JPG, PNG, GIF, WebP) or PDF files",
+  type: "Please send only images (JPG, PNG, GIF, WebP), PDF or Word (DOC, DOCX) files",
   room: "Conversation not found.",
   roomRequired: "roomId is required: the conversation the file is for.",
 } as const;
 
 export const isImage = (mimeType: string) => mimeType.startsWith("image/");
+
+/** What a file chip calls an attachment: "Image", "PDF" or "Word document". */
+export function attachmentKind(mimeType: string): string {
+  if (isImage(mimeType)) return "Image";
+  if (mimeType === "application/pdf") return "PDF";
+  return "Word document";
+}
 
 /** The browser's first look (the server checks the content too). */
 export function checkAttachmentFile(file: { name: string; size: number }): string | undefined {

@@ -11,7 +11,19 @@ export const UPLOAD_MESSAGES = {
   type: "Please upload only PDF, DOC, DOCX, or image files",
 } as const;
 
-export const REPORT_EXTENSIONS = ["pdf", "doc", "docx", "jpg", "jpeg", "png"] as const;
+/**
+ * Extension → the MIME type its content must have: the one list of what may be uploaded, for
+ * reports and (with gif and webp added) for chat attachments.
+ */
+export const REPORT_TYPES: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+};
+const REPORT_EXTENSIONS = Object.keys(REPORT_TYPES);
 export const REPORT_ACCEPT = REPORT_EXTENSIONS.map((e) => `.${e}`).join(",");
 
 export function extensionOf(fileName: string): string {
@@ -23,6 +35,6 @@ export function extensionOf(fileName: string): string {
 export function checkReportFile(file: { name: string; size: number }): string | undefined {
   if (file.size === 0) return UPLOAD_MESSAGES.file;
   if (file.size > MAX_REPORT_BYTES) return UPLOAD_MESSAGES.size;
-  if (!(REPORT_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return UPLOAD_MESSAGES.type;
+  if (!REPORT_EXTENSIONS.includes(extensionOf(file.name))) return UPLOAD_MESSAGES.type;
   return undefined;
 }

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 
 import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
-import { parseRoomId, type ChatAttachment } from "~/domain/chat";
+import { attachmentPath, parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
 import { can, canJoinRoom, type Actor } from "~/domain/permissions";
@@ -18,10 +18,11 @@ import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
 
 /*
- * Files sent in a chat: the report upload rules (streamed, 10 MiB counted on the
- * way, extension and magic bytes) with gif and webp and without Word files, stored under
- * `chat/<uuid>.<ext>` through the same storage layer. An attachment belongs to one room; only
- * that room's members get a signed link to it (and, before it is sent, only its uploader).
+ * Files sent in a chat: the report upload rules (streamed, 10 MiB counted on the way, extension
+ * and magic bytes, the same types) plus gif and webp, stored under `chat/<uuid>.<ext>` through the
+ * same storage layer. An attachment belongs to one room; only that room's members may open it
+ * (and, before it is sent, only its uploader): at its stable address /files/chat/:id, which asks
+ * the session on every request, or through a five-minute signed link for clients without one.
  */
 
 const a = schema.chatAttachments;
@@ -135,7 +136,7 @@ function sign(secret: string, id: string, expires: number) {
 /** A link that works without a header for five minutes (img src, a download in a new tab). */
 export function createAttachmentUrl(id: string, now = Date.now()) {
   const expires = now + ATTACHMENT_URL_TTL_MS;
-  return `${env.appUrl}/files/chat/${id}?${new URLSearchParams({ expires: String(expires), sig: sign(sessionSecrets(env)[0], id, expires) })}`;
+  return `${env.appUrl}${attachmentPath(id)}?${new URLSearchParams({ expires: String(expires), sig: sign(sessionSecrets(env)[0], id, expires) })}`;
 }
 
 export function verifyAttachmentSignature(id: string, expiresParam: string | null, sig: string | null, now = Date.now()) {

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { unstable_parseMultipartFormData } from "@remix-run/node";
 import { fileTypeFromBuffer } from "file-type";
 
-import { extensionOf, MAX_FORM_FIELDS, MAX_REPORT_BYTES, TOO_MANY_FIELDS_MESSAGE, UPLOAD_MESSAGES } from "~/domain/report";
+import { extensionOf, MAX_FORM_FIELDS, MAX_REPORT_BYTES, REPORT_TYPES, TOO_MANY_FIELDS_MESSAGE, UPLOAD_MESSAGES } from "~/domain/report";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { HttpError } from "~/utils/http.server";
 import { storage } from "~/utils/storage.server";
@@ -17,16 +17,7 @@ import { storage } from "~/utils/storage.server";
 
 export { UPLOAD_MESSAGES, extensionOf };
 
-const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-/** Extension → the MIME type its content must have. */
-export const REPORT_TYPES: Record<string, string> = {
-  pdf: "application/pdf",
-  doc: "application/msword",
-  docx: DOCX,
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
-};
+const DOCX = REPORT_TYPES.docx;
 
 const SNIFF_BYTES = 64 * 1024;
 const MAX_FIELD_BYTES = 16 * 1024;
@@ -53,7 +44,7 @@ export function sanitizeFileName(raw: string): string {
 }
 
 /** The content must be what the extension says it is. */
-export async function contentMatches(extension: string, head: Buffer, types: Record<string, string> = REPORT_TYPES): Promise<boolean> {
+export async function contentMatches(extension: string, head: Buffer, types: Readonly<Record<string, string>> = REPORT_TYPES): Promise<boolean> {
   const expected = types[extension];
   if (!expected) return false;
   if (extension === "doc") return head.subarray(0, 8).equals(OLE2);
@@ -143,7 +134,7 @@ async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done:
 
 /** What an upload may be and where it is stored: reports by default; chat attachments pass their own. */
 export interface UploadRules {
-  types: Record<string, string>;
+  types: Readonly<Record<string, string>>;
   keyPrefix: string;
 }
 const REPORT_RULES: UploadRules = { types: REPORT_TYPES, keyPrefix: "reports" };

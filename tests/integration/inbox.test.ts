@@ -5,6 +5,7 @@ import { describe, expect, test } from "vitest";
 
 import { supportRoomId, type ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
+import { createAttachmentUrl } from "~/models/chat-attachments.server";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import { createContactMessage } from "~/models/contact.server";
 import { replyToVisitor } from "~/models/inbox.server";
@@ -81,6 +82,8 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 const chatFiles = () => filesUnder(path.join(env.storageDir, "chat"));
+/** The first bytes of a Word .docx: a zip whose first part is [Content_Types].xml. */
+const docx = () => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26, 0), Buffer.from("[Content_Types].xml"), Buffer.alloc(200, 0)]);
 
 describe("thread summary", () => {
   test("each message updates the thread in the same transaction: last message, unread both ways, and a closed thread reopens", async () => {
@@ -306,8 +309,43 @@ describe("attachments", () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(samples.png())).toBe(true);
     expect((await linkFor(customer)).status).toBe(200);
     expect((await linkFor(stranger)).status).toBe(404);
-    const unsigned = await file.loader({ request: new Request(`http://localhost/files/chat/${attachmentId}`), params: { attachmentId }, context });
-    expect(unsigned.status).toBe(404);
+  });
+
+  test("an attachment's stable address asks the session on every request: members get the file long after any link expired, others not", async () => {
+    const customer = await chatAccount("user");
+    const stranger = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const uploaded = await upload(customer, attachmentForm(supportRoomId(customer.id), "brief.docx", docx()));
+    expect(uploaded.status).toBe(201);
+    const attachmentId = uploaded.body.data.attachment._id;
+    expect(await sendSupport(await client(customer), { message: "", messageType: "file", attachmentId } as never)).toMatchObject({ ok: true });
+
+    const open = async (headers: Record<string, string>, query = "") =>
+      file
+        .loader({ request: new Request(`http://localhost/files/chat/${attachmentId}${query}`, { headers }), params: { attachmentId }, context })
+        // The sign-in redirect is thrown, as Remix guards do.
+        .catch((thrown: unknown) => (thrown instanceof Response ? thrown : Promise.reject(thrown)));
+    for (const member of [customer, staff]) {
+      const served = await open({ Cookie: await sessionCookieFor(member.id) });
+      expect(served.status).toBe(200);
+      expect(served.headers.get("Content-Type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+      expect(served.headers.get("Content-Disposition")).toMatch(/^attachment; filename="brief\.docx"/);
+      expect(served.headers.get("Cache-Control")).toBe("private, no-store");
+      expect(Buffer.from(await served.arrayBuffer()).equals(docx())).toBe(true);
+    }
+    // A signed link from an hour ago no longer opens it by itself, but a member's session still does.
+    const stale = new URL(createAttachmentUrl(attachmentId, Date.now() - 60 * 60 * 1000));
+    expect((await open({ Cookie: await sessionCookieFor(staff.id) }, stale.search)).status).toBe(200);
+    const signedOut = await open({}, stale.search);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("Location")).toBe(`/login?${new URLSearchParams({ redirectTo: `/files/chat/${attachmentId}${stale.search}` })}`);
+    expect((await open({ Cookie: await sessionCookieFor(stranger.id) })).status).toBe(404);
+    expect((await open({ Authorization: `Bearer ${stranger.token}` })).status).toBe(404);
+    // Access ends with the session: the same address stops working at once.
+    const cookie = await sessionCookieFor(customer.id);
+    expect((await open({ Cookie: cookie })).status).toBe(200);
+    await db.delete(schema.sessions).where(eq(schema.sessions.userId, customer.id));
+    expect((await open({ Cookie: cookie })).status).toBe(302);
   });
 
   test("a file message re-checks the session like text: a session ended unannounced sends nothing and the file stays unsent", async () => {
@@ -340,7 +378,7 @@ describe("attachments", () => {
     expect(threadsSeen.filter((t) => t.customer._id === customer.id)).toEqual([]);
   });
 
-  test("gif, webp and pdf are accepted; a disguised file 415; someone else's room 404 with nothing left in storage", async () => {
+  test("gif, webp, pdf, doc and docx are accepted (the report types plus gif and webp); a disguised file 415; someone else's room 404 with nothing left in storage", async () => {
     const customer = await chatAccount("user");
     const other = await chatAccount("user");
     const room = supportRoomId(customer.id);
@@ -349,12 +387,21 @@ describe("attachments", () => {
     expect((await upload(customer, attachmentForm(room, "a.gif", gif))).status).toBe(201);
     expect((await upload(customer, attachmentForm(room, "b.webp", webp))).status).toBe(201);
     expect((await upload(customer, attachmentForm(room, "c.pdf", samples.pdf()))).status).toBe(201);
+    expect(await upload(customer, attachmentForm(room, "notes.doc", samples.doc()))).toMatchObject({
+      status: 201,
+      body: { data: { attachment: { fileName: "notes.doc", mimeType: "application/msword" } } },
+    });
+    expect(await upload(customer, attachmentForm(room, "brief.docx", docx()))).toMatchObject({
+      status: 201,
+      body: { data: { attachment: { fileName: "brief.docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" } } },
+    });
 
     const before = chatFiles().length;
     expect(await upload(customer, attachmentForm(room, "evil.png", samples.html()))).toMatchObject({
       status: 415,
-      body: { message: "Please send only images (JPG, PNG, GIF, WebP) or PDF files" },
+      body: { message: "Please send only images (JPG, PNG, GIF, WebP), PDF or Word (DOC, DOCX) files" },
     });
+    // A .docx that is an old .doc inside is still refused: the content must match the name.
     expect((await upload(customer, attachmentForm(room, "report.docx", samples.doc()))).status).toBe(415);
     expect(await upload(customer, attachmentForm(supportRoomId(other.id), "x.png", samples.png()))).toMatchObject({
       status: 404,

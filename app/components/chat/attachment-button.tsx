@@ -42,7 +42,7 @@ function uploadAttachment(file: File, roomId: string, onProgress: (fraction: num
 }
 
 /**
- * Attach an image or a PDF: checked in the browser first (the server checks the content too),
+ * Attach an image, a PDF or a Word file: checked in the browser first (the server checks the content too),
  * uploaded with a progress bar and a Cancel button, then sent as a `file` message.
  */
 export function AttachmentButton({
@@ -91,7 +91,7 @@ export function AttachmentButton({
         type="button"
         onClick={() => input.current?.click()}
         disabled={disabled || !!upload}
-        aria-label="Attach an image or PDF"
+        aria-label="Attach an image, PDF or Word file"
         className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 disabled:opacity-50"
       >
         <Paperclip className="size-5" aria-hidden="true" />

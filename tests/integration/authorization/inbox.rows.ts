@@ -12,7 +12,8 @@ import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
  * The support inbox (issue 14): staff pages and API, the customer's Messages page, attachments of
- * customer A's thread (B asking gets 404), and signed attachment links.
+ * customer A's thread (B asking gets 404), and attachment files: at their stable address (the
+ * session decides, on every request) and through a signed link.
  */
 
 const PNG = Buffer.from(
@@ -150,5 +151,25 @@ export const rows: AuthorizationRow[] = [
     note: "signed link",
     expect: everyone(200),
   },
-  { route: "files.chat.$attachmentId.ts", method: "GET", path: (f) => `/files/chat/${attachmentA(f)}`, note: "unsigned", expect: everyone(404) },
+  {
+    route: "files.chat.$attachmentId.ts",
+    method: "GET",
+    path: (f) => `/files/chat/${attachmentA(f)}`,
+    note: "the stable address: the session decides",
+    expect: { anonymous: login, customerA: 200, customerB: 404, team: 200 },
+  },
+  {
+    route: "files.chat.$attachmentId.ts",
+    method: "GET",
+    path: (f) => `/files/chat/${attachmentA(f)}${new URL(createAttachmentUrl(attachmentA(f), Date.now() - 60 * 60 * 1000)).search}`,
+    note: "an expired signed link: the session decides",
+    expect: { anonymous: login, customerA: 200, customerB: 404, team: 200 },
+  },
+  {
+    route: "files.chat.$attachmentId.ts",
+    method: "GET",
+    path: "/files/chat/not-an-id",
+    note: "no such attachment",
+    expect: byRole({ anonymous: login, customer: 404, team: 404 }),
+  },
 ];
