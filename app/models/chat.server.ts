@@ -232,7 +232,7 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
         `${staffName} from the BrandLift team replied to your support conversation.`,
         "Open your dashboard to read it and answer. We will not e-mail you about further messages until you have read this one.",
       ],
-      action: { label: "Open the conversation", url: `${env.appUrl}/dashboard/services` },
+      action: { label: "Open the conversation", url: `${env.appUrl}/dashboard/messages` },
     });
     return true;
   } catch (error) {

@@ -33,6 +33,8 @@ export async function createContactMessage(input: ContactMessageInput) {
     if (recipients.length > 0) {
       await sendEmail({
         to: recipients,
+        // Answering the e-mail answers the visitor.
+        replyTo: name === "Someone" ? input.email : { name, address: input.email },
         subject: `New contact message from ${name}`,
         heading: "A visitor sent a message from the website",
         paragraphs: [

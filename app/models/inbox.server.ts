@@ -218,7 +218,7 @@ export async function recordContactMessage(input: { email: string; name: string 
  * Staff answer a visitor from the inbox: stored in the visitor's thread, then e-mailed to them
  * (the visitor has no account to read it in). Returns the message; a failed e-mail throws after it is stored.
  */
-export async function replyToVisitor(threadId: string, staff: { id: string; name: string; profileImage: string | null }, text: string) {
+export async function replyToVisitor(threadId: string, staff: { id: string; name: string; email: string; profileImage: string | null }, text: string) {
   const [thread] = await db
     .select({ roomId: t.roomId, email: t.visitorEmail, name: t.visitorName })
     .from(t)
@@ -234,12 +234,14 @@ export async function replyToVisitor(threadId: string, staff: { id: string; name
   });
   await sendEmail({
     to: thread.email,
+    // Answering the e-mail reaches the team (TEAM_INBOX) or the colleague who wrote, never MAIL_FROM.
+    replyTo: env.teamInbox?.length ? env.teamInbox : { name: `${staff.name} (BrandLift)`, address: staff.email },
     subject: "A reply from BrandLift to your message",
     heading: thread.name ? `Hi ${thread.name},` : "Hello,",
     paragraphs: [
       `${staff.name} from the BrandLift team answered your message:`,
       text,
-      "Simply reply through our website's contact form to continue the conversation.",
+      "Reply to this e-mail, or write to us again through our website's contact form, to continue the conversation.",
     ],
     action: { label: "Visit BrandLift", url: env.appUrl },
   });

@@ -66,7 +66,7 @@ export async function sendOrderEmails(order: Order, customer: Customer, lines: O
       ...describeLines(lines).map((line) => `• ${line}`),
       "We promised to get in touch within 24 hours.",
     ],
-    action: { label: "Open the customer list", url: `${env.appUrl}/dashboard` },
+    action: { label: "Open the order", url: `${env.appUrl}/dashboard/orders/${order.id}` },
   });
   await recordOrderEmail(order.id, "team-notice", recipients, `New order: ${order.name} (${total})`);
 }

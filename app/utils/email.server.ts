@@ -6,8 +6,13 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "./env.server";
 import { logger } from "./logger.server";
 
+/** An address, or a name and address (nodemailer quotes the name). */
+type Mailbox = string | { name: string; address: string };
+
 export interface Email {
   to: string | string[];
+  /** Where a reply goes when it should reach a person rather than MAIL_FROM (a visitor, the team). */
+  replyTo?: Mailbox | Mailbox[];
   subject: string;
   /** Plain paragraphs and an optional call to action; rendered to branded HTML and to text. */
   heading: string;
@@ -28,6 +33,7 @@ export async function sendEmail(email: Email) {
   const message = {
     from: env.mailFrom,
     to: email.to,
+    ...(email.replyTo ? { replyTo: email.replyTo } : {}),
     subject: email.subject,
     text: renderText(email),
     html: renderHtml(email),

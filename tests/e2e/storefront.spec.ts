@@ -187,6 +187,14 @@ test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js
   await expect(page).toHaveURL(/\/$/);
 });
 
+test("the success page of an unknown checkout says the payment is not found, never a success @no-js", async ({ page }) => {
+  const response = await page.goto("/purchase/success?session_id=cs_test_nobody_paid_this");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Payment Not Found", level: 1 })).toBeVisible();
+  await expect(page.getByText("Payment Successful")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Contact us" })).toHaveAttribute("href", "/#contact");
+});
+
 test("a plan's Continue opens the order form for a monthly subscription @no-js", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("button", { name: "Continue with PRO PACKAGE" }).click();

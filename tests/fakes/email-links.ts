@@ -6,6 +6,7 @@
 export interface ParsedEmail {
   subject: string;
   to: string;
+  replyTo: string;
   text: string;
   html: string;
   links: string[];
@@ -56,6 +57,7 @@ export function parseEmail(raw: string): ParsedEmail {
   return {
     subject: header(head, "subject"),
     to: header(head, "to"),
+    replyTo: header(head, "reply-to"),
     text,
     html,
     links: [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])],

@@ -9,6 +9,7 @@ import { env } from "~/utils/env.server";
 
 import { chatAccount, chatServerForFile, connectClient, delay, sendSupport, texts, type ChatAccount } from "../chat-helpers";
 import { catalogue, createPurchase } from "../dashboard-helpers";
+import { parseEmail } from "../fakes/email-links";
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
 const { server, open } = chatServerForFile();
@@ -155,7 +156,8 @@ describe("reply e-mails", () => {
     expect(mails).toHaveLength(1);
     const mail = fs.readFileSync(`${env.outboxDir}/${mails[0]}`, "utf8");
     expect(mail).toContain("Sam Staff");
-    expect(mail).toContain(`${env.appUrl}/dashboard/services`);
+    // "Open the conversation" opens the conversation, not the services list.
+    expect(parseEmail(mail).text).toContain(`Open the conversation: ${env.appUrl}/dashboard/messages`);
 
     // After reading, the next reply may e-mail again; while connected, no e-mail at all.
     await delay(5);

@@ -24,6 +24,7 @@ import { env } from "~/utils/env.server";
 
 import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, type ChatAccount } from "../chat-helpers";
 import { sessionCookieFor } from "../factories";
+import { parseEmail } from "../fakes/email-links";
 import { samples } from "../reports-cases";
 import { formRequest } from "../requests";
 
@@ -455,10 +456,13 @@ describe("visitors", () => {
     expect(visitorThread).toMatchObject({ kind: "visitor", customer: { name: "Vera Visitor", email }, unread: 1, status: "open" });
     expect(visitorThread!.lastMessage).toMatchObject({ message: "Do you do logos?", senderId: { name: "Vera Visitor" } });
 
-    await replyToVisitor(visitorThread!._id, { id: staff.id, name: staff.name, profileImage: null }, "Yes, we do. Want a quote?");
+    await replyToVisitor(visitorThread!._id, { id: staff.id, name: staff.name, email: staff.email, profileImage: null }, "Yes, we do. Want a quote?");
     const mails = fs.readdirSync(env.outboxDir).filter((f) => f.includes(email));
     expect(mails).toHaveLength(1);
-    expect(fs.readFileSync(path.join(env.outboxDir, mails[0]!), "utf8")).toContain("Yes, we do. Want a quote?");
+    const reply = parseEmail(fs.readFileSync(path.join(env.outboxDir, mails[0]!), "utf8"));
+    expect(reply.text).toContain("Yes, we do. Want a quote?");
+    // Answering it reaches the colleague who wrote (no TEAM_INBOX here), not MAIL_FROM.
+    expect(reply.replyTo).toBe(`"Reply Rita (BrandLift)" <${staff.email}>`);
     expect((await listThreads(staff, `?search=${encodeURIComponent(email)}`)).body.data.threads[0]).toMatchObject({ unread: 0 });
 
     // An account appears later with that address: anyone could have typed it, so the visitor's

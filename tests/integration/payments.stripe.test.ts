@@ -189,7 +189,11 @@ describe("the webhook", () => {
     expect(confirmation).toContain("within 24 hours");
     expect(confirmation).toContain(`Total: $${(row.totalCents / 100).toFixed(2)}`);
     expect(emailsTo(email).some((m) => decodeEmail(m).includes("/reset-password?token="))).toBe(true);
-    expect(emailsTo("orders-inbox@brandlift.test").some((m) => decodeEmail(m).includes(email))).toBe(true);
+    // The team's notice opens the order itself.
+    const notice = emailsTo("orders-inbox@brandlift.test")
+      .map(decodeEmail)
+      .find((m) => m.includes(email));
+    expect(notice).toContain(`Open the order: http://shop.example.test/dashboard/orders/${row.id}`);
     const [event] = await db.select().from(schema.stripeEvents).where(eq(schema.stripeEvents.id, delivery.id));
     expect(event.type).toBe("checkout.session.completed");
   });

@@ -6,6 +6,7 @@ import * as servicesRoute from "~/routes/api.services";
 import * as purchaseRoute from "~/routes/api.services.purchase";
 import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
 import * as cancelRoute from "~/routes/purchase.cancel";
+import * as successRoute from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";
 
 import { createTestUser } from "../factories";
@@ -198,6 +199,33 @@ describe("the test checkout", () => {
   });
 });
 
+describe("the success page", () => {
+  const success = (query: string) =>
+    responseOf(() => successRoute.loader({ request: new Request(`http://localhost/purchase/success${query}`), params: {}, context: CONTEXT }));
+
+  test("says a payment succeeded only for an order whose money came in", async () => {
+    const location = (await orderFromLanding({ name: "Success Buyer", email: uniqueEmail(), services: services[5].id })).headers.get("Location")!;
+    const sessionId = sessionIdOf(location);
+    const pending = await success(`?session_id=${sessionId}`);
+    expect(pending.status).toBe(200);
+    expect(await pending.json()).toMatchObject({ outcome: "confirming", order: { status: "pending" } });
+    await pay(sessionId, GOOD_CARD);
+    expect(await (await success(`?session_id=${sessionId}`)).json()).toMatchObject({ outcome: "paid", order: { status: "paid" } });
+
+    const cancelledAt = (await orderFromLanding({ name: "Cancelled Buyer", email: uniqueEmail(), services: services[6].id })).headers.get("Location")!;
+    await pay(sessionIdOf(cancelledAt), { intent: "cancel" });
+    expect(await (await success(`?session_id=${sessionIdOf(cancelledAt)}`)).json()).toMatchObject({ outcome: "not-paid" });
+  });
+
+  test("an unknown or missing session_id is not found, never a success", async () => {
+    for (const query of ["?session_id=cs_test_nobody_paid_this", ""]) {
+      const page = await success(query);
+      expect(page.status).toBe(404);
+      expect(await page.json()).toEqual({ outcome: "unknown", order: null });
+    }
+  });
+});
+
 describe("the contact form", () => {
   const contact = (fields: Record<string, string>, context = freshContext()) =>
     responseOf(() => landing.action({ request: formRequest("/?index", { intent: "contact", ...fields }), params: {}, context }));
@@ -211,7 +239,9 @@ describe("the contact form", () => {
     expect((await response.json()).sent).toBe(true);
     const [saved] = await db.select().from(schema.contactMessages).where(eq(schema.contactMessages.email, email));
     expect(saved).toMatchObject({ message: "Can you help with TikTok?", firstName: null });
-    expect(readOutbox(staff.email).some((mail) => mail.text.includes(email))).toBe(true);
+    const notice = readOutbox(staff.email).find((mail) => mail.text.includes(email));
+    // Answering the team's e-mail answers the visitor.
+    expect(notice?.replyTo).toBe(email);
   });
 
   test("a missing or bad e-mail is refused; a filled honeypot stores nothing; the rate limit holds", async () => {
