@@ -155,37 +155,91 @@ export async function ensurePackageService(key: string): Promise<Service | null>
 // The editor
 // ---------------------------------------------------------------------------------------------
 
+export interface LastChange {
+  at: Date;
+  by: string;
+}
+
 export interface EditorService extends Service {
   packages: PackageRecord[];
+  lastChange: LastChange | null;
+}
+
+export interface EditorPlan extends PlanRecord {
+  lastChange: LastChange | null;
 }
 
 export interface CatalogueEditorData {
   services: EditorService[];
-  plans: PlanRecord[];
+  plans: EditorPlan[];
   changes: CatalogueChange[];
 }
 
-export async function readCatalogueForEditor(changesLimit = 50): Promise<CatalogueEditorData> {
-  const [services, tiers, plans, changes] = await Promise.all([
+/** The editor's tables: every listed service with its packages, the plans, each with its latest change, and the latest changes. */
+export async function readCatalogueForEditor(changesLimit = 10): Promise<CatalogueEditorData> {
+  const [services, tiers, plans, changes, latest] = await Promise.all([
     db.select().from(schema.services).where(listed).orderBy(asc(schema.services.sortOrder), asc(schema.services.name)),
     db.select().from(schema.servicePackages).orderBy(asc(schema.servicePackages.tier)),
     listPlans(),
     listCatalogueChanges(changesLimit),
+    lastChanges(),
   ]);
   const tiersOf = groupBy(tiers, (tier) => tier.serviceId);
-  return { services: services.map((service) => ({ ...service, packages: tiersOf.get(service.id) ?? [] })), plans, changes };
+  return {
+    services: services.map((service) => ({ ...service, packages: tiersOf.get(service.id) ?? [], lastChange: latest.get(service.id) ?? null })),
+    plans: plans.map((plan) => ({ ...plan, lastChange: latest.get(plan.id) ?? null })),
+    changes,
+  };
+}
+
+/** One listed service with its packages and its own changes (the service and its packages), newest first; null when there is none. */
+export async function readServiceForEditor(id: string, changesLimit = 20): Promise<(EditorService & { changes: CatalogueChange[] }) | null> {
+  if (!isUuid(id)) return null;
+  const [service] = await db
+    .select()
+    .from(schema.services)
+    .where(and(eq(schema.services.id, id), listed))
+    .limit(1);
+  if (!service) return null;
+  const [packages, changes] = await Promise.all([
+    db.select().from(schema.servicePackages).where(eq(schema.servicePackages.serviceId, id)).orderBy(asc(schema.servicePackages.tier)),
+    listCatalogueChanges(changesLimit, id),
+  ]);
+  const [last] = changes;
+  return { ...service, packages, lastChange: last ? { at: last.createdAt, by: last.actorName } : null, changes };
+}
+
+/** One plan and its changes, newest first; null when there is none. */
+export async function readPlanForEditor(id: string, changesLimit = 20): Promise<(PlanRecord & { changes: CatalogueChange[] }) | null> {
+  if (!isUuid(id)) return null;
+  const [plan] = await db.select().from(schema.plans).where(eq(schema.plans.id, id)).limit(1);
+  if (!plan) return null;
+  return { ...plan, changes: await listCatalogueChanges(changesLimit, id) };
+}
+
+/** The latest change of each service (its packages included) and plan, by its id. */
+async function lastChanges(): Promise<Map<string, LastChange>> {
+  const c = schema.catalogueChanges;
+  const rows = await db
+    .selectDistinctOn([c.entityId], { entityId: c.entityId, at: c.createdAt, storedName: c.actorName, currentName: schema.users.name })
+    .from(c)
+    .leftJoin(schema.users, eq(schema.users.id, c.actorId))
+    .orderBy(c.entityId, desc(c.createdAt), desc(c.id));
+  return new Map(rows.map((row) => [row.entityId, { at: row.at, by: row.currentName ?? row.storedName }]));
 }
 
 /**
- * The latest changes, each with the actor's current name (a renamed account shows its new name);
- * the name stored with the change stands in once the account is gone.
+ * The latest changes (of one service or plan when `entityId` is given), each with the actor's
+ * current name (a renamed account shows its new name); the name stored with the change stands in
+ * once the account is gone.
  */
-export async function listCatalogueChanges(limit = 50): Promise<CatalogueChange[]> {
+export async function listCatalogueChanges(limit = 50, entityId?: string): Promise<CatalogueChange[]> {
   const c = schema.catalogueChanges;
   const rows = await db
     .select({ change: c, currentName: schema.users.name })
     .from(c)
     .leftJoin(schema.users, eq(schema.users.id, c.actorId))
+    .where(entityId ? eq(c.entityId, entityId) : undefined)
     .orderBy(desc(c.createdAt), desc(c.id))
     .limit(limit);
   return rows.map(({ change, currentName }) => ({ ...change, actorName: currentName ?? change.actorName }));
@@ -267,6 +321,46 @@ export async function updateService(actor: Actor, id: string, patch: Partial<Ser
   });
 }
 
+/**
+ * Moves a service one place up or down the listed order (the landing page's order): it trades
+ * display orders with its neighbour. When the two share a number, the listed services are
+ * numbered 0, 1, 2… in the new order instead. Each service whose number changes gets a
+ * change-log entry. At the top (or bottom) already: nothing changes.
+ */
+export async function moveService(actor: Actor, id: string, direction: "up" | "down"): Promise<Service> {
+  return writeCatalogue(async (tx) => {
+    const moved = await lockService(tx, id);
+    const ordered = await tx.select().from(schema.services).where(listed).orderBy(asc(schema.services.sortOrder), asc(schema.services.name)).for("update");
+    const from = ordered.findIndex((service) => service.id === moved.id);
+    const to = direction === "up" ? from - 1 : from + 1;
+    if (to < 0 || to >= ordered.length) return moved;
+    const neighbour = ordered[to]!;
+    const target = new Map<string, number>();
+    if (neighbour.sortOrder !== moved.sortOrder) {
+      target.set(moved.id, neighbour.sortOrder).set(neighbour.id, moved.sortOrder);
+    } else {
+      [ordered[from], ordered[to]] = [neighbour, ordered[from]!];
+      ordered.forEach((service, index) => target.set(service.id, index));
+    }
+    let result = moved;
+    for (const before of ordered) {
+      const sortOrder = target.get(before.id);
+      if (sortOrder === undefined || sortOrder === before.sortOrder) continue;
+      const [after] = await tx.update(schema.services).set({ sortOrder }).where(eq(schema.services.id, before.id)).returning();
+      await logChange(tx, actor, {
+        entity: "service",
+        entityId: before.id,
+        entityName: after.name,
+        action: "update",
+        before: serviceSnapshot(before),
+        after: serviceSnapshot(after),
+      });
+      if (after.id === moved.id) result = after;
+    }
+    return result;
+  });
+}
+
 export interface TierInput {
   name: string;
   description: string;
@@ -329,6 +423,7 @@ export interface PlanInput {
 
 /** A plan's price and features: the next sign-up pays the new price, running subscriptions keep theirs. */
 export async function updatePlan(actor: Actor, id: string, patch: PlanInput): Promise<PlanRecord> {
+  if (!isUuid(id)) throw new HttpError(404, "Plan not found.");
   return writeCatalogue(async (tx) => {
     const [before] = await tx.select().from(schema.plans).where(eq(schema.plans.id, id)).for("update");
     if (!before) throw new HttpError(404, "Plan not found.");

@@ -1,3 +1,4 @@
+import { can } from "~/domain/permissions";
 import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
 import { getSubscriptionFor, toSubscriptionJson } from "~/models/subscriptions.server";
@@ -42,4 +43,11 @@ export async function loadCustomer(request: Request, userId: string | undefined)
   const customer = await findCustomer(userId ?? "");
   if (!customer) throw pageNotFound();
   return { staff, customer };
+}
+
+/** Staff who may change the catalogue (the editor's pages and forms). */
+export async function requireCatalogueEditor(request: Request) {
+  const user = await requireUser(request);
+  if (!can(user, "catalogue:manage")) throw new Response("Not allowed", { status: 403 });
+  return user;
 }

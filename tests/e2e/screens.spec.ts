@@ -306,13 +306,22 @@ const staffScreens: Screen[] = [
     },
   },
   { name: "staff-catalogue", path: "/dashboard/catalogue", ready: heading("Catalogue") },
+  { name: "staff-catalogue-new-service", path: "/dashboard/catalogue/services/new", ready: heading("Add a service") },
   {
-    name: "staff-catalogue-add-open",
+    name: "staff-catalogue-service",
     path: "/dashboard/catalogue",
     ready: async (page) => {
-      await heading("Catalogue")(page);
-      await page.getByText("Add a service").click();
-      await expect(page.getByRole("form", { name: "Add a service" })).toBeVisible();
+      await page.getByRole("link", { name: "Social Media Audit" }).first().click();
+      await heading("Social Media Audit")(page);
+      await expect(page.getByRole("form", { name: "Packages of Social Media Audit" })).toBeVisible();
+    },
+  },
+  {
+    name: "staff-catalogue-plan",
+    path: "/dashboard/catalogue",
+    ready: async (page) => {
+      await page.getByRole("link", { name: "VIP TREATMENT" }).first().click();
+      await heading("VIP TREATMENT")(page);
     },
   },
   { name: "staff-team", path: "/dashboard/team", ready: heading("Team") },

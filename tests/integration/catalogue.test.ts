@@ -7,6 +7,9 @@ import * as servicesApi from "~/routes/api.services";
 import * as serviceById from "~/routes/api.services.$id";
 import * as purchaseApi from "~/routes/api.services.purchase";
 import * as editor from "~/routes/dashboard.catalogue";
+import * as planPage from "~/routes/dashboard.catalogue_.plans.$planId";
+import * as servicePage from "~/routes/dashboard.catalogue_.services.$serviceId";
+import * as newService from "~/routes/dashboard.catalogue_.services.new";
 import { db, schema } from "~/utils/db.server";
 
 import { call, createAccount, readJson, type Account } from "../dashboard-helpers";
@@ -156,50 +159,134 @@ describe("POST /api/services and PATCH /api/services/:id", () => {
 });
 
 describe("/dashboard/catalogue", () => {
-  test("staff see services, packages, plans and the change log; customers get 403", async () => {
-    const page = await readJson<Awaited<ReturnType<typeof editor.loader>>>(await call(editor.loader, "/dashboard/catalogue", { auth: cookieOf(staff) }));
+  const staffCookie = () => cookieOf(staff);
+  const overview = async () => readJson<Awaited<ReturnType<typeof editor.loader>>>(await call(editor.loader, "/dashboard/catalogue", { auth: staffCookie() }));
+  const post = (handler: typeof editor.action, path: string, fields: Record<string, string>, params: Record<string, string> = {}) =>
+    call(handler, path, { auth: staffCookie(), method: "POST", params, ...form(fields) });
+
+  test("staff see a table of services (packages, last change) and one of plans; customers get 403", async () => {
+    const page = await overview();
     const audit = page.services.find((service) => service.name === "Social Media Audit");
-    expect(audit?.packages.map((tier) => tier.name)).toEqual(["Starter", "Growth", "Premium"]);
-    expect(page.plans.map((plan) => plan.key)).toEqual(["starter", "pro", "vip"]);
+    expect(audit).toMatchObject({ priceCents: 2899, active: true, packageCount: 3 });
+    expect(page.plans.map((plan) => plan.name)).toEqual(["STARTER PACKAGE", "PRO PACKAGE", "VIP TREATMENT"]);
     expect(page.services.some((service) => service.name.includes("(Growth)"))).toBe(false);
+    expect(page.services.map((service) => service.sortOrder)).toEqual([...page.services.map((service) => service.sortOrder)].sort((a, b) => a - b));
     expect((await call(editor.loader, "/dashboard/catalogue", { auth: cookieOf(customer) })).status).toBe(403);
   });
 
-  test("a form adds a service (redirect with a toast) and the change log names who did it", async () => {
+  test("the new-service page adds a service and opens its page; the table shows who changed it last", async () => {
     const name = `Form Service ${unique()}`;
-    const response = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: "service-new", intent: "create-service", name, description: "Made by a form.", price: "$1,250.50", active: "on", displayOrder: "40" }),
+    const response = await post(newService.action, "/dashboard/catalogue/services/new", {
+      formId: "service-new",
+      intent: "create-service",
+      name,
+      description: "Made by a form.",
+      price: "$1,250.50",
+      active: "on",
+      displayOrder: "40",
     });
     expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/dashboard/catalogue");
-    const page = await readJson<Awaited<ReturnType<typeof editor.loader>>>(await call(editor.loader, "/dashboard/catalogue", { auth: cookieOf(staff) }));
-    expect(page.services.find((service) => service.name === name)).toMatchObject({ priceCents: 125_050, active: true, sortOrder: 40 });
+    const location = response.headers.get("Location")!;
+    expect(location).toMatch(/^\/dashboard\/catalogue\/services\/[0-9a-f-]{36}$/);
+    const serviceId = location.split("/").pop()!;
+    const page = await readJson<Awaited<ReturnType<typeof servicePage.loader>>>(
+      await call(servicePage.loader, location, { auth: staffCookie(), params: { serviceId } }),
+    );
+    expect(page.service).toMatchObject({ name, priceCents: 125_050, active: true, sortOrder: 40, packages: [] });
     expect(page.changes[0]).toMatchObject({ actorName: "Catalogue Staff", entity: "service", action: "create", entityName: name, before: null });
+    const row = (await overview()).services.find((service) => service.id === serviceId);
+    expect(row).toMatchObject({ packageCount: 0, lastChange: { by: "Catalogue Staff" } });
   });
 
   test("a bad field answers 400 with that field's message; a taken name 409 on the name field", async () => {
-    const bad = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: "service-new", intent: "create-service", name: "Fine name", price: "0" }),
+    const bad = await post(newService.action, "/dashboard/catalogue/services/new", {
+      formId: "service-new",
+      intent: "create-service",
+      name: "Fine name",
+      price: "0",
     });
     expect(bad.status).toBe(400);
     expect(await readJson(bad)).toMatchObject({ formId: "service-new", result: { error: { price: ["Price must be more than $0"] } } });
 
-    const taken = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: "service-new", intent: "create-service", name: "social media AUDIT", price: "10" }),
+    const taken = await post(newService.action, "/dashboard/catalogue/services/new", {
+      formId: "service-new",
+      intent: "create-service",
+      name: "social media AUDIT",
+      price: "10",
     });
     expect(taken.status).toBe(409);
     expect(await readJson(taken)).toMatchObject({ result: { error: { name: ["A service with this name already exists."] } } });
   });
 
-  test("packages and plans are saved from their forms and the landing page shows them", async () => {
-    const page = await readJson<Awaited<ReturnType<typeof editor.loader>>>(await call(editor.loader, "/dashboard/catalogue", { auth: cookieOf(staff) }));
+  test("each page takes its own forms only: another form's intent is 400", async () => {
+    const page = await overview();
+    const [first] = page.services;
+    const refused = await post(editor.action, "/dashboard/catalogue", { formId: "x", intent: "update-service", id: first.id, name: first.name, price: "10" });
+    expect(refused.status).toBe(400);
+    expect(await readJson(refused)).toMatchObject({ result: { error: { "": ["Please choose what to change."] } } });
+    expect((await overview()).services.find((service) => service.id === first.id)?.priceCents).toBe(first.priceCents);
+  });
+
+  test("unknown, malformed and hidden services and plans are 404 pages", async () => {
+    const [hidden] = await db
+      .insert(schema.services)
+      .values({ slug: `package-hidden-${unique()}`, name: "Hidden (Growth)", priceCents: 100, active: false })
+      .returning();
+    for (const serviceId of [crypto.randomUUID(), "nope", hidden.id]) {
+      const response = await call(servicePage.loader, `/dashboard/catalogue/services/${serviceId}`, { auth: staffCookie(), params: { serviceId } });
+      expect(response.status).toBe(404);
+    }
+    for (const planId of [crypto.randomUUID(), "nope"]) {
+      const response = await call(planPage.loader, `/dashboard/catalogue/plans/${planId}`, { auth: staffCookie(), params: { planId } });
+      expect(response.status).toBe(404);
+    }
+  });
+
+  test("up and down trade places with the neighbour (logged); the top cannot go up", async () => {
+    const before = await overview();
+    const [first, second] = before.services;
+    const moved = await post(editor.action, "/dashboard/catalogue", { formId: `move-${second.id}`, intent: "move-service", id: second.id, direction: "up" });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("Location")).toBe(`/dashboard/catalogue#service-${second.id}`);
+    const after = await overview();
+    expect(after.services.slice(0, 2).map((service) => service.id)).toEqual([second.id, first.id]);
+    expect(
+      after.changes
+        .slice(0, 2)
+        .map((change) => change.entityName)
+        .sort(),
+    ).toEqual([first.name, second.name].sort());
+
+    const top = await post(editor.action, "/dashboard/catalogue", { formId: "x", intent: "move-service", id: second.id, direction: "up" });
+    expect(top.status).toBe(302);
+    expect((await overview()).services.map((service) => service.id)).toEqual(after.services.map((service) => service.id));
+
+    const back = await post(editor.action, "/dashboard/catalogue", { formId: "x", intent: "move-service", id: second.id, direction: "down" });
+    expect(back.status).toBe(302);
+    expect((await overview()).services.slice(0, 2).map((service) => service.id)).toEqual([first.id, second.id]);
+
+    const sideways = await post(editor.action, "/dashboard/catalogue", { formId: "x", intent: "move-service", id: second.id, direction: "sideways" });
+    expect(sideways.status).toBe(400);
+    expect(await readJson(sideways)).toMatchObject({ result: { error: { direction: ["Choose up or down"] } } });
+  });
+
+  test("services sharing a display order still move one place at a time", async () => {
+    const a = await createViaApi({ name: `Tie A ${unique()}`, price: 5, displayOrder: 9000 });
+    const b = await createViaApi({ name: `Tie B ${unique()}`, price: 5, displayOrder: 9000 });
+    const idA = (await readJson<{ data: { _id: string } }>(a)).data._id;
+    const idB = (await readJson<{ data: { _id: string } }>(b)).data._id;
+    const order = async () => (await overview()).services.map((service) => service.id).filter((id) => id === idA || id === idB);
+    expect(await order()).toEqual([idA, idB]);
+    expect((await post(editor.action, "/dashboard/catalogue", { formId: "x", intent: "move-service", id: idB, direction: "up" })).status).toBe(302);
+    expect(await order()).toEqual([idB, idA]);
+    const numbers = (await overview()).services.map((service) => service.sortOrder);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  test("packages and plans are saved from their pages and the landing page shows them", async () => {
+    const page = await overview();
     const kit = page.services.find((service) => service.name === "Content Creation Kit")!;
+    const kitPath = `/dashboard/catalogue/services/${kit.id}`;
     const tiers = {
       "tiers[0].name": "Starter",
       "tiers[0].description": "A week.",
@@ -211,28 +298,33 @@ describe("/dashboard/catalogue", () => {
       "tiers[2].price": "150",
       "tiers[2].features": "20 posts\n\nScheduling",
     };
-    const missing = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: `packages-${kit.id}`, intent: "save-packages", serviceId: kit.id, ...tiers, "tiers[2].price": "" }),
-    });
+    const packagesForm = { formId: `packages-${kit.id}`, intent: "save-packages", serviceId: kit.id, ...tiers };
+    const missing = await post(servicePage.action, kitPath, { ...packagesForm, "tiers[2].price": "" }, { serviceId: kit.id });
     expect(missing.status).toBe(400);
     expect(await readJson(missing)).toMatchObject({ result: { error: { "tiers[2].price": ["Price is required"] } } });
 
-    const saved = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: `packages-${kit.id}`, intent: "save-packages", serviceId: kit.id, ...tiers }),
-    });
+    const saved = await post(servicePage.action, kitPath, packagesForm, { serviceId: kit.id });
     expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe(kitPath);
 
-    const starter = page.plans.find((plan) => plan.key === "starter")!;
-    const plan = await call(editor.action, "/dashboard/catalogue", {
-      auth: cookieOf(staff),
-      method: "POST",
-      ...form({ formId: `plan-${starter.id}`, intent: "update-plan", id: starter.id, price: "55", features: "12 posts\nSnapshot" }),
+    const starter = page.plans.find((plan) => plan.name === "STARTER PACKAGE")!;
+    const planPath = `/dashboard/catalogue/plans/${starter.id}`;
+    const badPlan = await post(planPage.action, planPath, { formId: `plan-${starter.id}`, intent: "update-plan", id: starter.id, price: "55", features: "" });
+    expect(badPlan.status).toBe(400);
+    expect(await readJson(badPlan)).toMatchObject({ result: { error: { features: ["Add at least one feature"] } } });
+    const plan = await post(planPage.action, planPath, {
+      formId: `plan-${starter.id}`,
+      intent: "update-plan",
+      id: starter.id,
+      price: "55",
+      features: "12 posts\nSnapshot",
     });
     expect(plan.status).toBe(302);
+    expect(plan.headers.get("Location")).toBe(planPath);
+    const planView = await readJson<Awaited<ReturnType<typeof planPage.loader>>>(
+      await call(planPage.loader, planPath, { auth: staffCookie(), params: { planId: starter.id } }),
+    );
+    expect(planView.changes[0]).toMatchObject({ entity: "plan", before: { priceCents: 4900 }, after: { priceCents: 5500 } });
 
     const home = await readJson<{
       showcase: { ok: true; data: { name: string; packages: { priceCents: number; features: string[] }[] }[] };

@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
 
 import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
@@ -9,11 +8,12 @@ import { MAX_NAME_LENGTH } from "~/domain/catalogue";
 import { packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema } from "~/domain/schemas/catalogue";
 
 /*
- * The catalogue editor's forms. Each is a plain POST to /dashboard/catalogue (works without
- * JavaScript); with it, conform checks the same zod schema on blur and on submit. The page hands
- * each form the action's reply only when the reply is for that form (`formId`).
+ * The catalogue editor's forms, on a service's page and a plan's page. Each is a plain POST to its
+ * page (works without JavaScript); with it, conform checks the same zod schema on blur and on
+ * submit. The page hands each form the action's reply only when the reply is for that form (`formId`).
  */
 
+/** A form's refusal as the action answers it: which form (a page may hold two) and conform's result for it. */
 export interface CatalogueReply {
   formId: string;
   result: SubmissionResult<string[]>;
@@ -62,7 +62,7 @@ export interface ServiceFormValues {
 }
 
 /** Add a service (no `service`) or edit one. */
-export function ServiceForm({ service, reply, children }: { service?: ServiceFormValues; reply?: CatalogueReply; children?: ReactNode }) {
+export function ServiceForm({ service, reply }: { service?: ServiceFormValues; reply?: CatalogueReply }) {
   const formId = service ? `service-${service.id}` : "service-new";
   const [form, fields] = useForm({
     id: formId,
@@ -108,13 +108,10 @@ export function ServiceForm({ service, reply, children }: { service?: ServiceFor
           <Checkbox meta={fields.active} />
           Active (shown on the landing page and can be ordered)
         </label>
-        <div className="flex items-center gap-3">
-          {children}
-          <Button type="submit" loading={pending}>
-            {service ? "Save service" : "Add service"}
-            <span className="sr-only">: {label}</span>
-          </Button>
-        </div>
+        <Button type="submit" loading={pending}>
+          {service ? "Save service" : "Add service"}
+          <span className="sr-only">: {label}</span>
+        </Button>
       </div>
     </Form>
   );

@@ -58,7 +58,14 @@ export const featuresField = z
 
 // --- forms of /dashboard/catalogue (checkboxes are "on" or absent) ---------------------------
 
-export const SERVICE_INTENTS = { create: "create-service", update: "update-service", packages: "save-packages", plan: "update-plan" } as const;
+export const SERVICE_INTENTS = {
+  create: "create-service",
+  update: "update-service",
+  packages: "save-packages",
+  plan: "update-plan",
+  move: "move-service",
+} as const;
+export type CatalogueIntent = (typeof SERVICE_INTENTS)[keyof typeof SERVICE_INTENTS];
 
 export const serviceFormSchema = z.object({
   intent: z.enum([SERVICE_INTENTS.create, SERVICE_INTENTS.update]),
@@ -98,6 +105,13 @@ export const planFormSchema = z.object({
   id: z.string().max(64),
   price: priceField,
   features: featuresField,
+});
+
+/** The up and down buttons of the services table. */
+export const moveFormSchema = z.object({
+  intent: z.literal(SERVICE_INTENTS.move),
+  id: z.string().max(64),
+  direction: z.enum(["up", "down"], { error: "Choose up or down" }),
 });
 
 // --- the JSON API ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { createService } from "~/models/catalogue.server";
+import { createService, ensureCatalogue, listPlans } from "~/models/catalogue.server";
 
 import { unique } from "../../factories";
 import { byRole, everyone } from "./helpers";
@@ -11,12 +11,15 @@ import type { AuthorizationRow, Fixtures } from "./types";
 
 export async function fixtures(base: Omit<Fixtures, "ids">) {
   const service = await createService({ id: base.team.id, name: base.team.name }, { name: `Authz Catalogue ${unique()}`, priceCents: 1_000 });
-  return { catalogueServiceId: service.id };
+  await ensureCatalogue();
+  const [plan] = await listPlans();
+  return { catalogueServiceId: service.id, cataloguePlanId: plan!.id };
 }
 
 const login = { status: 302, location: "/login" };
 const staffPage = byRole({ anonymous: login, customer: 403, team: 200 });
 const serviceId = (f: Fixtures) => f.ids.catalogueServiceId;
+const planId = (f: Fixtures) => f.ids.cataloguePlanId;
 
 export const rows: AuthorizationRow[] = [
   { route: "api.plans.ts", method: "GET", path: "/api/plans", expect: everyone(200) },
@@ -45,11 +48,50 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
   { route: "dashboard.catalogue.tsx", method: "GET", path: "/dashboard/catalogue", expect: staffPage },
+  { route: "dashboard.catalogue.tsx", method: "GET", path: "/dashboard/catalogue?changes=all", note: "every change", expect: staffPage },
   {
     route: "dashboard.catalogue.tsx",
     method: "POST",
     path: "/dashboard/catalogue",
+    body: (f) => ({ form: { formId: "x", intent: "move-service", id: serviceId(f), direction: "down" } }),
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue#service-" } }),
+  },
+  { route: "dashboard.catalogue_.services.new.tsx", method: "GET", path: "/dashboard/catalogue/services/new", expect: staffPage },
+  {
+    route: "dashboard.catalogue_.services.new.tsx",
+    method: "POST",
+    path: "/dashboard/catalogue/services/new",
+    body: () => ({ form: { formId: "service-new", intent: "create-service", name: `Authz New ${unique()}`, price: "10.00" } }),
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue/services/" } }),
+  },
+  { route: "dashboard.catalogue_.services.$serviceId.tsx", method: "GET", path: (f) => `/dashboard/catalogue/services/${serviceId(f)}`, expect: staffPage },
+  {
+    route: "dashboard.catalogue_.services.$serviceId.tsx",
+    method: "GET",
+    path: `/dashboard/catalogue/services/${crypto.randomUUID()}`,
+    note: "unknown id",
+    expect: byRole({ anonymous: login, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard.catalogue_.services.$serviceId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/catalogue/services/${serviceId(f)}`,
     body: (f) => ({ form: { formId: "x", intent: "update-service", id: serviceId(f), name: `Authz Page ${unique()}`, price: "10.00", active: "on" } }),
-    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue" } }),
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue/services/" } }),
+  },
+  { route: "dashboard.catalogue_.plans.$planId.tsx", method: "GET", path: (f) => `/dashboard/catalogue/plans/${planId(f)}`, expect: staffPage },
+  {
+    route: "dashboard.catalogue_.plans.$planId.tsx",
+    method: "GET",
+    path: `/dashboard/catalogue/plans/${crypto.randomUUID()}`,
+    note: "unknown id",
+    expect: byRole({ anonymous: login, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard.catalogue_.plans.$planId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/catalogue/plans/${planId(f)}`,
+    body: (f) => ({ form: { formId: "x", intent: "update-plan", id: planId(f), price: "49", features: "One\nTwo" } }),
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/catalogue/plans/" } }),
   },
 ];
