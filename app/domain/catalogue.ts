@@ -33,6 +33,15 @@ export interface PlanView {
   features: string[];
 }
 
+/** Sentences and list items joined into one paragraph, each ending in exactly one full stop (no "direction.."). */
+export function joinSentences(parts: (string | null | undefined)[]): string {
+  return parts
+    .map((part) => part?.trim().replace(/[.\s]+$/, ""))
+    .filter(Boolean)
+    .map((part) => (/[!?]$/.test(part!) ? part : `${part}.`))
+    .join(" ");
+}
+
 /** Editor limits: a price is more than $0 and at most $100,000; a name 1–120 characters. */
 export const MAX_PRICE_CENTS = 10_000_000;
 export const MAX_NAME_LENGTH = 120;

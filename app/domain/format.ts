@@ -1,6 +1,9 @@
 const FILE_SIZE_UNITS = ["Bytes", "KB", "MB", "GB"] as const;
 
-/** Human-readable size at base 1024 with at most two decimals: 1536 -> "1.5 KB". */
+/**
+ * The one way the product writes a file's size (reports, chat files, uploads): base 1024, at most
+ * two decimals, 1536 -> "1.5 KB" (docs/decisions/171-one-way-to-say-it.md).
+ */
 export function formatFileSize(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return "0 Bytes";
   const exponent = Math.min(Math.max(Math.floor(Math.log(bytes) / Math.log(1024)), 0), FILE_SIZE_UNITS.length - 1);

@@ -10,9 +10,3 @@ export type ReportJson = z.infer<typeof reportJson>;
 
 export const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-
-/** The service detail shows sizes in MB (spec); the Reports grid uses formatFileSize. */
-export function formatMegabytes(bytes: number) {
-  const mb = bytes / (1024 * 1024);
-  return bytes > 0 && mb < 0.01 ? "< 0.01 MB" : `${mb.toFixed(2)} MB`;
-}

@@ -133,6 +133,12 @@ describe("packages", () => {
     expect(await ensurePackageService("../etc:1")).toBeNull();
   });
 
+  test("a package's description reads as sentences, each with one full stop", async () => {
+    const growth = await ensurePackageService("brand-strategy-session:2");
+    expect(growth?.description).toMatch(/^Positioning plus a voice and visual direction\. Two 60-minute sessions a week apart\. /);
+    expect(growth?.description).not.toMatch(/\.\./);
+  });
+
   test("three tiers are saved together; tier 1 is the service's own price; the next package order pays the new price", async () => {
     const service = await createService(staff, { name: `Packaged ${unique()}`, priceCents: 2_000 });
     const tiers = [

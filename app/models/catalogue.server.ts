@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, like, notLike, sql } from "drizzle-orm";
 
-import { packageLineName, parsePackageKey, slugify, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
+import { joinSentences, packageLineName, parsePackageKey, slugify, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { db, schema, seedCatalogue, type Tx } from "~/utils/db.server";
@@ -125,7 +125,7 @@ export async function findOrderablePackage(key: string) {
   return {
     slug: `package-${row.service.slug}-${row.tier.tier}`,
     name: packageLineName(row.service, row.tier),
-    description: [row.tier.description, ...row.tier.features].filter(Boolean).join(". ") + ".",
+    description: joinSentences([row.tier.description, ...row.tier.features]),
     priceCents: row.tier.priceCents ?? row.service.priceCents,
     currency: row.service.currency,
   };

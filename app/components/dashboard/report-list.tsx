@@ -1,11 +1,12 @@
 import { FileText } from "lucide-react";
 
-import { formatDate, formatMegabytes, type ReportJson } from "~/domain/purchase";
+import { formatFileSize } from "~/domain/format";
+import { formatDate, type ReportJson } from "~/domain/purchase";
 
 import { DownloadButton } from "./download-button";
 import { FileIcon } from "./file-icon";
 
-/** Reports of one service: title, date, size in MB, description and Download. */
+/** Reports of one service: title, date, size, description and Download. */
 export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: string }) {
   if (reports.length === 0) {
     return (
@@ -23,7 +24,7 @@ export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: s
           <div className="min-w-0 flex-1">
             <h4 className="font-semibold break-words text-slate-950">{report.title}</h4>
             <p className="text-sm text-slate-600">
-              <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time> · {formatMegabytes(report.fileSize)}
+              <time dateTime={report.createdAt}>{formatDate(report.createdAt)}</time> · {formatFileSize(report.fileSize)}
             </p>
             {report.description ? <p className="mt-1 text-sm break-words text-slate-700">{report.description}</p> : null}
           </div>
