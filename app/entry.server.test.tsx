@@ -6,7 +6,7 @@ import type * as ReactDomServer from "react-dom/server";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 
-import { CONTEXT } from "../tests/requests";
+import { CONTEXT } from "../tests/support/requests";
 import { handlerFor } from "../tests/support/remix-build";
 
 /*

@@ -18,8 +18,8 @@ import postgres from "postgres";
 
 import { env } from "../app/utils/env.server";
 import { hashToken, randomToken } from "../app/utils/tokens.server";
-import { ThreadClient } from "../tests/chat-helpers";
-import { privateRedis } from "../tests/chat-nodes-helpers";
+import { ThreadClient } from "../tests/support/chat-helpers";
+import { privateRedis } from "../tests/support/chat-nodes-helpers";
 import { startNginx } from "../tests/support/nginx";
 import { ensureBuild, freePort, startServer, type ServerProcess } from "../tests/support/server-process";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import { db, schema } from "~/utils/db.server";
 
-import { createTestUser, unique } from "../../tests/factories";
+import { createTestUser, unique } from "../../tests/support/factories";
 import {
   CatalogueFieldError,
   createService,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { createAccount } from "../../tests/dashboard-helpers";
+import { createAccount } from "../../tests/support/dashboard-helpers";
 import { findCustomer, listCustomers } from "./customers.server";
 
 beforeAll(async () => {

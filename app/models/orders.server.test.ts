@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createUser } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
 
-import { decodeEmail, emailsTo, seedServices, uniqueEmail } from "../../tests/payments-helpers";
+import { decodeEmail, emailsTo, seedServices, uniqueEmail } from "../../tests/support/payments-helpers";
 import { cancelCheckoutSession, createServicesOrder, findOrderBySession, fulfilCheckoutSession, testCheckoutSession } from "./orders.server";
 
 /* The fulfilment rules on the embedded database, through the built-in test checkout's sessions. */

@@ -7,7 +7,7 @@ import { hashToken } from "~/utils/tokens.server";
 
 import { passwordLinkIn } from "../../tests/fakes/email-links";
 import { createTestUser, uniqueEmail } from "../../tests/integration/authorization/helpers";
-import { readOutbox, waitForOutboxEmail } from "../../tests/outbox";
+import { readOutbox, waitForOutboxEmail } from "../../tests/support/outbox";
 import {
   checkPasswordToken,
   issuePasswordToken,

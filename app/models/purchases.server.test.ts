@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { HttpError } from "~/utils/http.server";
 
-import { catalogue, createAccount, createPurchase, type Account } from "../../tests/dashboard-helpers";
+import { catalogue, createAccount, createPurchase, type Account } from "../../tests/support/dashboard-helpers";
 import { findPaidPurchase, getPurchaseFor, listPurchasesByEmail, listPurchasesForUser, setPurchaseStatus, toPurchaseJson } from "./purchases.server";
 
 let services: Awaited<ReturnType<typeof catalogue>>;

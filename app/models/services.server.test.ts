@@ -2,7 +2,7 @@ import { beforeAll, expect, test } from "vitest";
 
 import { db, schema } from "~/utils/db.server";
 
-import { seedServices } from "../../tests/payments-helpers";
+import { seedServices } from "../../tests/support/payments-helpers";
 import { findActiveServices, listActiveServices, toServiceJson } from "./services.server";
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as count from "~/routes/api.users.count";
 import { db, schema } from "~/utils/db.server";
 
-import { call, catalogue, createAccount, createPurchase, readJson } from "../../tests/dashboard-helpers";
+import { call, catalogue, createAccount, createPurchase, readJson } from "../../tests/support/dashboard-helpers";
 import { setPurchaseStatus } from "./purchases.server";
 import { getCustomerCounts, getTeamCounts } from "./stats.server";
 

@@ -9,7 +9,7 @@ import { settleBackgroundTasks } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 
-import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
+import { decodeEmail, emailsTo, freshContext } from "../support/payments-helpers";
 import { handlerFor } from "../support/remix-build";
 import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 

@@ -12,7 +12,7 @@ import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { limits } from "~/utils/rate-limit.server";
 
-import { decodeEmail, emailsTo, freshContext } from "../payments-helpers";
+import { decodeEmail, emailsTo, freshContext } from "../support/payments-helpers";
 import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 /* The account page and API: name, e-mail change by confirmation link, password change, sessions. */

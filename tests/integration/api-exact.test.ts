@@ -13,9 +13,9 @@ process.env.STRIPE_SECRET_KEY = "sk_test_fake";
 process.env.STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET;
 process.env.STRIPE_API_URL = fake.url;
 
-const { chatAccount } = await import("../chat-helpers");
-const { samples } = await import("../reports-cases");
-const { freshContext } = await import("../requests");
+const { chatAccount } = await import("../support/chat-helpers");
+const { samples } = await import("../support/reports-cases");
+const { freshContext } = await import("../support/requests");
 const { supportRoomId } = await import("~/domain/chat");
 const purchase = await import("~/routes/api.services.purchases.$id");
 const webhook = await import("~/routes/api.stripe.webhook");

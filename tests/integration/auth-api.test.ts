@@ -14,8 +14,8 @@ import { apiRoute } from "~/web/api.server";
 import { getIdentity } from "~/web/auth.server";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { outboxFiles, waitForOutboxEmail } from "../outbox";
-import { jsonRequest } from "../requests";
+import { outboxFiles, waitForOutboxEmail } from "../support/outbox";
+import { jsonRequest } from "../support/requests";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 const PASSWORD = "api password 1";

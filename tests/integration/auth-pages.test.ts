@@ -9,31 +9,18 @@ import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { waitForOutboxEmail } from "../outbox";
-import { formRequest } from "../requests";
+import { callRoute } from "../support/call-route";
+import { waitForOutboxEmail } from "../support/outbox";
+import { formRequest } from "../support/requests";
 import { BASE_URL, createTestUser, loadContext, nextIp, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
 
 /** The browser screens' loaders and actions, called with real Requests as Remix calls them. */
 
 const PASSWORD = "page password 1";
-type Args = { request: Request; params: Record<string, string>; context: ReturnType<typeof loadContext> };
 
-/** Runs a loader or action; a thrown Response (redirect, 400) is returned like a returned one. */
-async function run(handler: (args: Args) => unknown, request: Request, clientIp = nextIp()) {
-  let value: unknown;
-  try {
-    value = await handler({ request, params: {}, context: loadContext(clientIp) });
-  } catch (error) {
-    if (!(error instanceof Response)) throw error;
-    value = error;
-  }
-  if (value instanceof Response) return { status: value.status, headers: value.headers, data: null as never };
-  if (value && typeof value === "object" && (value as { type?: string }).type === "DataWithResponseInit") {
-    const { data, init } = value as { data: never; init: ResponseInit | null };
-    return { status: init?.status ?? 200, headers: new Headers(init?.headers), data };
-  }
-  return { status: 200, headers: new Headers(), data: value as never };
-}
+/** Runs a loader or action from a fresh (or the given) client address. */
+const run = (handler: Parameters<typeof callRoute>[0], request: Request, clientIp = nextIp()) =>
+  callRoute(handler, request, { context: loadContext(clientIp) });
 
 type Reply = { result: { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> }; sentTo?: string | null };
 

@@ -7,8 +7,8 @@ import { action as resetAction } from "~/routes/reset-password";
 import { env } from "~/utils/env.server";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { outboxFiles } from "../outbox";
-import { formRequest } from "../requests";
+import { outboxFiles } from "../support/outbox";
+import { formRequest } from "../support/requests";
 import { createTestUser, loadContext } from "./authorization/helpers";
 
 /*

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
-import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
+import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /*
  * Plans with a Stripe key: the real `stripe` SDK talks to the local fake (STRIPE_API_URL). The

@@ -13,7 +13,8 @@ import * as receiptPage from "~/routes/receipts.$kind.$id";
 import { db, schema } from "~/utils/db.server";
 import { getToast } from "~/web/toast.server";
 
-import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
+import { settle } from "../support/call-route";
+import { decodeEmail, emailsTo, freshContext, seedServices, uniqueEmail } from "../support/payments-helpers";
 import { bearerFor, createTestUser, sessionCookieFor } from "./authorization/helpers";
 
 /*
@@ -37,16 +38,8 @@ async function subscribe(planId = "pro") {
 }
 
 async function outcome(run: () => Promise<unknown>) {
-  try {
-    const result = await run();
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), body: null as unknown };
-    const wrapped = result as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, body: wrapped.data };
-    return { status: 200, location: null, body: result };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location"), body: null };
-    throw thrown;
-  }
+  const { status, location, data } = await settle(run);
+  return { status, location, body: data as unknown };
 }
 
 const change = (cookie: string, fields: Record<string, string>) =>

@@ -12,8 +12,8 @@ import * as servicePage from "~/routes/dashboard.catalogue_.services.$serviceId"
 import * as newService from "~/routes/dashboard.catalogue_.services.new";
 import { db, schema } from "~/utils/db.server";
 
-import { call, createAccount, readJson, type Account } from "../dashboard-helpers";
-import { catalogue, unique } from "../factories";
+import { call, createAccount, readJson, type Account } from "../support/dashboard-helpers";
+import { catalogue, unique } from "../support/factories";
 
 /** The catalogue's API and the editor page, with real Requests against the test database. */
 

@@ -7,9 +7,9 @@ import { action as conversationAction, loader as conversationLoader } from "~/ro
 import { action as readAction, loader as readLoader } from "~/routes/api.chat.read";
 import { env } from "~/utils/env.server";
 
-import { chatAccount, chatServerForFile, connectClient, delay, sendSupport, texts, type ChatAccount } from "../chat-helpers";
-import { catalogue, createPurchase } from "../dashboard-helpers";
 import { parseEmail } from "../fakes/email-links";
+import { chatAccount, chatServerForFile, connectClient, delay, sendSupport, texts, type ChatAccount } from "../support/chat-helpers";
+import { catalogue, createPurchase } from "../support/dashboard-helpers";
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
 const { server, open } = chatServerForFile();

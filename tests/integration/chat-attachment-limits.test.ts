@@ -8,9 +8,9 @@ import { supportRoomId } from "~/domain/chat";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
-import { rowsOf, sweepScenario, upload } from "../chat-attachment-helpers";
-import { readJson } from "../dashboard-helpers";
-import { createAccount } from "../factories";
+import { rowsOf, sweepScenario, upload } from "../support/chat-attachment-helpers";
+import { readJson } from "../support/dashboard-helpers";
+import { createAccount } from "../support/factories";
 
 /*
  * Chat attachments are limited per account (issue 19.4, docs/decisions/130): a rate of uploads

@@ -21,8 +21,8 @@ const s3 = vi.hoisted(() => {
 });
 
 const { storage } = await import("~/utils/storage.server");
-const { sweepScenario } = await import("../chat-attachment-helpers");
-const { createAccount } = await import("../factories");
+const { sweepScenario } = await import("../support/chat-attachment-helpers");
+const { createAccount } = await import("../support/factories");
 
 let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);

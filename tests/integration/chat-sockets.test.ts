@@ -16,8 +16,8 @@ import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { sessionCookieHeader } from "~/web/auth.server";
 
-import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatClient } from "../chat-helpers";
-import { jsonRequest } from "../requests";
+import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
+import { jsonRequest } from "../support/requests";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
 /*

@@ -7,7 +7,7 @@ import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
 import { userRoom } from "~/realtime/socket.server";
 import { sessionCookieHeader } from "~/web/auth.server";
 
-import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts, type ChatAccount } from "../chat-helpers";
+import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts, type ChatAccount } from "../support/chat-helpers";
 
 const { server, open } = chatServerForFile();
 async function client(account: ChatAccount) {

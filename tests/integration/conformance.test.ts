@@ -6,7 +6,7 @@ import { loader as openApiLoader } from "~/routes/api.openapi[.]json";
 import type { ApiSpec } from "~/web/api.server";
 import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
 
-import { bearerFor, createTestUser } from "../factories";
+import { bearerFor, createTestUser } from "../support/factories";
 import { invalidValues, sample, validate, type Root, type Schema } from "../support/json-schema";
 import { loadContext } from "./authorization/helpers";
 

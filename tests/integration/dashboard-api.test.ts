@@ -8,8 +8,8 @@ import * as purchaseById from "~/routes/api.services.purchases.$id";
 import * as users from "~/routes/api.users";
 import * as userPurchases from "~/routes/api.users.$id.purchases";
 
-import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
-import { postUpload, samples } from "../reports-cases";
+import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+import { postUpload, samples } from "../support/reports-cases";
 
 /** The JSON calls of the spec's table with the exact shapes of docs/api.md. */
 

@@ -8,7 +8,7 @@ import * as serviceDetail from "~/routes/dashboard.services.$purchaseId";
 import * as usersTab from "~/routes/dashboard.users._index";
 import * as userDetail from "~/routes/dashboard.users.$userId";
 
-import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
+import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 
 /**
  * Unread chat counts in the dashboard's loaders: staff get every customer's unread support

@@ -10,8 +10,8 @@ import * as userReports from "~/routes/dashboard.users.$userId._index";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
-import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
-import { filesUnder, reportCount, samples, uploadForm } from "../reports-cases";
+import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+import { filesUnder, reportCount, samples, uploadForm } from "../support/reports-cases";
 
 /** The dashboard's pages as the browser meets them: loaders' data and the staff's form actions. */
 

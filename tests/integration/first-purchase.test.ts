@@ -11,8 +11,9 @@ import { getOptionalUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
 
 import { parseEmail, passwordLinkIn } from "../fakes/email-links";
-import { readOutbox } from "../outbox";
-import { CONTEXT, formRequest, freshContext, seedServices, uniqueEmail } from "../payments-helpers";
+import { settle } from "../support/call-route";
+import { readOutbox } from "../support/outbox";
+import { CONTEXT, formRequest, freshContext, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /* A first purchase on the test checkout, then the buyer's first sign-in from the e-mails (issue 20, point 12). */
 
@@ -21,18 +22,6 @@ beforeAll(async () => {
   services = await seedServices();
 });
 
-async function settle(run: () => unknown): Promise<Response | { status: number; data: unknown }> {
-  try {
-    const value = await run();
-    if (value instanceof Response) return value;
-    const wrapped = value as { type?: string; data: unknown; init?: ResponseInit | null };
-    if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, data: wrapped.data };
-    return { status: 200, data: value };
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-}
 const cookiesFrom = (headers: Headers) =>
   headers
     .getSetCookie()
@@ -40,13 +29,15 @@ const cookiesFrom = (headers: Headers) =>
     .join("; ");
 
 async function buy(email: string) {
-  const ordered = (await settle(() =>
-    landing.action({
-      request: formRequest("/?index", { intent: "order", name: "Robin First", email, services: services[5].id }),
-      params: {},
-      context: freshContext(),
-    }),
-  )) as Response;
+  const ordered = (
+    await settle(() =>
+      landing.action({
+        request: formRequest("/?index", { intent: "order", name: "Robin First", email, services: services[5].id }),
+        params: {},
+        context: freshContext(),
+      }),
+    )
+  ).response;
   const location = ordered.headers.get("Location")!;
   const sessionId = location.split("/checkout/test/")[1];
   const fields = { intent: "pay", cardNumber: "4242 4242 4242 4242", expiry: "12 / 39", cvc: "123", cardholder: "Robin First" };
@@ -86,13 +77,15 @@ describe("first purchase → first sign-in", () => {
     expect(setPassword.text).toContain("expires in 7 days");
     const token = new URL(passwordLinkIn(setPassword.raw)).searchParams.get("token")!;
 
-    const done = (await settle(() =>
-      resetRoute.action({
-        request: formRequest("/reset-password", { token, password: "my first password", confirmPassword: "my first password" }),
-        params: {},
-        context: CONTEXT,
-      }),
-    )) as Response;
+    const done = (
+      await settle(() =>
+        resetRoute.action({
+          request: formRequest("/reset-password", { token, password: "my first password", confirmPassword: "my first password" }),
+          params: {},
+          context: CONTEXT,
+        }),
+      )
+    ).response;
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/dashboard");
     const cookie = cookiesFrom(done.headers);

@@ -7,9 +7,9 @@ import * as gradePage from "~/routes/grade._index";
 import * as reportPage from "~/routes/grade.$id";
 import * as ogImage from "~/routes/grade.$id_.og[.]png";
 
-import { catalogue, createAccount, createTestUser } from "../factories";
-import { readOutbox } from "../outbox";
-import { BASE_URL, CONTEXT, formRequest, freshContext, jsonRequest, uniqueEmail } from "../requests";
+import { catalogue, createAccount, createTestUser } from "../support/factories";
+import { readOutbox } from "../support/outbox";
+import { BASE_URL, CONTEXT, formRequest, freshContext, jsonRequest, uniqueEmail } from "../support/requests";
 
 const answers = { platforms: ["instagram"], followers: 2000, avgLikes: 60, avgComments: 6, postsPerWeek: 2 };
 type Body = {

@@ -22,11 +22,11 @@ import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
-import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, type ChatAccount } from "../chat-helpers";
-import { sessionCookieFor } from "../factories";
 import { parseEmail } from "../fakes/email-links";
-import { samples } from "../reports-cases";
-import { formRequest } from "../requests";
+import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, type ChatAccount } from "../support/chat-helpers";
+import { sessionCookieFor } from "../support/factories";
+import { samples } from "../support/reports-cases";
+import { formRequest } from "../support/requests";
 
 /*
  * The support inbox (issue 14): the thread summary, GET/PATCH /api/chat/threads, typing and read

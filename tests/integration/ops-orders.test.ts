@@ -9,10 +9,10 @@ import * as countRoute from "~/routes/api.users.count";
 import * as exportRoute from "~/routes/dashboard.orders.export[.]csv";
 import { db, schema } from "~/utils/db.server";
 
-import { call, readJson } from "../dashboard-helpers";
-import { catalogue, createAccount, type Account } from "../factories";
-import { readOutbox } from "../outbox";
-import { uniqueEmail } from "../requests";
+import { call, readJson } from "../support/dashboard-helpers";
+import { catalogue, createAccount, type Account } from "../support/factories";
+import { readOutbox } from "../support/outbox";
+import { uniqueEmail } from "../support/requests";
 
 /*
  * Orders and refunds in test checkout (no Stripe key): the list with its filters, search and

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
-import { readOutbox } from "../outbox";
-import { freshContext, jsonRequest, uniqueEmail } from "../requests";
+import { readOutbox } from "../support/outbox";
+import { freshContext, jsonRequest, uniqueEmail } from "../support/requests";
 
 /*
  * Refunds through Stripe: the real `stripe` SDK talks to the local fake (STRIPE_API_URL). The
@@ -18,8 +18,8 @@ process.env.APP_URL = "http://shop.example.test";
 
 const { eq } = await import("drizzle-orm");
 const { db, schema } = await import("~/utils/db.server");
-const { catalogue, createAccount } = await import("../factories");
-const { call, readJson } = await import("../dashboard-helpers");
+const { catalogue, createAccount } = await import("../support/factories");
+const { call, readJson } = await import("../support/dashboard-helpers");
 const purchaseRoute = await import("~/routes/api.services.purchase");
 const webhookRoute = await import("~/routes/api.stripe.webhook");
 const refundRoute = await import("~/routes/api.orders.$id.refund");

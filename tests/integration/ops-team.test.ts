@@ -11,10 +11,10 @@ import * as disableRoute from "~/routes/api.users.$id.disable";
 import * as enableRoute from "~/routes/api.users.$id.enable";
 import * as countRoute from "~/routes/api.users.count";
 
-import { call, readJson } from "../dashboard-helpers";
-import { createAccount, type Account } from "../factories";
-import { readOutbox } from "../outbox";
-import { freshContext, jsonRequest, uniqueEmail } from "../requests";
+import { call, readJson } from "../support/dashboard-helpers";
+import { createAccount, type Account } from "../support/factories";
+import { readOutbox } from "../support/outbox";
+import { freshContext, jsonRequest, uniqueEmail } from "../support/requests";
 
 /*
  * The team: staff invite a colleague (a set-password e-mail), who sets a password and signs in;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
-import { decodeEmail, emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../payments-helpers";
+import { decodeEmail, emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /*
  * Real `stripe` SDK → local fake Stripe (STRIPE_API_URL). The settings must be in place before
@@ -145,7 +145,7 @@ describe("ordering through Stripe Checkout", () => {
 
   test("the landing form shows the same message inline when Stripe fails, and redirects to Stripe when it works", async () => {
     const landing = await import("~/routes/_index");
-    const { formRequest } = await import("../payments-helpers");
+    const { formRequest } = await import("../support/payments-helpers");
     const submit = () =>
       landing.action({
         request: formRequest("/?index", { intent: "order", name: "Form Buyer", email: uniqueEmail(), services: services[2].id }),

@@ -9,9 +9,10 @@ import * as cancelRoute from "~/routes/purchase.cancel";
 import * as successRoute from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";
 
-import { createTestUser } from "../factories";
-import { readOutbox } from "../outbox";
-import { CONTEXT, decodeEmail, emailsTo, formRequest, freshContext, jsonRequest, seedServices, uniqueEmail } from "../payments-helpers";
+import { settle } from "../support/call-route";
+import { createTestUser } from "../support/factories";
+import { readOutbox } from "../support/outbox";
+import { CONTEXT, decodeEmail, emailsTo, formRequest, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /* The embedded default: no STRIPE_SECRET_KEY, so orders go to the built-in test checkout. */
 
@@ -20,19 +21,7 @@ beforeAll(async () => {
   services = await seedServices();
 });
 
-const responseOf = async (run: () => Promise<unknown>): Promise<Response> => {
-  try {
-    const result = await run();
-    if (result instanceof Response) return result;
-    // Remix's data() wraps the body and its init; a plain object is the body itself.
-    const single = result as { type?: string; data: unknown; init?: ResponseInit | null };
-    if (single.type === "DataWithResponseInit") return Response.json(single.data, single.init ?? undefined);
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-};
+const responseOf = async (run: () => Promise<unknown>): Promise<Response> => (await settle(run)).response;
 
 async function orderFromLanding(fields: Record<string, string | string[]>, context = freshContext()) {
   return responseOf(() => landing.action({ request: formRequest("/?index", { intent: "order", ...fields }), params: {}, context }));

@@ -23,8 +23,8 @@ const s3 = vi.hoisted(() => {
 
 const { storage } = await import("~/utils/storage.server");
 const { env } = await import("~/utils/env.server");
-const helpers = await import("../dashboard-helpers");
-const cases = await import("../reports-cases");
+const helpers = await import("../support/dashboard-helpers");
+const cases = await import("../support/reports-cases");
 
 let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);
@@ -51,7 +51,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe("report upload and download on S3-compatible storage", () => {
+// Megabytes through s3rver: a loaded machine takes longer than the default 20 s.
+describe("report upload and download on S3-compatible storage", { timeout: 60_000 }, () => {
   it("uses S3, not the disk", () => {
     expect(env.s3?.bucket).toBe(s3.S3_BUCKET);
     expect(storage.kind).toBe("s3");

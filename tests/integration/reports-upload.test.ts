@@ -10,8 +10,18 @@ import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 
-import { call, catalogue, createAccount, createPurchase, type Account } from "../dashboard-helpers";
-import { downloadThroughSignedUrl, expectUploadRefused, filesUnder, MiB, postRawUpload, postUpload, reportCount, samples, unfoldMail } from "../reports-cases";
+import { call, catalogue, createAccount, createPurchase, type Account } from "../support/dashboard-helpers";
+import {
+  downloadThroughSignedUrl,
+  expectUploadRefused,
+  filesUnder,
+  MiB,
+  postRawUpload,
+  postUpload,
+  reportCount,
+  samples,
+  unfoldMail,
+} from "../support/reports-cases";
 
 let staff: Account;
 let customer: Account;

@@ -7,8 +7,8 @@ import * as userReports from "~/routes/dashboard.users.$userId._index";
 import * as resetPassword from "~/routes/reset-password";
 import { env } from "~/utils/env.server";
 
-import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../dashboard-helpers";
-import { postUpload, samples, uploadForm } from "../reports-cases";
+import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+import { postUpload, samples, uploadForm } from "../support/reports-cases";
 
 /** Issue 11 on the server side: grouped report e-mails, both upload errors without JavaScript, the set-password page. */
 

@@ -9,8 +9,8 @@ import * as purchases from "~/routes/api.services.purchases";
 import * as purchaseById from "~/routes/api.services.purchases.$id";
 import { env } from "~/utils/env.server";
 
-import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatAccount } from "../chat-helpers";
-import { call, catalogue, createAccount, createPurchase, readJson } from "../dashboard-helpers";
+import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatAccount } from "../support/chat-helpers";
+import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
 
 /** internal notes, saved replies, purchase assignee and due date, "my work". */
 

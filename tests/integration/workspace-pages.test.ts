@@ -6,8 +6,8 @@ import * as overview from "~/routes/dashboard._index";
 import * as work from "~/routes/dashboard.work";
 import { action as loginAction } from "~/routes/login";
 
-import { call, catalogue, createAccount, createPurchase, readJson } from "../dashboard-helpers";
-import { formRequest } from "../requests";
+import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
+import { formRequest } from "../support/requests";
 import { createTestUser, loadContext } from "./authorization/helpers";
 
 /** The staff workspace's screens (issue 23): the overview only on the Overview page, "My work", the landing after sign-in. */

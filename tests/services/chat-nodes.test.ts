@@ -8,8 +8,8 @@ import { supportRoomId } from "~/domain/chat";
 import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
-import { delay, ThreadClient } from "../chat-helpers";
-import { createNodesDatabase, failoverProxy, nodesAccount, privateRedis } from "../chat-nodes-helpers";
+import { delay, ThreadClient } from "../support/chat-helpers";
+import { createNodesDatabase, failoverProxy, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*

@@ -1,8 +1,8 @@
 import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { delay, type ChatClient } from "../chat-helpers";
-import { escapedErrors, faultRig, figure, healthOf, within, type FaultRig } from "../faults-helpers";
+import { delay, type ChatClient } from "../support/chat-helpers";
+import { escapedErrors, faultRig, figure, healthOf, within, type FaultRig } from "../support/faults-helpers";
 import { ensureBuild, type ServerProcess } from "../support/server-process";
 
 /*

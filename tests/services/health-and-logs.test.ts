@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 
-import { within } from "../faults-helpers";
+import { within } from "../support/faults-helpers";
 import { privateRedis, type PrivateRedis } from "../support/private-services";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 

@@ -7,8 +7,8 @@ import { supportRoomId } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import { env } from "~/utils/env.server";
 
-import { collect, connectClient, nextEvent, sendSupport, type ChatClient } from "../chat-helpers";
-import { createNodesDatabase, nodesAccount, privateRedis } from "../chat-nodes-helpers";
+import { collect, connectClient, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
+import { createNodesDatabase, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*

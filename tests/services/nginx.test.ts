@@ -10,8 +10,8 @@ import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
 
-import { ThreadClient } from "../chat-helpers";
-import { createNodesDatabase, nodesAccount, privateRedis } from "../chat-nodes-helpers";
+import { ThreadClient } from "../support/chat-helpers";
+import { createNodesDatabase, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
 import { startNginx, type Nginx } from "../support/nginx";
 import { ensureBuild, freePort, startServer, type ServerProcess } from "../support/server-process";
 

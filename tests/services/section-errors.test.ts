@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { db } from "~/utils/db.server";
 
-import { catalogue, createAccount, createPurchase, type Account } from "../dashboard-helpers";
+import { catalogue, createAccount, createPurchase, type Account } from "../support/dashboard-helpers";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 
 import { env } from "~/utils/env.server";
 
-import { sendSupport, ThreadClient, type ChatClient } from "../chat-helpers";
-import { createNodesDatabase, nodesAccount } from "../chat-nodes-helpers";
+import { sendSupport, ThreadClient, type ChatClient } from "../support/chat-helpers";
+import { createNodesDatabase, nodesAccount } from "../support/chat-nodes-helpers";
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
 
 /*

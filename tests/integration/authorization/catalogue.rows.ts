@@ -1,6 +1,6 @@
 import { createService, ensureCatalogue, listPlans } from "~/models/catalogue.server";
 
-import { unique } from "../../factories";
+import { unique } from "../../support/factories";
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 

@@ -10,8 +10,8 @@ import { hashPassword } from "~/utils/password.server";
 
 import { delay, ThreadClient } from "./chat-helpers";
 import { nodesAccount } from "./chat-nodes-helpers";
-import { createDatabase, privatePostgres, privateRedis, type PrivatePostgres, type PrivateRedis } from "./support/private-services";
-import { startServer, type ServerProcess } from "./support/server-process";
+import { createDatabase, privatePostgres, privateRedis, type PrivatePostgres, type PrivateRedis } from "./private-services";
+import { startServer, type ServerProcess } from "./server-process";
 
 /** The fault suites: two (or three) production nodes on a private PostgreSQL and a private Redis. */
 

@@ -8,7 +8,7 @@ import { connectPostgres, type Database } from "#db/client";
 import { schema } from "~/utils/db.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
-import { freePort } from "./support/server-process";
+import { freePort } from "./server-process";
 
 /** Two app nodes need what a deployment has: a database of their own, Redis, a load balancer. */
 

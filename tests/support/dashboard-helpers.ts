@@ -1,11 +1,10 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-
+import { callRoute } from "./call-route";
 import { createAccount as makeAccount, type Account } from "./factories";
+import { BASE_URL as BASE, CONTEXT as context } from "./requests";
 
 /** Rows and callers for the dashboard's tests: customers, staff, orders and purchases, real Requests. */
 
-export const BASE = "http://localhost";
-export const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
+export { BASE_URL as BASE, CONTEXT as context } from "./requests";
 
 /** Accounts, the catalogue and purchases come from tests/factories.ts. */
 export { catalogue, createPurchase, type Account } from "./factories";
@@ -29,9 +28,9 @@ export function headersFor(auth: Auth, extra: Record<string, string> = {}) {
   return headers;
 }
 
-type Handler = (args: LoaderFunctionArgs & ActionFunctionArgs) => Promise<unknown> | unknown;
+type Handler = Parameters<typeof callRoute>[0];
 
-/** Calls a loader or action with a real Request; a thrown Response is returned like a returned one. */
+/** Calls a loader or action with a real Request (tests/support/call-route.ts); a thrown Response is returned like a returned one. */
 export async function call(
   handler: Handler,
   path: string,
@@ -44,19 +43,7 @@ export async function call(
   }: { auth?: Auth; method?: string; body?: BodyInit; params?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<Response> {
   const request = new Request(BASE + path, { method, body, headers: headersFor(auth, headers), duplex: "half" } as RequestInit);
-  try {
-    const result = await handler({ request, params, context } as LoaderFunctionArgs & ActionFunctionArgs);
-    if (result instanceof Response) return result;
-    // Remix's data(value, init): the value as JSON with its status and headers.
-    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-      const { data, init } = result as { data: unknown; init: ResponseInit | null };
-      return Response.json(data, init ?? undefined);
-    }
-    return Response.json(result);
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
+  return (await callRoute(handler, request, { params, context })).response;
 }
 
 export async function readJson<T = Record<string, unknown>>(response: Response): Promise<T> {

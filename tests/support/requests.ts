@@ -6,8 +6,12 @@ import crypto from "node:crypto";
  */
 
 export const BASE_URL = "http://localhost";
-export const CONTEXT = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
-export const freshContext = () => ({ ...CONTEXT, clientIp: `10.${crypto.randomBytes(3).join(".")}` });
+export type LoadContext = { requestId: string; cspNonce: string; clientIp: string };
+export const CONTEXT: LoadContext = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
+/** A client address no other call uses, so rate limits never mix calls (random: test files share Redis in the services suite). */
+export const nextIp = () => `10.${crypto.randomBytes(3).join(".")}`;
+export const loadContext = (clientIp = nextIp()): LoadContext => ({ requestId: `test-${crypto.randomUUID()}`, cspNonce: "", clientIp });
+export const freshContext = () => loadContext();
 
 /** Unique names, so test files and tests never collide (no app import: safe before settings are set). */
 export const unique = () => crypto.randomBytes(5).toString("hex");

@@ -4,7 +4,7 @@ import { uniqueEmail as makeUniqueEmail } from "./requests";
 /*
  * Helpers for the storefront and payments tests. App modules are imported lazily, so a test file
  * can set STRIPE_* settings first (env.server.ts reads them once, at import). Requests and the
- * outbox come from tests/requests.ts and tests/outbox.ts; freshContext gives every call its own
+ * outbox come from tests/support/requests.ts and tests/outbox.ts; freshContext gives every call its own
  * client address, so the order and contact limits never couple unrelated tests.
  */
 

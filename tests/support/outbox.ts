@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-import { parseEmail, type ParsedEmail } from "./fakes/email-links";
+import { parseEmail, type ParsedEmail } from "../fakes/email-links";
 
 /*
  * The one outbox reader: without SMTP_URL the app writes every e-mail as an .eml file in
