@@ -26,6 +26,8 @@ export type Action =
   | "report:read"
   | "report:upload"
   | "catalogue:manage"
+  | "subscriptions:manage"
+  | "refund:create"
   | "subscriptions:list-own"
   | "subscription:read"
   | "billing:manage"
@@ -53,6 +55,8 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
     case "purchase:update-status":
     case "report:upload":
     case "catalogue:manage":
+    case "subscriptions:manage":
+    case "refund:create":
       return actor.role === "team";
     case "area:customer":
     case "purchases:list-own":

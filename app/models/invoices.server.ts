@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gte, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 
 import type { ReceiptJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
@@ -8,7 +8,6 @@ import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
-import { logger } from "~/utils/logger.server";
 import type { Stripe } from "~/utils/stripe.server";
 
 import { findPlan } from "./catalogue.server";
@@ -22,12 +21,12 @@ import { findPlan } from "./catalogue.server";
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
 
-/** Records a paid invoice once (its Stripe id is unique); false when it was already recorded. */
+/** Records a paid invoice once (its Stripe id is unique): the new row, or null when it was already recorded. */
 export async function recordInvoice(
   tx: Tx,
   invoice: Stripe.Invoice,
   owner: { orderId: string | null; userId: string | null; subscriptionId: string | null; renewal: boolean },
-): Promise<boolean> {
+): Promise<typeof schema.invoices.$inferSelect | null> {
   const line = invoice.lines?.data?.[0];
   const legacy = invoice as Stripe.Invoice & { payment_intent?: string | { id: string } | null; charge?: string | { id: string } | null };
   const paidAt = toDate(invoice.status_transitions?.paid_at) ?? new Date();
@@ -50,50 +49,8 @@ export async function recordInvoice(
       stripeChargeId: idOf(legacy.charge),
     })
     .onConflictDoNothing({ target: schema.invoices.stripeInvoiceId })
-    .returning({ id: schema.invoices.id });
-  return inserted.length > 0;
-}
-
-/**
- * charge.refunded for a renewal's charge: the invoice's revenue drops by the amount refunded so far
- * (Stripe's running total, so a redelivery or a second partial refund lands on the right figure).
- * False when the charge is not an invoice's (an order's refund is the orders model's business).
- */
-export async function applyInvoiceRefund(tx: Tx, charge: Stripe.Charge): Promise<boolean> {
-  const paymentIntentId = idOf(charge.payment_intent);
-  const matches = [eq(schema.invoices.stripeChargeId, charge.id), ...(paymentIntentId ? [eq(schema.invoices.stripePaymentIntentId, paymentIntentId)] : [])];
-  const updated = await tx
-    .update(schema.invoices)
-    .set({ refundedCents: sql`least(${schema.invoices.amountCents}, ${charge.amount_refunded})` })
-    .where(and(eq(schema.invoices.renewal, true), or(...matches)))
-    .returning({ id: schema.invoices.id });
-  if (updated.length > 0) logger.info({ chargeId: charge.id, refunded: charge.amount_refunded }, "renewal refunded");
-  return updated.length > 0;
-}
-
-/** Renewals net of their refunds, in cents: part of the total revenue. */
-export async function renewalRevenueCents(): Promise<number> {
-  const [row] = await db
-    .select({ cents: sql<string>`coalesce(sum(${schema.invoices.amountCents} - ${schema.invoices.refundedCents}), 0)` })
-    .from(schema.invoices)
-    .where(eq(schema.invoices.renewal, true));
-  return Number(row.cents);
-}
-
-/** Renewals per calendar month (UTC) since `since`, for the revenue chart: {month:"2026-11", revenueCents, count}. */
-export async function renewalRevenueByMonth(since: Date): Promise<{ month: string; revenueCents: number; count: number }[]> {
-  const month = sql<string>`to_char(${schema.invoices.paidAt} at time zone 'UTC', 'YYYY-MM')`;
-  const rows = await db
-    .select({
-      month,
-      cents: sql<string>`sum(${schema.invoices.amountCents} - ${schema.invoices.refundedCents})`,
-      count: sql<number>`count(*)::int`,
-    })
-    .from(schema.invoices)
-    .where(and(eq(schema.invoices.renewal, true), gte(schema.invoices.paidAt, since)))
-    .groupBy(month)
-    .orderBy(month);
-  return rows.map((r) => ({ month: r.month, revenueCents: Number(r.cents), count: r.count }));
+    .returning();
+  return inserted[0] ?? null;
 }
 
 const PAID_ORDER_STATUSES: schema.OrderStatus[] = ["paid", "refunded", "partially_refunded"];
@@ -107,7 +64,8 @@ export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]
   const orders = await db
     .select()
     .from(schema.orders)
-    .where(and(eq(schema.orders.userId, userId), inArray(schema.orders.status, PAID_ORDER_STATUSES)))
+    // A renewal's order is listed below as its invoice (its own receipt and period).
+    .where(and(eq(schema.orders.userId, userId), inArray(schema.orders.status, PAID_ORDER_STATUSES), ne(schema.orders.kind, "renewal")))
     .orderBy(desc(schema.orders.paidAt));
   const orderInvoices = orders.length
     ? await db
@@ -134,12 +92,12 @@ export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]
       url: hosted.get(order.id) ?? receiptPageUrl("order", order.id),
       description: order.kind === "subscription" ? "Monthly plan, first month" : "Services order",
     })),
-    ...renewals.map(({ invoice }) => ({
+    ...renewals.map(({ invoice, refunded }) => ({
       _id: invoice.id,
       id: invoice.id,
       kind: "invoice" as const,
       amount: centsToDollars(invoice.amountCents),
-      refunded: centsToDollars(invoice.refundedCents),
+      refunded: centsToDollars(refunded ?? invoice.refundedCents),
       currency: invoice.currency,
       paidAt: invoice.paidAt.toISOString(),
       url: invoice.hostedInvoiceUrl ?? receiptPageUrl("invoice", invoice.id),
@@ -156,11 +114,18 @@ function refundedOf(order: typeof schema.orders.$inferSelect): number {
   return order.status === "refunded" ? order.totalCents : 0;
 }
 
+/** Renewal invoices with their subscription and what their order (a renewal is an order, decision 175) has refunded. */
 function selectRenewals() {
   return db
-    .select({ invoice: schema.invoices, subscriptionUserId: schema.subscriptions.userId, planId: schema.subscriptions.planId })
+    .select({
+      invoice: schema.invoices,
+      subscriptionUserId: schema.subscriptions.userId,
+      planId: schema.subscriptions.planId,
+      refunded: schema.orders.refundedCents,
+    })
     .from(schema.invoices)
-    .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, schema.invoices.subscriptionId));
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, schema.invoices.subscriptionId))
+    .leftJoin(schema.orders, eq(schema.orders.id, schema.invoices.orderId));
 }
 
 /** An invoice recorded before its checkout completed has no user yet: its subscription has. */
@@ -252,7 +217,7 @@ async function invoiceReceipt(id: string) {
       customer: owner ?? { name: "", email: "" },
       lines: [{ description: `${planName} (monthly renewal)`, amountCents: invoice.amountCents, quantity: 1 }],
       totalCents: invoice.amountCents,
-      refundedCents: invoice.refundedCents,
+      refundedCents: row.refunded ?? invoice.refundedCents,
       currency: invoice.currency,
       hostedUrl: invoice.hostedInvoiceUrl,
       periodStart: invoice.periodStart,
@@ -263,8 +228,9 @@ async function invoiceReceipt(id: string) {
 
 /** What an order paid for: its plan, or its services (the order's own prices). */
 async function receiptLines(order: typeof schema.orders.$inferSelect) {
-  if (order.kind === "subscription") {
-    return [{ description: `${(await findPlan(order.planId ?? ""))?.name ?? "Monthly plan"} (first month)`, amountCents: order.totalCents, quantity: 1 }];
+  if (order.kind !== "services") {
+    const period = order.kind === "renewal" ? "monthly renewal" : "first month";
+    return [{ description: `${(await findPlan(order.planId ?? ""))?.name ?? "Monthly plan"} (${period})`, amountCents: order.totalCents, quantity: 1 }];
   }
   const rows = await db
     .select({ description: schema.services.name, amountCents: schema.purchases.amountCents, quantity: schema.purchases.quantity })

@@ -10,7 +10,8 @@ import { orderConditions, type OrderFilter } from "./orders-list.server";
 /*
  * The orders list as CSV, streamed: rows come from a PostgreSQL cursor (or key-ordered batches on
  * the embedded database) and each batch is written as soon as it arrives, so memory stays flat
- * whether the export holds ten orders or a hundred thousand. docs/decisions/093.
+ * whether the export holds ten orders or a hundred thousand. docs/decisions/093. Renewals are orders
+ * (kind "renewal", decision 175), so the `net` column sums to the overview's revenue to the cent.
  */
 
 const BATCH = 1000;
@@ -61,6 +62,7 @@ function exportQuery(filter: OrderFilter, after?: { at: string; id: string }, li
       "orders"."paid_at" as "paidAt", "orders"."stripe_session_id" as "stripeSessionId",
       "orders"."stripe_payment_intent_id" as "stripePaymentIntentId",
       case when "orders"."kind" = 'subscription' then coalesce("orders"."plan_id", 'plan') || ' plan (monthly)'
+        when "orders"."kind" = 'renewal' then coalesce("orders"."plan_id", 'plan') || ' plan (renewal)'
         else (select string_agg("services"."name" || ' x' || "purchases"."quantity", '; ' order by "purchases"."created_at", "services"."name")
               from "purchases" join "services" on "services"."id" = "purchases"."service_id"
               where "purchases"."order_id" = "orders"."id") end as "lines"
@@ -87,6 +89,9 @@ async function* batches(filter: OrderFilter): AsyncGenerator<ExportRow[]> {
   }
 }
 
+/** Statuses whose money came in; pending and expired orders bring nothing. */
+const PAID = new Set<OrderStatus>(["paid", "partially_refunded", "refunded"]);
+
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 function csvLine(row: ExportRow) {
@@ -94,13 +99,14 @@ function csvLine(row: ExportRow) {
     csvCell(row.id),
     csvCell(iso(row.createdAt)),
     csvCell(ORDER_STATUS_LABELS[toApiOrderStatus(row.status)]),
-    csvCell(row.kind === "subscription" ? "plan" : "services"),
+    csvCell(row.kind === "subscription" ? "plan" : row.kind),
     csvCell(row.name),
     csvCell(row.email),
     csvCell(row.customerId),
     csvAmount(row.totalCents),
     csvAmount(row.refundedCents),
-    csvAmount(row.totalCents - row.refundedCents),
+    // Money that came in and stayed: the column sums to the overview's Total Revenue (decision 175).
+    csvAmount(PAID.has(row.status) ? row.totalCents - row.refundedCents : 0),
     csvCell(row.currency),
     csvCell(iso(row.paidAt)),
     csvCell(row.lines),

@@ -52,6 +52,10 @@ export interface OrderJson {
   paidAt: string | null;
   lines: OrderLineJson[];
   kind: "services" | "plan";
+  /** A plan's later month (or a switch's proration), not its sign-up. */
+  renewal: boolean;
+  /** The plan this payment belongs to (sign-up or renewal); null for services. */
+  subscriptionId: string | null;
 }
 
 /** LIKE patterns treat % and _ as wildcards; a search for "a_b" means the literal text. */
@@ -138,6 +142,11 @@ function ordersColumns() {
     refundedCents: orders.refundedCents,
     currency: orders.currency,
     planId: orders.planId,
+    subscriptionId: sql<
+      string | null
+    >`coalesce(${orders.subscriptionId}, (select ${schema.subscriptions.id} from ${schema.subscriptions} where ${schema.subscriptions.orderId} = ${orders.id} limit 1))`.as(
+      "subscription_id",
+    ),
     stripeSessionId: orders.stripeSessionId,
     stripePaymentIntentId: orders.stripePaymentIntentId,
     stripeCustomerId: orders.stripeCustomerId,
@@ -150,7 +159,7 @@ function ordersColumns() {
 /** The lines of these orders in two indexed queries: services' purchases, and plans by key. */
 async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>> {
   const byOrder = new Map<string, OrderLineJson[]>();
-  const serviceOrders = orders.filter((o) => o.kind !== "subscription").map((o) => o.id);
+  const serviceOrders = orders.filter((o) => o.kind === "services").map((o) => o.id);
   if (serviceOrders.length > 0) {
     const rows = await db
       .select({
@@ -170,12 +179,14 @@ async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>
       byOrder.set(row.orderId, list);
     }
   }
-  const planKeys = [...new Set(orders.filter((o) => o.kind === "subscription" && o.planId).map((o) => o.planId!))];
+  const planOrders = orders.filter((o) => o.kind !== "services");
+  const planKeys = [...new Set(planOrders.filter((o) => o.planId).map((o) => o.planId!))];
   const planNames = await namesOfPlans(planKeys);
-  for (const order of orders.filter((o) => o.kind === "subscription")) {
+  for (const order of planOrders) {
     const key = order.planId ?? "plan";
+    const name = planNames.get(key) ?? `${key.toUpperCase()} plan`;
     byOrder.set(order.id, [
-      { service: { _id: key, name: planNames.get(key) ?? `${key.toUpperCase()} plan` }, price: centsToDollars(order.totalCents), quantity: 1 },
+      { service: { _id: key, name: `${name} (${order.kind === "renewal" ? "renewal" : "monthly"})` }, price: centsToDollars(order.totalCents), quantity: 1 },
     ]);
   }
   return byOrder;
@@ -190,7 +201,7 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
     )})`,
   );
   const rows = Array.isArray(result) ? result : ((result as { rows?: { key: string; name: string }[] }).rows ?? []);
-  return new Map(rows.map((row) => [row.key, `${row.name} (monthly)`]));
+  return new Map(rows.map((row) => [row.key, row.name]));
 }
 
 export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson {
@@ -207,8 +218,32 @@ export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
     lines,
-    kind: row.kind === "subscription" ? "plan" : "services",
+    kind: row.kind === "services" ? "services" : "plan",
+    renewal: row.kind === "renewal",
+    subscriptionId: row.subscriptionId ?? null,
   };
+}
+
+/** A plan's payments, oldest first: its sign-up order and every renewal (decision 175). */
+export async function listPaymentsOfSubscription(subscription: { id: string; orderId: string | null }): Promise<OrderJson[]> {
+  const rows = (await db
+    .select({ ...ordersColumns(), ...customerColumns })
+    .from(schema.orders)
+    .leftJoin(schema.users, eq(schema.users.id, schema.orders.userId))
+    .where(
+      or(
+        eq(schema.orders.subscriptionId, subscription.id),
+        subscription.orderId && isUuid(subscription.orderId) ? eq(schema.orders.id, subscription.orderId) : undefined,
+      ),
+    )
+    // The sign-up first (Stripe's paid_at has whole seconds only), then the renewals as paid.
+    .orderBy(
+      asc(sql`${schema.orders.kind} <> 'subscription'`),
+      asc(sql`coalesce(${schema.orders.paidAt}, ${schema.orders.createdAt})`),
+      asc(schema.orders.id),
+    )) as ListedOrder[];
+  const lines = await linesOf(rows);
+  return rows.map((row) => toOrderJson(row, lines.get(row.id) ?? []));
 }
 
 export interface RefundView {
@@ -220,6 +255,7 @@ export interface RefundView {
   stripeRefundId: string | null;
   createdAt: string;
   createdBy: string | null;
+  reason: string | null;
   failureMessage: string | null;
 }
 
@@ -267,6 +303,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       stripeRefundId: refund.stripeRefundId,
       createdAt: refund.createdAt.toISOString(),
       createdBy,
+      reason: refund.reason,
       failureMessage: refund.failureMessage,
     })),
     emails: emails.map((e) => ({ kind: e.kind, recipient: e.recipient, subject: e.subject, sentAt: e.sentAt.toISOString() })),

@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { db, schema, type Tx } from "~/utils/db.server";
 import type { Stripe } from "~/utils/stripe.server";
 
-import { applyInvoiceRefund } from "./invoices.server";
 import { cancelCheckoutSession, fulfilCheckoutSession, recordStripeEvent, type StripeEventRef } from "./orders.server";
 import { applyChargeRefund, prepareChargeRefund, sendRefundEmail } from "./refunds.server";
+import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
 import { applyInvoice, sendPaymentFailedEmail, syncSubscription } from "./subscriptions.server";
 
 /*
@@ -32,15 +32,16 @@ export async function refundCharge(charge: Stripe.Charge, event: StripeEventRef)
   const plan = await prepareChargeRefund(charge);
   let added = 0;
   const outcome = await once(event, async (tx) => {
-    // A renewal's charge: its invoice's revenue drops by the refund, partial or full.
-    const invoice = await applyInvoiceRefund(tx, charge);
-    if (!plan) return invoice ? "invoice-refunded" : "no-match";
+    // A renewal's charge is its renewal order's (decision 175), found like any order's.
+    if (!plan) return "no-match";
     added = await applyChargeRefund(tx, charge, plan);
     return "refunded";
   });
-  if (plan && outcome === "refunded" && added > 0) {
+  if (plan && outcome === "refunded") {
     const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, plan.order.id));
-    await sendRefundEmail(order, added);
+    if (added > 0) await sendRefundEmail(order, added);
+    // A plan's sign-up refunded in full (here or in Stripe's dashboard): the plan ends.
+    await endPlanOfRefundedOrder(order);
   }
   return outcome;
 }

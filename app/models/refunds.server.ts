@@ -13,6 +13,7 @@ import { logger } from "~/utils/logger.server";
 import { stripe, type Stripe } from "~/utils/stripe.server";
 
 import { recordOrderEmail } from "./orders-list.server";
+import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
 
 /*
  * Refunds of orders, full or partial (issue 13, docs/decisions/090). The dashboard's button and
@@ -33,6 +34,8 @@ export interface RefundRequest {
   /** Same key, same refund: a retried request never refunds twice. */
   requestKey?: string;
   staffId: string;
+  /** Why (the dashboard's form asks; shown in the order's history). */
+  reason?: string;
 }
 
 const MESSAGES = {
@@ -81,6 +84,34 @@ async function paymentIntentOf(order: Order): Promise<string | null> {
   return rows[0]?.pi ?? null;
 }
 
+export interface RefundPreview {
+  amountCents: number;
+  leftCents: number;
+  currency: string;
+  email: string;
+  /** Everything left is refunded: the order becomes "refunded". */
+  full: boolean;
+  /** A plan's sign-up refunded in full: the plan ends now. */
+  endsPlan: boolean;
+}
+
+/** What a refund would do, checked as the refund itself checks it (404, 409, 400), changing nothing. */
+export async function previewRefund(orderId: string, amountCents: number | undefined): Promise<RefundPreview> {
+  if (!isUuid(orderId)) throw new HttpError(404, "Order not found.", "NOT_FOUND");
+  const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, orderId)).limit(1);
+  if (!order) throw new HttpError(404, "Order not found.", "NOT_FOUND");
+  if (order.status === "refunded") throw new HttpError(409, MESSAGES.fullyRefunded, "CONFLICT");
+  if (!(REFUNDABLE_STATUSES as readonly string[]).includes(order.status)) throw new HttpError(409, MESSAGES.notPaid, "CONFLICT");
+  const left = order.totalCents - order.refundedCents;
+  if (left <= 0) throw new HttpError(409, MESSAGES.fullyRefunded, "CONFLICT");
+  const amount = amountCents ?? left;
+  if (amount > left) {
+    throw new HttpError(400, `The refund can be at most ${formatMoney(centsToDollars(left), order.currency)}, what is left of this order.`, "INVALID_INPUT");
+  }
+  const full = amount === left;
+  return { amountCents: amount, leftCents: left, currency: order.currency, email: order.email, full, endsPlan: full && order.kind === "subscription" };
+}
+
 /**
  * Refunds an order from the dashboard or the API. Returns the order as it stands afterwards.
  * 404 unknown order, 409 not paid / nothing left, 400 too much, 502 Stripe said no.
@@ -119,6 +150,7 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
         source: "dashboard",
         requestKey: request.requestKey ?? null,
         createdById: request.staffId,
+        reason: request.reason ?? null,
       })
       .returning();
     return { order: await settleOrder(tx, order), refund };
@@ -128,6 +160,7 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
   if (!stripe) {
     logger.info({ orderId, refundId: refund.id, amountCents: refund.amountCents }, "order refunded (test checkout)");
     await sendRefundEmail(reserved.order, refund.amountCents);
+    await endPlanOfRefundedOrder(reserved.order);
     return reserved.order;
   }
 
@@ -164,6 +197,7 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
   });
   logger.info({ orderId, refundId: refund.id, stripeRefundId: stripeRefund.id, amountCents: refund.amountCents }, "order refunded");
   await sendRefundEmail(order, refund.amountCents);
+  await endPlanOfRefundedOrder(order);
   return order;
 }
 

@@ -3,15 +3,12 @@ import { sql } from "drizzle-orm";
 import { centsToDollars } from "~/domain/format";
 import { queryRows } from "~/utils/db-cursor.server";
 
-import { renewalRevenueByMonth, renewalRevenueCents } from "./invoices.server";
-
 /*
- * Revenue, net of every refund, renewals included (issue 13,
- * docs/decisions/091): an order brings `total - refunded` in the month it was paid, a plan's
- * renewal invoice (billing's `invoices`, renewal = true) `amount - refunded` in the month it was
- * paid (billing's functions). A plan's first payment is its order, never its first invoice, so
- * nothing counts twice. The orders' part is a monthly rollup that a trigger keeps in the same
- * transaction as every payment and refund (db/migrations/0009_ops_revenue.sql): twelve rows to read.
+ * Revenue, net of every refund, renewals included (issue 13, docs/decisions/091): an order brings
+ * `total - refunded` in the month it was paid. Every payment is an order: services, a plan's
+ * sign-up and each renewal (kind "renewal", decision 175), so nothing counts twice and the orders
+ * CSV sums to the same figure. It is a monthly rollup that a trigger keeps in the same transaction
+ * as every payment and refund (db/migrations/0009_ops_revenue.sql): twelve rows to read.
  */
 
 export interface RevenueMonth {
@@ -41,26 +38,28 @@ export async function revenueByMonth(months = 12, now = new Date()): Promise<Rev
       select to_char(month, 'YYYY-MM') as month, revenue_cents as cents, orders
       from order_revenue_months
       where month >= ${from.toISOString().slice(0, 10)}::date and month < ${to.toISOString().slice(0, 10)}::date`),
-    renewalRevenueByMonth(from),
+    // The renewals among them (their money is already in the rollup).
+    queryRows<{ month: string; count: number }>(sql`
+      select to_char(paid_at at time zone 'UTC', 'YYYY-MM') as month, count(*)::int as count
+      from orders
+      where kind = 'renewal' and status in ('paid', 'partially_refunded') and paid_at >= ${from.toISOString()}::timestamptz and paid_at < ${to.toISOString()}::timestamptz
+      group by 1`),
   ]);
   const byMonth = new Map<string, { cents: number; orders: number; renewals: number }>();
   for (let i = 0; i < months; i++) byMonth.set(monthKey(monthStart(from, i)), { cents: 0, orders: 0, renewals: 0 });
   for (const row of orders) {
     const entry = byMonth.get(row.month);
-    if (entry) Object.assign(entry, { cents: entry.cents + Number(row.cents), orders: row.orders });
+    if (entry) Object.assign(entry, { cents: Number(row.cents), orders: row.orders });
   }
   for (const row of renewals) {
     const entry = byMonth.get(row.month);
-    if (entry) Object.assign(entry, { cents: entry.cents + row.revenueCents, renewals: row.count });
+    if (entry) Object.assign(entry, { orders: entry.orders - row.count, renewals: row.count });
   }
   return [...byMonth].map(([month, { cents, orders, renewals }]) => ({ month, revenue: centsToDollars(cents), orders, renewals }));
 }
 
 /** All-time revenue in cents, net of refunds, renewals included: the overview's Total Revenue. */
 export async function netRevenueCents(): Promise<number> {
-  const [[orders], renewals] = await Promise.all([
-    queryRows<{ cents: string | number }>(sql`select coalesce(sum(revenue_cents), 0)::bigint as cents from order_revenue_months`),
-    renewalRevenueCents(),
-  ]);
-  return Number(orders.cents) + renewals;
+  const [orders] = await queryRows<{ cents: string | number }>(sql`select coalesce(sum(revenue_cents), 0)::bigint as cents from order_revenue_months`);
+  return Number(orders.cents);
 }

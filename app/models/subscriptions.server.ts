@@ -225,6 +225,7 @@ export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolea
   // The first invoice's money is the plan order's; every later one is a renewal (or a switch's proration).
   const renewal = invoice.billing_reason !== "subscription_create";
   const recorded = await recordInvoice(tx, invoice, { orderId: renewal ? null : ours.orderId, userId: ours.userId, subscriptionId: ours.id, renewal });
+  if (recorded && renewal) await recordRenewalOrder(tx, recorded, ours);
   const periodEnd = toDate(invoice.lines?.data?.[0]?.period?.end);
   const later = periodEnd && (!ours.currentPeriodEnd || periodEnd > ours.currentPeriodEnd);
   await tx
@@ -237,6 +238,41 @@ export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolea
     })
     .where(eq(schema.subscriptions.id, ours.id));
   return { outcome: recorded ? "recorded" : "already-recorded" };
+}
+
+/**
+ * A renewal is an order of its own (kind "renewal", the invoice's id as its id): the orders list, the
+ * CSV and revenue read one table, and staff open, refund and follow it like any order (decision 175).
+ */
+async function recordRenewalOrder(tx: Tx, invoice: typeof schema.invoices.$inferSelect, subscription: SubscriptionRow) {
+  const [owner] = subscription.userId
+    ? await tx.select({ email: schema.users.email, name: schema.users.name }).from(schema.users).where(eq(schema.users.id, subscription.userId))
+    : [];
+  const [signUp] =
+    !owner && subscription.orderId
+      ? await tx.select({ email: schema.orders.email, name: schema.orders.name }).from(schema.orders).where(eq(schema.orders.id, subscription.orderId))
+      : [];
+  const buyer = owner ?? signUp ?? { email: "", name: "" };
+  await tx
+    .insert(schema.orders)
+    .values({
+      id: invoice.id,
+      kind: "renewal",
+      email: buyer.email,
+      name: buyer.name,
+      userId: subscription.userId,
+      status: "paid",
+      totalCents: invoice.amountCents,
+      currency: invoice.currency,
+      planId: subscription.planId,
+      subscriptionId: subscription.id,
+      stripePaymentIntentId: invoice.stripePaymentIntentId,
+      stripeCustomerId: subscription.stripeCustomerId,
+      paidAt: invoice.paidAt,
+      createdAt: invoice.paidAt,
+    })
+    .onConflictDoNothing({ target: schema.orders.id });
+  await tx.update(schema.invoices).set({ orderId: invoice.id }).where(eq(schema.invoices.id, invoice.id));
 }
 
 /** A failed renewal: the customer learns it, with a link that opens billing to fix the card. */

@@ -34,6 +34,7 @@ export const action = apiRoute(
       amountCents: body.amount === undefined ? undefined : dollarsToCents(body.amount),
       requestKey: key ? `api:${user.id}:${key}` : undefined,
       staffId: user.id,
+      reason: body.reason,
     });
     const detail = await getOrderDetail(params.id);
     return { status: "success", data: detail!.order };

@@ -1,17 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
 import { BackLink } from "~/components/dashboard/back-link";
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
-import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/input";
+import { RefundPanel } from "~/components/dashboard/refund-panel";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { dollarsToCents, formatMoney } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
-import { refundAmountField } from "~/domain/schemas/ops";
-import { z } from "~/domain/zod";
+import { refundFormSchema } from "~/domain/schemas/subscriptions";
 import { getOrderDetail } from "~/models/orders-list.server";
-import { refundOrder } from "~/models/refunds.server";
+import { previewRefund, refundOrder } from "~/models/refunds.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -30,27 +28,41 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { ...detail, refundKey: crypto.randomUUID() };
 }
 
-const refundForm = z.object({ amount: refundAmountField, refundKey: z.string().uuid("Please reload the page and try again.") });
-
+/**
+ * The refund, in two steps (issue 20.11): the amount (empty: what is left) and a reason, answered
+ * with a confirmation that says exactly what is refunded to whom; only `confirm=yes` refunds.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
   const orderId = params.orderId ?? "";
-  const parsed = refundForm.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Invalid refund." }, { status: 400 });
+  const fields = Object.fromEntries(await readForm(request));
+  const parsed = refundFormSchema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return data({ error: issue?.message ?? "Invalid refund.", field: String(issue?.path[0] ?? "amount"), values: formValues(fields) }, { status: 400 });
+  }
+  const { amount, reason, refundKey, confirm } = parsed.data;
+  const amountCents = amount === undefined ? undefined : dollarsToCents(amount);
   try {
-    const order = await refundOrder(orderId, {
-      amountCents: parsed.data.amount === undefined ? undefined : dollarsToCents(parsed.data.amount),
-      requestKey: `form:${staff.id}:${parsed.data.refundKey}`,
-      staffId: staff.id,
-    });
+    if (!confirm) {
+      const preview = await previewRefund(orderId, amountCents);
+      return { confirm: { ...preview, reason, refundKey, amountInput: amount === undefined ? "" : String(amount) } };
+    }
+    const order = await refundOrder(orderId, { amountCents, reason, requestKey: `form:${staff.id}:${refundKey}`, staffId: staff.id });
     const message = order.status === "refunded" ? "The order has been refunded." : "The refund has been made.";
     return redirectWithToast(`/dashboard/orders/${orderId}`, { type: "success", message });
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw pageNotFound();
-    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof HttpError) return data({ error: error.message, field: "amount", values: formValues(fields) }, { status: error.status });
     throw error;
   }
 }
+
+/** What the staff member typed, so a refused step shows it again. */
+const formValues = (fields: Record<string, FormDataEntryValue>) => ({
+  amount: typeof fields.amount === "string" ? fields.amount.slice(0, 40) : "",
+  reason: typeof fields.reason === "string" ? fields.reason.slice(0, 500) : "",
+});
 
 type OrderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
@@ -114,7 +126,17 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
           </div>
           <div>
             <Dt>Kind</Dt>
-            <dd>{order.kind === "plan" ? "Plan sign-up" : "Services"}</dd>
+            <dd>
+              {order.kind === "services" ? "Services" : order.renewal ? "Plan renewal" : "Plan sign-up"}
+              {order.subscriptionId ? (
+                <>
+                  {" · "}
+                  <Link to={`/dashboard/subscriptions/${order.subscriptionId}`} className="font-semibold text-brand-700 hover:underline">
+                    View the plan
+                  </Link>
+                </>
+              ) : null}
+            </dd>
           </div>
           <div>
             <Dt>Placed</Dt>
@@ -151,28 +173,22 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
                   {formatMoney(refund.amount, refund.currency)} · {refund.status} ·{" "}
                   {refund.source === "stripe" ? "from Stripe" : `by ${refund.createdBy ?? "staff"}`} · {formatDate(refund.createdAt)}
                   {refund.failureMessage ? ` · ${refund.failureMessage}` : ""}
+                  {refund.reason ? <span className="block text-slate-600">Reason: {refund.reason}</span> : null}
                 </span>
                 <span className="font-mono text-xs text-slate-500">{refund.stripeRefundId ?? ""}</span>
               </li>
             ))}
           </ul>
         )}
-        {refundable ? (
-          <Form method="post" className="mt-4 flex flex-wrap items-end gap-3" aria-label="Refund this order">
-            <input type="hidden" name="refundKey" value={refundKey} />
-            <Field label={`Amount to refund (up to ${formatMoney(left, order.currency)})`} error={actionData?.error} className="w-64">
-              {(control) => <Input {...control} name="amount" inputMode="decimal" placeholder={left.toFixed(2)} />}
-            </Field>
-            <Button type="submit" variant="danger" loading={navigation.state === "submitting"}>
-              Refund
-            </Button>
-            <p className="w-full text-xs text-slate-600">Leave the amount empty to refund what is left. The customer is told by e-mail.</p>
-          </Form>
-        ) : actionData?.error ? (
-          <p role="alert" className="mt-3 text-sm font-semibold text-red-700">
-            {actionData.error}
-          </p>
-        ) : null}
+        <RefundPanel
+          orderId={order._id}
+          currency={order.currency}
+          left={left}
+          refundable={refundable}
+          refundKey={refundKey}
+          result={actionData}
+          busy={navigation.state === "submitting"}
+        />
       </div>
 
       <div className="rounded-card border border-slate-200 bg-white p-5 shadow-card">

@@ -110,7 +110,8 @@ export const orders = pgTable(
   "orders",
   {
     id: id(),
-    kind: text("kind").$type<"services" | "subscription">().notNull().default("services"),
+    /** "subscription": a plan's sign-up (its first month); "renewal": a later month or a switch's proration (issue 20.10). */
+    kind: text("kind").$type<"services" | "subscription" | "renewal">().notNull().default("services"),
     email: text("email").notNull(),
     name: text("name").notNull(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
@@ -120,6 +121,8 @@ export const orders = pgTable(
     refundedCents: integer("refunded_cents").notNull().default(0),
     currency: text("currency").notNull().default("usd"),
     planId: text("plan_id"),
+    /** A renewal's subscription (a sign-up's is `subscriptions.order_id`); a plain column, as subscriptions reference orders. */
+    subscriptionId: uuid("subscription_id"),
     stripeSessionId: text("stripe_session_id").unique(),
     stripePaymentIntentId: text("stripe_payment_intent_id"),
     stripeCustomerId: text("stripe_customer_id"),
@@ -130,6 +133,9 @@ export const orders = pgTable(
   (t) => [
     index("orders_user_idx").on(t.userId),
     index("orders_payment_intent_idx").on(t.stripePaymentIntentId),
+    index("orders_subscription_idx")
+      .on(t.subscriptionId, t.createdAt)
+      .where(sql`${t.subscriptionId} is not null`),
     // The orders list (newest first, by status) and the revenue series (by month paid): docs/decisions/092.
     index("orders_created_idx").on(t.createdAt, t.id),
     index("orders_status_created_idx").on(t.status, t.createdAt, t.id),
@@ -140,7 +146,7 @@ export const orders = pgTable(
     index("orders_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || ${t.email} || ' bl-' || left(${t.id}::text, 8))`),
     check("orders_refunded_check", sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`),
     check("orders_status_check", inList("status", ORDER_STATUSES)),
-    check("orders_kind_check", inList("kind", ["services", "subscription"])),
+    check("orders_kind_check", inList("kind", ["services", "subscription", "renewal"])),
   ],
 );
 
@@ -195,7 +201,7 @@ export const subscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("subscriptions_user_idx").on(t.userId)],
+  (t) => [index("subscriptions_user_idx").on(t.userId), index("subscriptions_order_idx").on(t.orderId)],
 );
 
 export const reports = pgTable(

@@ -37,6 +37,8 @@ export const refunds = pgTable(
     /** The caller's idempotency key: the same key never refunds twice. */
     requestKey: text("request_key"),
     createdById: uuid("created_by_id"),
+    /** Why staff refunded (asked by the dashboard's form, issue 20.11); null for Stripe's own and older refunds. */
+    reason: text("reason"),
     failureMessage: text("failure_message"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -72,10 +72,17 @@ test("refund half of an order from its page: revenue and this month's bar drop b
 
   const half = Math.round((price * 100) / 2);
   await page.getByLabel(/Amount to refund/).fill((half / 100).toFixed(2));
-  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await page.getByLabel(/Reason/).fill("Half the audit was delivered late");
+  await page.getByRole("button", { name: "Review refund" }).click();
+  // Nothing is refunded before the confirmation step says how much (issue 20.11).
+  const step = page.getByRole("alertdialog", { name: `Refund $${(half / 100).toFixed(2)}?` });
+  await expect(step).toBeVisible();
+  await expect(page.getByTestId("order-refunded")).toHaveText("$0.00");
+  await step.getByRole("button", { name: `Refund $${(half / 100).toFixed(2)}` }).click();
   await expect(page.getByText("Partially refunded").first()).toBeVisible();
   await expect(page.getByTestId("order-refunded")).toHaveText(`$${(half / 100).toFixed(2)}`);
   await expect(page.getByText(/A refund of \$[\d.]+ is on its way/)).toBeVisible();
+  await expect(page.getByText("Reason: Half the audit was delivered late")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("order-refunded.png"), fullPage: true });
 
   await page.goto("/dashboard");

@@ -26,6 +26,13 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
               </p>
             </div>
             <Link
+              to={`/dashboard/subscriptions/${plan._id}`}
+              className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+            >
+              Payments
+              <span className="sr-only"> of {plan.plan.name}</span>
+            </Link>
+            <Link
               to={`/dashboard/users/${customerId}/plans/${plan._id}`}
               className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
             >

@@ -1,6 +1,6 @@
 import { API_ORDER_STATUSES } from "~/domain/order-status";
 import { ROLES } from "~/domain/status";
-import { line, z } from "~/domain/zod";
+import { line, text, z } from "~/domain/zod";
 
 import { emailField, nameField } from "./order";
 
@@ -65,8 +65,19 @@ export const refundAmountField = z.preprocess(
     .optional(),
 );
 
+export const REFUND_REASON_MESSAGES = {
+  required: "Please give a reason for the refund.",
+  tooLong: "The reason can be at most 500 characters.",
+};
+
+export const refundReasonField = text(
+  z.string({ error: REFUND_REASON_MESSAGES.required }).trim().min(1, REFUND_REASON_MESSAGES.required).max(500, REFUND_REASON_MESSAGES.tooLong),
+  "The reason",
+);
+
 export const refundBodySchema = z.object({
   amount: refundAmountField.meta({ description: "Dollars; omitted: what is left of the order." }),
+  reason: refundReasonField.optional().meta({ description: "Why the order is refunded (at most 500 characters); shown in the order's history." }),
 });
 
 export const inviteBodySchema = z.object({ email: emailField, name: nameField });
@@ -94,6 +105,8 @@ export const orderJson = z.object({
   paidAt: isoDate.nullable(),
   lines: z.array(z.object({ service: z.object({ _id: z.string(), name: z.string() }), price: z.number(), quantity: z.number().int() })),
   kind: z.enum(["services", "plan"]),
+  renewal: z.boolean().meta({ description: "A plan's later month (or a plan switch's proration), not its sign-up." }),
+  subscriptionId: id.nullable().meta({ description: "The plan this payment belongs to; null for services." }),
 });
 
 export const staffJson = z.object({

@@ -1,0 +1,105 @@
+import { Form } from "@remix-run/react";
+
+import { Button } from "~/components/ui/button";
+import { ConfirmStep } from "~/components/ui/confirm-step";
+import { Field, Input, Textarea } from "~/components/ui/input";
+import { centsToDollars, formatMoney } from "~/domain/format";
+
+/** What the order page's action answered: a refused step (with what was typed) or the confirmation to show. */
+export type RefundResult =
+  | { error: string; field: string; values: { amount: string; reason: string } }
+  | {
+      confirm: {
+        amountCents: number;
+        leftCents: number;
+        currency: string;
+        email: string;
+        full: boolean;
+        endsPlan: boolean;
+        reason: string;
+        refundKey: string;
+        amountInput: string;
+      };
+    }
+  | undefined;
+
+/**
+ * The order page's refund (issue 20.11): the amount (empty: what is left) and a reason, then a
+ * confirmation step that says what is refunded to whom; the confirming button is the danger one.
+ */
+export function RefundPanel({
+  orderId,
+  currency,
+  left,
+  refundable,
+  refundKey,
+  result,
+  busy,
+}: {
+  orderId: string;
+  currency: string;
+  /** Dollars left to refund. */
+  left: number;
+  refundable: boolean;
+  refundKey: string;
+  result: RefundResult;
+  busy: boolean;
+}) {
+  const error = result && "error" in result ? result : null;
+  if (result && "confirm" in result) {
+    const step = result.confirm;
+    const amount = formatMoney(centsToDollars(step.amountCents), step.currency);
+    return (
+      <div className="mt-4">
+        <ConfirmStep
+          title={`Refund ${amount}?`}
+          fields={{ amount: step.amountInput, reason: step.reason, refundKey: step.refundKey }}
+          confirmLabel={`Refund ${amount}`}
+          cancelTo={`/dashboard/orders/${orderId}`}
+          cancelLabel="Don't refund"
+          busy={busy}
+        >
+          <p>
+            <strong>{amount}</strong> goes back to the card that paid
+            {step.full ? ", everything left of this order" : `, of ${formatMoney(centsToDollars(step.leftCents), step.currency)} left`}. {step.email} is told by
+            e-mail. A refund cannot be undone.
+          </p>
+          {step.endsPlan ? <p className="font-semibold text-red-800">This is the plan's sign-up refunded in full: the plan ends now.</p> : null}
+          <p>
+            Reason: <span className="font-medium break-words">{step.reason}</span>
+          </p>
+        </ConfirmStep>
+      </div>
+    );
+  }
+  if (!refundable) {
+    return error ? (
+      <p role="alert" className="mt-3 text-sm font-semibold text-red-700">
+        {error.error}
+      </p>
+    ) : null;
+  }
+  return (
+    <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-[16rem_1fr]" aria-label="Refund this order">
+      <input type="hidden" name="refundKey" value={refundKey} />
+      <Field
+        label={`Amount to refund (up to ${formatMoney(left, currency)})`}
+        error={error && error.field !== "reason" ? error.error : undefined}
+        hint="Empty: everything left."
+      >
+        {(control) => <Input {...control} name="amount" inputMode="decimal" placeholder={left.toFixed(2)} defaultValue={error?.values.amount} />}
+      </Field>
+      <Field label="Reason (shown in the order's history)" error={error?.field === "reason" ? error.error : undefined}>
+        {(control) => <Textarea {...control} name="reason" rows={2} required maxLength={500} defaultValue={error?.values.reason} />}
+      </Field>
+      <div className="sm:col-span-2">
+        <Button type="submit" variant="outline" loading={busy}>
+          Review refund
+        </Button>
+        <p className="mt-2 text-xs text-slate-600">
+          Nothing is refunded yet: the next step shows the amount for you to confirm. The customer is told by e-mail.
+        </p>
+      </div>
+    </Form>
+  );
+}
