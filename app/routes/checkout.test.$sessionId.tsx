@@ -140,11 +140,11 @@ export default function TestCheckout() {
                   <Input key={expiry.key} {...expiry.props} inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" />
                 </Field>
                 <Field id={fields.cvc.id} label="CVC" error={fields.cvc.errors}>
-                  <Input key={cvc.key} {...cvc.props} inputMode="numeric" autoComplete="cc-csc" placeholder="123" />
+                  <Input key={cvc.key} {...cvc.props} inputMode="numeric" autoComplete="cc-csc" />
                 </Field>
               </div>
               <Field id={fields.cardholder.id} label="Name on card" error={fields.cardholder.errors}>
-                <Input key={cardholder.key} {...cardholder.props} autoComplete="cc-name" placeholder={order.name} />
+                <Input key={cardholder.key} {...cardholder.props} autoComplete="cc-name" />
               </Field>
               <Button type="submit" size="lg" className="w-full" loading={paying} disabled={busy}>
                 <Lock aria-hidden="true" className="size-4" />

@@ -175,6 +175,31 @@ test("order, pay on the test checkout, set a password from the e-mail and see th
   await expect(page.getByText("Brand Identity Kit").first()).toBeVisible();
 });
 
+test("the test checkout takes the expiry as typed (1239), says one thing when it is wrong, and leaves Name on card empty @no-js", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await orderServices(page, javaScriptEnabled, unique("expiry"), ["Monthly Analytics Report"]);
+  await expect(page).toHaveURL(/\/checkout\/test\//);
+  const name = page.getByLabel("Name on card");
+  await expect(name).toHaveValue("");
+  expect(await name.getAttribute("placeholder")).toBeNull();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("CVC").fill("123");
+  await name.fill("E2E Buyer");
+  await page.getByLabel("Expiry (MM / YY)").fill("1320");
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await expect(page.getByText("Your card's expiration month is invalid.")).toBeVisible();
+  await expect(page.getByText("in the past")).toHaveCount(0);
+  // The card number and CVC are never sent back into the page: typed again, as on any checkout.
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Expiry (MM / YY)").fill("1239");
+  await page.getByRole("button", { name: /^Pay \$/ }).click();
+  await expect(page).toHaveURL(/\/purchase\/success\?session_id=cs_test_/);
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+});
+
 test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js", async ({ page, javaScriptEnabled }) => {
   await orderServices(page, javaScriptEnabled, unique("canceller"), ["Monthly Analytics Report"]);
   await expect(page).toHaveURL(/\/checkout\/test\//);
