@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { formatFileSize, formatMoney } from "~/domain/format";
+import { countMatching, countOf, formatFileSize, formatMoney } from "~/domain/format";
 
 describe("formatFileSize", () => {
   test.each([
@@ -22,6 +22,16 @@ describe("formatFileSize", () => {
   test("a missing or negative size reads as nothing", () => {
     expect(formatFileSize(-1)).toBe("0 Bytes");
     expect(formatFileSize(Number.NaN)).toBe("0 Bytes");
+  });
+});
+
+describe("counts", () => {
+  test("the noun and the verb agree with the number", () => {
+    expect(countOf(1, "conversation")).toBe("1 conversation");
+    expect(countOf(0, "conversation")).toBe("0 conversations");
+    expect(countMatching(1, "conversation")).toBe("1 conversation matches");
+    expect(countMatching(2, "conversation")).toBe("2 conversations match");
+    expect(countMatching(3, "reply", "replies")).toBe("3 replies match");
   });
 });
 

@@ -11,6 +11,16 @@ export function formatFileSize(bytes: number): string {
   return `${value} ${FILE_SIZE_UNITS[exponent]}`;
 }
 
+/** "1 conversation", "3 conversations" (English plurals; an irregular plural is given). */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/** "1 conversation matches", "3 conversations match": the verb agrees with the count. */
+export function countMatching(count: number, singular: string, plural = `${singular}s`): string {
+  return `${countOf(count, singular, plural)} ${count === 1 ? "matches" : "match"}`;
+}
+
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Dollars (not cents) with the currency sign before the amount: 28.99 -> "$28.99". */

@@ -8,6 +8,7 @@ import { useInboxThreads } from "~/components/inbox/use-inbox";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Input, Label } from "~/components/ui/input";
+import { countMatching, countOf } from "~/domain/format";
 import { INBOX_FILTERS, INBOX_PAGE_SIZE, type InboxFilter } from "~/domain/inbox";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { listThreads } from "~/models/inbox.server";
@@ -81,8 +82,7 @@ export default function InboxLayout() {
         ))}
       </nav>
       <p className="text-sm text-slate-600" aria-live="polite">
-        {total} {total === 1 ? "conversation" : "conversations"}
-        {search ? ` match “${search}”` : ""}
+        {search ? `${countMatching(total, "conversation")} “${search}”` : countOf(total, "conversation")}
       </p>
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <div className="min-w-0 space-y-3">

@@ -9,6 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input, Label } from "~/components/ui/input";
 import { SectionBoundary } from "~/components/ui/section-error";
+import { countMatching, countOf } from "~/domain/format";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
@@ -67,7 +68,7 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
         </Form>
       </div>
       <p className="text-sm text-slate-600" aria-live="polite">
-        {search ? `${total} ${total === 1 ? "customer matches" : "customers match"} “${search}”` : `${total} ${total === 1 ? "customer" : "customers"}`}
+        {search ? `${countMatching(total, "customer")} “${search}”` : countOf(total, "customer")}
       </p>
       {users.length === 0 ? (
         <EmptyState
