@@ -27,7 +27,7 @@ export interface NewMessage {
   serviceId?: string | null;
   /** Whether the sender may name any service (staff); otherwise only one the thread's customer bought. */
   anyService?: boolean;
-  /** The text; a `file` message's text is its attachment's name. */
+  /** The text; a `file` message's text is its caption, or when that is empty its attachment's name. */
   message: string;
   /** A `file` message: an attachment the sender uploaded to this room and has not sent yet. */
   attachmentId?: string;
@@ -177,7 +177,7 @@ function sendStatement(id: string, input: NewMessage): SQL {
     msg as (
       insert into chat_messages (id, room_id, sender_id, receiver_id, customer_id, service_id, message, message_type, created_at)
       select ${id}::uuid, ${room}, ${senderId}::uuid, ${input.receiverId}::uuid, ${input.customerId}::uuid, (select id from svc),
-        coalesce((select file_name from att), ${input.message}::text), ${file ? "file" : "text"}, clock_timestamp()
+        coalesce(nullif(${input.message}::text, ''), (select file_name from att), ${input.message}::text), ${file ? "file" : "text"}, clock_timestamp()
       where ${stored}
       returning id, created_at, message),
     thread as (${threaded ? threadWrite(room, input.customerId, fromCustomer) : sql`select * from chat_threads where false`})

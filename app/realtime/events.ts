@@ -15,7 +15,7 @@ export interface SendMessagePayload {
   messageType?: string;
   roomId: string;
   serviceId?: string | null;
-  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments. */
+  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments; `message` is its caption (may be empty). */
   attachmentId?: string;
 }
 
@@ -25,7 +25,7 @@ export interface SupportMessagePayload {
   supportRoomId?: string;
   userId?: string;
   serviceId?: string | null;
-  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments. */
+  /** messageType "file": an attachment uploaded to this room with POST /api/chat/attachments; `message` is its caption (may be empty). */
   attachmentId?: string;
 }
 

@@ -235,13 +235,11 @@ async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ac
   };
 
   if (!(await allowMessage(user.id))) return reply({ ok: false, error: CHAT_ERRORS.rate });
-  let text = "";
-  if (!input.file) {
-    if (typeof input.text !== "string") return reply({ ok: false, error: CHAT_ERRORS.invalid });
-    text = input.text.trim();
-    if (text.length === 0) return reply({ ok: false, error: CHAT_ERRORS.empty });
-    if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
-  }
+  // A file's text is an optional caption: the same rules as a message, except that it may be empty.
+  if (typeof input.text !== "string" && !(input.file && input.text == null)) return reply({ ok: false, error: CHAT_ERRORS.invalid });
+  const text = typeof input.text === "string" ? input.text.trim() : "";
+  if (text.length === 0 && !input.file) return reply({ ok: false, error: CHAT_ERRORS.empty });
+  if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
   const room = parseRoomId(input.roomId);
   if (!room || !can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
   if (input.file && !isUuid(input.attachmentId)) return reply({ ok: false, error: INBOX_ERRORS.attachment });

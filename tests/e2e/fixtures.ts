@@ -26,6 +26,7 @@ export const ACCOUNTS = {
   subscriber: { email: "subscriber@e2e.test", name: "Sasha Subscriber", role: "user" },
   workStaff: { email: "work-staff@e2e.test", name: "Wes Work", role: "team" },
   workCustomer: { email: "work@e2e.test", name: "Wren Work", role: "user" },
+  composer: { email: "composer@e2e.test", name: "Cody Composer", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

@@ -58,8 +58,10 @@ test("the customer types, sends an image; staff see it on top with one unread, o
     }).toPass({ timeout: 20_000 });
     await input.fill("");
 
-    // An image: uploaded, sent as a file message, shown as a thumbnail on both sides.
+    // An image: previewed, sent on Send as a file message, shown as a thumbnail on both sides.
     await customer.page.getByLabel("Attach a file").setInputFiles({ name: "screenshot.png", mimeType: "image/png", buffer: PNG });
+    await expect(panel.getByTestId("attachment-preview")).toContainText("screenshot.png");
+    await panel.getByRole("button", { name: "Send file" }).click();
     await expect(panel.getByTestId("attachment-thumbnail")).toBeVisible();
 
     const first = staff.page.getByTestId("thread-row").first();

@@ -312,6 +312,33 @@ describe("attachments", () => {
     expect((await linkFor(stranger)).status).toBe(404);
   });
 
+  test("a file goes with an optional caption: the caption is the message's text, too long a caption sends nothing", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const room = supportRoomId(customer.id);
+    const first = (await upload(customer, attachmentForm(room, "logo.png", samples.png()))).body.data.attachment._id;
+    const tooLong = await sendSupport(atCustomer, { message: "x".repeat(2001), messageType: "file", attachmentId: first } as never);
+    expect(tooLong).toEqual({ ok: false, error: "Message must be at most 2,000 characters." });
+    const [unsent] = await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.id, first));
+    expect(unsent!.messageId).toBeNull();
+
+    const arrived = nextEvent(atStaff, "supportMessage", (m) => m.roomId === room);
+    const sent = await sendSupport(atCustomer, {
+      message: "  The new logo, see https://brandlift.test/x  ",
+      messageType: "file",
+      attachmentId: first,
+    } as never);
+    expect(sent).toMatchObject({
+      ok: true,
+      message: { messageType: "file", message: "The new logo, see https://brandlift.test/x", attachment: { _id: first } },
+    });
+    expect((await arrived).message).toBe("The new logo, see https://brandlift.test/x");
+    const [row] = (await listThreads(staff, `?search=${encodeURIComponent(customer.email)}`)).body.data.threads;
+    expect(row!.lastMessage).toMatchObject({ message: "The new logo, see https://brandlift.test/x", attachment: { fileName: "logo.png" } });
+  });
+
   test("an attachment's stable address asks the session on every request: members get the file long after any link expired, others not", async () => {
     const customer = await chatAccount("user");
     const stranger = await chatAccount("user");

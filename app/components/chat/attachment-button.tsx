@@ -1,18 +1,15 @@
-import { Paperclip, X } from "lucide-react";
-import { useRef, useState, type ChangeEvent } from "react";
+import { FileText, Paperclip, X } from "lucide-react";
+import { useEffect, useRef, useState, type ChangeEvent } from "react";
 
-import { ATTACHMENT_ACCEPT, checkAttachmentFile } from "~/domain/inbox";
-import { CHAT_ERRORS, type SendResult } from "~/realtime/events";
-import type { ClientSocket } from "~/realtime/use-socket";
+import { formatFileSize } from "~/domain/format";
+import { ATTACHMENT_ACCEPT, ATTACHMENT_TYPES, attachmentKind, checkAttachmentFile, isImage } from "~/domain/inbox";
+import { extensionOf } from "~/domain/report";
 
-interface Upload {
-  name: string;
-  progress: number;
-  cancel: () => void;
-}
+const UPLOAD_FAILED = "The file could not be sent. Please try again.";
+export const UPLOAD_CANCELLED = "cancelled";
 
 /** POST /api/chat/attachments with upload progress; resolves with the attachment id, rejects on failure or cancel. */
-function uploadAttachment(file: File, roomId: string, onProgress: (fraction: number) => void, signal: { cancel?: () => void }) {
+export function uploadAttachment(file: File, roomId: string, onProgress: (fraction: number) => void, signal: { cancel?: () => void }) {
   return new Promise<string>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const form = new FormData();
@@ -32,56 +29,35 @@ function uploadAttachment(file: File, roomId: string, onProgress: (fraction: num
         }
       })();
       if (xhr.status === 201 && body?.data?.attachment) resolve(body.data.attachment._id);
-      else reject(new Error(body?.message ?? "The file could not be sent. Please try again."));
+      else reject(new Error(body?.message ?? UPLOAD_FAILED));
     };
-    xhr.onerror = () => reject(new Error("The file could not be sent. Please try again."));
-    xhr.onabort = () => reject(new Error("cancelled"));
+    xhr.onerror = () => reject(new Error(UPLOAD_FAILED));
+    xhr.onabort = () => reject(new Error(UPLOAD_CANCELLED));
     signal.cancel = () => xhr.abort();
     xhr.send(form);
   });
 }
 
-/**
- * Attach an image, a PDF or a Word file: checked in the browser first (the server checks the content too),
- * uploaded with a progress bar and a Cancel button, then sent as a `file` message.
- */
+/** The paperclip: picks one file, checked in the browser first (the server checks the content too). Nothing is sent yet. */
 export function AttachmentButton({
-  socket,
-  roomId,
-  customerId,
   disabled,
+  onPick,
   onError,
 }: {
-  socket: ClientSocket | null;
-  roomId: string;
-  customerId: string;
   disabled: boolean;
+  onPick: (file: File) => void;
   onError: (message: string | null) => void;
 }) {
   const input = useRef<HTMLInputElement>(null);
-  const [upload, setUpload] = useState<Upload | null>(null);
 
-  async function onChange(event: ChangeEvent<HTMLInputElement>) {
+  function onChange(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = "";
-    if (!file || !socket) return;
+    if (!file) return;
     const problem = checkAttachmentFile(file);
     if (problem) return onError(problem);
     onError(null);
-    const signal: { cancel?: () => void } = {};
-    setUpload({ name: file.name, progress: 0, cancel: () => signal.cancel?.() });
-    try {
-      const attachmentId = await uploadAttachment(file, roomId, (progress) => setUpload((u) => (u ? { ...u, progress } : u)), signal);
-      const result: SendResult = await socket
-        .timeout(10_000)
-        .emitWithAck("supportMessage", { message: file.name, messageType: "file", attachmentId, supportRoomId: roomId, userId: customerId })
-        .catch(() => ({ ok: false, error: CHAT_ERRORS.failed }) as const);
-      if (!result.ok) onError(result.error);
-    } catch (error) {
-      if (error instanceof Error && error.message !== "cancelled") onError(error.message);
-    } finally {
-      setUpload(null);
-    }
+    onPick(file);
   }
 
   return (
@@ -90,26 +66,70 @@ export function AttachmentButton({
       <button
         type="button"
         onClick={() => input.current?.click()}
-        disabled={disabled || !!upload}
+        disabled={disabled}
         aria-label="Attach an image, PDF or Word file"
-        className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 disabled:opacity-50"
+        className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 disabled:opacity-50"
       >
         <Paperclip className="size-5" aria-hidden="true" />
       </button>
-      {upload ? (
-        <div
-          role="status"
-          className="absolute inset-x-3 -top-12 flex items-center gap-3 rounded-xl border border-slate-200 bg-white px-3 py-2 text-xs shadow-card"
-        >
-          <span className="min-w-0 flex-1">
-            <span className="block truncate font-semibold text-slate-800">Sending {upload.name}</span>
-            <progress className="mt-1 h-1.5 w-full accent-brand-600" max={1} value={upload.progress} aria-label={`Upload of ${upload.name}`} />
-          </span>
-          <button type="button" onClick={upload.cancel} className="inline-flex items-center gap-1 font-semibold text-slate-700 hover:text-red-700">
-            <X className="size-4" aria-hidden="true" /> Cancel
-          </button>
-        </div>
-      ) : null}
     </>
+  );
+}
+
+/** A local preview of a picked image; the object URL is released when the preview goes. */
+function useObjectUrl(file: File, wanted: boolean) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    const created = URL.createObjectURL(file);
+    setUrl(created);
+    return () => URL.revokeObjectURL(created);
+  }, [file, wanted]);
+  return url;
+}
+
+/**
+ * The picked file before it goes: a thumbnail for an image, its name, kind and size; Remove (or,
+ * while it uploads, a progress bar and Cancel). The composer's text is its caption.
+ */
+export function AttachmentPreview({ file, progress, onRemove }: { file: File; progress: number | null; onRemove: () => void }) {
+  const mimeType = ATTACHMENT_TYPES[extensionOf(file.name)] ?? file.type;
+  const thumbnail = useObjectUrl(file, isImage(mimeType));
+  const uploading = progress !== null;
+  return (
+    <div
+      role="group"
+      aria-label="File to send"
+      data-testid="attachment-preview"
+      className="mb-2 flex items-center gap-3 rounded-xl border border-slate-200 bg-slate-50 p-2"
+    >
+      {thumbnail ? (
+        <img
+          src={thumbnail}
+          alt=""
+          data-testid="attachment-preview-image"
+          className="size-14 shrink-0 rounded-lg border border-slate-200 bg-white object-cover"
+        />
+      ) : (
+        <span className="inline-flex size-14 shrink-0 items-center justify-center rounded-lg border border-slate-200 bg-white">
+          <FileText className="size-6 text-brand-700" aria-hidden="true" />
+        </span>
+      )}
+      <span className="min-w-0 flex-1 text-sm">
+        <span className="block truncate font-semibold text-slate-900">{file.name}</span>
+        <span className="block text-xs text-slate-600">
+          {attachmentKind(mimeType)} · {formatFileSize(file.size)}
+        </span>
+        {uploading ? <progress className="mt-1 h-1.5 w-full accent-brand-600" max={1} value={progress} aria-label={`Upload of ${file.name}`} /> : null}
+      </span>
+      <button
+        type="button"
+        onClick={onRemove}
+        className="inline-flex min-h-10 shrink-0 items-center gap-1 rounded-xl px-2 text-sm font-semibold text-slate-700 hover:bg-slate-100 hover:text-red-700"
+      >
+        <X className="size-4" aria-hidden="true" /> {uploading ? "Cancel" : "Remove"}
+        <span className="sr-only"> {file.name}</span>
+      </button>
+    </div>
   );
 }

@@ -1,15 +1,11 @@
-import { SendHorizontal } from "lucide-react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef } from "react";
 
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
 import { Spinner } from "~/components/ui/spinner";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
 import { can, type Actor } from "~/domain/permissions";
 import { SocketProvider, useOptionalSocket, useSocketConnection, type SocketStatus } from "~/realtime/use-socket";
 
-import { AttachmentButton } from "./attachment-button";
+import { Composer } from "./composer";
 import { MessageList } from "./message-list";
 import { OnlineBadge } from "./online-badge";
 import { flushThreadRead, markThreadRead, openThread } from "./read-state";
@@ -64,10 +60,6 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   const conversation = useConversation({ customerId, socket, connected, serviceId });
   const { messages, send } = conversation;
   const activity = useThreadActivity({ socket, roomId: conversation.roomId, viewerId: currentUser.id, messages, initialSeenId: seenId });
-  const [fileError, setFileError] = useState<string | null>(null);
-  const [text, setText] = useState("");
-  const [sending, setSending] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const isCustomer = can(currentUser, "area:customer");
 
   // What is on screen counts as read (for unread badges and for grouping notification e-mails).
@@ -83,23 +75,18 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
     if (lastId) markThreadRead(customerId, lastId, connected ? socket : null);
   }, [customerId, lastId, connected, socket]);
 
-  // Keep the newest message in view (scrolling the panel, never the page).
+  // Keep the newest message in view (scrolling the panel, never the page), also when a thumbnail
+  // above it finishes loading and grows the log, unless the reader has scrolled up.
   const scroller = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  const atBottom = useRef(true);
+  const toBottom = () => {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
+  };
+  useEffect(() => {
+    atBottom.current = true;
+    toBottom();
   }, [lastId, conversation.loading]);
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const message = text.trim();
-    if (!message || !connected || sending) return;
-    setSending(true);
-    const stored = await send(message);
-    setSending(false);
-    if (stored) setText("");
-    input.current?.focus();
-  }
 
   return (
     <section aria-label="Support chat" className="flex h-[32rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white">
@@ -123,6 +110,13 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
       {/* A focusable log, so keyboard users can scroll the conversation (axe: scrollable-region-focusable). */}
       <div
         ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        }}
+        onLoadCapture={() => {
+          if (atBottom.current) toBottom();
+        }}
         role="log"
         aria-label="Conversation"
         tabIndex={0}
@@ -154,33 +148,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         {conversation.loadError ? <p className="mt-2 text-sm text-red-700">{conversation.loadError}</p> : null}
       </div>
 
-      <form onSubmit={onSubmit} className="relative border-t border-slate-200 p-3">
-        {conversation.sendError || fileError ? (
-          <p role="alert" className="mb-2 text-sm font-medium text-red-700">
-            {fileError ?? conversation.sendError}
-          </p>
-        ) : null}
-        <div className="flex items-center gap-2">
-          <AttachmentButton socket={socket} roomId={conversation.roomId} customerId={customerId} disabled={!connected} onError={setFileError} />
-          <Input
-            ref={input}
-            aria-label="Message"
-            placeholder="Type Message Here"
-            value={text}
-            maxLength={MESSAGE_MAX_LENGTH}
-            onChange={(e) => {
-              setText(e.target.value);
-              if (e.target.value.trim()) activity.typed();
-            }}
-            disabled={!connected}
-            autoComplete="off"
-          />
-          <Button type="submit" aria-label="Send message" disabled={!connected || !text.trim()} loading={sending} className="shrink-0">
-            <SendHorizontal aria-hidden className="size-4" />
-            <span className="sr-only sm:not-sr-only">Send</span>
-          </Button>
-        </div>
-      </form>
+      <Composer roomId={conversation.roomId} connected={connected} error={conversation.sendError} send={send} onTyped={activity.typed} />
     </section>
   );
 }

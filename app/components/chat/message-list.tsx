@@ -2,6 +2,7 @@ import { cn } from "~/components/ui/cn";
 import type { ChatMessage } from "~/domain/chat";
 
 import { AttachmentView } from "./attachment-view";
+import { MessageText } from "./message-text";
 
 const timeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 
@@ -9,9 +10,17 @@ export function formatMessageTime(iso: string) {
   return timeFormat.format(new Date(iso));
 }
 
+const bubble = (own: boolean) =>
+  cn(
+    // wrap-anywhere: a long word or address breaks inside the bubble instead of widening it.
+    "rounded-2xl px-4 py-2 text-sm whitespace-pre-wrap wrap-anywhere",
+    own ? "rounded-br-sm bg-brand-600 text-white" : "rounded-bl-sm bg-slate-100 text-slate-900",
+  );
+
 /**
- * The conversation, oldest first; own messages on the right. Text is a React text node (with
- * line breaks kept by CSS), never HTML, so `<script>` in a message shows as those characters.
+ * The conversation, oldest first; own messages on the right. Text is React text nodes and links
+ * (line breaks kept by CSS), never HTML, so `<script>` in a message shows as those characters.
+ * A file message shows its attachment and, below it, its caption when one was written.
  */
 export function MessageList({
   messages,
@@ -39,24 +48,22 @@ export function MessageList({
       {messages.map((m) => {
         const own = m.senderId._id === currentUserId;
         return (
-          <li key={m._id} data-testid="chat-message" className={cn("flex max-w-[80%] flex-col gap-1", own ? "self-end items-end" : "self-start items-start")}>
+          <li
+            key={m._id}
+            data-testid="chat-message"
+            className={cn("flex max-w-[80%] min-w-0 flex-col gap-1", own ? "self-end items-end" : "self-start items-start")}
+          >
             <span className="text-xs text-slate-600">
               <span className="font-semibold text-slate-800">{own ? "You" : m.senderId.name}</span>
               {" · "}
               <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)}</time>
             </span>
-            {m.messageType === "file" && m.attachment ? (
-              <AttachmentView attachment={m.attachment} own={own} />
-            ) : (
-              <p
-                className={cn(
-                  "rounded-2xl px-4 py-2 text-sm whitespace-pre-wrap break-words",
-                  own ? "rounded-br-sm bg-brand-600 text-white" : "rounded-bl-sm bg-slate-100 text-slate-900",
-                )}
-              >
-                {m.message}
+            {m.messageType === "file" && m.attachment ? <AttachmentView attachment={m.attachment} own={own} /> : null}
+            {m.messageType !== "file" || !m.attachment || m.message !== m.attachment.fileName ? (
+              <p data-testid="message-text" className={bubble(own)}>
+                <MessageText text={m.message} own={own} />
               </p>
-            )}
+            ) : null}
             {m.service ? <span className="text-xs text-slate-600">About: {m.service.name}</span> : null}
             {own && m._id === seenOwnId ? (
               <span data-testid="seen" className="text-xs font-medium text-slate-600">

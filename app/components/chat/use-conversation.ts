@@ -149,8 +149,9 @@ export function useConversation({
   }, [add, customerId]);
 
   /** Resolves true once the server has stored the message. */
+  /** Sends text, or with `attachmentId` an uploaded file with `text` as its caption (may be empty). */
   const send = useCallback(
-    (text: string) =>
+    (text: string, attachmentId?: string) =>
       new Promise<boolean>((resolve) => {
         if (!socket || !connected) return resolve(false);
         setSendError(null);
@@ -158,7 +159,9 @@ export function useConversation({
           .timeout(SEND_TIMEOUT_MS)
           .emit(
             "supportMessage",
-            { message: text, messageType: "text", supportRoomId: roomId, userId: customerId, serviceId: serviceId ?? null },
+            attachmentId
+              ? { message: text, messageType: "file", attachmentId, supportRoomId: roomId, userId: customerId }
+              : { message: text, messageType: "text", supportRoomId: roomId, userId: customerId, serviceId: serviceId ?? null },
             (timeout: Error | null, result: SendResult) => {
               if (timeout) {
                 setSendError(CHAT_ERRORS.failed);

@@ -1,0 +1,136 @@
+import { SendHorizontal } from "lucide-react";
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+
+import { Button } from "~/components/ui/button";
+import { Textarea } from "~/components/ui/input";
+import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
+
+import { AttachmentButton, AttachmentPreview, UPLOAD_CANCELLED, uploadAttachment } from "./attachment-button";
+
+/** Enter sends; Shift+Enter is a new line; a key that finishes an IME composition is not a send. */
+function sendsOnKey(event: Pick<KeyboardEvent, "key" | "shiftKey" | "nativeEvent">): boolean {
+  return event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing;
+}
+
+/**
+ * The message box under a conversation: a textarea that grows with its text (Enter sends,
+ * Shift+Enter adds a line), the paperclip, and Send. A picked file waits in a preview (its text is
+ * the caption) until Send; Remove drops it, Cancel stops its upload.
+ */
+export function Composer({
+  roomId,
+  connected,
+  error,
+  send,
+  onTyped,
+}: {
+  roomId: string;
+  connected: boolean;
+  error: string | null;
+  /** Text, or a caption with an uploaded file's id; resolves whether it was stored. */
+  send: (text: string, attachmentId?: string) => Promise<boolean>;
+  onTyped: () => void;
+}) {
+  const [text, setText] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [sending, setSending] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
+  const cancelUpload = useRef<(() => void) | null>(null);
+  const message = text.trim();
+  const ready = connected && !sending && (message.length > 0 || file !== null);
+
+  async function sendFile(picked: File, caption: string): Promise<boolean> {
+    const signal: { cancel?: () => void } = {};
+    cancelUpload.current = () => signal.cancel?.();
+    setProgress(0);
+    try {
+      const attachmentId = await uploadAttachment(picked, roomId, setProgress, signal);
+      return await send(caption, attachmentId);
+    } catch (failure) {
+      if (failure instanceof Error && failure.message !== UPLOAD_CANCELLED) setFileError(failure.message);
+      return false;
+    } finally {
+      cancelUpload.current = null;
+      setProgress(null);
+    }
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!ready) return;
+    setSending(true);
+    setFileError(null);
+    const stored = file ? await sendFile(file, message) : await send(message);
+    setSending(false);
+    if (stored) {
+      setText("");
+      setFile(null);
+    }
+    box.current?.focus();
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (sendsOnKey(event)) {
+      event.preventDefault();
+      event.currentTarget.form?.requestSubmit();
+    } else if (event.key === "Escape" && file && progress === null) {
+      setFile(null);
+    }
+  }
+
+  function removeFile() {
+    if (cancelUpload.current) cancelUpload.current();
+    else setFile(null);
+    box.current?.focus();
+  }
+
+  const shownError = fileError ?? error;
+  return (
+    <form onSubmit={onSubmit} aria-label="Write a message" className="border-t border-slate-200 p-3">
+      {shownError ? (
+        <p role="alert" className="mb-2 text-sm font-medium text-red-700">
+          {shownError}
+        </p>
+      ) : null}
+      {file ? <AttachmentPreview file={file} progress={progress} onRemove={removeFile} /> : null}
+      <div className="flex items-end gap-2">
+        <AttachmentButton
+          disabled={!connected || sending}
+          onPick={(picked) => {
+            setFile(picked);
+            box.current?.focus();
+          }}
+          onError={setFileError}
+        />
+        <Textarea
+          ref={box}
+          rows={1}
+          aria-label={file ? "Caption" : "Message"}
+          placeholder={file ? "Caption (optional)" : "Type Message Here"}
+          value={text}
+          maxLength={MESSAGE_MAX_LENGTH}
+          enterKeyHint="send"
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim()) onTyped();
+          }}
+          onKeyDown={onKeyDown}
+          disabled={!connected}
+          autoComplete="off"
+          aria-describedby={hintId}
+          className="max-h-40 min-h-11 resize-none py-2 field-sizing-content"
+        />
+        <Button type="submit" aria-label={file ? "Send file" : "Send message"} disabled={!ready} loading={sending} className="shrink-0">
+          <SendHorizontal aria-hidden className="size-4" />
+          <span className="sr-only sm:not-sr-only">Send</span>
+        </Button>
+      </div>
+      <p id={hintId} className="sr-only">
+        Enter sends; Shift+Enter starts a new line.
+      </p>
+    </form>
+  );
+}
