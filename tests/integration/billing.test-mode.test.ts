@@ -6,7 +6,7 @@ import { getTeamCounts } from "~/models/stats.server";
 import * as myReceipts from "~/routes/api.receipts.my";
 import * as planReportsApi from "~/routes/api.subscriptions.$id.reports";
 import * as mySubscriptions from "~/routes/api.subscriptions.my";
-import * as testBilling from "~/routes/billing.test._index";
+import * as testBilling from "~/routes/billing.[test]._index";
 import * as dashboardBilling from "~/routes/dashboard.billing";
 import * as planPage from "~/routes/dashboard.plans.$subscriptionId._index";
 import * as receiptPage from "~/routes/receipts.$kind.$id";

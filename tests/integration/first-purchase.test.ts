@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import * as landing from "~/routes/_index";
-import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
+import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
 import * as dashboard from "~/routes/dashboard";
 import * as receiptRoute from "~/routes/receipts.$kind.$id";
 import * as resetRoute from "~/routes/reset-password";

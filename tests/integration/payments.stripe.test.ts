@@ -311,7 +311,7 @@ describe("the success page and the webhook share one fulfilment", () => {
 
 describe("the built-in test checkout", () => {
   test("does not exist while a Stripe key is set", async () => {
-    const checkoutRoute = await import("~/routes/checkout.test.$sessionId");
+    const checkoutRoute = await import("~/routes/checkout.[test].$sessionId");
     const { sessionId } = await placeOrder();
     const args = { params: { sessionId }, context: freshContext() };
     const thrown = await checkoutRoute.loader({ request: new Request(`http://localhost/checkout/test/${sessionId}`), ...args }).catch((e: unknown) => e);

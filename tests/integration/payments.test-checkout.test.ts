@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import * as landing from "~/routes/_index";
 import * as servicesRoute from "~/routes/api.services";
 import * as purchaseRoute from "~/routes/api.services.purchase";
-import * as checkoutRoute from "~/routes/checkout.test.$sessionId";
+import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
 import * as cancelRoute from "~/routes/purchase.cancel";
 import * as successRoute from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";

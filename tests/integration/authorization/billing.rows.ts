@@ -100,9 +100,9 @@ export const rows: AuthorizationRow[] = [
     path: "/dashboard/billing",
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }),
   },
-  { route: "billing.test._index.tsx", method: "GET", path: "/billing/test", expect: byRole({ anonymous: login, customer: 200, team: 404 }) },
+  { route: "billing.[test]._index.tsx", method: "GET", path: "/billing/test", expect: byRole({ anonymous: login, customer: 200, team: 404 }) },
   {
-    route: "billing.test._index.tsx",
+    route: "billing.[test]._index.tsx",
     method: "POST",
     path: "/billing/test",
     note: "A's second plan: a failed renewal",
