@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import { refundOrder } from "~/models/refunds.server";
 import { getTeamCounts } from "~/models/stats.server";
-import * as testBilling from "~/routes/billing.test._index";
+import * as testBilling from "~/routes/billing.[test]._index";
 import * as ordersList from "~/routes/dashboard.orders._index";
 import * as orderPage from "~/routes/dashboard.orders.$orderId";
 import * as ordersCsv from "~/routes/dashboard.orders.export[.]csv";
