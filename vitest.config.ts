@@ -14,6 +14,7 @@ const pureTests = [
   "app/domain/**/*.test.ts",
   "app/components/**/*.test.{ts,tsx}",
   "app/utils/env.server.test.ts",
+  "app/utils/sql.server.test.ts",
   "server/**/*.test.ts",
   "app/models/report-upload.server.test.ts",
   "app/web/body-limit.server.test.ts",

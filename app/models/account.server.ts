@@ -11,6 +11,7 @@ import { logger } from "~/utils/logger.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { consume, limits } from "~/utils/rate-limit.server";
 import { revokeSocketsOfSession } from "~/utils/socket-revocation.server";
+import { isUniqueViolation } from "~/utils/sql.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
 import { revokeAllSessions, revokeOtherSessions } from "./sessions.server";
@@ -164,7 +165,7 @@ async function applyLink(row: LinkRow, also?: (tx: Tx, before: User, now: Date) 
     });
   } catch (error) {
     // Two accounts racing for one address: the unique index decides, the loser changes nothing.
-    if (error instanceof AddressTaken || (error as { code?: string }).code === "23505") return "taken" as const;
+    if (error instanceof AddressTaken || isUniqueViolation(error)) return "taken" as const;
     throw error;
   }
 }

@@ -6,6 +6,7 @@ import { isUuid } from "~/domain/ids";
 import { db, schema, seedCatalogue, type Tx } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
+import { isUniqueViolation } from "~/utils/sql.server";
 
 import type { Service } from "./services.server";
 
@@ -528,16 +529,6 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
   return map;
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  let current = error;
-  for (let depth = 0; current && typeof current === "object" && depth < 5; depth++) {
-    const { code, constraint_name, constraint: name, message } = current as Record<string, unknown>;
-    if (code === "23505" && (constraint_name === constraint || name === constraint || String(message ?? "").includes(constraint))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
+import { likePattern } from "~/utils/sql.server";
 
 import { toApiUser } from "./users.server";
 
@@ -22,11 +23,6 @@ export interface CustomerSummary {
   email: string;
   role: schema.Role;
   createdAt: Date;
-}
-
-/** LIKE patterns treat % and _ as wildcards; a search for "a_b" means the literal text. */
-function likePattern(search: string) {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 const summaryColumns = {

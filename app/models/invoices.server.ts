@@ -8,7 +8,7 @@ import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
-import type { Stripe } from "~/utils/stripe.server";
+import { idOf, type Stripe } from "~/utils/stripe.server";
 
 import { findPlan } from "./catalogue.server";
 
@@ -18,7 +18,6 @@ import { findPlan } from "./catalogue.server";
  * order's money. Receipts list every paid order and every renewal of a customer.
  */
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
 
 /** Records a paid invoice once (its Stripe id is unique): the new row, or null when it was already recorded. */

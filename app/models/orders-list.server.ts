@@ -6,6 +6,7 @@ import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/doma
 import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
+import { likePattern } from "~/utils/sql.server";
 
 /*
  * Every order for the staff (issue 13): pending, paid, expired, refunded and plan sign-ups, newest
@@ -56,11 +57,6 @@ export interface OrderJson {
   renewal: boolean;
   /** The plan this payment belongs to (sign-up or renewal); null for services. */
   subscriptionId: string | null;
-}
-
-/** LIKE patterns treat % and _ as wildcards; a search for "a_b" means the literal text. */
-function likePattern(search: string) {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

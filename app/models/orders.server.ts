@@ -6,7 +6,7 @@ import type { OrderLine } from "~/domain/order";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
+import { idOf, paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
 
 import { ensurePackageService, findPlan } from "./catalogue.server";
 import { sendOrderEmails } from "./order-emails.server";
@@ -165,8 +165,6 @@ export async function recordStripeEvent(tx: Tx, event: StripeEventRef | undefine
   const inserted = await tx.insert(schema.stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning();
   return inserted.length > 0;
 }
-
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
 export type FulfilmentOutcome = "fulfilled" | "already-fulfilled" | "unpaid" | "unknown-order" | "duplicate-event";
 

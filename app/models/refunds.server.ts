@@ -10,7 +10,7 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { stripe, type Stripe } from "~/utils/stripe.server";
+import { idOf, stripe, type Stripe } from "~/utils/stripe.server";
 
 import { recordOrderEmail } from "./orders-list.server";
 import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
@@ -200,8 +200,6 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
   await endPlanOfRefundedOrder(order);
   return order;
 }
-
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
 /** The order a charge paid for: by its payment intent, or a plan's first invoice (billing's table). */
 async function orderForPaymentIntent(paymentIntent: string): Promise<Order | null> {

@@ -9,7 +9,7 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import type { Stripe } from "~/utils/stripe.server";
+import { idOf, type Stripe } from "~/utils/stripe.server";
 
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
 import { recordInvoice } from "./invoices.server";
@@ -127,7 +127,6 @@ export async function getActiveSubscription(userId: string) {
 }
 
 const toDate = (seconds: number | null | undefined) => (typeof seconds === "number" ? new Date(seconds * 1000) : null);
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 const orderIdOf = (metadata: Record<string, string> | null | undefined) => {
   const value = metadata?.orderId;
   return value && isUuid(value) ? value : null;

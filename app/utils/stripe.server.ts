@@ -43,6 +43,9 @@ export type CheckoutSession = Pick<
   "id" | "client_reference_id" | "payment_status" | "status" | "mode" | "customer" | "payment_intent" | "subscription"
 > & { customer_details?: { email?: string | null; name?: string | null } | null };
 
+/** The id of a Stripe field that is an id or, when expanded, the object itself. */
+export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
 export const successUrl = () => `${env.appUrl}/purchase/success?session_id={CHECKOUT_SESSION_ID}`;
 export const cancelUrl = () => `${env.appUrl}/purchase/cancel`;
 
