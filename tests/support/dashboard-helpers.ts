@@ -4,9 +4,7 @@ import { BASE_URL as BASE, CONTEXT as context } from "./requests";
 
 /** Rows and callers for the dashboard's tests: customers, staff, orders and purchases, real Requests. */
 
-export { BASE_URL as BASE, CONTEXT as context } from "./requests";
-
-/** Accounts, the catalogue and purchases come from tests/factories.ts. */
+/** Accounts, the catalogue and purchases come from tests/support/factories.ts. */
 export { catalogue, createPurchase, type Account } from "./factories";
 
 export function createAccount(role: "user" | "team" = "user", overrides: { name?: string; email?: string; disabledAt?: Date } = {}) {
