@@ -6,8 +6,8 @@ import type * as ReactDomServer from "react-dom/server";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 
-import { CONTEXT } from "../tests/support/requests";
 import { handlerFor } from "../tests/support/remix-build";
+import { CONTEXT } from "../tests/support/requests";
 
 /*
  * Every character of a server-rendered page arrives exactly: the real handleRequest (React's
