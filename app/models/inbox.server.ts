@@ -9,8 +9,6 @@ import { env } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
 
 import { storeMessage } from "./chat-send.server";
-import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
-import { listReportsForUser, toReportJson } from "./reports.server";
 import { threadEvents } from "./thread-events.server";
 import { threadSelect, toThread } from "./thread-view.server";
 
@@ -246,26 +244,6 @@ export async function replyToVisitor(threadId: string, staff: { id: string; name
     action: { label: "Visit BrandLift", url: env.appUrl },
   });
   return message;
-}
-
-/** What staff see beside a customer's conversation: their purchases, plan and reports. */
-export async function getCustomerContext(customerId: string) {
-  const [purchases, reports, plans] = await Promise.all([
-    listPurchasesForUser(customerId),
-    listReportsForUser(customerId),
-    db
-      .select({ planId: schema.subscriptions.planId, status: schema.subscriptions.status, currentPeriodEnd: schema.subscriptions.currentPeriodEnd })
-      .from(schema.subscriptions)
-      .where(and(eq(schema.subscriptions.userId, customerId), inArray(schema.subscriptions.status, ["active", "trialing", "past_due"])))
-      .orderBy(desc(schema.subscriptions.createdAt))
-      .limit(1),
-  ]);
-  const plan = plans[0];
-  return {
-    purchases: purchases.map(toPurchaseJson),
-    reports: reports.map(toReportJson),
-    plan: plan ? { key: plan.planId, status: plan.status, currentPeriodEnd: plan.currentPeriodEnd?.toISOString() ?? null } : null,
-  };
 }
 
 /** The newest message the other side has read in a thread ("Seen" after a reload): for a customer, staff's receipt; for staff, the customer's. */

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, Outlet, useLoaderData, useNavigation, useParams } from "@remix-run/react";
 import { Search } from "lucide-react";
 
 import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { InboxShortcuts } from "~/components/inbox/inbox-shortcuts";
 import { ThreadList } from "~/components/inbox/thread-list";
 import { useInboxThreads } from "~/components/inbox/use-inbox";
 import { Button } from "~/components/ui/button";
@@ -17,7 +18,9 @@ import { requireTeam } from "~/web/auth.server";
 /**
  * /dashboard/inbox (team): every support thread, latest message first, live; the open thread
  * beside it (dashboard.inbox.$customerId). Filters: all, unassigned, mine, closed; search by
- * name, e-mail or message text. Plain links and a GET form: it works without JavaScript.
+ * name, e-mail or message text. Plain links and a GET form: it works without JavaScript. From
+ * 1024 px the list, the open conversation and the customer share one screen, each pane scrolling
+ * on its own; phones show one at a time (docs/decisions/185). Keyboard: components/inbox/inbox-shortcuts.tsx.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const staff = await requireTeam(request);
@@ -36,6 +39,8 @@ const FILTER_LABELS: Record<InboxFilter, string> = { all: "All", unassigned: "Un
 export default function InboxLayout() {
   const { threads: initial, total, filter, search, page, pages, staffId } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  // Phones show one pane at a time: the list, or the open thread (dashboard.inbox.$customerId).
+  const threadOpen = !!useParams().customerId;
   const { threads, typingRooms } = useInboxThreads(initial, { filter, viewerId: staffId, searching: !!search });
   const query = (changes: Record<string, string | null>) => {
     const params = new URLSearchParams({ ...(filter !== "all" ? { filter } : {}), ...(search ? { search } : {}), ...(page > 1 ? { page: String(page) } : {}) });
@@ -47,12 +52,27 @@ export default function InboxLayout() {
     return s ? `?${s}` : "";
   };
   return (
-    <section aria-labelledby="inbox-heading" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <h2 id="inbox-heading" className="text-xl font-bold text-slate-950">
+    <section aria-labelledby="inbox-heading" className="flex flex-col gap-3 lg:h-[calc(100dvh-2rem)] lg:[body:has(>aside)_&]:h-[calc(100dvh-3.75rem)]">
+      <div className={cn("flex flex-wrap items-center gap-x-3 gap-y-2", threadOpen && "max-lg:sr-only")}>
+        <h2 id="inbox-heading" className="text-2xl font-bold tracking-tight text-slate-950">
           Inbox
         </h2>
-        <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
+        <nav aria-label="Inbox filters" className="flex flex-wrap gap-2">
+          {INBOX_FILTERS.map((f) => (
+            <Link
+              key={f}
+              to={`/dashboard/inbox${query({ filter: f === "all" ? null : f, page: null })}`}
+              aria-current={f === filter ? "page" : undefined}
+              className={cn(
+                "rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-inset",
+                f === filter ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50",
+              )}
+            >
+              {FILTER_LABELS[f]}
+            </Link>
+          ))}
+        </nav>
+        <Form method="get" role="search" className="flex w-full min-w-0 items-center gap-2 sm:w-auto sm:min-w-56 sm:flex-1 lg:max-w-md">
           {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
           <div className="min-w-0 flex-1">
             <Label htmlFor="inbox-search" className="sr-only">
@@ -62,30 +82,18 @@ export default function InboxLayout() {
           </div>
           <Button type="submit" variant="outline" loading={navigation.state === "loading" && navigation.location.pathname === "/dashboard/inbox"}>
             <Search className="size-4" aria-hidden="true" />
-            Search
+            <span className="lg:max-xl:sr-only">Search</span>
           </Button>
         </Form>
+        <div className="max-lg:hidden">
+          <InboxShortcuts />
+        </div>
       </div>
-      <nav aria-label="Inbox filters" className="flex flex-wrap gap-2">
-        {INBOX_FILTERS.map((f) => (
-          <Link
-            key={f}
-            to={`/dashboard/inbox${query({ filter: f === "all" ? null : f, page: null })}`}
-            aria-current={f === filter ? "page" : undefined}
-            className={cn(
-              "rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-inset",
-              f === filter ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50",
-            )}
-          >
-            {FILTER_LABELS[f]}
-          </Link>
-        ))}
-      </nav>
-      <p className="text-sm text-slate-600" aria-live="polite">
-        {search ? `${countMatching(total, "conversation")} “${search}”` : countOf(total, "conversation")}
-      </p>
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <div className="min-w-0 space-y-3">
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-[14rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)] 2xl:grid-cols-[20rem_minmax(0,1fr)]">
+        <div aria-label="Conversation list" role="region" className={cn("min-h-0 min-w-0 space-y-3 lg:overflow-y-auto", threadOpen && "max-lg:hidden")}>
+          <p className="text-sm text-slate-600" aria-live="polite">
+            {search ? `${countMatching(total, "conversation")} “${search}”` : countOf(total, "conversation")}
+          </p>
           <ThreadList
             threads={threads}
             typingRooms={typingRooms}
@@ -102,13 +110,16 @@ export default function InboxLayout() {
             </nav>
           ) : null}
         </div>
-        <div className="min-w-0">
+        <div className={cn("min-h-0 min-w-0", !threadOpen && "max-lg:hidden")}>
           <Outlet />
         </div>
       </div>
     </section>
   );
 }
+
+/** The inbox is a workspace: the dashboard gives it the whole screen beside the sidebar. */
+export const handle = { workspace: true };
 
 export const meta: MetaFunction = () => [{ title: "Inbox — BrandLift dashboard" }];
 

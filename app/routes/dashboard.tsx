@@ -7,6 +7,7 @@ import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { Sidebar } from "~/components/dashboard/sidebar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ButtonLink } from "~/components/ui/button";
+import { cn } from "~/components/ui/cn";
 import { can } from "~/domain/permissions";
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import { getCustomerCounts } from "~/models/stats.server";
@@ -62,12 +63,16 @@ export default function Dashboard() {
   const detail = matches.some((match) => (match.handle as { detail?: boolean } | undefined)?.detail);
   // A plan's own page shows its card itself: no second "Your plan" card above it.
   const planPage = matches.some((match) => (match.handle as { plan?: boolean } | undefined)?.plan);
+  // A workspace (the inbox) uses the whole width and height beside the sidebar, its panes scrolling on their own.
+  const workspace = matches.some((match) => (match.handle as { workspace?: boolean } | undefined)?.workspace);
   // One socket for the whole dashboard: chat panels, presence and live badges all share it.
   return (
     <SocketProvider>
       <div className="min-h-screen lg:flex">
         <Sidebar role={user.role} name={user.name} badges={badges} />
-        <main className="mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+        <main
+          className={cn("mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10", workspace && "max-w-none space-y-0 lg:px-5 lg:py-4")}
+        >
           {counts ? (
             <>
               {/* Phones on a detail page (a service): the chat and tabs come first, the overview stays on the lists. */}

@@ -167,6 +167,32 @@ if (workOrder) {
     },
   ]);
 }
+// The workspace spec's inbox: Wren Work's conversation with an internal note between two messages, a
+// saved reply, and a grader result left with Wren's address.
+if (workOrder) {
+  const workRoom = supportRoomId(workUser!.id);
+  await storeMessage({
+    roomId: workRoom,
+    sender: { _id: workUser!.id, name: workUser!.name, profileImage: null },
+    receiverId: null,
+    customerId: workUser!.id,
+    message: "When will the logo be ready?",
+  });
+  await db.insert(schema.threadNotes).values({ customerId: workUser!.id, authorId: workStaff!.id, body: "Seeded note: prefers calls in the morning." });
+  await storeMessage({
+    roomId: workRoom,
+    sender: { _id: workStaff!.id, name: workStaff!.name, profileImage: null },
+    receiverId: workUser!.id,
+    customerId: workUser!.id,
+    message: "Friday at the latest.",
+  });
+  await db.insert(schema.savedReplies).values({ title: "Thanks for waiting", body: "Thank you for your patience!", createdBy: workStaff!.id });
+  const [grade] = await db
+    .insert(schema.grades)
+    .values({ answers: {} as never, score: 72, overall: "B", areas: [], recommendations: [] })
+    .returning();
+  await db.insert(schema.leads).values({ gradeId: grade!.id, email: workUser!.email, name: workUser!.name });
+}
 // The screens spec's newcomer has no password yet and an unused set-password link (as after a first order).
 const [newcomer] = await db.insert(schema.users).values({ email: NEWCOMER.email, name: NEWCOMER.name, role: "user" }).onConflictDoNothing().returning();
 if (newcomer) {

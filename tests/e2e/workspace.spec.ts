@@ -1,4 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
 import { ACCOUNTS, expect, PASSWORD, storageStateFor, test } from "./fixtures";
+
+const SCREENS_DIR = path.resolve("test-results/screens");
 
 /*
  * The staff workspace (issue 23): the overview only on the Overview page, each tool's heading at
@@ -71,4 +78,226 @@ test("staff with assigned work land on My work after signing in @no-js", async (
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/dashboard\/work$/);
   await expect(page.getByRole("heading", { name: "My work" })).toBeVisible();
+});
+
+/** Wren Work's thread in the inbox (seeded: two messages with a note between them). */
+async function openWrenThread(page: Page) {
+  await page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.workCustomer.email)}`);
+  await page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.workCustomer.name }).getByRole("link").click();
+  await expect(page).toHaveURL(/\/dashboard\/inbox\/[0-9a-f-]{36}/);
+}
+
+async function axeAndPicture(page: Page, name: string) {
+  await page.waitForLoadState("networkidle");
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`) });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
+}
+
+test.describe("the inbox as a workspace", () => {
+  test.use({ storageState: storageStateFor("workStaff"), viewport: { width: 1280, height: 800 } });
+
+  test("at 1280×800: threads, the conversation with its composer and the customer in one screen; the note between the messages", async ({ page }) => {
+    await openWrenThread(page);
+    const panel = page.getByRole("region", { name: "Support chat" });
+    await expect(panel.getByText("Connected")).toBeVisible();
+    const composer = panel.getByPlaceholder("Type Message Here");
+    await expect(composer).toBeInViewport();
+    const box = (await composer.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    // The three panes side by side.
+    const list = (await page.getByRole("region", { name: "Conversation list" }).boundingBox())!;
+    const customer = page.getByRole("complementary", { name: "Customer" });
+    const side = (await customer.boundingBox())!;
+    const chat = (await panel.boundingBox())!;
+    expect(list.x + list.width).toBeLessThanOrEqual(chat.x);
+    expect(chat.x + chat.width).toBeLessThanOrEqual(side.x);
+
+    // The note sits between the two messages, in its own style.
+    const log = panel.getByRole("log", { name: "Conversation" });
+    const items = log.locator("ol > li");
+    await expect(items.nth(0)).toContainText("When will the logo be ready?");
+    await expect(items.nth(1)).toContainText("Internal note");
+    await expect(items.nth(1)).toContainText("Seeded note: prefers calls in the morning.");
+    await expect(items.nth(2)).toContainText("Friday at the latest.");
+
+    // The customer: plan and billing, purchases with status, orders and total paid, grader, notes.
+    await expect(customer.getByRole("heading", { name: "Plan and billing" })).toBeVisible();
+    await expect(customer.getByTestId("customer-purchase")).toHaveCount(2);
+    await expect(customer.getByTestId("customer-purchase").first()).toContainText("In progress");
+    await expect(customer.getByTestId("total-paid")).toHaveText(/^\$[\d,]+\.\d\d$/);
+    await expect(customer.getByTestId("customer-grade")).toContainText("B · 72/100");
+    await expect(customer.getByRole("region", { name: "Internal notes" })).toContainText("Seeded note");
+    await axeAndPicture(page, "workspace-inbox-thread-1280");
+  });
+});
+
+test.describe("the inbox from the keyboard", () => {
+  test.use({ storageState: storageStateFor("workStaff"), viewport: { width: 1280, height: 800 } });
+
+  test("j/k move through the threads, Enter opens, r replies, a assigns to me, e closes and reopens, / searches, ? lists the keys", async ({ page }) => {
+    await page.goto("/dashboard/inbox");
+    const links = page.locator("[data-thread-link]");
+    expect(await links.count()).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press("j");
+    await expect(links.nth(0)).toBeFocused();
+    await page.keyboard.press("j");
+    await expect(links.nth(1)).toBeFocused();
+    await page.keyboard.press("k");
+    await expect(links.nth(0)).toBeFocused();
+
+    await page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.workCustomer.email)}`);
+    await page.keyboard.press("j");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/dashboard\/inbox\/[0-9a-f-]{36}/);
+    await expect(page.getByRole("heading", { name: ACCOUNTS.workCustomer.name, level: 3 })).toBeVisible();
+
+    const panel = page.getByRole("region", { name: "Support chat" });
+    await expect(panel.getByText("Connected")).toBeVisible();
+    const composer = panel.getByPlaceholder("Type Message Here");
+    await page.keyboard.press("r");
+    await expect(composer).toBeFocused();
+    // Typed in the message box, the keys are text.
+    await page.keyboard.type("are we ok?");
+    await expect(composer).toHaveValue("are we ok?");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await composer.fill("");
+    await composer.blur();
+
+    // Each key presses the page's own button (disabled while its form is sending).
+    await page.keyboard.press("a");
+    await expect(page.getByTestId("thread-assignee")).toHaveText(`Assigned to ${ACCOUNTS.workStaff.name}`);
+    await expect(page.getByRole("button", { name: "Close conversation" })).toBeEnabled();
+    await page.keyboard.press("e");
+    await expect(page.getByTestId("thread-status")).toHaveText("Closed");
+    await expect(page.getByRole("button", { name: "Reopen conversation" })).toBeEnabled();
+    await page.keyboard.press("e");
+    await expect(page.getByTestId("thread-status")).toHaveText("Open");
+
+    await page.keyboard.press("/");
+    await expect(page.getByLabel("Search conversations by name, e-mail or text")).toBeFocused();
+    await page.getByLabel("Search conversations by name, e-mail or text").blur();
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help).toBeVisible();
+    for (const what of ["Next conversation", "Previous conversation", "Reply", "Close or reopen the conversation", "Assign the conversation to me", "Search"]) {
+      await expect(help.getByText(what, { exact: true })).toBeVisible();
+    }
+    await page.keyboard.press("Escape");
+    await expect(help).toHaveCount(0);
+
+    // Back as it was: unassigned.
+    await page.getByLabel("Assignee").selectOption({ label: "Unassigned" });
+    await page.getByRole("button", { name: "Assign", exact: true }).click();
+    await expect(page.getByTestId("thread-assignee")).toHaveText("Unassigned");
+  });
+
+  test("a saved reply goes into the message box; at 1024 px the three panes still share the screen", async ({ page }) => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await openWrenThread(page);
+    const panel = page.getByRole("region", { name: "Support chat" });
+    await expect(panel.getByText("Connected")).toBeVisible();
+    await panel.getByLabel("Saved reply").selectOption({ label: "Thanks for waiting" });
+    const composer = panel.getByPlaceholder("Type Message Here");
+    await expect(composer).toHaveValue("Thank you for your patience!");
+    await expect(composer).toBeFocused();
+    await expect(composer).toBeInViewport();
+    await expect(page.getByRole("region", { name: "Conversation list" })).toBeInViewport();
+    await expect(page.getByRole("complementary", { name: "Customer" })).toBeInViewport();
+    await axeAndPicture(page, "workspace-inbox-thread-1024");
+  });
+});
+
+test.describe("the inbox on a phone", () => {
+  test.use({ storageState: storageStateFor("workStaff"), viewport: { width: 390, height: 844 } });
+
+  test("list → thread → customer, a note from its form, close and reopen @no-js", async ({ page }) => {
+    await page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.workCustomer.email)}`);
+    await expect(page.getByRole("heading", { name: "Inbox" })).toBeVisible();
+    await expect(page.getByText("Select a conversation to read and answer it.")).toBeHidden();
+
+    await page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.workCustomer.name }).getByRole("link").click();
+    await expect(page.getByRole("heading", { name: ACCOUNTS.workCustomer.name, level: 3 })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Conversation list" })).toBeHidden();
+    await expect(page.getByRole("complementary", { name: "Customer" })).toBeHidden();
+    await page.getByRole("button", { name: "Close conversation" }).click();
+    await expect(page.getByTestId("thread-status")).toHaveText("Closed");
+    await page.getByRole("button", { name: "Reopen conversation" }).click();
+    await expect(page.getByTestId("thread-status")).toHaveText("Open");
+
+    await page.getByRole("link", { name: "Customer details" }).click();
+    const customer = page.getByRole("complementary", { name: "Customer" });
+    await expect(customer).toBeVisible();
+    await expect(page.getByRole("region", { name: "Support chat" })).toBeHidden();
+    await expect(customer.getByTestId("customer-purchase")).toHaveCount(2);
+    const note = `Phone note ${Date.now()}`;
+    await customer.getByLabel("Add a note").fill(note);
+    await customer.getByRole("button", { name: "Add note" }).click();
+    await expect(customer.getByRole("region", { name: "Internal notes" }).getByText(note)).toBeVisible();
+
+    await page.getByRole("link", { name: "Back to the conversation" }).click();
+    await expect(page.getByRole("region", { name: "Support chat" })).toBeVisible();
+    await page.getByRole("link", { name: "All conversations" }).click();
+    await expect(page.getByRole("region", { name: "Conversation list" })).toBeVisible();
+  });
+});
+
+test.describe("the customer page", () => {
+  test.use({ storageState: storageStateFor("workStaff") });
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`everything about one customer at ${viewport.width} px, a note from its form @no-js`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await openWrenThread(page);
+      // The customer pane (phones show it on its own with ?pane=customer) links to the page.
+      const url = new URL(page.url());
+      url.searchParams.set("pane", "customer");
+      await page.goto(url.toString());
+      await page.getByRole("link", { name: "Open the customer page" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/customers\/[0-9a-f-]{36}$/);
+      await expect(page.getByRole("heading", { name: ACCOUNTS.workCustomer.name, level: 2 })).toBeVisible();
+      await expect(page.getByText(ACCOUNTS.workCustomer.email)).toBeVisible();
+      for (const section of ["Plan and billing", "Purchases", "Orders and receipts", "Reports", "Grader", "Internal notes"]) {
+        await expect(page.getByRole("region", { name: section, exact: true })).toBeVisible();
+      }
+      await expect(page.getByTestId("customer-purchase")).toHaveCount(2);
+      await expect(page.getByTestId("customer-grade")).toContainText("B · 72/100");
+      await expect(page.getByRole("region", { name: "Support chat" })).toBeVisible();
+      const note = `Customer page note ${viewport.width} ${Date.now()}`;
+      await page.getByLabel("Add a note").fill(note);
+      await page.getByRole("button", { name: "Add note" }).click();
+      await expect(page.getByRole("region", { name: "Internal notes" }).getByText(note)).toBeVisible();
+    });
+  }
+});
+
+test.describe("axe and pictures", () => {
+  test.use({ storageState: storageStateFor("workStaff") });
+
+  test("the inbox's panes on a phone and the customer page at 390 and 1280 px: no axe violation, nothing sideways", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.workCustomer.email)}`);
+    await axeAndPicture(page, "workspace-inbox-list-390");
+    await openWrenThread(page);
+    await expect(page.getByRole("region", { name: "Support chat" }).getByText("Connected")).toBeVisible();
+    await axeAndPicture(page, "workspace-inbox-thread-390");
+    await page.getByRole("link", { name: "Customer details" }).click();
+    await expect(page.getByRole("complementary", { name: "Customer" })).toBeVisible();
+    await axeAndPicture(page, "workspace-inbox-customer-390");
+    await page.getByRole("link", { name: "Open the customer page" }).click();
+    await expect(page.getByRole("region", { name: "Support chat" }).getByText("Connected")).toBeVisible();
+    await axeAndPicture(page, "workspace-customer-page-390");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await expect(page.getByRole("region", { name: "Support chat" }).getByText("Connected")).toBeVisible();
+    await axeAndPicture(page, "workspace-customer-page-1280");
+  });
 });

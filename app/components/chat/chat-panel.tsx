@@ -1,8 +1,10 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
+import { cn } from "~/components/ui/cn";
 import { Spinner } from "~/components/ui/spinner";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { can, type Actor } from "~/domain/permissions";
+import type { NoteJson } from "~/domain/schemas/workspace";
 import { SocketProvider, useOptionalSocket, useSocketConnection, type SocketStatus } from "~/realtime/use-socket";
 
 import { Composer } from "./composer";
@@ -19,6 +21,12 @@ export interface ChatPanelProps {
   currentUser: { id: string; name: string; role: "user" | "team" };
   /** The other side's read receipt when the page loaded ("Seen" survives a reload). */
   seenId?: string | null;
+  /** Staff's internal notes, shown between the messages by time (never sent to the customer). */
+  notes?: NoteJson[];
+  /** Staff tools above the message box (saved replies); `insert` adds text to the draft. */
+  composerTools?: (insert: (text: string) => void) => ReactNode;
+  /** Sizing from the page around it (the inbox fills its pane); a fixed height otherwise. */
+  className?: string;
 }
 
 /**
@@ -51,7 +59,7 @@ const STATUS_TEXT: Record<Exclude<SocketStatus, "connected">, string> = {
   offline: "Offline. Reload the page to reconnect.",
 };
 
-function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId = null }: ChatPanelProps) {
+function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId = null, notes, composerTools, className }: ChatPanelProps) {
   // The connection is open while the chat is on screen; leaving it (another tab) closes it.
   useSocketConnection();
   const hydrated = useHydrated();
@@ -89,7 +97,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   }, [lastId, conversation.loading]);
 
   return (
-    <section aria-label="Support chat" className="flex h-[32rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white">
+    <section aria-label="Support chat" className={cn("flex h-[32rem] flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white", className)}>
       <header className="flex items-center justify-between gap-3 border-b border-slate-200 px-4 py-3">
         <div>
           <h3 className="text-base font-semibold text-slate-900">{isCustomer ? "Chat with support" : "Support thread"}</h3>
@@ -138,6 +146,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
             hasEarlier={conversation.hasEarlier}
             onLoadEarlier={() => void conversation.loadEarlier()}
             seenOwnId={activity.seenOwnId}
+            notes={notes}
           />
         )}
         {activity.typing ? (
@@ -148,7 +157,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         {conversation.loadError ? <p className="mt-2 text-sm text-red-700">{conversation.loadError}</p> : null}
       </div>
 
-      <Composer roomId={conversation.roomId} connected={connected} error={conversation.sendError} send={send} onTyped={activity.typed} />
+      <Composer roomId={conversation.roomId} connected={connected} error={conversation.sendError} send={send} onTyped={activity.typed} tools={composerTools} />
     </section>
   );
 }

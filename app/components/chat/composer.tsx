@@ -1,5 +1,5 @@
 import { SendHorizontal } from "lucide-react";
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
 import { Button } from "~/components/ui/button";
 import { Textarea } from "~/components/ui/input";
@@ -23,6 +23,7 @@ export function Composer({
   error,
   send,
   onTyped,
+  tools,
 }: {
   roomId: string;
   connected: boolean;
@@ -30,6 +31,8 @@ export function Composer({
   /** Text, or a caption with an uploaded file's id; resolves whether it was stored. */
   send: (text: string, attachmentId?: string) => Promise<boolean>;
   onTyped: () => void;
+  /** Staff tools above the box (saved replies); `insert` adds text to the draft. */
+  tools?: (insert: (text: string) => void) => ReactNode;
 }) {
   const [text, setText] = useState("");
   const [file, setFile] = useState<File | null>(null);
@@ -95,6 +98,10 @@ export function Composer({
           {shownError}
         </p>
       ) : null}
+      {tools?.((inserted) => {
+        setText((draft) => (draft.trim() ? `${draft.trimEnd()}\n\n${inserted}` : inserted));
+        box.current?.focus();
+      })}
       {file ? <AttachmentPreview file={file} progress={progress} onRemove={removeFile} /> : null}
       <div className="flex items-end gap-2">
         <AttachmentButton
@@ -109,6 +116,7 @@ export function Composer({
           ref={box}
           rows={1}
           aria-label={file ? "Caption" : "Message"}
+          data-composer=""
           placeholder={file ? "Caption (optional)" : "Type Message Here"}
           value={text}
           maxLength={MESSAGE_MAX_LENGTH}

@@ -1,5 +1,7 @@
+import { NoteCard } from "~/components/customer/customer-sections";
 import { cn } from "~/components/ui/cn";
 import type { ChatMessage } from "~/domain/chat";
+import type { NoteJson } from "~/domain/schemas/workspace";
 
 import { AttachmentView } from "./attachment-view";
 import { MessageText } from "./message-text";
@@ -28,6 +30,7 @@ export function MessageList({
   hasEarlier,
   onLoadEarlier,
   seenOwnId = null,
+  notes = [],
 }: {
   messages: ChatMessage[];
   currentUserId: string;
@@ -35,7 +38,24 @@ export function MessageList({
   onLoadEarlier: () => void;
   /** Our newest message the other side has read: "Seen" under it. */
   seenOwnId?: string | null;
+  /** Staff's internal notes, placed between the messages by time in a style of their own. */
+  notes?: NoteJson[];
 }) {
+  // Notes older than the first loaded message wait until earlier messages are loaded.
+  const from = hasEarlier ? (messages[0]?.createdAt ?? "") : "";
+  const notesBefore = (index: number) =>
+    notes.filter(
+      (n) =>
+        n.createdAt >= from &&
+        (index === 0 || n.createdAt >= messages[index - 1]!.createdAt) &&
+        (index === messages.length || n.createdAt < messages[index]!.createdAt),
+    );
+  const noteItems = (index: number) =>
+    notesBefore(index).map((n) => (
+      <li key={`note-${n._id}`} aria-label="Internal note" className="w-full max-w-[90%] self-center">
+        <NoteCard note={n} />
+      </li>
+    ));
   return (
     <ol className="flex flex-col gap-3" aria-label="Messages">
       {hasEarlier ? (
@@ -45,9 +65,10 @@ export function MessageList({
           </button>
         </li>
       ) : null}
-      {messages.map((m) => {
+      {messages.map((m, index) => {
         const own = m.senderId._id === currentUserId;
-        return (
+        return [
+          ...noteItems(index),
           <li
             key={m._id}
             data-testid="chat-message"
@@ -70,9 +91,10 @@ export function MessageList({
                 Seen
               </span>
             ) : null}
-          </li>
-        );
+          </li>,
+        ];
       })}
+      {noteItems(messages.length)}
     </ol>
   );
 }

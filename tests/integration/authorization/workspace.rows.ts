@@ -78,3 +78,60 @@ rows.push(
     expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 404 }),
   },
 );
+
+// The inbox's note form and the customer page (issue 23.2, 23.5).
+const loginPage = { status: 302, location: "/login" };
+rows.push(
+  {
+    route: "dashboard.inbox.$customerId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/inbox/${f.customerA.id}`,
+    note: "an internal note",
+    body: { form: { intent: "note", body: "Called them" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/inbox/" } }),
+  },
+  {
+    route: "dashboard.inbox.$customerId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/inbox/${f.customerA.id}`,
+    note: "an empty note",
+    body: { form: { intent: "note", body: "  " } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 400 }),
+  },
+  {
+    route: "dashboard.customers.$customerId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/customers/${f.customerA.id}`,
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
+  },
+  {
+    route: "dashboard.customers.$customerId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/customers/${f.team.id}`,
+    note: "a staff id is no customer",
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard.customers.$customerId.tsx",
+    method: "GET",
+    path: "/dashboard/customers/not-a-uuid",
+    note: "no id",
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard.customers.$customerId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/customers/${f.customerA.id}`,
+    note: "an internal note",
+    body: { form: { intent: "note", body: "Prefers e-mail" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/customers/" } }),
+  },
+  {
+    route: "dashboard.customers.$customerId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/customers/${f.team.id}`,
+    note: "a note on a staff id",
+    body: { form: { intent: "note", body: "x" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
+  },
+);

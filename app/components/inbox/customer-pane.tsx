@@ -1,0 +1,25 @@
+import { Link } from "@remix-run/react";
+import { ArrowRight } from "lucide-react";
+
+import { GraderSection, NotesSection, OrdersSection, PlanSection, PurchasesSection } from "~/components/customer/customer-sections";
+import type { CustomerProfileJson } from "~/domain/customer";
+
+/** Beside an open conversation: who the customer is to us, from one profile read (models/customer-profile.server.ts). */
+export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJson; noteError?: string | null }) {
+  return (
+    <div className="space-y-3">
+      <PlanSection profile={profile} idPrefix="pane" />
+      <PurchasesSection profile={profile} idPrefix="pane" />
+      <OrdersSection profile={profile} idPrefix="pane" limit={3} />
+      <GraderSection profile={profile} idPrefix="pane" />
+      <NotesSection profile={profile} idPrefix="pane" error={noteError} />
+      <Link
+        to={`/dashboard/customers/${profile.customer._id}`}
+        className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+      >
+        Open the customer page
+        <ArrowRight className="size-4" aria-hidden="true" />
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+
+import type { CustomerProfileJson } from "~/domain/customer";
+import { dollarsToCents } from "~/domain/format";
+import { isUuid } from "~/domain/ids";
+import { db, schema } from "~/utils/db.server";
+
+import { listReceiptsForUser } from "./invoices.server";
+import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
+import { listReportsForUser, toReportJson } from "./reports.server";
+import { listSubscriptionsForUser, toSubscriptionJsons } from "./subscriptions.server";
+import { listThreadNotes } from "./thread-notes.server";
+
+/*
+ * Everything staff know about one customer, read once: the inbox's customer pane and the
+ * customer page (/dashboard/customers/:id) both show this (docs/decisions/185).
+ */
+
+const GRADES_SHOWN = 10;
+
+/** The customer's profile, plans and billing state, purchases, receipts and total paid, reports, grader results (by e-mail) and notes; null when the id is no customer. */
+export async function getCustomerProfile(customerId: string): Promise<CustomerProfileJson | null> {
+  if (!isUuid(customerId)) return null;
+  const u = schema.users;
+  const [customer] = await db
+    .select({ id: u.id, name: u.name, email: u.email, createdAt: u.createdAt, disabledAt: u.disabledAt })
+    .from(u)
+    .where(and(eq(u.id, customerId), eq(u.role, "user")))
+    .limit(1);
+  if (!customer) return null;
+  const [purchases, reports, subscriptions, receipts, grades, notes] = await Promise.all([
+    listPurchasesForUser(customer.id),
+    listReportsForUser(customer.id),
+    listSubscriptionsForUser(customer.id),
+    listReceiptsForUser(customer.id),
+    // Leads keep the address in lower case (db/schema/grader.ts); the grader result is whoever graded with this address.
+    db
+      .select({ id: schema.grades.id, overall: schema.grades.overall, score: schema.grades.score, createdAt: schema.leads.createdAt })
+      .from(schema.leads)
+      .innerJoin(schema.grades, eq(schema.grades.id, schema.leads.gradeId))
+      .where(eq(schema.leads.email, sql`lower(${customer.email})`))
+      .orderBy(desc(schema.leads.createdAt), desc(schema.leads.id))
+      .limit(GRADES_SHOWN),
+    listThreadNotes(customer.id),
+  ]);
+  // Receipts are in dollars; sum in cents so $0.10 + $0.20 is $0.30.
+  const paidCents = receipts.reduce((sum, r) => sum + dollarsToCents(r.amount) - dollarsToCents(r.refunded), 0);
+  return {
+    customer: {
+      _id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      createdAt: customer.createdAt.toISOString(),
+      disabled: customer.disabledAt !== null,
+    },
+    plans: await toSubscriptionJsons(subscriptions),
+    purchases: purchases.map(toPurchaseJson),
+    receipts,
+    totalPaid: { amount: paidCents / 100, currency: receipts[0]?.currency ?? "usd" },
+    reports: reports.map(toReportJson),
+    grades: grades.map((g) => ({ _id: g.id, overall: g.overall, score: g.score, createdAt: g.createdAt.toISOString() })),
+    notes,
+  };
+}

@@ -1,0 +1,155 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, test } from "vitest";
+
+import { supportRoomId } from "~/domain/chat";
+import { storeMessage } from "~/models/chat-send.server";
+import { getCustomerProfile } from "~/models/customer-profile.server";
+import { recordContactMessage } from "~/models/inbox.server";
+import { createSavedReply } from "~/models/saved-replies.server";
+import * as conversation from "~/routes/api.chat.conversation.$userId";
+import * as customerPage from "~/routes/dashboard.customers.$customerId";
+import * as inboxThread from "~/routes/dashboard.inbox.$customerId";
+import { db, schema } from "~/utils/db.server";
+
+import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+
+/** The inbox's customer pane and the customer page (issue 23.2, 23.5): one profile read, notes from forms. */
+
+const page = (account: Account) => ({ cookie: account.cookie });
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  body: new URLSearchParams(fields),
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+});
+
+async function gradeFor(email: string, score: number, overall: "A" | "B" | "C" | "D" | "F") {
+  const [grade] = await db
+    .insert(schema.grades)
+    .values({ answers: {} as never, score, overall, areas: [], recommendations: [] })
+    .returning();
+  await db.insert(schema.leads).values({ gradeId: grade!.id, email: email.toLowerCase(), name: null });
+  return grade!.id;
+}
+
+async function say(customer: Account, message: string) {
+  return storeMessage({
+    roomId: supportRoomId(customer.user.id),
+    sender: { _id: customer.user.id, name: customer.user.name, profileImage: null },
+    receiverId: null,
+    customerId: customer.user.id,
+    message,
+  });
+}
+
+describe("the customer profile", () => {
+  test("purchases with status, receipts and the total paid after refunds, grader results by e-mail in any case, notes; null for staff and unknown ids", async () => {
+    const services = await catalogue();
+    const staff = await createAccount("team");
+    const customer = await createAccount("user", { name: "Pat Profile", email: `Pat.Profile-${crypto.randomUUID()}@Example.test` });
+    const first = await createPurchase(customer.user.id, services[0]!);
+    const second = await createPurchase(customer.user.id, services[1]!, { status: "completed" });
+    await db.update(schema.orders).set({ refundedCents: 1000 }).where(eq(schema.orders.id, second.order.id));
+    const gradeId = await gradeFor(customer.user.email, 64, "C");
+    await gradeFor(`someone-else-${crypto.randomUUID()}@example.test`, 99, "A");
+
+    const profile = (await getCustomerProfile(customer.user.id))!;
+    expect(profile.customer).toMatchObject({ _id: customer.user.id, name: "Pat Profile", disabled: false });
+    expect(profile.purchases.map((p) => [p._id, p.status]).sort()).toEqual(
+      [
+        [first.purchase.id, "in_progress"],
+        [second.purchase.id, "completed"],
+      ].sort(),
+    );
+    expect(profile.receipts.map((r) => r.id).sort()).toEqual([first.order.id, second.order.id].sort());
+    expect(profile.totalPaid).toEqual({ amount: (services[0]!.priceCents + services[1]!.priceCents - 1000) / 100, currency: "usd" });
+    expect(profile.grades).toEqual([{ _id: gradeId, overall: "C", score: 64, createdAt: expect.any(String) }]);
+    expect(profile.plans).toEqual([]);
+    expect(profile.notes).toEqual([]);
+
+    expect(await getCustomerProfile(staff.user.id)).toBeNull();
+    expect(await getCustomerProfile(crypto.randomUUID())).toBeNull();
+    expect(await getCustomerProfile("not-an-id")).toBeNull();
+  });
+});
+
+describe("the inbox thread", () => {
+  test("the customer pane is the profile; a note from the form shows in the thread and never in the customer's conversation", async () => {
+    const staff = await createAccount("team", { name: "Nora Notes" });
+    const customer = await createAccount("user");
+    await say(customer, "Is my report ready?");
+    const path = `/dashboard/inbox/${customer.user.id}`;
+    const params = { customerId: customer.user.id };
+
+    const empty = await call(inboxThread.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "   " }) });
+    expect(empty.status).toBe(400);
+    expect(await readJson(empty)).toEqual({ intent: "note", error: "Please write the note." });
+
+    const secret = `Internal: refund approved ${crypto.randomUUID()}`;
+    const added = await call(inboxThread.action, `${path}?filter=mine`, { auth: page(staff), params, ...form({ intent: "note", body: secret }) });
+    expect(added.status).toBe(302);
+    expect(added.headers.get("Location")).toBe(`${path}?filter=mine`);
+
+    type Loaded = { profile: { notes: { body: string; author: { name: string } }[]; customer: { _id: string } } | null };
+    const loaded = await readJson<Loaded>(await call(inboxThread.loader, path, { auth: page(staff), params }));
+    expect(loaded.profile!.customer._id).toBe(customer.user.id);
+    expect(loaded.profile!.notes).toEqual([expect.objectContaining({ body: secret, author: expect.objectContaining({ name: "Nora Notes" }) })]);
+
+    // The customer's own conversation (the API their chat reads) has the message, not the note.
+    const theirs = await call(conversation.loader, `/api/chat/conversation/${customer.user.id}`, {
+      auth: { cookie: customer.cookie },
+      params: { userId: customer.user.id },
+    });
+    const text = JSON.stringify(await theirs.json());
+    expect(text).toContain("Is my report ready?");
+    expect(text).not.toContain(secret);
+  });
+
+  test("a visitor's thread has no customer pane, and a note there is 404; ?insert= puts a saved reply in the e-mail reply box", async () => {
+    const staff = await createAccount("team");
+    const visitor = await recordContactMessage({ email: `visitor-${crypto.randomUUID()}@example.test`, name: "Vi", message: "Hello" });
+    const [thread] = await db.select({ id: schema.chatThreads.id }).from(schema.chatThreads).where(eq(schema.chatThreads.roomId, visitor.roomId));
+    const path = `/dashboard/inbox/${thread!.id}`;
+    const params = { customerId: thread!.id };
+    const reply = await createSavedReply(staff.user, { title: "Quote", body: "A quote follows today." });
+
+    const loaded = await readJson<{ profile: unknown; draft: string }>(
+      await call(inboxThread.loader, `${path}?insert=${reply._id}`, { auth: page(staff), params }),
+    );
+    expect(loaded.profile).toBeNull();
+    expect(loaded.draft).toBe("A quote follows today.");
+    expect((await readJson<{ draft: string }>(await call(inboxThread.loader, `${path}?insert=nonsense`, { auth: page(staff), params }))).draft).toBe("");
+
+    const note = await call(inboxThread.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x" }) });
+    expect(note.status).toBe(404);
+  });
+});
+
+describe("the customer page", () => {
+  test("everything about one customer; a note from its form; a staff id is 404", async () => {
+    const services = await catalogue();
+    const staff = await createAccount("team");
+    const customer = await createAccount("user", { name: "Cleo Customer" });
+    await createPurchase(customer.user.id, services[0]!);
+    await say(customer, "Hi there");
+    const path = `/dashboard/customers/${customer.user.id}`;
+    const params = { customerId: customer.user.id };
+
+    type Loaded = { profile: { customer: { name: string }; purchases: unknown[]; receipts: unknown[]; notes: { body: string }[] } };
+    const loaded = await readJson<Loaded>(await call(customerPage.loader, path, { auth: page(staff), params }));
+    expect(loaded.profile.customer.name).toBe("Cleo Customer");
+    expect(loaded.profile.purchases).toHaveLength(1);
+    expect(loaded.profile.receipts).toHaveLength(1);
+
+    const tooLong = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x".repeat(5001) }) });
+    expect(tooLong.status).toBe(400);
+    expect(await readJson(tooLong)).toEqual({ intent: "note", error: "A note is at most 5000 characters." });
+    const added = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "Prefers e-mail." }) });
+    expect(added.headers.get("Location")).toBe(path);
+    expect((await readJson<Loaded>(await call(customerPage.loader, path, { auth: page(staff), params }))).profile.notes.map((n) => n.body)).toEqual([
+      "Prefers e-mail.",
+    ]);
+
+    const notACustomer = await call(customerPage.loader, `/dashboard/customers/${staff.user.id}`, { auth: page(staff), params: { customerId: staff.user.id } });
+    expect(notACustomer.status).toBe(404);
+  });
+});
