@@ -27,9 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
+  // A customer's /dashboard is only a redirect to their Services (dashboard._index.tsx), where a
+  // first password lands too: that request is not their first look, so it keeps the welcome.
+  const passingThrough = !staff && /^\/dashboard\/?$/.test(new URL(request.url).pathname);
   // Each part is read on its own: a failed one shows its error, the sidebar and the rest stay.
   const [firstVisit, counts, unreadSection, planSection] = await Promise.all([
-    markWelcomed(user.id),
+    passingThrough ? false : markWelcomed(user.id),
     staff ? null : loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(user.id)) })),
     loadSection("unread", async () =>
       staff ? { role: "team" as const, ...(await getUnreadCountsForTeam()) } : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },

@@ -27,6 +27,7 @@ export const ACCOUNTS = {
   workStaff: { email: "work-staff@e2e.test", name: "Wes Work", role: "team" },
   workCustomer: { email: "work@e2e.test", name: "Wren Work", role: "user" },
   composer: { email: "composer@e2e.test", name: "Cody Composer", role: "user" },
+  pastDue: { email: "past-due@e2e.test", name: "Pax Pastdue", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

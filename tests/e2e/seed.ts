@@ -97,36 +97,42 @@ if (statesOrder) {
     .insert(schema.purchases)
     .values({ orderId: statesOrder.id, serviceId: chatService!.id, userId: statesUser!.id, amountCents: chatService!.priceCents, status: "in_progress" });
 }
-// The screens spec's subscriber has an active PRO plan (paid first month), for the plan pages and the test billing page.
-const [subscriber] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.subscriber.email));
+// The screens spec's subscriber has an active PRO plan (paid first month), for the plan pages and the test billing page;
+// so does the first-steps spec's customer whose renewal fails.
 const [pro] = await db.select().from(schema.plans).where(eq(schema.plans.key, "pro"));
-const [planOrder] = await db
-  .insert(schema.orders)
-  .values({
-    kind: "subscription",
-    email: subscriber!.email,
-    name: subscriber!.name,
-    userId: subscriber!.id,
-    status: "paid",
-    totalCents: pro!.priceCents,
-    planId: pro!.key,
-    stripeSessionId: "cs_e2e_screens_plan_seed",
-    stripeCustomerId: "cus_test_e2e_screens_seed",
-    paidAt: new Date(),
-  })
-  .onConflictDoNothing()
-  .returning();
-if (planOrder) {
-  await db.insert(schema.subscriptions).values({
-    userId: subscriber!.id,
-    orderId: planOrder.id,
-    planId: pro!.key,
-    status: "active",
-    priceCents: pro!.priceCents,
-    stripeSubscriptionId: "sub_test_e2e_screens_seed",
-    stripeCustomerId: "cus_test_e2e_screens_seed",
-    currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
-  });
+for (const [account, seedKey] of [
+  [ACCOUNTS.subscriber, "screens"],
+  [ACCOUNTS.pastDue, "past_due"],
+] as const) {
+  const [owner] = await db.select().from(schema.users).where(eq(schema.users.email, account.email));
+  const [planOrder] = await db
+    .insert(schema.orders)
+    .values({
+      kind: "subscription",
+      email: owner!.email,
+      name: owner!.name,
+      userId: owner!.id,
+      status: "paid",
+      totalCents: pro!.priceCents,
+      planId: pro!.key,
+      stripeSessionId: `cs_e2e_${seedKey}_plan_seed`,
+      stripeCustomerId: `cus_test_e2e_${seedKey}_seed`,
+      paidAt: new Date(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (planOrder) {
+    await db.insert(schema.subscriptions).values({
+      userId: owner!.id,
+      orderId: planOrder.id,
+      planId: pro!.key,
+      status: "active",
+      priceCents: pro!.priceCents,
+      stripeSubscriptionId: `sub_test_e2e_${seedKey}_seed`,
+      stripeCustomerId: `cus_test_e2e_${seedKey}_seed`,
+      currentPeriodEnd: new Date(Date.now() + 30 * 24 * 60 * 60 * 1000),
+    });
+  }
 }
 // The workspace spec's staff member has two purchases of Wren Work assigned: one overdue, one due in three days.
 const [workStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.workStaff.email));
