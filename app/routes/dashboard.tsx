@@ -6,6 +6,7 @@ import { TeamUnreadTotal, ThreadUnreadCount } from "~/components/chat/unread-bad
 import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { Sidebar } from "~/components/dashboard/sidebar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { SearchPalette } from "~/components/search/search-palette";
 import { ButtonLink } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { can } from "~/domain/permissions";
@@ -46,11 +47,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
       : { role: "user" as const, total: 0 };
   const plans = planSection.ok ? planSection.data : [];
-  return { user: { id: user.id, name: user.name, role: user.role }, firstVisit, counts, plans, unread };
+  return { user: { id: user.id, name: user.name, role: user.role }, staff, firstVisit, counts, plans, unread };
 }
 
 export default function Dashboard() {
-  const { user, firstVisit, counts, plans, unread } = useLoaderData<typeof loader>();
+  const { user, staff, firstVisit, counts, plans, unread } = useLoaderData<typeof loader>();
   const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
@@ -97,6 +98,8 @@ export default function Dashboard() {
           <Outlet />
         </main>
       </div>
+      {/* Ctrl+K / ⌘K: the staff search as a palette (issue 23.6). */}
+      {staff ? <SearchPalette /> : null}
     </SocketProvider>
   );
 }

@@ -324,6 +324,23 @@ const staffScreens: Screen[] = [
       await heading("VIP TREATMENT")(page);
     },
   },
+  {
+    name: "staff-search",
+    path: "/dashboard/search?q=stella",
+    ready: async (page) => {
+      await expect(page.getByRole("region", { name: /^Customers/ })).toBeVisible();
+    },
+  },
+  {
+    name: "staff-search-palette",
+    path: "/dashboard/orders",
+    ready: async (page) => {
+      await heading("Orders and payments")(page);
+      await page.keyboard.press("Control+k");
+      await page.getByRole("dialog", { name: "Search" }).getByRole("combobox").fill("stella");
+      await expect(page.getByRole("dialog", { name: "Search" }).getByRole("option").first()).toBeVisible();
+    },
+  },
   { name: "staff-team", path: "/dashboard/team", ready: heading("Team") },
   { name: "staff-leads", path: "/dashboard/leads", ready: heading("Leads") },
   { name: "staff-account", path: "/dashboard/account", ready: heading("Account") },

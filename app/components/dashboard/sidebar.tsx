@@ -10,6 +10,7 @@ import {
   MessageSquare,
   Receipt,
   Repeat,
+  Search,
   ShoppingBag,
   Tags,
   UserCog,
@@ -24,6 +25,7 @@ import { Logo } from "~/components/ui/logo";
 const links = {
   team: [
     { to: "/dashboard", label: "Overview", icon: LayoutDashboard },
+    { to: "/dashboard/search", label: "Search", icon: Search },
     { to: "/dashboard/work", label: "My work", icon: ClipboardList },
     { to: "/dashboard/users", label: "Users", icon: Users },
     { to: "/dashboard/inbox", label: "Inbox", icon: Inbox },
