@@ -22,7 +22,7 @@ function toGroups(rows: SearchRows): SearchGroups {
   return {
     customers: rows.customers.map((c) => ({
       id: c.id,
-      href: `/dashboard/users/${c.id}`,
+      href: `/dashboard/customers/${c.id}`,
       title: c.name,
       detail: c.disabled ? `${c.email} · disabled` : c.email,
     })),
