@@ -7,6 +7,7 @@ import { Server } from "socket.io";
 import { parseRoomId, supportRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { can } from "~/domain/permissions";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { env } from "~/utils/env.server";
@@ -240,6 +241,8 @@ async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ac
   const text = typeof input.text === "string" ? input.text.trim() : "";
   if (text.length === 0 && !input.file) return reply({ ok: false, error: CHAT_ERRORS.empty });
   if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
+  // NUL and other control characters are refused in words (lines and tabs are fine), never stored or a failure.
+  if (hasControlCharacters(text, { multiline: true })) return reply({ ok: false, error: controlCharacterMessage("The message") });
   const room = parseRoomId(input.roomId);
   if (!room || !can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
   if (input.file && !isUuid(input.attachmentId)) return reply({ ok: false, error: INBOX_ERRORS.attachment });

@@ -312,7 +312,7 @@ describe("attachments", () => {
     expect((await linkFor(stranger)).status).toBe(404);
   });
 
-  test("a file goes with an optional caption: the caption is the message's text, too long a caption sends nothing", async () => {
+  test("a file goes with an optional caption: the caption is the message's text; too long a caption, or a control character, sends nothing", async () => {
     const customer = await chatAccount("user");
     const staff = await chatAccount("team");
     const atCustomer = await client(customer);
@@ -321,10 +321,15 @@ describe("attachments", () => {
     const first = (await upload(customer, attachmentForm(room, "logo.png", samples.png()))).body.data.attachment._id;
     const tooLong = await sendSupport(atCustomer, { message: "x".repeat(2001), messageType: "file", attachmentId: first } as never);
     expect(tooLong).toEqual({ ok: false, error: "Message must be at most 2,000 characters." });
+    // A NUL or another control character is refused in words, in a caption as in a message (lines and tabs are fine).
+    const refused = { ok: false, error: "The message contains characters that are not allowed (control or text-direction characters)" };
+    expect(await sendSupport(atCustomer, { message: "logo\u0000", messageType: "file", attachmentId: first } as never)).toEqual(refused);
+    expect(await sendSupport(atCustomer, { message: "a\u001bb" })).toEqual(refused);
     const [unsent] = await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.id, first));
     expect(unsent!.messageId).toBeNull();
+    expect(await sendSupport(atCustomer, { message: "two\n\tlines" })).toMatchObject({ ok: true, message: { message: "two\n\tlines" } });
 
-    const arrived = nextEvent(atStaff, "supportMessage", (m) => m.roomId === room);
+    const arrived = nextEvent(atStaff, "supportMessage", (m) => m.roomId === room && m.messageType === "file");
     const sent = await sendSupport(atCustomer, {
       message: "  The new logo, see https://brandlift.test/x  ",
       messageType: "file",
