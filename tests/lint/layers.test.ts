@@ -25,7 +25,7 @@ describe("path-based import zones", () => {
     ["app/domain/probe.ts", `import { x } from "./secret.server";`, "app/domain/secret.server"],
     ["app/components/probe.tsx", `import { getUser } from "../web/auth.server";`, "app/web/auth.server"],
     ["app/utils/probe.ts", `import { schema } from "../../db/schema";`, "db/schema"],
-    ["app/routes/probe.tsx", `import { fake } from "../fakes/stripe";`, "tests/fakes/stripe"],
+    ["app/routes/probe.tsx", `import { fake } from "../../tests/fakes/stripe";`, "tests/fakes/stripe"],
     ["db/probe.ts", `import { x } from "../app/models/users.server";`, "app/models/users.server"],
     ["bench/probe.ts", `import Page from "../app/routes/_index";`, "app/routes/_index"],
     ["scripts/probe.ts", `export * from "../app/components/ui/button";`, "app/components/ui/button"],
