@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 
 import { isLiveStatus } from "~/domain/billing";
+import { centsToDollars, formatMoney } from "~/domain/format";
 import type { Actor } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -9,8 +10,9 @@ import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { isTestCheckout, stripe, type Stripe } from "~/utils/stripe.server";
 
-import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
+import { listPlans, type PlanRecord } from "./catalogue.server";
 import { handleStripeEvent } from "./payments.server";
+import { previewPlanSwitch, switchPlan } from "./plan-switch.server";
 import { getSubscriptionFor, listSubscriptionsForUser, type SubscriptionRow } from "./subscriptions.server";
 
 /*
@@ -215,15 +217,37 @@ export async function testBillingSubscriptions(userId: string) {
   return Promise.all(rows.map(endIfLapsed));
 }
 
-/**
- * One change on the test billing page. The rules are Stripe's portal's: a plan set to cancel cannot
- * be cancelled again, only a plan set to cancel can be resumed, an ended plan changes no more.
- */
-export async function changeTestSubscription(actor: Actor, subscriptionId: string, action: TestBillingAction, planKey?: string): Promise<BillingOutcome> {
+/** The customer's own live plan on the test billing page (404 otherwise, 409 once it has ended). */
+async function testBillingRow(actor: Actor, subscriptionId: string): Promise<SubscriptionRow> {
   if (!isTestCheckout()) throw new HttpError(404, "Not found.");
   const row = await endIfLapsed(await getSubscriptionFor(actor, subscriptionId));
   if (row.userId !== actor.id) throw new HttpError(404, "Plan not found.");
   if (!isLiveStatus(row.status) || !row.stripeSubscriptionId) throw new HttpError(409, BILLING_MESSAGES.ended, "PLAN_ENDED");
+  return row;
+}
+
+/** The test billing page's confirmation of a switch: the price today and from the next period. */
+export async function previewTestSwitch(actor: Actor, subscriptionId: string, planKey: string) {
+  return previewPlanSwitch(await testBillingRow(actor, subscriptionId), planKey);
+}
+
+/** The test billing page's confirmation of a cancellation: until when the plan runs. */
+export async function testBillingPlan(actor: Actor, subscriptionId: string) {
+  return testBillingRow(actor, subscriptionId);
+}
+
+/**
+ * One change on the test billing page. The rules are Stripe's portal's: a plan set to cancel cannot
+ * be cancelled again, only a plan set to cancel can be resumed, an ended plan changes no more.
+ */
+export async function changeTestSubscription(
+  actor: Actor,
+  subscriptionId: string,
+  action: TestBillingAction,
+  planKey?: string,
+  prorationDate?: number,
+): Promise<BillingOutcome> {
+  const row = await testBillingRow(actor, subscriptionId);
   switch (action) {
     case "cancel":
       if (row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.alreadyCancelling, "ALREADY_CANCELLING");
@@ -234,11 +258,10 @@ export async function changeTestSubscription(actor: Actor, subscriptionId: strin
       await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: false }));
       return { type: "success", message: "Your plan will renew as usual." };
     case "switch": {
-      const plan = planKey ? await findPlan(planKey) : null;
-      if (!plan) throw new HttpError(400, BILLING_MESSAGES.unknownPlan, "UNKNOWN_PLAN");
-      if (plan.key === row.planId) throw new HttpError(409, BILLING_MESSAGES.samePlan, "SAME_PLAN");
-      await deliver("customer.subscription.updated", stripeSubscription(row, { plan }));
-      return { type: "success", message: `Your plan is now ${plan.name}.` };
+      // Prorated and charged now, at the instant the preview was priced (plan-switch.server.ts).
+      const { plan, chargedCents } = await switchPlan(row, planKey ?? "", prorationDate ?? Math.floor(Date.now() / 1000));
+      const charged = chargedCents ? ` ${formatMoney(centsToDollars(chargedCents), row.currency)} was charged for the rest of this period.` : "";
+      return { type: "success", message: `Your plan is now ${plan.name}.${charged}` };
     }
     case "renew": {
       // The period ends: a plan set to cancel ends, any other renews for a month and is paid.

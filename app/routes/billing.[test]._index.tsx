@@ -4,11 +4,22 @@ import { ArrowLeft, FlaskConical } from "lucide-react";
 
 import { PlanCard } from "~/components/billing/plan-card";
 import { Button } from "~/components/ui/button";
+import { cn } from "~/components/ui/cn";
+import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Logo } from "~/components/ui/logo";
-import { formatMoney } from "~/domain/format";
+import { centsToDollars, formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
+import { formatDate } from "~/domain/purchase";
 import { line, z } from "~/domain/zod";
-import { changeTestSubscription, retryPayment, switchablePlans, testBillingSubscriptions, updateTestPaymentMethod } from "~/models/billing.server";
+import {
+  changeTestSubscription,
+  previewTestSwitch,
+  retryPayment,
+  switchablePlans,
+  testBillingPlan,
+  testBillingSubscriptions,
+  updateTestPaymentMethod,
+} from "~/models/billing.server";
 import { toSubscriptionJsons } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { isTestCheckout } from "~/utils/stripe.server";
@@ -28,6 +39,9 @@ const changeForm = z.object({
   subscriptionId: z.string().min(1).max(100),
   planKey: line(z.string().max(100), "The plan").optional(),
   cardNumber: line(z.string().max(40), "The card number").optional(),
+  // Cancelling and switching ask first (issue 20.11): only `confirm=yes` changes the plan.
+  confirm: z.literal("yes").optional(),
+  prorationDate: z.coerce.number().int().positive().optional(),
 });
 
 async function guard(request: Request) {
@@ -47,14 +61,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await guard(request);
   const parsed = changeForm.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: "Please choose what to change." }, { status: 400 });
-  const { intent, subscriptionId, planKey, cardNumber } = parsed.data;
+  const { intent, subscriptionId, planKey, cardNumber, confirm, prorationDate } = parsed.data;
   try {
+    if (intent === "cancel" && !confirm) {
+      const row = await testBillingPlan(user, subscriptionId);
+      return {
+        confirm: { intent, subscriptionId, periodEnd: row.currentPeriodEnd?.toISOString() ?? null, plan: (await toSubscriptionJsons([row]))[0].plan.name },
+      };
+    }
+    if (intent === "switch" && !confirm) return { confirm: { intent, subscriptionId, preview: await previewTestSwitch(user, subscriptionId, planKey ?? "") } };
     const outcome =
       intent === "payment-method"
         ? await updateTestPaymentMethod(user, subscriptionId, cardNumber ?? "")
         : intent === "retry"
           ? await retryPayment(user, subscriptionId)
-          : await changeTestSubscription(user, subscriptionId, intent, planKey);
+          : await changeTestSubscription(user, subscriptionId, intent, planKey, prorationDate);
     return redirectWithToast("/billing/test", outcome);
   } catch (error) {
     if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
@@ -86,11 +107,12 @@ export default function TestBilling() {
             charged.
           </p>
         </header>
-        {actionData?.error ? (
+        {actionData && "error" in actionData ? (
           <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
             {actionData.error}
           </p>
         ) : null}
+        {actionData && "confirm" in actionData ? <ConfirmChange step={actionData.confirm} busy={busy} /> : null}
         {subscriptions.length === 0 ? (
           <p className="rounded-card border border-dashed border-slate-300 bg-white p-6 text-center text-slate-600">You have no plan to manage yet.</p>
         ) : (
@@ -108,9 +130,15 @@ export default function TestBilling() {
                       <div className="w-full space-y-4">
                         {subscription.status === "past_due" ? <PaymentStep id={subscription._id} disabled={busy} /> : null}
                         <div className="flex flex-wrap gap-2">
-                          <ChangeButton id={subscription._id} intent={subscription.cancelAtPeriodEnd ? "resume" : "cancel"} disabled={busy}>
-                            {subscription.cancelAtPeriodEnd ? "Resume plan" : "Cancel plan at period end"}
-                          </ChangeButton>
+                          {subscription.cancelAtPeriodEnd ? (
+                            <ChangeButton id={subscription._id} intent="resume" disabled={busy}>
+                              Resume plan
+                            </ChangeButton>
+                          ) : (
+                            <ChangeButton id={subscription._id} intent="cancel" variant="outline" danger disabled={busy}>
+                              Cancel plan at period end
+                            </ChangeButton>
+                          )}
                           <ChangeButton id={subscription._id} intent="renew" variant="outline" disabled={busy}>
                             End the period now (simulate)
                           </ChangeButton>
@@ -197,16 +225,86 @@ function PaymentStep({ id, disabled }: { id: string; disabled: boolean }) {
   );
 }
 
-function ChangeButton({ id, intent, variant, disabled, children }: { id: string; intent: string; variant?: "outline"; disabled: boolean; children: string }) {
+function ChangeButton({
+  id,
+  intent,
+  variant,
+  danger = false,
+  disabled,
+  children,
+}: {
+  id: string;
+  intent: string;
+  variant?: "outline";
+  /** A destructive first step: an outline button in red, never the primary one. */
+  danger?: boolean;
+  disabled: boolean;
+  children: string;
+}) {
   return (
     <Form method="post" className="max-w-full">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="subscriptionId" value={id} />
       {/* Phones: a long label wraps inside the card instead of running past its edge. */}
-      <Button type="submit" variant={variant} disabled={disabled} className="max-w-full py-2 text-center whitespace-normal">
+      <Button
+        type="submit"
+        variant={variant}
+        disabled={disabled}
+        className={cn("max-w-full py-2 text-center whitespace-normal", danger && "text-red-800 hover:border-red-700 hover:text-red-900")}
+      >
         {children}
       </Button>
     </Form>
+  );
+}
+
+type ChangeStep = Extract<NonNullable<ReturnType<typeof useActionData<typeof action>>>, { confirm: unknown }>["confirm"];
+
+/** The second step of cancelling or switching: what happens, what is charged today and from when. */
+function ConfirmChange({ step, busy }: { step: ChangeStep; busy: boolean }) {
+  if (step.intent === "cancel") {
+    const until = step.periodEnd ? formatDate(step.periodEnd) : "the end of the current period";
+    return (
+      <ConfirmStep
+        title={`Cancel ${step.plan} at the end of the period?`}
+        fields={{ intent: "cancel", subscriptionId: step.subscriptionId }}
+        confirmLabel="Yes, cancel at period end"
+        cancelTo="/billing/test"
+        cancelLabel="Keep my plan"
+        busy={busy}
+      >
+        <p>
+          You keep {step.plan} until {until}. It does not renew after that and nothing more is charged. Nothing is refunded. You can resume it until then.
+        </p>
+      </ConfirmStep>
+    );
+  }
+  const { preview } = step;
+  const money = (cents: number) => formatMoney(centsToDollars(cents), preview.currency);
+  const from = preview.periodEnd ? formatDate(preview.periodEnd) : "your next renewal";
+  return (
+    <ConfirmStep
+      title={`Switch from ${preview.from.name} to ${preview.to.name}?`}
+      fields={{ intent: "switch", subscriptionId: step.subscriptionId, planKey: preview.to.key, prorationDate: String(preview.prorationDate) }}
+      confirmLabel={preview.dueNowCents > 0 ? `Switch and pay ${money(preview.dueNowCents)}` : "Switch plan"}
+      cancelTo="/billing/test"
+      cancelLabel={`Stay on ${preview.from.name}`}
+      tone="primary"
+      busy={busy}
+    >
+      <dl className="grid gap-1 sm:grid-cols-[1fr_auto]" data-testid="switch-preview">
+        <dt>{preview.to.name} for the rest of this period</dt>
+        <dd className="text-right tabular-nums">{money(preview.chargeCents)}</dd>
+        <dt>Unused time on {preview.from.name}</dt>
+        <dd className="text-right tabular-nums">−{money(preview.creditCents)}</dd>
+        <dt className="font-semibold">Charged today</dt>
+        <dd className="text-right font-semibold tabular-nums">{money(preview.dueNowCents)}</dd>
+      </dl>
+      {preview.carriedCreditCents > 0 ? <p>The unused {money(preview.carriedCreditCents)} is taken off your next invoices.</p> : null}
+      <p>
+        From {from}: {money(preview.to.priceCents)} a month (now {money(preview.from.priceCents)}).
+      </p>
+    </ConfirmStep>
   );
 }
 

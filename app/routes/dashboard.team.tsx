@@ -4,12 +4,14 @@ import { UserPlus } from "lucide-react";
 
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, Input } from "~/components/ui/input";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatDate } from "~/domain/purchase";
 import { inviteBodySchema } from "~/domain/schemas/ops";
 import { z } from "~/domain/zod";
 import { inviteStaff, listStaff, setAccountDisabled, toMemberJson } from "~/models/team.server";
+import { getUserById } from "~/models/users.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -24,7 +26,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { members: (await listStaff()).map(toMemberJson), meId: me.id };
 }
 
-const accountForm = z.object({ intent: z.enum(["disable", "enable"]), userId: z.string().max(64) });
+/** Disabling asks first (issue 20.11): without `confirm=yes` the page answers with the confirmation step. */
+const accountForm = z.object({ intent: z.enum(["disable", "enable"]), userId: z.string().max(64), confirm: z.literal("yes").optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
   const me = await requireTeam(request);
@@ -41,6 +44,12 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const parsed = accountForm.safeParse(form);
     if (!parsed.success) return data({ intent: "account", field: "", error: "Unknown action." }, { status: 400 });
+    if (parsed.data.intent === "disable" && !parsed.data.confirm) {
+      const member = await getUserById(parsed.data.userId);
+      if (!member || member.id === me.id || member.disabledAt)
+        return data({ intent: "account", field: "", error: "This account cannot be disabled." }, { status: 404 });
+      return { intent: "confirm-disable" as const, member: { _id: member.id, name: member.name, email: member.email } };
+    }
     const member = await setAccountDisabled(me.id, parsed.data.userId, parsed.data.intent === "disable");
     const message = parsed.data.intent === "disable" ? `${member.name} is disabled and signed out everywhere.` : `${member.name} can sign in again.`;
     return redirectWithToast("/dashboard/team", { type: "success", message });
@@ -62,6 +71,7 @@ function TeamView({ members, meId }: TeamData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const inviteError = actionData?.intent === "invite" ? actionData : null;
+  const confirmDisable = actionData && "member" in actionData ? actionData.member : null;
   return (
     <section aria-labelledby="team-heading" className="space-y-6">
       <h2 id="team-heading" className="text-xl font-bold text-slate-950">
@@ -91,8 +101,15 @@ function TeamView({ members, meId }: TeamData) {
                       Enable<span className="sr-only"> {member.name}</span>
                     </Button>
                   ) : (
-                    <Button type="submit" name="intent" value="disable" variant="danger" size="sm">
-                      Disable<span className="sr-only"> {member.name}</span>
+                    <Button
+                      type="submit"
+                      name="intent"
+                      value="disable"
+                      variant="outline"
+                      size="sm"
+                      className="text-red-800 hover:border-red-700 hover:text-red-900"
+                    >
+                      Disable…<span className="sr-only"> {member.name}</span>
                     </Button>
                   )}
                 </Form>
@@ -101,7 +118,21 @@ function TeamView({ members, meId }: TeamData) {
           );
         })}
       </ul>
-      {actionData && actionData.intent !== "invite" ? (
+      {confirmDisable ? (
+        <ConfirmStep
+          title={`Disable ${confirmDisable.name}?`}
+          fields={{ intent: "disable", userId: confirmDisable._id }}
+          confirmLabel={`Disable ${confirmDisable.name}`}
+          cancelTo="/dashboard/team"
+          busy={navigation.state === "submitting"}
+        >
+          <p>
+            {confirmDisable.name} ({confirmDisable.email}) is signed out everywhere at once (open dashboards, the app, chat) and cannot sign in until someone
+            enables the account again. Their conversations, orders and notes stay.
+          </p>
+        </ConfirmStep>
+      ) : null}
+      {actionData && "error" in actionData && actionData.intent !== "invite" ? (
         <p role="alert" className="text-sm font-semibold text-red-700">
           {actionData.error}
         </p>

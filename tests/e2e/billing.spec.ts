@@ -92,7 +92,18 @@ test.describe.serial("a subscriber and the staff", () => {
     await page.getByRole("button", { name: "Manage billing" }).first().click();
     await expect(page).toHaveURL(/\/billing\/test$/, { timeout: 15_000 });
     await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
+    // Money and access actions ask first, with what they do (issue 20.11).
+    await page.getByRole("button", { name: "Switch plan" }).click();
+    const switchStep = page.getByRole("alertdialog", { name: /^Switch from PRO PACKAGE to / });
+    await expect(switchStep).toBeVisible();
+    await expect(switchStep.getByTestId("switch-preview").getByText("Charged today")).toBeVisible();
+    await expect(switchStep.getByText(/a month \(now \$159\.00\)/)).toBeVisible();
+    await switchStep.getByRole("link", { name: "Stay on PRO PACKAGE" }).click();
+    await expect(switchStep).toHaveCount(0);
     await page.getByRole("button", { name: "Cancel plan at period end" }).click();
+    const cancelStep = page.getByRole("alertdialog", { name: "Cancel PRO PACKAGE at the end of the period?" });
+    await expect(cancelStep.getByText(/Nothing is refunded/)).toBeVisible();
+    await cancelStep.getByRole("button", { name: "Yes, cancel at period end" }).click();
     await expect(page.getByText("Cancels at period end")).toBeVisible();
     await expect(page.getByText(/^Ends /)).toBeVisible();
     await page.getByRole("button", { name: "Resume plan" }).click();

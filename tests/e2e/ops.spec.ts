@@ -126,7 +126,12 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
 
   await page.reload();
   await expect(member.getByText("Active")).toBeVisible();
-  await member.getByRole("button", { name: "Disable Morgan Colleague" }).click();
+  await member.getByRole("button", { name: "Disable… Morgan Colleague" }).click();
+  // Access actions ask first and say who loses what (issue 20.11).
+  const step = page.getByRole("alertdialog", { name: "Disable Morgan Colleague?" });
+  await expect(step.getByText(/signed out everywhere at once/)).toBeVisible();
+  await expect(member.getByText("Active")).toBeVisible();
+  await step.getByRole("button", { name: "Disable Morgan Colleague" }).click();
   await expect(page.getByText("Morgan Colleague is disabled and signed out everywhere.")).toBeVisible();
   await expect(member.getByText("Disabled")).toBeVisible();
 

@@ -134,6 +134,55 @@ for (const [account, seedKey] of [
     });
   }
 }
+// The subscriptions spec's plan (issue 20.10): a VIP sign-up and one renewal, for staff's plan pages.
+const [planCustomer] = await db
+  .insert(schema.users)
+  .values({ email: "pia-plan@e2e.test", name: "Pia Plan", role: "user", welcomedAt: new Date() })
+  .onConflictDoNothing()
+  .returning();
+if (planCustomer) {
+  const [vip] = await db.select().from(schema.plans).where(eq(schema.plans.key, "vip"));
+  const paidAt = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+  const [signUp] = await db
+    .insert(schema.orders)
+    .values({
+      kind: "subscription",
+      email: planCustomer.email,
+      name: planCustomer.name,
+      userId: planCustomer.id,
+      status: "paid",
+      totalCents: vip!.priceCents,
+      planId: vip!.key,
+      paidAt,
+      createdAt: paidAt,
+    })
+    .returning();
+  const [plan] = await db
+    .insert(schema.subscriptions)
+    .values({
+      userId: planCustomer.id,
+      orderId: signUp!.id,
+      planId: vip!.key,
+      status: "active",
+      priceCents: vip!.priceCents,
+      stripeSubscriptionId: `sub_test_${signUp!.id}`,
+      currentPeriodEnd: new Date(Date.now() + 29 * 24 * 60 * 60 * 1000),
+    })
+    .returning();
+  const renewedAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
+  await db.insert(schema.orders).values({
+    kind: "renewal",
+    email: planCustomer.email,
+    name: planCustomer.name,
+    userId: planCustomer.id,
+    status: "paid",
+    totalCents: vip!.priceCents,
+    planId: vip!.key,
+    subscriptionId: plan!.id,
+    paidAt: renewedAt,
+    createdAt: renewedAt,
+  });
+}
 // The workspace spec's staff member has two purchases of Wren Work assigned: one overdue, one due in three days.
 const [workStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.workStaff.email));
 const [workUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.workCustomer.email));

@@ -112,6 +112,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     return refund;
   };
 
+  type Item = Record<string, unknown> & { current_period_end: number; price: Record<string, unknown> & { unit_amount: number } };
+  const subscriptionItem = (subscription: Session) => (subscription.items as { data: Item[] }).data[0];
+  /** Stripe's proration for a new price at `at`, in a 30-day period ending at the item's period end: each line rounded. */
+  const prorationOf = (item: Item, newPrice: number, at: number) => {
+    const end = item.current_period_end;
+    const left = Math.min(1, Math.max(0, (end - at) / (30 * 86400)));
+    const credit = Math.round(item.price.unit_amount * left);
+    const charge = Math.round(newPrice * left);
+    return { credit, charge, due: Math.max(0, charge - credit) };
+  };
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "Content-Type": "application/json", "Request-Id": `req_${crypto.randomBytes(6).toString("hex")}` });
     res.end(JSON.stringify(body));
@@ -223,6 +233,54 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const subscription = subscriptions.get(subscriptionMatch[1]);
         return subscription ? send(res, 200, subscription) : stripeError(res, 404, `No such subscription: '${subscriptionMatch[1]}'`);
       }
+      // Cancel now (DELETE) or update: cancel_at_period_end, or a new price for the item, prorated and invoiced at once.
+      if ((req.method === "POST" || req.method === "DELETE") && subscriptionMatch) {
+        const subscription = subscriptions.get(subscriptionMatch[1]);
+        if (!subscription) return stripeError(res, 404, `No such subscription: '${subscriptionMatch[1]}'`);
+        if (req.method === "DELETE") {
+          Object.assign(subscription, { status: "canceled", cancel_at_period_end: false });
+          return send(res, 200, subscription);
+        }
+        if (params.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = params.cancel_at_period_end === "true";
+        const newPrice = (params.items as Array<{ price_data?: { unit_amount: string } }> | undefined)?.[0]?.price_data?.unit_amount;
+        let latest: Session | null = null;
+        if (newPrice !== undefined) {
+          const item = subscriptionItem(subscription);
+          const proration = prorationOf(item, Number(newPrice), Number(params.proration_date ?? Math.floor(Date.now() / 1000)));
+          // A price made from price_data: the same product, no lookup key, no metadata.
+          item.price = {
+            id: `price_${crypto.randomBytes(6).toString("hex")}`,
+            product: item.price.product,
+            currency: "usd",
+            unit_amount: Number(newPrice),
+            lookup_key: null,
+            metadata: {},
+          };
+          latest = { id: `in_${crypto.randomBytes(10).toString("hex")}`, object: "invoice", amount_paid: proration.due, amount_due: proration.due };
+        }
+        const expand = [params.expand ?? []].flat() as string[];
+        return send(res, 200, { ...subscription, latest_invoice: expand.includes("latest_invoice") ? latest : (latest?.id ?? null) });
+      }
+      if (req.method === "POST" && url.pathname === "/v1/invoices/create_preview") {
+        const subscription = subscriptions.get(String(params.subscription ?? ""));
+        if (!subscription) return stripeError(res, 404, `No such subscription: '${String(params.subscription)}'`);
+        const details = params.subscription_details as { items?: Array<{ price_data?: { unit_amount: string } }>; proration_date?: string } | undefined;
+        const newPrice = Number(details?.items?.[0]?.price_data?.unit_amount ?? 0);
+        const proration = prorationOf(subscriptionItem(subscription), newPrice, Number(details?.proration_date ?? Math.floor(Date.now() / 1000)));
+        return send(res, 200, {
+          id: `upcoming_${crypto.randomBytes(6).toString("hex")}`,
+          object: "invoice",
+          amount_due: proration.due,
+          currency: "usd",
+          lines: {
+            object: "list",
+            data: [
+              { id: "il_credit", amount: -proration.credit, description: "Unused time" },
+              { id: "il_charge", amount: proration.charge, description: "Remaining time" },
+            ],
+          },
+        });
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (req.method === "GET" && match) {
         const session = sessions.get(match[1]);
@@ -271,7 +329,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
               {
                 id: `si_${crypto.randomBytes(6).toString("hex")}`,
                 current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
-                price: { unit_amount: session.amount_total, currency: "usd", lookup_key: null, metadata: { planId: metadata.planId ?? "" } },
+                price: {
+                  unit_amount: session.amount_total,
+                  currency: "usd",
+                  product: `prod_${crypto.randomBytes(6).toString("hex")}`,
+                  lookup_key: null,
+                  metadata: { planId: metadata.planId ?? "" },
+                },
               },
             ],
           },

@@ -302,3 +302,61 @@ describe("an a-la-carte order's receipt", () => {
     expect(receipts).toEqual([expect.objectContaining({ kind: "order", amount: service.priceCents / 100, url: "https://invoice.stripe.test/i/order" })]);
   });
 });
+
+const { changeSubscriptionByStaff } = await import("~/models/subscriptions-staff.server");
+const { previewPlanSwitch, switchPlan } = await import("~/models/plan-switch.server");
+const { refundOrder } = await import("~/models/refunds.server");
+const { createTestUser } = await import("./authorization/helpers");
+
+describe("staff and Stripe (issues 20.10, 20.11)", () => {
+  const rowOf = async (stripeSubscriptionId: string) =>
+    (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.stripeSubscriptionId, stripeSubscriptionId)))[0];
+
+  test("a switch is priced by Stripe's invoice preview and made at the same proration instant", async () => {
+    const { subscriptionId } = await subscribe("pro");
+    const row = await rowOf(subscriptionId);
+    const preview = await previewPlanSwitch(row, "vip");
+    const asked = fake.requests.filter((r) => r.path === "/v1/invoices/create_preview").at(-1)!;
+    expect(asked.params).toMatchObject({
+      subscription: subscriptionId,
+      subscription_details: {
+        proration_behavior: "always_invoice",
+        proration_date: String(preview.prorationDate),
+        items: [{ price_data: { unit_amount: "58900" } }],
+      },
+    });
+    // A period just begun: close to the whole difference, as Stripe priced it.
+    expect(preview.dueNowCents).toBe(preview.chargeCents - preview.creditCents);
+    expect(preview.dueNowCents).toBeGreaterThan(42_000);
+
+    const switched = await switchPlan(row, "vip", preview.prorationDate);
+    expect(switched.chargedCents).toBe(preview.dueNowCents);
+    const update = fake.requests.filter((r) => r.path === `/v1/subscriptions/${subscriptionId}` && r.method === "POST").at(-1)!;
+    expect(update.params).toMatchObject({ proration_behavior: "always_invoice", proration_date: String(preview.prorationDate) });
+    expect(await rowOf(subscriptionId)).toMatchObject({ planId: "vip", priceCents: 58900 });
+  });
+
+  test("staff cancel at period end, resume and end a plan through Stripe's subscriptions API", async () => {
+    const staff = await createTestUser({ role: "team" });
+    const { subscriptionId } = await subscribe("starter");
+    const row = await rowOf(subscriptionId);
+    await changeSubscriptionByStaff(staff, row.id, "cancel_at_period_end");
+    expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ cancel_at_period_end: true });
+    expect(await rowOf(subscriptionId)).toMatchObject({ status: "active", cancelAtPeriodEnd: true });
+    await changeSubscriptionByStaff(staff, row.id, "resume");
+    expect(await rowOf(subscriptionId)).toMatchObject({ cancelAtPeriodEnd: false });
+    await changeSubscriptionByStaff(staff, row.id, "cancel_now");
+    expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: "canceled" });
+    expect(await rowOf(subscriptionId)).toMatchObject({ status: "canceled" });
+  });
+
+  test("a sign-up refunded in full cancels its Stripe subscription, so nothing renews", async () => {
+    const staff = await createTestUser({ role: "team" });
+    const { subscriptionId, orderId } = await subscribe("pro");
+    const first = fake.invoice(subscriptionId, { billingReason: "subscription_create" });
+    await deliver("invoice.paid", first);
+    await refundOrder(orderId, { staffId: staff.id, reason: "Bought by mistake" });
+    expect(fake.requests.some((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subscriptionId}`)).toBe(true);
+    expect(await rowOf(subscriptionId)).toMatchObject({ status: "canceled" });
+  });
+});

@@ -110,9 +110,15 @@ describe("the test billing page", () => {
 
   test("cancel at period end, cancel twice (409), resume, resume twice (409), switch plan", async () => {
     const { subscription, cookie } = await subscribe("starter");
-    expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id })).toMatchObject({ status: 302, location: "/billing/test" });
+    // The first post only asks (issue 20.11): nothing changes until it is confirmed.
+    expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id })).toMatchObject({ status: 200, body: { confirm: { intent: "cancel" } } });
+    expect(await current(subscription.id)).toMatchObject({ cancelAtPeriodEnd: false });
+    expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" })).toMatchObject({
+      status: 302,
+      location: "/billing/test",
+    });
     expect(await current(subscription.id)).toMatchObject({ status: "active", cancelAtPeriodEnd: true });
-    expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id })).toMatchObject({
+    expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" })).toMatchObject({
       status: 409,
       body: { error: "This plan is already set to cancel at the end of the period." },
     });
@@ -120,7 +126,12 @@ describe("the test billing page", () => {
     expect(await current(subscription.id)).toMatchObject({ cancelAtPeriodEnd: false });
     expect((await change(cookie, { intent: "resume", subscriptionId: subscription.id })).status).toBe(409);
 
-    expect(await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "vip" })).toMatchObject({ status: 302 });
+    expect(await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "vip" })).toMatchObject({
+      status: 200,
+      body: { confirm: { intent: "switch" } },
+    });
+    expect(await current(subscription.id)).toMatchObject({ planId: "starter" });
+    expect(await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "vip", confirm: "yes" })).toMatchObject({ status: 302 });
     expect(await current(subscription.id)).toMatchObject({ planId: "vip", priceCents: 58900 });
     expect((await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "vip" })).status).toBe(409);
     expect((await change(cookie, { intent: "switch", subscriptionId: subscription.id, planKey: "platinum" })).status).toBe(400);
@@ -136,7 +147,7 @@ describe("the test billing page", () => {
 
   test("a cancelled plan cannot be resumed after its period ended", async () => {
     const { subscription, cookie } = await subscribe();
-    await change(cookie, { intent: "cancel", subscriptionId: subscription.id });
+    await change(cookie, { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" });
     await db
       .update(schema.subscriptions)
       .set({ currentPeriodEnd: new Date(Date.now() - 60_000) })
@@ -231,7 +242,7 @@ describe("the test billing page", () => {
   test("another customer cannot change someone's plan", async () => {
     const { subscription } = await subscribe();
     const other = await createTestUser();
-    expect((await change(await sessionCookieFor(other.id), { intent: "cancel", subscriptionId: subscription.id })).status).toBe(404);
+    expect((await change(await sessionCookieFor(other.id), { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" })).status).toBe(404);
     expect((await current(subscription.id)).cancelAtPeriodEnd).toBe(false);
   });
 });

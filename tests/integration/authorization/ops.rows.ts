@@ -66,9 +66,17 @@ export const rows: AuthorizationRow[] = [
     route: "dashboard.team.tsx",
     method: "POST",
     path: "/dashboard/team",
-    note: "disable a customer",
-    body: async () => ({ form: { intent: "disable", userId: await freshUser() } }),
+    note: "disable a customer, confirmed",
+    body: async () => ({ form: { intent: "disable", userId: await freshUser(), confirm: "yes" } }),
     expect: staffPost,
+  },
+  {
+    route: "dashboard.team.tsx",
+    method: "POST",
+    path: "/dashboard/team",
+    note: "disable: the confirmation step",
+    body: async () => ({ form: { intent: "disable", userId: await freshUser() } }),
+    expect: staffPage,
   },
 
   // JSON API
