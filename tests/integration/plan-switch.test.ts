@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createPlanOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import { previewPlanSwitch } from "~/models/plan-switch.server";
 import { getTeamCounts } from "~/models/stats.server";
-import * as testBilling from "~/routes/billing.test._index";
+import * as testBilling from "~/routes/billing.[test]._index";
 import * as teamPage from "~/routes/dashboard.team";
 import { db, schema } from "~/utils/db.server";
 
