@@ -85,6 +85,9 @@ export default function InboxLayout() {
             <span className="lg:max-xl:sr-only">Search</span>
           </Button>
         </Form>
+        <Link to="/dashboard/saved-replies" className="text-sm font-semibold text-brand-700 hover:underline">
+          Saved replies
+        </Link>
         <div className="max-lg:hidden">
           <InboxShortcuts />
         </div>

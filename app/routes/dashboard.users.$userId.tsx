@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Link, Outlet, useLoaderData } from "@remix-run/react";
 import { Mail } from "lucide-react";
 
 import { StaffPlanList } from "~/components/billing/staff-plan-list";
@@ -47,6 +47,9 @@ export default function UserDetail() {
             </a>
           </p>
           <p className="text-sm text-slate-600">Customer since {formatDate(customer.createdAt)}</p>
+          <Link to={`/dashboard/customers/${customer._id}`} className="text-sm font-semibold text-brand-700 hover:underline">
+            Everything about this customer
+          </Link>
         </div>
       </div>
       {plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={plans} /> : null}

@@ -301,3 +301,35 @@ test.describe("axe and pictures", () => {
     await axeAndPicture(page, "workspace-customer-page-1280");
   });
 });
+
+test.describe("saved replies", () => {
+  test.use({ storageState: storageStateFor("workStaff"), viewport: { width: 1280, height: 800 } });
+
+  test("added on their page (a field error first), listed, deleted; linked from the inbox @no-js", async ({ page }) => {
+    await page.goto("/dashboard/inbox");
+    await page.getByRole("link", { name: "Saved replies" }).click();
+    await expect(page.getByRole("heading", { name: "Saved replies", level: 2 })).toBeVisible();
+    await expect(page.getByTestId("saved-reply").filter({ hasText: "Thanks for waiting" })).toBeVisible();
+
+    const title = `Opening hours ${Date.now()}`;
+    await page.getByLabel("Title", { exact: true }).fill(" ");
+    await page.getByLabel("Reply", { exact: true }).fill("We answer from 9 to 5.");
+    await page.getByRole("button", { name: "Save reply" }).click();
+    await expect(page.getByText("Please give the reply a title.")).toBeVisible();
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByLabel("Reply", { exact: true }).fill("We answer from 9 to 5.");
+    await page.getByRole("button", { name: "Save reply" }).click();
+    const row = page.getByTestId("saved-reply").filter({ hasText: title });
+    await expect(row).toContainText("We answer from 9 to 5.");
+    await row.getByRole("button", { name: `Delete “${title}”` }).click();
+    await expect(row).toHaveCount(0);
+  });
+
+  test("the page has no axe violation at 390 and 1280 px", async ({ page }) => {
+    await page.goto("/dashboard/saved-replies");
+    await axeAndPicture(page, "workspace-saved-replies-1280");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await axeAndPicture(page, "workspace-saved-replies-390");
+  });
+});

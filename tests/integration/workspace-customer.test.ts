@@ -9,11 +9,12 @@ import { createSavedReply } from "~/models/saved-replies.server";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as customerPage from "~/routes/dashboard.customers.$customerId";
 import * as inboxThread from "~/routes/dashboard.inbox.$customerId";
+import * as savedRepliesPage from "~/routes/dashboard.saved-replies";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 
-/** The inbox's customer pane and the customer page (issue 23.2, 23.5): one profile read, notes from forms. */
+/** The inbox's customer pane, the customer page and the saved replies page (issue 23.2, 23.5): one profile read, notes and replies from forms. */
 
 const page = (account: Account) => ({ cookie: account.cookie });
 const form = (fields: Record<string, string>) => ({
@@ -151,5 +152,32 @@ describe("the customer page", () => {
 
     const notACustomer = await call(customerPage.loader, `/dashboard/customers/${staff.user.id}`, { auth: page(staff), params: { customerId: staff.user.id } });
     expect(notACustomer.status).toBe(404);
+  });
+});
+
+describe("the saved replies page", () => {
+  test("adds a reply (field errors in the form's words), lists it by title, deletes it; an unknown id is 404", async () => {
+    const staff = await createAccount("team");
+    const post = (fields: Record<string, string>) => call(savedRepliesPage.action, "/dashboard/saved-replies", { auth: page(staff), ...form(fields) });
+
+    const noTitle = await post({ intent: "create", title: " ", body: "Thanks!" });
+    expect(noTitle.status).toBe(400);
+    expect(await readJson(noTitle)).toEqual({ field: "title", error: "Please give the reply a title." });
+    const tooLong = await post({ intent: "create", title: "Long", body: "x".repeat(2001) });
+    expect(await readJson(tooLong)).toEqual({ field: "body", error: "A reply is at most 2000 characters." });
+
+    const title = `Opening hours ${crypto.randomUUID()}`;
+    const created = await post({ intent: "create", title, body: "We answer from 9 to 5." });
+    expect(created.headers.get("Location")).toBe("/dashboard/saved-replies");
+    type Listed = { replies: { _id: string; title: string; body: string }[] };
+    const listed = await readJson<Listed>(await call(savedRepliesPage.loader, "/dashboard/saved-replies", { auth: page(staff) }));
+    const mine = listed.replies.find((r) => r.title === title)!;
+    expect(mine.body).toBe("We answer from 9 to 5.");
+
+    expect((await post({ intent: "delete", replyId: mine._id })).status).toBe(302);
+    const after = await readJson<Listed>(await call(savedRepliesPage.loader, "/dashboard/saved-replies", { auth: page(staff) }));
+    expect(after.replies.some((r) => r._id === mine._id)).toBe(false);
+    expect((await post({ intent: "delete", replyId: mine._id })).status).toBe(404);
+    expect((await post({ intent: "delete", replyId: "not-an-id" })).status).toBe(404);
   });
 });

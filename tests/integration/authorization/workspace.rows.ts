@@ -135,3 +135,24 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
   },
 );
+
+// The saved replies page (issue 23.2): staff only, forms.
+rows.push(
+  { route: "dashboard.saved-replies.tsx", method: "GET", path: "/dashboard/saved-replies", expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }) },
+  {
+    route: "dashboard.saved-replies.tsx",
+    method: "POST",
+    path: "/dashboard/saved-replies",
+    note: "a new reply",
+    body: { form: { intent: "create", title: "Hello", body: "Hi there" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/saved-replies" } }),
+  },
+  {
+    route: "dashboard.saved-replies.tsx",
+    method: "POST",
+    path: "/dashboard/saved-replies",
+    note: "delete an unknown reply",
+    body: { form: { intent: "delete", replyId: crypto.randomUUID() } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
+  },
+);

@@ -1,0 +1,106 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Plus, Trash2 } from "lucide-react";
+
+import { BackLink } from "~/components/dashboard/back-link";
+import { PageHeader } from "~/components/dashboard/page-header";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Field, Input, Textarea } from "~/components/ui/input";
+import { REPLY_BODY_MAX, REPLY_TITLE_MAX, savedReplySchema } from "~/domain/schemas/workspace";
+import { createSavedReply, deleteSavedReply, listSavedReplies } from "~/models/saved-replies.server";
+import { requireTeam } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
+import { pageNotFound } from "~/web/guards.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+/**
+ * /dashboard/saved-replies (team): the team's saved replies, which staff insert from the inbox's
+ * message box; add one (title and text, with field errors) or delete one. Forms: no JavaScript needed.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireTeam(request);
+  return { replies: await listSavedReplies() };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const staff = await requireTeam(request);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent === "delete") {
+    await deleteSavedReply(String(form.get("replyId") ?? "")).catch((error: { status?: number }) => {
+      if (error.status === 404) throw pageNotFound();
+      throw error;
+    });
+    return redirectWithToast("/dashboard/saved-replies", { type: "success", message: "Saved reply deleted." });
+  }
+  if (intent !== "create") return data({ field: null, error: "Unknown action." }, { status: 400 });
+  const parsed = savedReplySchema.safeParse({ title: form.get("title") ?? "", body: form.get("body") ?? "" });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return data({ field: String(issue.path[0] ?? "body"), error: issue.message }, { status: 400 });
+  }
+  const reply = await createSavedReply(staff, parsed.data);
+  return redirectWithToast("/dashboard/saved-replies", { type: "success", message: `Saved “${reply.title}”.` });
+}
+
+export default function SavedReplies() {
+  const { replies } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = (intent: string, id?: string) =>
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent && (!id || navigation.formData?.get("replyId") === id);
+  return (
+    <section aria-labelledby="replies-heading" className="space-y-6">
+      <BackLink to="/dashboard/inbox">Back to the inbox</BackLink>
+      <PageHeader id="replies-heading" title="Saved replies" description="Answers the team sends often: insert one from the inbox's message box." />
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        {replies.length === 0 ? (
+          <EmptyState icon={Plus} title="No saved replies yet" text="Add the first one with the form." />
+        ) : (
+          <ul aria-label="Saved replies" className="divide-y divide-slate-200 self-start rounded-card border border-slate-200 bg-white shadow-card">
+            {replies.map((reply) => (
+              <li key={reply._id} data-testid="saved-reply" className="flex items-start justify-between gap-3 px-4 py-3">
+                <div className="min-w-0">
+                  <p className="font-semibold break-words text-slate-950">{reply.title}</p>
+                  <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-700">{reply.body}</p>
+                </div>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="delete" />
+                  <input type="hidden" name="replyId" value={reply._id} />
+                  <Button type="submit" variant="ghost" size="sm" loading={busy("delete", reply._id)}>
+                    <Trash2 className="size-4" aria-hidden="true" />
+                    Delete<span className="sr-only"> “{reply.title}”</span>
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Form method="post" aria-labelledby="new-reply-heading" className="space-y-4 self-start rounded-card border border-slate-200 bg-white p-5 shadow-card">
+          <h3 id="new-reply-heading" className="text-lg font-semibold text-slate-950">
+            Add a saved reply
+          </h3>
+          <input type="hidden" name="intent" value="create" />
+          <Field label="Title" error={failed?.field === "title" ? failed.error : undefined}>
+            {(control) => <Input {...control} name="title" required maxLength={REPLY_TITLE_MAX} autoComplete="off" />}
+          </Field>
+          <Field label="Reply" error={failed && failed.field !== "title" ? failed.error : undefined}>
+            {(control) => <Textarea {...control} name="body" rows={5} required maxLength={REPLY_BODY_MAX} />}
+          </Field>
+          <Button type="submit" loading={busy("create")}>
+            <Plus className="size-4" aria-hidden="true" />
+            Save reply
+          </Button>
+        </Form>
+      </div>
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Saved replies — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard/inbox" backLabel="Back to the inbox" />;
+}
