@@ -1,8 +1,9 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 
 import { AuthLayout, authLinks } from "~/components/auth/auth-layout";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { checkEmailUndo, undoEmailChange, type EmailUndoResult } from "~/models/account.server";
 import { readForm } from "~/web/body-limit.server";
 
@@ -39,7 +40,7 @@ export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store", "R
 export default function UndoEmail() {
   const { token, result } = useLoaderData<typeof loader>();
   const done = useActionData<typeof action>()?.done;
-  const busy = useNavigation().state !== "idle";
+  const busy = useIsPending();
   if (done?.ok) {
     return (
       <AuthLayout

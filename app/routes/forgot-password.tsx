@@ -11,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { Field, Input } from "~/components/ui/input";
 import { notify } from "~/components/ui/toaster";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { forgotPasswordSchema } from "~/domain/schemas/auth";
 import { clientIp } from "~/utils/rate-limit.server";
 import { startPasswordReset } from "~/web/auth-limits.server";
@@ -43,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ForgotPasswordPage() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/forgot-password") === true;
+  const submitting = useIsPending({ state: "submitting" });
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,

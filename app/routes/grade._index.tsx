@@ -9,6 +9,7 @@ import { GradeForm, type GradeFields } from "~/components/grader/grade-form";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { HoneypotField } from "~/components/ui/honeypot";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { gradeAnswers, gradeAnswersSchema } from "~/domain/grader";
 import { gradeRequestSchema } from "~/domain/schemas/grader";
 import { createGrade } from "~/models/grades.server";
@@ -57,7 +58,7 @@ function liveScore(form: HTMLFormElement) {
 export default function GradePage() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/grade") === true;
+  const submitting = useIsPending();
   const [live, setLive] = useState<ReturnType<typeof liveScore>>(null);
   const [form, fields] = useForm({
     id: "grade",

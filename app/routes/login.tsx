@@ -11,6 +11,7 @@ import { HoneypotField } from "~/components/ui/honeypot";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { notify } from "~/components/ui/toaster";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { can } from "~/domain/permissions";
 import { loginSchema } from "~/domain/schemas/auth";
 import { hasAssignedWork } from "~/models/purchases.server";
@@ -88,7 +89,7 @@ export default function LoginPage() {
   }, [actionData]);
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formAction?.startsWith("/login") === true;
+  const submitting = useIsPending();
   const [form, fields] = useForm({
     id: "login",
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,

@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { resetPasswordSchema } from "~/domain/schemas/auth";
 import { passwordTokenPurpose, resetPasswordWithToken } from "~/models/password-tokens.server";
 import { createSession } from "~/models/sessions.server";
@@ -66,7 +67,7 @@ export default function ResetPasswordPage() {
   const { token, newAccount } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/reset-password") === true;
+  const submitting = useIsPending();
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: navigation.state === "idle" ? actionData?.result : undefined,

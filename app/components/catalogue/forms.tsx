@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 
 import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { MAX_NAME_LENGTH } from "~/domain/catalogue";
 import { packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema } from "~/domain/schemas/catalogue";
 
@@ -22,10 +23,7 @@ export interface CatalogueReply {
 const dollars = (cents: number) => (cents / 100).toFixed(2);
 const lastResultFor = (id: string, reply: CatalogueReply | undefined) => (reply?.formId === id ? reply.result : undefined);
 
-function usePending(formId: string) {
-  const navigation = useNavigation();
-  return navigation.state !== "idle" && navigation.formData?.get("formId") === formId;
-}
+const usePending = (formId: string) => useIsPending({ field: { name: "formId", value: formId } });
 
 /* conform's props carry `key`, which React wants passed directly, never spread. */
 function TextInput({ meta, type, ...rest }: { meta: FieldMetadata<unknown>; type: "text" | "number"; maxLength?: number; inputMode?: "decimal" }) {

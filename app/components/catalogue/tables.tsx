@@ -1,7 +1,8 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { ArrowDown, ArrowUp } from "lucide-react";
 
 import { Badge } from "~/components/ui/badge";
+import { useIsPending } from "~/components/ui/use-is-pending";
 import { formatPlanPrice } from "~/domain/catalogue";
 import { formatMoney } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
@@ -58,8 +59,7 @@ const packagesLabel = (count: number) => (count === 3 ? "3 packages" : "None");
 
 /** The up and down buttons of one service: one form, the button says which way. */
 function MoveButtons({ service, first, last }: { service: ServiceRow; first: boolean; last: boolean }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === SERVICE_INTENTS.move;
+  const busy = useIsPending({ field: { name: "intent", value: SERVICE_INTENTS.move } });
   const button =
     "inline-flex size-10 items-center justify-center rounded-full border border-slate-300 bg-white text-slate-800 hover:border-brand-600 hover:text-brand-700 " +
     "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-40";
