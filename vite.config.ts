@@ -1,7 +1,8 @@
-import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+
+import { alias } from "./scripts/aliases";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -10,7 +11,7 @@ declare module "@remix-run/node" {
 }
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app"), "#db": path.resolve(import.meta.dirname, "db") } },
+  resolve: { alias },
   // Licence banners go to the end of each chunk, once: lucide-react repeats its banner in every icon
   // module, and 70 copies inline made Lighthouse call the icons chunk unminified.
   esbuild: { legalComments: "eof" },

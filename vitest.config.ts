@@ -1,7 +1,7 @@
-import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 
-const alias = { "~": path.resolve(import.meta.dirname, "app"), "#db": path.resolve(import.meta.dirname, "db") };
+import { alias } from "./scripts/aliases";
+
 const shared = {
   globalSetup: ["tests/setup/global.ts"],
   setupFiles: ["tests/setup/per-file.ts"],
