@@ -2,10 +2,11 @@
  * Subscriptions, receipts and the account page: the shapes the API and the dashboard share,
  * the statuses a person sees, and the account forms' rules. Isomorphic: no React, no server code.
  */
+import { type receiptJson, type subscriptionJson } from "~/domain/schemas/billing-api";
 import { line, z } from "~/domain/zod";
 
 /** Stripe's subscription statuses mapped onto the four the API answers (docs/api.md). */
-export type SubscriptionApiStatus = "active" | "past_due" | "canceled" | "incomplete";
+export type SubscriptionApiStatus = SubscriptionJson["status"];
 
 export function apiSubscriptionStatus(stripeStatus: string): SubscriptionApiStatus {
   switch (stripeStatus) {
@@ -26,19 +27,8 @@ export function apiSubscriptionStatus(stripeStatus: string): SubscriptionApiStat
 export const LIVE_SUBSCRIPTION_STATUSES = ["active", "trialing", "past_due", "unpaid"] as const;
 export const isLiveStatus = (status: string) => (LIVE_SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
 
-export interface SubscriptionJson {
-  _id: string;
-  id: string;
-  plan: { _id: string; key: string; name: string };
-  price: number;
-  currency: string;
-  status: SubscriptionApiStatus;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-  /** What the plan includes. */
-  features: string[];
-  createdAt: string;
-}
+/** A plan as the API sends it (derived from its schema, app/domain/schemas/billing-api.ts). */
+export type SubscriptionJson = z.infer<typeof subscriptionJson>;
 
 export type PlanDisplayStatus = "active" | "past_due" | "ending" | "canceled" | "incomplete";
 
@@ -56,19 +46,8 @@ export const PLAN_STATUS_LABELS: Record<PlanDisplayStatus, string> = {
   incomplete: "Awaiting payment",
 };
 
-export interface ReceiptJson {
-  _id: string;
-  id: string;
-  kind: "order" | "invoice";
-  amount: number;
-  /** Refunded so far (dollars); 0 when nothing was refunded. */
-  refunded: number;
-  currency: string;
-  paidAt: string;
-  /** Stripe's hosted invoice with a key; our printable receipt page otherwise. */
-  url: string;
-  description: string;
-}
+/** A receipt as the API sends it: an order or a renewal invoice (money in dollars). */
+export type ReceiptJson = z.infer<typeof receiptJson>;
 
 /** The month a plan report covers: "2026-11" (UTC). */
 export function reportPeriod(date = new Date()) {

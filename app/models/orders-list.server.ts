@@ -3,6 +3,8 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
+import type { orderJson } from "~/domain/schemas/ops";
+import type { z } from "~/domain/zod";
 import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
@@ -32,32 +34,9 @@ export interface OrderListQuery extends OrderFilter {
 
 type OrderRow = typeof schema.orders.$inferSelect;
 
-export interface OrderLineJson {
-  service: { _id: string; name: string };
-  price: number;
-  quantity: number;
-}
-
-/** Order, as the API shapes it (docs/api.md). */
-export interface OrderJson {
-  _id: string;
-  id: string;
-  status: ApiOrderStatus;
-  email: string;
-  name: string;
-  customer: { _id: string; name: string; email: string } | null;
-  amount: number;
-  refunded: number;
-  currency: string;
-  createdAt: string;
-  paidAt: string | null;
-  lines: OrderLineJson[];
-  kind: "services" | "plan";
-  /** A plan's later month (or a switch's proration), not its sign-up. */
-  renewal: boolean;
-  /** The plan this payment belongs to (sign-up or renewal); null for services. */
-  subscriptionId: string | null;
-}
+/** An order as the API shapes it (docs/api.md), derived from its schema in app/domain/schemas/ops.ts. */
+export type OrderJson = z.infer<typeof orderJson>;
+export type OrderLineJson = OrderJson["lines"][number];
 
 /**
  * An e-mail address (anything with "@") matches the addresses it starts, through an index on
