@@ -92,9 +92,9 @@ export function InboxShortcuts() {
   if (!hydrated) return null;
   return (
     <>
-      <Button type="button" variant="ghost" size="sm" onClick={() => setHelpOpen(true)} aria-keyshortcuts="Shift+?">
+      <Button type="button" variant="ghost" size="sm" onClick={() => setHelpOpen(true)} aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)">
         <Keyboard className="size-4" aria-hidden="true" />
-        <span className="max-xl:sr-only">Keyboard shortcuts</span>
+        <span className="max-2xl:sr-only">Keyboard shortcuts</span>
       </Button>
       <Modal open={helpOpen} onClose={() => setHelpOpen(false)} title="Keyboard shortcuts" size="sm">
         <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-2 text-sm">
