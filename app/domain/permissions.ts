@@ -34,7 +34,8 @@ export type Action =
   | "receipt:read"
   | "chat:join-room"
   | "chat:read-conversation"
-  | "inbox:manage";
+  | "inbox:manage"
+  | "team:manage";
 
 /** Resource owners: the customer a purchase, report or conversation belongs to. */
 export interface Owned {
@@ -57,6 +58,7 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
     case "catalogue:manage":
     case "subscriptions:manage":
     case "refund:create":
+    case "team:manage":
       return actor.role === "team";
     case "area:customer":
     case "purchases:list-own":

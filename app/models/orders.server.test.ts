@@ -5,7 +5,7 @@ import { createUser } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
 
 import { decodeEmail, emailsTo, seedServices, uniqueEmail } from "../../tests/support/payments-helpers";
-import { cancelCheckoutSession, createServicesOrder, findOrderBySession, fulfilCheckoutSession, testCheckoutSession } from "./orders.server";
+import { cancelCheckoutSession, createServicesOrder, findOrderBySession, fulfilCheckoutSession, orderLines, testCheckoutSession } from "./orders.server";
 
 /* The fulfilment rules on the embedded database, through the built-in test checkout's sessions. */
 
@@ -18,6 +18,18 @@ async function pendingOrder(email = uniqueEmail(), name = "Robin Rowe") {
   const started = await createServicesOrder({ name, email }, [services[0].id]);
   return (await findOrderBySession(started.sessionId))!;
 }
+
+describe("orderLines", () => {
+  test("lists the services in the picker's order, whatever their names, as the order modal did", async () => {
+    // Two services whose names sort the other way round from their place in the picker.
+    const inPicker = [...services].sort((x, y) => x.sortOrder - y.sortOrder);
+    const a = inPicker.find((x, i) => inPicker.slice(i + 1).some((y) => y.name.localeCompare(x.name) < 0))!;
+    const b = inPicker.slice(inPicker.indexOf(a) + 1).find((y) => y.name.localeCompare(a.name) < 0)!;
+    const started = await createServicesOrder({ name: "Line Order", email: uniqueEmail() }, [b.id, a.id]);
+    const order = (await findOrderBySession(started.sessionId))!;
+    expect((await orderLines(order)).map((line) => line.name)).toEqual([a.name, b.name]);
+  });
+});
 
 describe("fulfilCheckoutSession", () => {
   test("three callers at the same moment: exactly one fulfils, one confirmation is sent", async () => {

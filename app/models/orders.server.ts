@@ -120,8 +120,39 @@ export async function orderLines(order: Order): Promise<OrderLine[]> {
     .from(schema.purchases)
     .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
     .where(eq(schema.purchases.orderId, order.id))
-    .orderBy(asc(schema.purchases.createdAt), asc(schema.services.name));
+    // As the picker and the order modal list them: catalogue order (packages, sort order 1000, last).
+    .orderBy(asc(schema.purchases.createdAt), asc(schema.services.sortOrder), asc(schema.services.name));
   return rows.map((row) => ({ ...row, recurring: false }));
+}
+
+/**
+ * What a buyer who backed out of a checkout had chosen, and the landing page's address that ticks
+ * it again (services, a package or a plan): the cancel page's "your selection is not lost"
+ * (docs/decisions/172-a-cancelled-checkout-keeps-its-selection.md). Null for a paid or unknown order.
+ */
+export async function selectionOf(orderId: string): Promise<{ names: string[]; href: string } | null> {
+  const order = await findOrder(orderId);
+  if (!order || (order.status !== "pending" && order.status !== "cancelled")) return null;
+  if (order.kind === "subscription") {
+    const plan = order.planId ? await findPlan(order.planId) : null;
+    return plan ? { names: [planLineName(plan)], href: `/?planId=${encodeURIComponent(plan.key)}` } : null;
+  }
+  const rows = await db
+    .select({ id: schema.services.id, slug: schema.services.slug, name: schema.services.name, active: schema.services.active })
+    .from(schema.purchases)
+    .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+    .where(eq(schema.purchases.orderId, order.id))
+    .orderBy(asc(schema.services.sortOrder), asc(schema.services.name));
+  const query = new URLSearchParams();
+  for (const row of rows) {
+    const tier = /^package-(.+)-([1-3])$/.exec(row.slug);
+    if (tier) query.set("package", `${tier[1]}:${tier[2]}`);
+    else if (row.active) query.append("services", row.id);
+  }
+  if (query.size === 0) return null;
+  const names = rows.map((row) => row.name);
+  // A package reopens its order form; services come back ticked in the picker, in view.
+  return { names, href: query.has("services") ? `/?${query}#a-la-carte` : `/?${query}` };
 }
 
 /** A Checkout Session by id: from Stripe, or built from our order in test-checkout mode. */

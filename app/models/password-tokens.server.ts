@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 
+import type { Role } from "~/domain/status";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -66,14 +67,20 @@ export async function checkPasswordToken(token: string): Promise<TokenFailure | 
   return null;
 }
 
-/** What a usable link is for: "set" (a new account's first password) or "reset"; null when it cannot be used. */
-export async function passwordTokenPurpose(token: string): Promise<PasswordTokenPurpose | null> {
+/** What a usable link is for ("set": a new account's first password, or "reset") and whose it is; null when it cannot be used. */
+export async function passwordTokenPurpose(token: string): Promise<{ purpose: PasswordTokenPurpose; role: Role } | null> {
   const [row] = await db
-    .select({ purpose: schema.passwordTokens.purpose, usedAt: schema.passwordTokens.usedAt, expiresAt: schema.passwordTokens.expiresAt })
+    .select({
+      purpose: schema.passwordTokens.purpose,
+      usedAt: schema.passwordTokens.usedAt,
+      expiresAt: schema.passwordTokens.expiresAt,
+      role: schema.users.role,
+    })
     .from(schema.passwordTokens)
+    .innerJoin(schema.users, eq(schema.users.id, schema.passwordTokens.userId))
     .where(eq(schema.passwordTokens.tokenHash, hashToken(token)))
     .limit(1);
-  return row && !row.usedAt && row.expiresAt.getTime() > Date.now() ? row.purpose : null;
+  return row && !row.usedAt && row.expiresAt.getTime() > Date.now() ? { purpose: row.purpose, role: row.role } : null;
 }
 
 /** `firstPassword`: the account had no password before (a buyer's or an invited colleague's first sign-in). */

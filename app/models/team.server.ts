@@ -56,7 +56,16 @@ export async function listStaff(): Promise<StaffMember[]> {
 
 export const INVITE_MESSAGES = {
   exists: "An account with this e-mail address already exists.",
+  notInvited: "This colleague has already set a password or is disabled: there is no invitation to send again.",
 };
+
+/** A fresh link for a colleague invited but not signed in yet (the last one expired or got lost). */
+export async function resendInvitation(inviter: { id: string; name: string }, userId: string): Promise<StaffMember> {
+  const [user] = isUuid(userId) ? await db.select().from(schema.users).where(eq(schema.users.id, userId)).limit(1) : [];
+  if (!user || user.role !== "team") throw new HttpError(404, "User not found.", "NOT_FOUND");
+  if (stateOf(user) !== "invited") throw new HttpError(409, INVITE_MESSAGES.notInvited, "CONFLICT");
+  return (await inviteStaff(inviter, { email: user.email, name: user.name })).member;
+}
 
 /**
  * A new staff account without a password, and an e-mail with a one-hour set-password link.

@@ -49,8 +49,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOptionalUser(request),
   ]);
   // Modals open from the URL too, which is how they work without JavaScript (decision 080):
-  // ?planId= a plan's order form, ?service= an Our Services card, ?package= a package's order form.
+  // ?planId= a plan's order form, ?service= an Our Services card, ?package= a package's order form,
+  // ?services= the picker's ticks (a cancelled checkout's way back, decision 172).
   const query = new URL(request.url).searchParams;
+  const listed = new Set(services.ok ? services.data.map((service) => service._id) : []);
   const planId = query.get("planId");
   return data(
     {
@@ -61,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       selectedPlanId: planId && plans.ok && plans.data.some((plan) => plan.key === planId) ? planId : null,
       selectedServiceId: query.get("service"),
       selectedPackage: query.get("package"),
+      selectedServices: query.getAll("services").filter((id) => listed.has(id)),
     },
     { headers: sectionHeaders(services, showcase, plans) },
   );
@@ -168,7 +171,16 @@ function findPackageFlow(showcase: ShowcaseService[], key: unknown): OrderFlow {
 }
 
 export default function Index() {
-  const { services, showcase: showcaseSection, plans: planSection, user, selectedPlanId, selectedServiceId, selectedPackage } = useLoaderData<typeof loader>();
+  const {
+    services,
+    showcase: showcaseSection,
+    plans: planSection,
+    user,
+    selectedPlanId,
+    selectedServiceId,
+    selectedPackage,
+    selectedServices,
+  } = useLoaderData<typeof loader>();
   const showcase = showcaseSection.ok ? showcaseSection.data : [];
   const plans = planSection.ok ? planSection.data : [];
   const actionData = useActionData<typeof action>();
@@ -213,7 +225,11 @@ export default function Index() {
           onContinue={(chosen) => setFlow({ kind: "services", services: chosen })}
           errors={packageFailed ? undefined : orderFailure?.result.error}
           formError={packageFailed ? undefined : orderFailure?.formError}
-          defaultValues={{ name: lastValues.name ?? user?.name, email: lastValues.email ?? user?.email, services: [lastValues.services ?? []].flat() }}
+          defaultValues={{
+            name: lastValues.name ?? user?.name,
+            email: lastValues.email ?? user?.email,
+            services: lastValues.services ? [lastValues.services].flat() : selectedServices,
+          }}
           pending={submittingIntent === ORDER_INTENT}
         />
         {showcaseSection.ok ? (

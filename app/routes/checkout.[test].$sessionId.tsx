@@ -49,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (form.get("intent") === "cancel") {
     // Stripe would keep the session open until it expires; a test checkout has no expiry, so cancelling ends it.
     await cancelCheckoutSession(testCheckoutSession(order));
-    throw redirect(cancelUrl());
+    throw redirect(cancelUrl(order.id));
   }
   const submission = parseWithZod(form, { schema: testCardSchema });
   if (submission.status !== "success") {

@@ -7,7 +7,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input, Label } from "~/components/ui/input";
 import { SectionBoundary } from "~/components/ui/section-error";
-import { formatMoney } from "~/domain/format";
+import { countOf, formatMoney } from "~/domain/format";
 import { API_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/domain/order-status";
 import { formatDate } from "~/domain/purchase";
 import { filterDates, orderListQuerySchema } from "~/domain/schemas/ops";
@@ -110,10 +110,23 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
         </p>
       ) : null}
       <p className="text-sm text-slate-600" aria-live="polite">
-        {total} {total === 1 ? "order" : "orders"}
+        {countOf(total, "order")}
       </p>
       {orders.length === 0 ? (
-        <EmptyState icon={ShoppingCart} title="No orders found" text="Orders appear here as soon as someone starts a checkout." />
+        Object.values(filter).some(Boolean) ? (
+          <EmptyState
+            icon={Filter}
+            title="No orders match these filters"
+            text="Try another search, status or date range."
+            action={
+              <ButtonLink to="/dashboard/orders" variant="outline" size="sm">
+                Clear filters
+              </ButtonLink>
+            }
+          />
+        ) : (
+          <EmptyState icon={ShoppingCart} title="No orders yet" text="Orders appear here as soon as someone starts a checkout." />
+        )
       ) : (
         <>
           {/* Phones: one card per order (six columns do not fit 390 px); from sm the table. */}

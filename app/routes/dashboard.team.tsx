@@ -7,10 +7,11 @@ import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, Input } from "~/components/ui/input";
 import { SectionBoundary } from "~/components/ui/section-error";
+import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { inviteBodySchema } from "~/domain/schemas/ops";
 import { z } from "~/domain/zod";
-import { inviteStaff, listStaff, setAccountDisabled, toMemberJson } from "~/models/team.server";
+import { inviteStaff, listStaff, resendInvitation, setAccountDisabled, toMemberJson } from "~/models/team.server";
 import { getUserById } from "~/models/users.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
@@ -23,15 +24,16 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const me = await requireTeam(request);
-  return { members: (await listStaff()).map(toMemberJson), meId: me.id };
+  return { members: (await listStaff()).map(toMemberJson), meId: me.id, canManage: can(me, "team:manage") };
 }
 
 /** Disabling asks first (issue 20.11): without `confirm=yes` the page answers with the confirmation step. */
-const accountForm = z.object({ intent: z.enum(["disable", "enable"]), userId: z.string().max(64), confirm: z.literal("yes").optional() });
+const accountForm = z.object({ intent: z.enum(["disable", "enable", "resend"]), userId: z.string().max(64), confirm: z.literal("yes").optional() });
 
 export async function action({ request }: ActionFunctionArgs) {
   const me = await requireTeam(request);
   const form = Object.fromEntries(await readForm(request));
+  if (!can(me, "team:manage")) throw new Response("Forbidden", { status: 403 });
   try {
     if (form.intent === "invite") {
       const parsed = inviteBodySchema.safeParse(form);
@@ -44,6 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const parsed = accountForm.safeParse(form);
     if (!parsed.success) return data({ intent: "account", field: "", error: "Unknown action." }, { status: 400 });
+    if (parsed.data.intent === "resend") {
+      const member = await resendInvitation(me, parsed.data.userId);
+      return redirectWithToast("/dashboard/team", { type: "success", message: `A new invitation is on its way to ${member.email}.` });
+    }
     if (parsed.data.intent === "disable" && !parsed.data.confirm) {
       const member = await getUserById(parsed.data.userId);
       if (!member || member.id === me.id || member.disabledAt)
@@ -67,7 +73,7 @@ export default function TeamTab() {
 
 const STATE_LABEL = { active: ["Active", "success"], invited: ["Invited", "warning"], disabled: ["Disabled", "danger"] } as const;
 
-function TeamView({ members, meId }: TeamData) {
+function TeamView({ members, meId, canManage }: TeamData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const inviteError = actionData?.intent === "invite" ? actionData : null;
@@ -93,9 +99,14 @@ function TeamView({ members, meId }: TeamData) {
                   <span className="break-all">{member.email}</span> · since <span className="whitespace-nowrap">{formatDate(member.createdAt)}</span>
                 </p>
               </div>
-              {member._id === meId ? null : (
-                <Form method="post">
+              {member._id === meId || !canManage ? null : (
+                <Form method="post" className="flex flex-wrap gap-2">
                   <input type="hidden" name="userId" value={member._id} />
+                  {member.state === "invited" ? (
+                    <Button type="submit" name="intent" value="resend" variant="outline" size="sm">
+                      Resend invitation<span className="sr-only"> to {member.name}</span>
+                    </Button>
+                  ) : null}
                   {member.state === "disabled" ? (
                     <Button type="submit" name="intent" value="enable" variant="outline" size="sm">
                       Enable<span className="sr-only"> {member.name}</span>
@@ -137,27 +148,29 @@ function TeamView({ members, meId }: TeamData) {
           {actionData.error}
         </p>
       ) : null}
-      <Form
-        method="post"
-        className="grid gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card sm:grid-cols-[1fr_1fr_auto] sm:items-end"
-        aria-labelledby="invite-heading"
-      >
-        <h3 id="invite-heading" className="font-bold text-slate-950 sm:col-span-3">
-          Invite a colleague
-        </h3>
-        <input type="hidden" name="intent" value="invite" />
-        <Field label="Name" error={inviteError?.field === "name" ? inviteError.error : undefined}>
-          {(control) => <Input {...control} name="name" autoComplete="off" required maxLength={120} />}
-        </Field>
-        <Field label="E-mail" error={inviteError && inviteError.field !== "name" ? inviteError.error : undefined}>
-          {(control) => <Input {...control} name="email" type="email" autoComplete="off" required />}
-        </Field>
-        <Button type="submit" loading={navigation.state === "submitting" && navigation.formData?.get("intent") === "invite"}>
-          <UserPlus className="size-4" aria-hidden="true" />
-          Send invitation
-        </Button>
-        <p className="text-xs text-slate-600 sm:col-span-3">They get an e-mail with a link to set their password; it works once, for one hour.</p>
-      </Form>
+      {canManage ? (
+        <Form
+          method="post"
+          className="grid gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+          aria-labelledby="invite-heading"
+        >
+          <h3 id="invite-heading" className="font-bold text-slate-950 sm:col-span-3">
+            Invite a colleague
+          </h3>
+          <input type="hidden" name="intent" value="invite" />
+          <Field label="Name" error={inviteError?.field === "name" ? inviteError.error : undefined}>
+            {(control) => <Input {...control} name="name" autoComplete="off" required maxLength={120} />}
+          </Field>
+          <Field label="E-mail" error={inviteError && inviteError.field !== "name" ? inviteError.error : undefined}>
+            {(control) => <Input {...control} name="email" type="email" autoComplete="off" required />}
+          </Field>
+          <Button type="submit" loading={navigation.state === "submitting" && navigation.formData?.get("intent") === "invite"}>
+            <UserPlus className="size-4" aria-hidden="true" />
+            Send invitation
+          </Button>
+          <p className="text-xs text-slate-600 sm:col-span-3">They get an e-mail with a link to set their password; it works once, for one hour.</p>
+        </Form>
+      ) : null}
     </section>
   );
 }

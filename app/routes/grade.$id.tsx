@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { ShoppingBag } from "lucide-react";
 
@@ -14,6 +14,7 @@ import { ORDER_INTENT } from "~/domain/order-intents";
 import { findGrade, gradeJson } from "~/models/grades.server";
 import { env } from "~/utils/env.server";
 import { getOptionalUser } from "~/web/auth.server";
+import { gradeContactFor } from "~/web/grade-contact.server";
 
 /**
  * /grade/:id, the report card: the letter and score, a chart of the areas (SVG from the server),
@@ -24,16 +25,23 @@ import { getOptionalUser } from "~/web/auth.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const grade = isUuid(params.id) ? await findGrade(params.id!) : null;
   if (!grade) throw new Response("Grade not found", { status: 404 });
-  const user = await getOptionalUser(request);
-  return {
-    grade: await gradeJson(grade),
-    url: `${env.appUrl}/grade/${grade.id}`,
-    user: user ? { name: user.name, email: user.email } : null,
-  };
+  const [user, contact] = await Promise.all([getOptionalUser(request), gradeContactFor(request, grade.id)]);
+  return data(
+    {
+      contact,
+      grade: await gradeJson(grade),
+      url: `${env.appUrl}/grade/${grade.id}`,
+      user: user ? { name: user.name, email: user.email } : null,
+    },
+    // The grader's own visitor sees what they typed: that page is theirs alone.
+    contact ? { headers: { "Cache-Control": "private, no-store" } } : undefined,
+  );
 }
 
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
 export default function GradeReport() {
-  const { grade, user } = useLoaderData<typeof loader>();
+  const { grade, user, contact } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const hydrated = useHydrated();
@@ -119,9 +127,10 @@ export default function GradeReport() {
         open={orderOpen}
         onClose={() => navigate(".", { replace: true, preventScrollReset: true })}
         title="Order the recommended services"
-        lines={services.map((s) => ({ name: s.name, amountCents: Math.round(s.price * 100) }))}
-        hidden={{ intent: ORDER_INTENT, services: services.map((s) => s._id) }}
-        defaultValues={{ name: user?.name, email: user?.email }}
+        lines={[]}
+        choices={services.map((s) => ({ id: s._id, name: s.name, amountCents: Math.round(s.price * 100) }))}
+        hidden={{ intent: ORDER_INTENT }}
+        defaultValues={{ name: user?.name ?? contact?.name, email: user?.email ?? contact?.email }}
         hydrated={hydrated}
         backHref={`/grade/${grade._id}`}
       />

@@ -16,6 +16,7 @@ import { createGrade } from "~/models/grades.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { readForm } from "~/web/body-limit.server";
 import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { gradeContactHeader } from "~/web/grade-contact.server";
 import { checkHoneypot } from "~/web/honeypot.server";
 
 /*
@@ -34,7 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
   if (refused) return refused;
   const grade = await createGrade(submission.value);
-  return redirect(`/grade/${grade.id}`);
+  const cookie = await gradeContactHeader({ gradeId: grade.id, name: submission.value.name, email: submission.value.email });
+  return redirect(`/grade/${grade.id}`, cookie ? { headers: { "Set-Cookie": cookie } } : undefined);
 }
 
 /** The score of what is filled in so far, or null while a required number is missing. */

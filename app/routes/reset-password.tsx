@@ -29,7 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.trim();
   if (!token) throw redirect("/forgot-password");
   // A new account's link (after the first order, or a staff invitation) sets a first password.
-  return { token, newAccount: (await passwordTokenPurpose(token)) === "set" };
+  const link = await passwordTokenPurpose(token);
+  return { token, newAccount: link?.purpose === "set", invitedStaff: link?.purpose === "set" && link.role === "team" };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -51,7 +52,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const session = await createSession(outcome.user.id, "cookie");
     return redirectWithToast(
       "/dashboard",
-      { type: "success", message: `Welcome to BrandLift, ${outcome.user.name.split(" ")[0]}! Your password is set.` },
+      {
+        type: "success",
+        message: `Welcome to ${outcome.user.role === "team" ? "the BrandLift team" : "BrandLift"}, ${outcome.user.name.split(" ")[0]}! Your password is set.`,
+      },
       { headers: { "Set-Cookie": await sessionCookieHeader(session.token, session.expiresAt) } },
     );
   }
@@ -64,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ResetPasswordPage() {
-  const { token, newAccount } = useLoaderData<typeof loader>();
+  const { token, newAccount, invitedStaff } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const submitting = useIsPending();
@@ -83,11 +87,13 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthLayout
-      title={newAccount ? "Set Your Password" : "Reset Password"}
+      title={invitedStaff ? "Join the BrandLift Team" : newAccount ? "Set Your Password" : "Reset Password"}
       subtitle={
-        newAccount
-          ? "Welcome to BrandLift! Choose a password for your new account (at least 8 characters) to sign in to your dashboard."
-          : "Choose a new password for your account: at least 8 characters."
+        invitedStaff
+          ? "You have been invited to the team dashboard, where staff handle orders, customers, reports and messages. Choose a password (at least 8 characters) to sign in."
+          : newAccount
+            ? "Welcome to BrandLift! Choose a password for your new account (at least 8 characters) to sign in to your dashboard."
+            : "Choose a new password for your account: at least 8 characters."
       }
       footer={
         <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
@@ -123,7 +129,7 @@ export default function ResetPasswordPage() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.newAccount ? "Set Your Password | BrandLift" : "Reset Password | BrandLift" },
+  { title: data?.invitedStaff ? "Join the Team | BrandLift" : data?.newAccount ? "Set Your Password | BrandLift" : "Reset Password | BrandLift" },
   { name: "description", content: "Choose a new password for your BrandLift account." },
   { name: "robots", content: "noindex" },
 ];

@@ -47,7 +47,8 @@ export type CheckoutSession = Pick<
 export const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
 export const successUrl = () => `${env.appUrl}/purchase/success?session_id={CHECKOUT_SESSION_ID}`;
-export const cancelUrl = () => `${env.appUrl}/purchase/cancel`;
+/** Back to the cancel page with the order, whose selection it offers to restore. */
+export const cancelUrl = (orderId: string) => `${env.appUrl}/purchase/cancel?order=${orderId}`;
 
 function clientFor(secretKey: string, apiUrl: string | undefined) {
   const target = apiUrl ? new URL(apiUrl) : undefined;
@@ -85,7 +86,7 @@ export function checkoutSessionParams(request: CheckoutRequest): Stripe.Checkout
     customer_email: request.email,
     client_reference_id: request.orderId,
     success_url: successUrl(),
-    cancel_url: cancelUrl(),
+    cancel_url: cancelUrl(request.orderId),
     line_items,
     metadata,
   };

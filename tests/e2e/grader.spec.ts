@@ -28,6 +28,7 @@ test("grade a page, read the report card, order the recommended services and pay
   await page.getByLabel("Average comments per post").fill("6");
   if (javaScriptEnabled) await expect(page.getByText("Your score so far: 43/100 (D)")).toBeVisible();
   await page.getByLabel("E-mail (optional)").fill(email);
+  await page.getByLabel("Name (optional)").fill("Grace Grader");
   await page.getByRole("button", { name: "Get my grade" }).click();
 
   await expect(page).toHaveURL(/\/grade\/[0-9a-f-]{36}$/);
@@ -42,8 +43,23 @@ test("grade a page, read the report card, order the recommended services and pay
   await page.getByRole("link", { name: "Order these 3 services" }).click();
   const dialog = page.getByRole("dialog", { name: "Order the recommended services" });
   await expect(dialog.getByText("Profile Makeover")).toBeVisible();
-  await dialog.getByLabel("Name").fill("Grace Grader");
-  await dialog.getByLabel("Email").fill(email);
+  // What was just typed into the grader is already there (issue 20.9).
+  await expect(dialog.getByLabel("Name")).toHaveValue("Grace Grader");
+  await expect(dialog.getByLabel("Email")).toHaveValue(email);
+  // A recommendation can be left out: unticked, it is not ordered.
+  const boxes = dialog.getByRole("checkbox");
+  await expect(boxes).toHaveCount(3);
+  const dropped = (await boxes.nth(0).getAttribute("value"))!;
+  const droppedName = (await dialog
+    .locator("label")
+    .filter({ has: page.locator(`input[value="${dropped}"]`) })
+    .textContent())!
+    .replace(/\$.*$/, "")
+    .trim();
+  await boxes.nth(0).uncheck();
   await dialog.getByRole("button", { name: "Submit Order" }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/);
+  await expect(page.getByRole("definition").filter({ hasText: "$" })).toHaveCount(3);
+  await expect(page.getByText(droppedName, { exact: true })).toHaveCount(0);
   await payWithTestCard(page);
 });

@@ -108,6 +108,9 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
   const member = page.getByTestId("team-member").filter({ hasText: email });
   await expect(member.getByText("Invited")).toBeVisible();
+  // A lost or expired invitation is sent again from the list (issue 20.14); the newest link is the one that works.
+  await member.getByRole("button", { name: "Resend invitation to Morgan Colleague" }).click();
+  await expect(page.getByText(`A new invitation is on its way to ${email}.`)).toBeVisible();
 
   const mail = latestEmail(email) ?? "";
   const link = /http:\/\/[^\s"<>]+\/reset-password\?token=[\w-]+/.exec(mail.replace(/=\r?\n/g, "").replace(/=3D/g, "="))?.[0];
@@ -116,6 +119,8 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   const colleague = await colleaguePage(browser);
   await colleague.goto(new URL(link!).pathname + new URL(link!).search);
   await hydrated(colleague);
+  // Staff wording, not a customer's "your new account".
+  await expect(colleague.getByRole("heading", { name: "Join the BrandLift Team" })).toBeVisible();
   await colleague.getByLabel("New Password", { exact: true }).fill("colleague-password-1");
   await colleague.getByLabel("Confirm Password", { exact: true }).fill("colleague-password-1");
   await colleague.getByRole("button", { name: /Set Password|Reset Password/ }).click();
@@ -144,4 +149,13 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   await expect(colleague).toHaveURL(/\/login/);
   await colleague.context().close();
   expect(ACCOUNTS.opsStaff.role).toBe("team");
+});
+
+test("a filter that matches no order says so and offers to clear it @no-js", async ({ page }) => {
+  await page.goto("/dashboard/orders?search=no-order-is-called-this");
+  await expect(page.getByRole("heading", { name: "No orders match these filters" })).toBeVisible();
+  await expect(page.getByText("0 orders")).toBeVisible();
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/orders$/);
+  await expect(page.getByRole("heading", { name: "No orders match these filters" })).toHaveCount(0);
 });

@@ -46,6 +46,11 @@ test("the landing page shows every section with its headings, prices and plans @
   await expect(page.getByRole("link", { name: "BrandLift home" })).toHaveAttribute("href", "/");
   await expect(page.getByRole("banner").getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("What would you grade your social media page?");
+  // The hero's first and primary button is the free grader; Login comes after it (issue 20.14).
+  const heroLinks = page.getByRole("region", { name: /What would you grade/ }).getByRole("link");
+  await expect(heroLinks.first()).toHaveText("Grade my page free");
+  await expect(heroLinks.first()).toHaveAttribute("href", "/grade");
+  await expect(heroLinks.nth(1)).toHaveText("Login");
   const headings = ["A-La-Carte Services", "Our Services", "Subscription options", "Why choose us?", "Frequently asked questions", "Get in touch"];
   for (const name of headings) await expect(page.getByRole("heading", { name, level: 2 })).toBeVisible();
   // In the spec's order.
@@ -205,11 +210,17 @@ test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js
   await expect(page).toHaveURL(/\/checkout\/test\//);
   await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Cancel and return to BrandLift" }).click();
-  await expect(page).toHaveURL(/\/purchase\/cancel$/);
+  await expect(page).toHaveURL(/\/purchase\/cancel\?order=[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { name: "Payment Cancelled by You" })).toBeVisible();
   await expect(page.getByText("No charge was made")).toBeVisible();
-  await page.getByRole("link", { name: "Go to Home Page" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  // "Your selection is not lost" is true: the page names it and brings it back ticked, in view (issue 20.9).
+  await expect(page.getByRole("region", { name: "Your selection" }).getByText("Monthly Analytics Report")).toBeVisible();
+  await page.getByRole("link", { name: "Back to your selection" }).click();
+  await expect(page).toHaveURL(/\/\?services=[0-9a-f-]{36}#a-la-carte$/);
+  const ticked = page.getByRole("checkbox", { name: /Monthly Analytics Report/ });
+  await expect(ticked).toBeChecked();
+  await expect(ticked).toBeInViewport();
+  await expect(page.getByRole("checkbox", { checked: true })).toHaveCount(1);
 });
 
 test("the success page of an unknown checkout says the payment is not found, never a success @no-js", async ({ page }) => {

@@ -149,10 +149,32 @@ describe("the /grade page, the report card and its image", () => {
     const location = (response as Response).headers.get("Location")!;
     expect(location).toMatch(/^\/grade\/[0-9a-f-]{36}$/);
     const id = location.split("/").at(-1)!;
-    const page = await reportPage.loader({ request: get(location), params: { id }, context: CONTEXT });
+    const { data: page } = await reportPage.loader({ request: get(location), params: { id }, context: CONTEXT });
     expect(page.grade.areas.find((a) => a.key === "profile")).toMatchObject({ score: 50 });
     expect(page.grade.recommendations.map((r) => r.service.name)).toEqual(["Profile Makeover"]);
     expect(page.url).toBe(`http://localhost:3000/grade/${id}`);
+  });
+
+  test("the report card's order form starts with the name and e-mail just typed, for that visitor only", async () => {
+    const email = uniqueEmail("grader");
+    const response = (await gradePage.action({
+      request: formRequest("/grade", { ...fields, name: "Gia Grader", email }),
+      params: {},
+      context: freshContext(),
+    })) as Response;
+    const location = response.headers.get("Location")!;
+    const id = location.split("/").at(-1)!;
+    const cookie = response.headers.get("Set-Cookie")!.split(";")[0]!;
+    const mine = await reportPage.loader({ request: get(location, { Cookie: cookie }), params: { id }, context: CONTEXT });
+    expect(mine.data.contact).toEqual({ name: "Gia Grader", email });
+    expect(mine.init?.headers).toEqual({ "Cache-Control": "private, no-store" });
+    // The shared link shows no personal data to anyone else, nor on another grade.
+    expect((await reportPage.loader({ request: get(location), params: { id }, context: CONTEXT })).data.contact).toBeNull();
+    const other = ((await gradePage.action({ request: formRequest("/grade", fields), params: {}, context: freshContext() })) as Response).headers.get(
+      "Location",
+    )!;
+    const otherId = other.split("/").at(-1)!;
+    expect((await reportPage.loader({ request: get(other, { Cookie: cookie }), params: { id: otherId }, context: CONTEXT })).data.contact).toBeNull();
   });
 
   test("a wrong answer comes back with the field's message; the honeypot is refused", async () => {

@@ -10,6 +10,8 @@ import * as inviteRoute from "~/routes/api.team.invite";
 import * as disableRoute from "~/routes/api.users.$id.disable";
 import * as enableRoute from "~/routes/api.users.$id.enable";
 import * as countRoute from "~/routes/api.users.count";
+import * as teamPage from "~/routes/dashboard.team";
+import * as resetPage from "~/routes/reset-password";
 
 import { call, readJson } from "../support/dashboard-helpers";
 import { createAccount, type Account } from "../support/factories";
@@ -61,6 +63,29 @@ describe("the team", () => {
     const team = await readJson<{ data: { users: Member[] } }>(await call(teamRoute.loader, "/api/team", { auth: staff }));
     expect(team.data.users.find((u) => u.email === email)).toMatchObject({ state: "active" });
     expect(team.data.users.every((u) => u.role === "team")).toBe(true);
+  });
+
+  test("the invitation lands on staff wording; staff can send it again, which replaces the link; not to an active colleague", async () => {
+    const email = uniqueEmail("resend");
+    const { data } = await readJson<{ data: { user: Member } }>(await invite({ email, name: "Remy Resend" }));
+    const linkOf = (n: number) => new URL(readOutbox(email)[n]!.links.find((l) => l.includes("/reset-password?token="))!);
+    const first = linkOf(0);
+    const landing = await readJson<{ newAccount: boolean; invitedStaff: boolean }>(await call(resetPage.loader, first.pathname + first.search));
+    expect(landing).toMatchObject({ newAccount: true, invitedStaff: true });
+
+    const resend = (userId: string) =>
+      call(teamPage.action, "/dashboard/team", { auth: { cookie: staff.cookie }, method: "POST", body: new URLSearchParams({ intent: "resend", userId }) });
+    const again = await resend(data.user._id);
+    expect(again.status).toBe(302);
+    expect(readOutbox(email)).toHaveLength(2);
+    const second = linkOf(1);
+    expect(second.search).not.toBe(first.search);
+    // The first link no longer works; the new one does.
+    expect(await readJson(await call(resetPage.loader, first.pathname + first.search))).toMatchObject({ newAccount: false, invitedStaff: false });
+
+    const active = await createAccount({ role: "team", name: "Ada Active", password: "a-good-password-1" });
+    expect((await resend(active.id)).status).toBe(409);
+    expect(readOutbox(active.email)).toHaveLength(0);
   });
 
   test("an e-mail that has an account is a 409; a bad e-mail or a missing name a 400 with its message", async () => {

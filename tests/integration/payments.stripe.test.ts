@@ -82,7 +82,7 @@ describe("ordering through Stripe Checkout", () => {
       customer_email: email,
       client_reference_id: row.id,
       success_url: "http://shop.example.test/purchase/success?session_id={CHECKOUT_SESSION_ID}",
-      cancel_url: "http://shop.example.test/purchase/cancel",
+      cancel_url: `http://shop.example.test/purchase/cancel?order=${row.id}`,
       invoice_creation: { enabled: "true" },
       customer_creation: "always",
       metadata: { orderId: row.id },

@@ -174,10 +174,40 @@ describe("the test checkout", () => {
     const sessionId = sessionIdOf(location);
     const cancelled = await pay(sessionId, { intent: "cancel" });
     expect(cancelled.status).toBe(302);
-    expect(cancelled.headers.get("Location")).toMatch(/\/purchase\/cancel$/);
-    expect((await orderBySession(sessionId)).status).toBe("cancelled");
+    const order = await orderBySession(sessionId);
+    expect(cancelled.headers.get("Location")).toMatch(new RegExp(`/purchase/cancel\\?order=${order.id}$`));
+    expect(order.status).toBe("cancelled");
     expect((await pay(sessionId, GOOD_CARD)).status).toBe(409);
     expect(cancelRoute.default).toBeTypeOf("function");
+  });
+
+  test("the cancel page keeps its promise: the selection comes back ticked on the landing page", async () => {
+    const chosen = [services[2], services[4]];
+    const location = (await orderFromLanding({ name: "Back Out", email: uniqueEmail(), services: chosen.map((s) => s.id) })).headers.get("Location")!;
+    const cancelledAt = (await pay(sessionIdOf(location), { intent: "cancel" })).headers.get("Location")!;
+    const page = await (await responseOf(() => cancelRoute.loader({ request: new Request(cancelledAt), params: {}, context: CONTEXT }))).json();
+    expect(page.selection.names).toEqual(chosen.map((s) => s.name));
+    expect(page.selection.href).toMatch(/#a-la-carte$/);
+    const restored = await (
+      await responseOf(() => landing.loader({ request: new Request(`http://localhost${page.selection.href}`), params: {}, context: CONTEXT }))
+    ).json();
+    expect(restored.selectedServices).toEqual(chosen.map((s) => s.id));
+
+    // A plan comes back as its order form; an unknown or paid order offers nothing to restore.
+    const plan = await responseOf(() =>
+      landing.action({
+        request: formRequest("/?index", { intent: "plan", planId: "pro", name: "Plan Back", email: uniqueEmail() }),
+        params: {},
+        context: freshContext(),
+      }),
+    );
+    const planCancel = (await pay(sessionIdOf(plan.headers.get("Location")!), { intent: "cancel" })).headers.get("Location")!;
+    const planPage = await (await responseOf(() => cancelRoute.loader({ request: new Request(planCancel), params: {}, context: CONTEXT }))).json();
+    expect(planPage.selection).toMatchObject({ names: ["PRO PACKAGE (monthly)"], href: "/?planId=pro" });
+    const unknown = await responseOf(() =>
+      cancelRoute.loader({ request: new Request(`http://localhost/purchase/cancel?order=${crypto.randomUUID()}`), params: {}, context: CONTEXT }),
+    );
+    expect(await unknown.json()).toEqual({ selection: null });
   });
 
   test("an unknown session is a 404", async () => {

@@ -8,6 +8,8 @@ export type HeroProps = {
   user?: { name: string } | null;
 };
 
+const ON_DARK = "border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white";
+
 const promises = ["No long-term contracts", "Reports in your dashboard", "A reply within 24 hours"];
 
 export function Hero({ user }: HeroProps) {
@@ -33,32 +35,21 @@ export function Hero({ user }: HeroProps) {
               : "Already working with us? Log in to follow your services, download your reports and message your team."}
           </p>
           <div className="mt-8 flex flex-wrap gap-4">
-            {user ? (
-              <ButtonLink to="/dashboard" variant="secondary" size="lg">
-                <LayoutDashboard className="size-5" />
-                Go to dashboard
-              </ButtonLink>
-            ) : (
-              <ButtonLink to="/login" variant="secondary" size="lg">
-                <LogIn className="size-5" />
-                Login
-              </ButtonLink>
-            )}
-            <ButtonLink
-              to="/grade"
-              variant="outline"
-              size="lg"
-              className="border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white"
-            >
+            {/* The grader is the first step we want a visitor to take; signing in is for those already with us. */}
+            <ButtonLink to="/grade" variant="secondary" size="lg">
               <Gauge aria-hidden="true" className="size-5" />
               Grade my page free
+            </ButtonLink>
+            <ButtonLink to={user ? "/dashboard" : "/login"} variant="outline" size="lg" className={ON_DARK}>
+              {user ? <LayoutDashboard className="size-5" /> : <LogIn className="size-5" />}
+              {user ? "Go to dashboard" : "Login"}
             </ButtonLink>
             <a
               href="#a-la-carte"
               className={buttonClassName({
                 variant: "outline",
                 size: "lg",
-                className: "border-white/40 bg-transparent text-white hover:border-white hover:bg-white/10 hover:text-white focus-visible:outline-white",
+                className: ON_DARK,
               })}
             >
               Explore services

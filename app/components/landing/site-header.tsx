@@ -1,12 +1,14 @@
-import { Link } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
 import { LayoutDashboard, LogIn, Menu, X } from "lucide-react";
 
 import { ButtonLink } from "~/components/ui/button";
 import { Logo } from "~/components/ui/logo";
 
+type HeaderUser = { name: string } | null;
+
 export type SiteHeaderProps = {
-  /** When signed in, the header offers the dashboard instead of the login. */
-  user?: { name: string } | null;
+  /** When signed in, the header offers the dashboard instead of the login. Left out: the root loader's user (error pages, purchase pages). */
+  user?: HeaderUser;
 };
 
 /** Sections of the landing page: absolute, so they work from every page that shows this header. */
@@ -17,7 +19,9 @@ const sectionLinks = [
   { href: "/#contact", label: "Contact" },
 ];
 
-export function SiteHeader({ user }: SiteHeaderProps) {
+export function SiteHeader(props: SiteHeaderProps) {
+  const root = useRouteLoaderData("root") as { user?: HeaderUser } | undefined;
+  const user = props.user === undefined ? (root?.user ?? null) : props.user;
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
       <div className="mx-auto flex h-18 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
+import { formatMoney } from "~/domain/format";
 
 import type { FieldErrorMap } from "./a-la-carte-picker";
 import { OrderSummary, type SummaryLine } from "./order-summary";
@@ -15,6 +16,11 @@ export type OrderModalProps = {
   title: string;
   description?: string;
   lines: SummaryLine[];
+  /**
+   * Services the buyer may untick before ordering (the grader's recommendations): checkboxes named
+   * `services`, all ticked, instead of the fixed lines; the total follows the ticks.
+   */
+  choices?: { id: string; name: string; amountCents: number }[];
   /** intent plus what is ordered: services[] (a-la-carte), packages[] (Our Services) or planId. */
   hidden: Record<string, string | string[]>;
   /** Field errors and the inline error text of the last failed submission. */
@@ -37,6 +43,7 @@ export function OrderModal({
   title,
   description,
   lines,
+  choices,
   hidden,
   errors,
   formError,
@@ -48,6 +55,8 @@ export function OrderModal({
   const [name, setName] = useState(defaultValues?.name ?? "");
   const [email, setEmail] = useState(defaultValues?.email ?? "");
   const [clientErrors, setClientErrors] = useState<FieldErrorMap | null>(null);
+  const [unticked, setUnticked] = useState<Set<string>>(() => new Set());
+  const kept = choices?.filter((choice) => !unticked.has(choice.id)) ?? [];
   // With JavaScript the order goes through a fetcher: a failure (no network, the server's refusal)
   // shows inline while the modal, the page and the selection stay; success follows the redirect.
   const fetcher = useFetcher<{ formError?: string; result?: { error?: FieldErrorMap } }>();
@@ -62,6 +71,7 @@ export function OrderModal({
   function validate(event: FormEvent<HTMLFormElement>) {
     const field = (name: string) => event.currentTarget.elements.namedItem(name) as HTMLInputElement;
     const found: FieldErrorMap = {};
+    if (choices && kept.length === 0) found.services = ["Please select at least one service"];
     if (!field("name").value.trim()) found.name = ["Name is required"];
     const emailInput = field("email");
     const value = emailInput.value.trim();
@@ -80,7 +90,41 @@ export function OrderModal({
     <Modal open={open} onClose={onClose} title={title} description={description} closeHref={backHref}>
       <fetcher.Form method="post" action="/?index" onSubmit={hydrated ? validate : undefined} noValidate={hydrated} className="space-y-5" aria-label={title}>
         {Object.entries(hidden).flatMap(([key, value]) => [value].flat().map((v) => <input key={`${key}-${v}`} type="hidden" name={key} value={v} />))}
-        <OrderSummary lines={lines} />
+        {choices ? (
+          <fieldset className="space-y-2">
+            <legend className="mb-2 text-sm font-semibold text-slate-950">Untick anything you do not want</legend>
+            {choices.map((choice) => (
+              <label key={choice.id} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 px-4 py-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="services"
+                  value={choice.id}
+                  defaultChecked
+                  className="size-5 accent-brand-700"
+                  onChange={(event) => {
+                    const on = event.currentTarget.checked;
+                    setUnticked((previous) => {
+                      const next = new Set(previous);
+                      if (on) next.delete(choice.id);
+                      else next.add(choice.id);
+                      return next;
+                    });
+                  }}
+                />
+                <span className="flex-1 font-medium text-slate-800">{choice.name}</span>
+                <span className="font-semibold text-slate-950 tabular-nums">{formatMoney(choice.amountCents / 100)}</span>
+              </label>
+            ))}
+            <p className="flex items-baseline justify-between px-4 pt-2">
+              <span className="font-semibold text-slate-950">Total</span>
+              <span className="text-lg font-bold text-slate-950 tabular-nums" data-testid="order-total">
+                {formatMoney(kept.reduce((sum, choice) => sum + choice.amountCents, 0) / 100)}
+              </span>
+            </p>
+          </fieldset>
+        ) : (
+          <OrderSummary lines={lines} />
+        )}
         <Field id="order-name" label="Name" error={shown?.name}>
           {(control) => <Input {...control} name="name" required autoComplete="name" value={name} onChange={(event) => setName(event.currentTarget.value)} />}
         </Field>

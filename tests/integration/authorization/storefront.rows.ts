@@ -78,6 +78,8 @@ export const rows: AuthorizationRow[] = [
   },
   { route: "checkout.[test].$sessionId.tsx", method: "GET", path: "/checkout/test/cs_test_unknown", note: "unknown session", expect: everyone(404) },
   { route: "purchase.success.tsx", method: "GET", path: `/purchase/success?session_id=${SESSION}`, expect: everyone(200) },
+  { route: "$.tsx", method: "GET", path: "/no-such-page", expect: everyone(404) },
+  { route: "$.tsx", method: "POST", path: "/no-such-page", expect: everyone(404) },
   { route: "purchase.cancel.tsx", method: "GET", path: "/purchase/cancel", expect: everyone(200) },
   { route: "terms.tsx", method: "GET", path: "/terms", expect: everyone(200) },
   { route: "privacy.tsx", method: "GET", path: "/privacy", expect: everyone(200) },
