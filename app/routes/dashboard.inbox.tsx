@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useNavigation, useParams } from "@remix-run/react";
-import { Search } from "lucide-react";
+import { Link, Outlet, useLoaderData, useParams } from "@remix-run/react";
 
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { InboxShortcuts } from "~/components/inbox/inbox-shortcuts";
 import { ThreadList } from "~/components/inbox/thread-list";
 import { useInboxThreads } from "~/components/inbox/use-inbox";
-import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
-import { Input, Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
+import { SearchForm } from "~/components/ui/search-form";
 import { countMatching, countOf } from "~/domain/format";
 import { INBOX_FILTERS, INBOX_PAGE_SIZE, type InboxFilter } from "~/domain/inbox";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
@@ -38,7 +37,6 @@ const FILTER_LABELS: Record<InboxFilter, string> = { all: "All", unassigned: "Un
 
 export default function InboxLayout() {
   const { threads: initial, total, filter, search, page, pages, staffId } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
   // Phones show one pane at a time: the list, or the open thread (dashboard.inbox.$customerId).
   const threadOpen = !!useParams().customerId;
   const { threads, typingRooms } = useInboxThreads(initial, { filter, viewerId: staffId, searching: !!search });
@@ -72,19 +70,16 @@ export default function InboxLayout() {
             </Link>
           ))}
         </nav>
-        <Form method="get" role="search" className="flex w-full min-w-0 items-center gap-2 sm:w-auto sm:min-w-56 sm:flex-1 lg:max-w-md">
-          {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
-          <div className="min-w-0 flex-1">
-            <Label htmlFor="inbox-search" className="sr-only">
-              Search conversations by name, e-mail or text
-            </Label>
-            <Input id="inbox-search" type="search" name="search" defaultValue={search} placeholder="Search by name, e-mail or text" key={search} />
-          </div>
-          <Button type="submit" variant="outline" loading={navigation.state === "loading" && navigation.location.pathname === "/dashboard/inbox"}>
-            <Search className="size-4" aria-hidden="true" />
-            <span className="lg:max-xl:sr-only">Search</span>
-          </Button>
-        </Form>
+        <SearchForm
+          action="/dashboard/inbox"
+          id="inbox-search"
+          label="Search conversations by name, e-mail or text"
+          placeholder="Search by name, e-mail or text"
+          value={search}
+          keep={{ filter: filter === "all" ? null : filter }}
+          className="max-w-none min-w-0 items-center sm:w-auto sm:min-w-56 sm:flex-1 lg:max-w-md"
+          buttonTextClassName="lg:max-xl:sr-only"
+        />
         <Link to="/dashboard/saved-replies" className="text-sm font-semibold text-brand-700 hover:underline">
           Saved replies
         </Link>
@@ -103,15 +98,7 @@ export default function InboxLayout() {
             linkSuffix={query({})}
             emptyText={search ? "No conversation matches that search." : "Messages from customers and visitors appear here."}
           />
-          {pages > 1 ? (
-            <nav aria-label="Inbox pages" className="flex items-center justify-between text-sm">
-              {page > 1 ? <Link to={`/dashboard/inbox${query({ page: String(page - 1) })}`}>Previous</Link> : <span />}
-              <span className="text-slate-600">
-                Page {page} of {pages}
-              </span>
-              {page < pages ? <Link to={`/dashboard/inbox${query({ page: String(page + 1) })}`}>Next</Link> : <span />}
-            </nav>
-          ) : null}
+          <Pager page={page} pages={pages} path="/dashboard/inbox" keep={{ filter: filter === "all" ? null : filter, search }} label="Inbox pages" />
         </div>
         <div className={cn("min-h-0 min-w-0", !threadOpen && "max-lg:hidden")}>
           <Outlet />

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { Search } from "lucide-react";
+import { Link, useLoaderData } from "@remix-run/react";
 
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
+import { SearchForm } from "~/components/ui/search-form";
 import { formatDate } from "~/domain/purchase";
 import { LEADS_PAGE_SIZE, leadsQuery } from "~/domain/schemas/grader";
 import { listLeads } from "~/models/grades.server";
@@ -22,7 +21,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function LeadsPage() {
   const { leads, total, page, pages, search, invalid } = useLoaderData<typeof loader>();
-  const pageLink = (n: number) => `?${new URLSearchParams({ ...(search ? { search } : {}), page: String(n) })}`;
   return (
     // A section with an h2 like every other dashboard page (the layout's h1 is the welcome).
     <section aria-labelledby="leads-heading" className="space-y-6">
@@ -32,18 +30,7 @@ export default function LeadsPage() {
         </h2>
         <p className="text-sm text-slate-600">Visitors who graded their social media page and asked for the report: {total.toLocaleString("en-US")} in all.</p>
       </div>
-      <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
-        <label htmlFor="leads-search" className="sr-only">
-          Search leads by e-mail or name
-        </label>
-        <div className="min-w-0 flex-1">
-          <Input id="leads-search" type="search" name="search" defaultValue={search} placeholder="Search by e-mail or name" />
-        </div>
-        <Button type="submit" variant="outline">
-          <Search className="size-4" aria-hidden="true" />
-          Search
-        </Button>
-      </Form>
+      <SearchForm action="/dashboard/leads" id="leads-search" label="Search leads by e-mail or name" placeholder="Search by e-mail or name" value={search} />
       {invalid ? (
         <p role="alert" className="text-red-700">
           That search could not be read; showing every lead.
@@ -126,15 +113,7 @@ export default function LeadsPage() {
           </div>
         </>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center gap-4">
-          {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : null}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : null}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} path="/dashboard/leads" keep={{ search }} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input, Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { countOf, formatMoney } from "~/domain/format";
 import { API_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/domain/order-status";
@@ -43,11 +44,6 @@ export default function OrdersTab() {
 
 function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersData) {
   const [params] = useSearchParams();
-  const pageLink = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    return `/dashboard/orders?${next}`;
-  };
   const exportQuery = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as [string, string][]);
   return (
     <section aria-labelledby="orders-heading" className="space-y-4">
@@ -207,27 +203,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
           </div>
         </>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <ButtonLink to={pageLink(page - 1)} variant="outline" size="sm" rel="prev">
-              Previous
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-          <p className="text-sm text-slate-600">
-            Page {page} of {pages}
-          </p>
-          {page < pages ? (
-            <ButtonLink to={pageLink(page + 1)} variant="outline" size="sm" rel="next">
-              Next
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} path="/dashboard/orders" keep={Object.fromEntries(params)} />
     </section>
   );
 }

@@ -2,10 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Link, useLoaderData } from "@remix-run/react";
 
 import { PageHeader } from "~/components/dashboard/page-header";
-import { SearchForm, SearchResults } from "~/components/search/search-results";
+import { SearchResults } from "~/components/search/search-results";
+import { SearchForm } from "~/components/ui/search-form";
 import { formatMoney } from "~/domain/format";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
-import { SEARCH_GROUP_LIMIT, searchProblem, type SearchGroups } from "~/domain/search";
+import { SEARCH_GROUP_LIMIT, SEARCH_MAX_LENGTH, searchProblem, type SearchGroups } from "~/domain/search";
 import { searchWorkspace, type SearchRows } from "~/models/search.server";
 import { requireTeam } from "~/web/auth.server";
 
@@ -71,7 +72,16 @@ export default function SearchPage() {
           </>
         }
       />
-      <SearchForm q={q} />
+      <SearchForm
+        action="/dashboard/search"
+        id="workspace-search"
+        name="q"
+        label="Search customers, orders, conversations and services"
+        placeholder="Name, e-mail, BL- number, words of a message"
+        value={q}
+        maxLength={SEARCH_MAX_LENGTH}
+        className="max-w-2xl"
+      />
       {problem ? (
         <p role="alert" className="font-semibold text-red-700">
           {problem}

@@ -4,9 +4,10 @@ import { Filter, Repeat } from "lucide-react";
 
 import { PlanStatusBadge, renewalText } from "~/components/billing/plan-card";
 import { PageHeader } from "~/components/dashboard/page-header";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Input, Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatMoney } from "~/domain/format";
 import { STAFF_PLAN_STATUS_LABELS, STAFF_PLAN_STATUSES, subscriptionListQuerySchema } from "~/domain/schemas/subscriptions";
@@ -38,11 +39,6 @@ export default function SubscriptionsTab() {
 
 function SubscriptionsView({ subscriptions, total, page, pages, filter, filterError }: SubscriptionsData) {
   const [params] = useSearchParams();
-  const pageLink = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    return `/dashboard/subscriptions?${next}`;
-  };
   return (
     <section aria-labelledby="subscriptions-heading" className="space-y-4">
       <PageHeader
@@ -126,27 +122,7 @@ function SubscriptionsView({ subscriptions, total, page, pages, filter, filterEr
           ))}
         </ul>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <ButtonLink to={pageLink(page - 1)} variant="outline" size="sm" rel="prev">
-              Previous
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-          <p className="text-sm text-slate-600">
-            Page {page} of {pages}
-          </p>
-          {page < pages ? (
-            <ButtonLink to={pageLink(page + 1)} variant="outline" size="sm" rel="next">
-              Next
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} path="/dashboard/subscriptions" keep={Object.fromEntries(params)} />
     </section>
   );
 }

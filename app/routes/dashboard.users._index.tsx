@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { ArrowRight, Search, Users } from "lucide-react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ArrowRight, Users } from "lucide-react";
 
 import { PlanBadges } from "~/components/billing/plan-badges";
 import { OnlineBadge } from "~/components/chat/online-badge";
 import { ThreadUnreadCount } from "~/components/chat/unread-badge";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Input, Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
+import { SearchForm } from "~/components/ui/search-form";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { countMatching, countOf } from "~/domain/format";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
@@ -42,30 +43,13 @@ export default function UsersTab() {
 
 function UsersView({ users, total, page, pages, search, unread, plans, staffId }: UsersData) {
   const [params] = useSearchParams();
-  const navigation = useNavigation();
-  const pageLink = (n: number) => {
-    const next = new URLSearchParams(params);
-    next.set("page", String(n));
-    return `/dashboard/users?${next}`;
-  };
   return (
     <section aria-labelledby="users-heading" className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h2 id="users-heading" className="text-xl font-bold text-slate-950">
           Users
         </h2>
-        <Form method="get" role="search" className="flex w-full max-w-md items-end gap-2">
-          <div className="flex-1">
-            <Label htmlFor="user-search" className="sr-only">
-              Search users by name or e-mail
-            </Label>
-            <Input id="user-search" type="search" name="search" defaultValue={search} placeholder="Search by name or e-mail" key={search} />
-          </div>
-          <Button type="submit" variant="outline" loading={navigation.state === "loading" && navigation.location.pathname === "/dashboard/users"}>
-            <Search className="size-4" aria-hidden="true" />
-            Search
-          </Button>
-        </Form>
+        <SearchForm action="/dashboard/users" id="user-search" label="Search users by name or e-mail" placeholder="Search by name or e-mail" value={search} />
       </div>
       <p className="text-sm text-slate-600" aria-live="polite">
         {search ? `${countMatching(total, "customer")} “${search}”` : countOf(total, "customer")}
@@ -109,27 +93,7 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
           ))}
         </ul>
       )}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="flex items-center justify-between gap-4">
-          {page > 1 ? (
-            <ButtonLink to={pageLink(page - 1)} variant="outline" size="sm" rel="prev">
-              Previous
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-          <p className="text-sm text-slate-600">
-            Page {page} of {pages}
-          </p>
-          {page < pages ? (
-            <ButtonLink to={pageLink(page + 1)} variant="outline" size="sm" rel="next">
-              Next
-            </ButtonLink>
-          ) : (
-            <span />
-          )}
-        </nav>
-      ) : null}
+      <Pager page={page} pages={pages} path="/dashboard/users" keep={Object.fromEntries(params)} />
     </section>
   );
 }

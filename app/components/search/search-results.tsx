@@ -1,35 +1,6 @@
-import { Form, Link } from "@remix-run/react";
-import { Search } from "lucide-react";
+import { Link } from "@remix-run/react";
 
-import { Button } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
-import { SEARCH_KIND_LABELS, SEARCH_KINDS, SEARCH_MAX_LENGTH, type SearchGroups } from "~/domain/search";
-
-/** The search page's form: a plain GET to /dashboard/search (works without JavaScript). */
-export function SearchForm({ q }: { q: string }) {
-  return (
-    <Form method="get" action="/dashboard/search" role="search" className="flex w-full max-w-2xl items-end gap-2">
-      <label htmlFor="workspace-search" className="sr-only">
-        Search customers, orders, conversations and services
-      </label>
-      <div className="min-w-0 flex-1">
-        <Input
-          id="workspace-search"
-          type="search"
-          name="q"
-          defaultValue={q}
-          key={q}
-          maxLength={SEARCH_MAX_LENGTH}
-          placeholder="Name, e-mail, BL- number, words of a message"
-        />
-      </div>
-      <Button type="submit" variant="outline">
-        <Search className="size-4" aria-hidden="true" />
-        Search
-      </Button>
-    </Form>
-  );
-}
+import { SEARCH_KIND_LABELS, SEARCH_KINDS, type SearchGroups } from "~/domain/search";
 
 /** The hits, one section per kind that has any; each hit a link. */
 export function SearchResults({ q, groups }: { q: string; groups: SearchGroups }) {
