@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
+import { orderTimeline, type TimelineEntry } from "~/domain/order-timeline";
 import type { orderJson } from "~/domain/schemas/ops";
 import type { z } from "~/domain/zod";
 import { queryRows } from "~/utils/db-cursor.server";
@@ -241,6 +242,8 @@ export interface OrderDetail {
   stripeCustomerId: string | null;
   refunds: RefundView[];
   emails: { kind: string; recipient: string; subject: string; sentAt: string }[];
+  /** Its history, oldest first, with who did each thing (issue 23.4). */
+  timeline: TimelineEntry[];
 }
 
 /** One order with everything its page shows; null for an unknown or malformed id. */
@@ -254,7 +257,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
     .limit(1);
   if (!row) return null;
   const staff = schema.users;
-  const [lines, refunds, emails] = await Promise.all([
+  const [lines, refunds, emails, work] = await Promise.all([
     linesOf([row as ListedOrder]),
     db
       .select({ refund: schema.refunds, createdBy: staff.name })
@@ -263,6 +266,11 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       .where(eq(schema.refunds.orderId, id))
       .orderBy(asc(schema.refunds.createdAt)),
     db.select().from(schema.orderEmails).where(eq(schema.orderEmails.orderId, id)).orderBy(asc(schema.orderEmails.sentAt)),
+    db
+      .select({ service: schema.services.name, completedAt: schema.purchases.completedAt })
+      .from(schema.purchases)
+      .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+      .where(eq(schema.purchases.orderId, id)),
   ]);
   return {
     order: toOrderJson(row as ListedOrder, lines.get(row.id) ?? []),
@@ -282,6 +290,29 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       failureMessage: refund.failureMessage,
     })),
     emails: emails.map((e) => ({ kind: e.kind, recipient: e.recipient, subject: e.subject, sentAt: e.sentAt.toISOString() })),
+    timeline: orderTimeline({
+      order: {
+        name: row.name,
+        email: row.email,
+        status: row.status,
+        totalCents: row.totalCents,
+        currency: row.currency,
+        createdAt: row.createdAt.toISOString(),
+        paidAt: row.paidAt?.toISOString() ?? null,
+        updatedAt: row.updatedAt.toISOString(),
+      },
+      refunds: refunds.map(({ refund, createdBy }) => ({
+        amountCents: refund.amountCents,
+        status: refund.status,
+        source: refund.source,
+        createdBy,
+        reason: refund.reason,
+        createdAt: refund.createdAt.toISOString(),
+        failureMessage: refund.failureMessage,
+      })),
+      emails: emails.map((e) => ({ recipient: e.recipient, subject: e.subject, sentAt: e.sentAt.toISOString() })),
+      work: work.map((w) => ({ service: w.service, completedAt: w.completedAt?.toISOString() ?? null })),
+    }),
   };
 }
 

@@ -3,6 +3,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 
 import { BackLink } from "~/components/dashboard/back-link";
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
+import { OrderTimeline } from "~/components/dashboard/order-timeline";
 import { RefundPanel } from "~/components/dashboard/refund-panel";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { dollarsToCents, formatMoney } from "~/domain/format";
@@ -74,7 +75,7 @@ function Dt({ children }: { children: React.ReactNode }) {
   return <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{children}</dt>;
 }
 
-function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustomerId, refunds, emails, refundKey }: OrderData) {
+function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustomerId, timeline, refundKey }: OrderData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const left = Math.round((order.amount - order.refunded) * 100) / 100;
@@ -162,23 +163,9 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
       </div>
 
       <div className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
-        <h3 className="font-bold text-slate-950">Refunds</h3>
-        {refunds.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No refunds.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-200 text-sm">
-            {refunds.map((refund) => (
-              <li key={refund.id} className="flex flex-wrap justify-between gap-2 py-2">
-                <span>
-                  {formatMoney(refund.amount, refund.currency)} · {refund.status} ·{" "}
-                  {refund.source === "stripe" ? "from Stripe" : `by ${refund.createdBy ?? "staff"}`} · {formatDate(refund.createdAt)}
-                  {refund.failureMessage ? ` · ${refund.failureMessage}` : ""}
-                  {refund.reason ? <span className="block text-slate-600">Reason: {refund.reason}</span> : null}
-                </span>
-                <span className="font-mono text-xs text-slate-500">{refund.stripeRefundId ?? ""}</span>
-              </li>
-            ))}
-          </ul>
+        <h3 className="font-bold text-slate-950">Refund</h3>
+        {refundable ? null : (
+          <p className="mt-2 text-sm text-slate-600">{order.refunded > 0 ? "Refunded in full." : "Nothing to refund: this order has not been paid."}</p>
         )}
         <RefundPanel
           orderId={order._id}
@@ -191,20 +178,7 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
         />
       </div>
 
-      <div className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
-        <h3 className="font-bold text-slate-950">E-mails sent</h3>
-        {emails.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No e-mails about this order yet.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-200 text-sm">
-            {emails.map((email, index) => (
-              <li key={index} className="py-2">
-                <span className="font-semibold">{email.subject}</span> to {email.recipient} · {formatDate(email.sentAt)}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <OrderTimeline entries={timeline} />
     </section>
   );
 }

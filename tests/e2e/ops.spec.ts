@@ -77,12 +77,23 @@ test("refund half of an order from its page: revenue and this month's bar drop b
   // Nothing is refunded before the confirmation step says how much (issue 20.11).
   const step = page.getByRole("alertdialog", { name: `Refund $${(half / 100).toFixed(2)}?` });
   await expect(step).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("refund-confirm.png"), fullPage: true });
   await expect(page.getByTestId("order-refunded")).toHaveText("$0.00");
   await step.getByRole("button", { name: `Refund $${(half / 100).toFixed(2)}` }).click();
   await expect(page.getByText("Partially refunded").first()).toBeVisible();
   await expect(page.getByTestId("order-refunded")).toHaveText(`$${(half / 100).toFixed(2)}`);
   await expect(page.getByText(/A refund of \$[\d.]+ is on its way/)).toBeVisible();
-  await expect(page.getByText("Reason: Half the audit was delivered late")).toBeVisible();
+  // The order's history (issue 23.4): placed and paid by the buyer, the refund and its status by the staff member, the e-mails.
+  const history = page.getByRole("list", { name: "Order history" });
+  const refundEntry = history.getByTestId("timeline-entry").filter({ hasText: `Refunded: $${(half / 100).toFixed(2)}` });
+  await expect(refundEntry.getByText("Reason: Half the audit was delivered late")).toBeVisible();
+  await expect(refundEntry.getByText(/by Olive Ops/)).toBeVisible();
+  await expect(history.getByText("Status: Partially refunded")).toBeVisible();
+  await expect(history.getByText("Order placed")).toBeVisible();
+  await expect(history.getByText(/E-mail sent: A refund of/)).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath("order-refunded-390.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: testInfo.outputPath("order-refunded.png"), fullPage: true });
 
   await page.goto("/dashboard");

@@ -181,6 +181,16 @@ describe("refunds from the order page", () => {
       orderPage.loader({ request: get(`/dashboard/orders/${order.id}`), params: { orderId: order.id }, context: freshContext() }),
     );
     expect(detail.body).toMatchObject({ order: { status: "refunded", refunded: 159 }, refunds: [{ amount: 159, reason: "Signed up twice by mistake" }] });
+    // The order's history (issue 23.4): created and paid by the buyer, the refund and its status change by the staff member, the e-mails.
+    const timeline = detail.body.timeline as { kind: string; title: string; detail: string | null; actor: string }[];
+    expect(timeline.map((entry) => [entry.kind, entry.title, entry.actor]).filter(([kind]) => kind !== "email")).toEqual([
+      ["created", "Order placed", `Pat Plan (${order.email})`],
+      ["paid", "Paid $159.00", `Pat Plan (${order.email})`],
+      ["refund", "Refunded: $159.00", "Sam Staff"],
+      ["status", "Status: Refunded", "Sam Staff"],
+    ]);
+    expect(timeline.find((entry) => entry.kind === "refund")?.detail).toBe("Reason: Signed up twice by mistake");
+    expect(timeline.filter((entry) => entry.kind === "email").map((entry) => entry.title)).toContain("E-mail sent: Your BrandLift order has been refunded");
   });
 
   test("a sign-up refunded in full ends its plan; a partial refund leaves it running", async () => {
