@@ -5,9 +5,9 @@ import type { OrderLine } from "~/domain/order";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
 
 import { signedReceiptUrl } from "./invoices.server";
-import { recordOrderEmail } from "./orders-list.server";
 import { sendSetPasswordEmail } from "./password-tokens.server";
 
 type Order = typeof schema.orders.$inferSelect;
@@ -69,4 +69,12 @@ export async function sendOrderEmails(order: Order, customer: Customer, lines: O
     action: { label: "Open the order", url: `${env.appUrl}/dashboard/orders/${order.id}` },
   });
   await recordOrderEmail(order.id, "team-notice", recipients, `New order: ${order.name} (${total})`);
+}
+
+/** Records an e-mail sent about an order, for its page. Never fails the caller. */
+export async function recordOrderEmail(orderId: string, kind: string, recipient: string | string[], subject: string) {
+  await db
+    .insert(schema.orderEmails)
+    .values({ orderId, kind, recipient: [recipient].flat().join(", "), subject })
+    .catch((error: unknown) => logger.warn({ err: error, orderId, kind }, "could not record an order e-mail"));
 }

@@ -8,7 +8,6 @@ import type { orderJson } from "~/domain/schemas/ops";
 import type { z } from "~/domain/zod";
 import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
-import { logger } from "~/utils/logger.server";
 import { likePattern } from "~/utils/sql.server";
 
 /*
@@ -314,12 +313,4 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       work: work.map((w) => ({ service: w.service, completedAt: w.completedAt?.toISOString() ?? null })),
     }),
   };
-}
-
-/** Records an e-mail sent about an order, for its page. Never fails the caller. */
-export async function recordOrderEmail(orderId: string, kind: string, recipient: string | string[], subject: string) {
-  await db
-    .insert(schema.orderEmails)
-    .values({ orderId, kind, recipient: [recipient].flat().join(", "), subject })
-    .catch((error: unknown) => logger.warn({ err: error, orderId, kind }, "could not record an order e-mail"));
 }

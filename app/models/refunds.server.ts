@@ -12,7 +12,7 @@ import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { idOf, stripe, type Stripe } from "~/utils/stripe.server";
 
-import { recordOrderEmail } from "./orders-list.server";
+import { recordOrderEmail } from "./order-emails.server";
 import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
 
 /*

@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 
 import { supportRoomId } from "~/domain/chat";
 import { storeMessage } from "~/models/chat-send.server";
+import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
-import { recordContactMessage } from "~/models/inbox.server";
 import { createSavedReply } from "~/models/saved-replies.server";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as customerPage from "~/routes/dashboard.customers.$customerId";

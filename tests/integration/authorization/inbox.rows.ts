@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { supportRoomId } from "~/domain/chat";
 import { createAttachmentUrl } from "~/models/chat-attachments.server";
 import { storeMessage } from "~/models/chat-send.server";
-import { recordContactMessage } from "~/models/inbox.server";
+import { recordContactMessage } from "~/models/contact.server";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 
