@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 
+import { isUuid } from "~/domain/ids";
 import type { NoteJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
 import { notFound } from "~/utils/http.server";
@@ -14,6 +15,7 @@ const n = schema.threadNotes;
 
 /** A staff member's note on a customer's thread; 404 when the id is no customer. */
 export async function addThreadNote(author: { id: string }, customerId: string, body: string): Promise<NoteJson> {
+  if (!isUuid(customerId)) throw notFound("Conversation not found.");
   const [customer] = await db
     .select({ id: schema.users.id })
     .from(schema.users)
@@ -27,6 +29,7 @@ export async function addThreadNote(author: { id: string }, customerId: string, 
 
 /** A customer's thread notes, oldest first (they sit between the messages by time). */
 export async function listThreadNotes(customerId: string, onlyId?: string): Promise<NoteJson[]> {
+  if (!isUuid(customerId)) return [];
   const rows = await db
     .select({ id: n.id, body: n.body, createdAt: n.createdAt, authorId: n.authorId, authorName: schema.users.name })
     .from(n)
