@@ -13,7 +13,7 @@ import { notFound } from "~/utils/http.server";
 
 const n = schema.threadNotes;
 
-/** A staff member's note on a customer's thread; 404 when the id is no customer. */
+/** A staff member's note on a customer's thread; 404 when the id is no customer (or no id at all). */
 export async function addThreadNote(author: { id: string }, customerId: string, body: string): Promise<NoteJson> {
   if (!isUuid(customerId)) throw notFound("Conversation not found.");
   const [customer] = await db

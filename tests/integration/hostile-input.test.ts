@@ -39,6 +39,8 @@ const QUERY_NAMES = [
   "redirectTo",
   "planId",
   "upload",
+  "insert",
+  "pane",
 ];
 
 const fixtures = {} as Fixtures;

@@ -181,3 +181,14 @@ describe("the saved replies page", () => {
     expect((await post({ intent: "delete", replyId: "not-an-id" })).status).toBe(404);
   });
 });
+
+test("a note on something that is no id at all is a 404, not a failed query", async () => {
+  const staff = await createAccount("team");
+  for (const bad of ["a\u0000b", "not-an-id"]) {
+    const params = { customerId: bad };
+    const onPage = await call(customerPage.action, "/dashboard/customers/x", { auth: page(staff), params, ...form({ intent: "note", body: "x" }) });
+    expect(onPage.status).toBe(404);
+    const inInbox = await call(inboxThread.action, "/dashboard/inbox/x", { auth: page(staff), params, ...form({ intent: "note", body: "x" }) });
+    expect(inInbox.status).toBe(404);
+  }
+});
