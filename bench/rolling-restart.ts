@@ -19,8 +19,8 @@ import postgres from "postgres";
 import { env } from "../app/utils/env.server";
 import { hashToken, randomToken } from "../app/utils/tokens.server";
 import { ThreadClient } from "../tests/support/chat-helpers";
-import { privateRedis } from "../tests/support/chat-nodes-helpers";
 import { startNginx } from "../tests/support/nginx";
+import { privateRedis } from "../tests/support/private-services";
 import { ensureBuild, freePort, startServer, type ServerProcess } from "../tests/support/server-process";
 
 const { values: args } = parseArgs({ options: { connections: { type: "string", default: "10" } } });
@@ -143,7 +143,7 @@ atCustomer.close();
 atStaff.close();
 await nginx.stop();
 await Promise.all(nodes.map((n) => n.stop("SIGKILL")));
-await redis.stop();
+await redis.kill();
 await sql.end();
 await admin.unsafe(`drop database if exists ${dbName} with (force)`);
 await admin.end();

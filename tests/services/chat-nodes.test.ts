@@ -9,7 +9,8 @@ import { schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 import { delay, ThreadClient } from "../support/chat-helpers";
-import { createNodesDatabase, failoverProxy, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
+import { createNodesDatabase, failoverProxy, nodesAccount } from "../support/chat-nodes-helpers";
+import { privateRedis, type PrivateRedis } from "../support/private-services";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*
@@ -20,7 +21,7 @@ import { ensureBuild, startServer, type ServerProcess } from "../support/server-
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-chat-nodes-"));
 let database: Awaited<ReturnType<typeof createNodesDatabase>>;
-let redis: Awaited<ReturnType<typeof privateRedis>>;
+let redis: PrivateRedis;
 let nodeA: ServerProcess;
 let nodeB: ServerProcess;
 const clients: ThreadClient[] = [];
@@ -56,7 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of clients) client.close();
   await Promise.all([nodeA?.stop("SIGKILL"), nodeB?.stop("SIGKILL")]);
-  await redis?.stop();
+  await redis?.kill();
   await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
@@ -87,7 +88,7 @@ describe("two app nodes sharing PostgreSQL and Redis", () => {
     await atA.send("before the outage");
     await atB.has(["before the outage"], 5000);
 
-    await redis.stop();
+    await redis.kill();
     try {
       await delay(300);
       // Stored and acknowledged on each node even though the other node cannot hear of it now.

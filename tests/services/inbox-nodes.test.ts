@@ -8,7 +8,8 @@ import type { Thread } from "~/domain/inbox";
 import { env } from "~/utils/env.server";
 
 import { collect, connectClient, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
-import { createNodesDatabase, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
+import { createNodesDatabase, nodesAccount } from "../support/chat-nodes-helpers";
+import { privateRedis, type PrivateRedis } from "../support/private-services";
 import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
 
 /*
@@ -19,7 +20,7 @@ import { ensureBuild, startServer, type ServerProcess } from "../support/server-
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-inbox-nodes-"));
 let database: Awaited<ReturnType<typeof createNodesDatabase>>;
-let redis: Awaited<ReturnType<typeof privateRedis>>;
+let redis: PrivateRedis;
 let nodeA: ServerProcess;
 let nodeB: ServerProcess;
 const sockets: ChatClient[] = [];
@@ -51,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const socket of sockets) socket.close();
   await Promise.all([nodeA?.stop("SIGKILL"), nodeB?.stop("SIGKILL")]);
-  await redis?.stop();
+  await redis?.kill();
   await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);

@@ -11,8 +11,9 @@ import { env } from "~/utils/env.server";
 import { hashPassword } from "~/utils/password.server";
 
 import { ThreadClient } from "../support/chat-helpers";
-import { createNodesDatabase, nodesAccount, privateRedis } from "../support/chat-nodes-helpers";
+import { createNodesDatabase, nodesAccount } from "../support/chat-nodes-helpers";
 import { startNginx, type Nginx } from "../support/nginx";
+import { privateRedis, type PrivateRedis } from "../support/private-services";
 import { ensureBuild, freePort, startServer, type ServerProcess } from "../support/server-process";
 
 /*
@@ -23,7 +24,7 @@ import { ensureBuild, freePort, startServer, type ServerProcess } from "../suppo
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-nginx-suite-"));
 let database: Awaited<ReturnType<typeof createNodesDatabase>>;
-let redis: Awaited<ReturnType<typeof privateRedis>>;
+let redis: PrivateRedis;
 let s3: S3rver;
 let nginx: Nginx;
 const nodes: ServerProcess[] = [];
@@ -70,7 +71,7 @@ afterAll(async () => {
   await Promise.all(nodes.map((n) => n.stop("SIGKILL")));
   await nginx?.stop();
   await s3?.close();
-  await redis?.stop();
+  await redis?.kill();
   await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);

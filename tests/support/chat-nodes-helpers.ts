@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import net from "node:net";
-import { Redis } from "ioredis";
 import postgres from "postgres";
 
 import { connectPostgres, type Database } from "#db/client";
@@ -42,44 +40,6 @@ export async function nodesAccount(database: Database, role: "user" | "team", na
     .insert(schema.sessions)
     .values({ tokenHash: hashToken(token), kind: "bearer", userId: user!.id, expiresAt: new Date(Date.now() + 3600_000) });
   return { id: user!.id, name, token };
-}
-
-/**
- * A private redis-server for this test on a free port, so stopping it never touches the Redis
- * other people on this machine use. `stop()` kills it hard; `start()` brings it back on the same port.
- */
-export async function privateRedis() {
-  const port = await freePort();
-  let child: ChildProcess | null = null;
-  const url = `redis://127.0.0.1:${port}`;
-  const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    child.once("error", () => {});
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on("error", () => {});
-    for (let i = 0; ; i++) {
-      if (
-        await probe.connect().then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      if (i > 50) throw new Error("redis-server did not start: is it installed (apt-get install redis-server)?");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    probe.disconnect();
-  };
-  const stop = async () => {
-    const running = child;
-    child = null;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise((r) => running.once("exit", r));
-    running.kill("SIGKILL");
-    await exited;
-  };
-  await start();
-  return { url, start, stop };
 }
 
 /**
