@@ -254,6 +254,24 @@ test("the contact form needs only an e-mail and thanks the visitor @no-js", asyn
   await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeVisible();
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("an answer loads where the eye is: a price's detail, the contact form's thanks (issue 20.4) @no-js", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/");
+    await page.getByRole("button", { name: /Content Creation Kit: \$/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Content Creation Kit" });
+    await expect(dialog.getByRole("heading", { name: "Content Creation Kit" })).toBeInViewport();
+
+    await page.goto("/#contact");
+    const form = page.getByRole("form", { name: "Send us a message" });
+    await form.getByLabel(/E-mail/).fill(unique("in-view"));
+    await form.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeInViewport();
+  });
+});
+
 test("the terms and privacy pages are real pages @no-js", async ({ page }) => {
   await page.goto("/terms");
   await expect(page.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();

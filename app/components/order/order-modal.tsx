@@ -71,7 +71,7 @@ export function OrderModal({
   function validate(event: FormEvent<HTMLFormElement>) {
     const field = (name: string) => event.currentTarget.elements.namedItem(name) as HTMLInputElement;
     const found: FieldErrorMap = {};
-    if (choices && kept.length === 0) found.services = ["Please select at least one service"];
+    if (choices && kept.length === 0) found.services = ["Please select at least one service."];
     if (!field("name").value.trim()) found.name = ["Name is required"];
     const emailInput = field("email");
     const value = emailInput.value.trim();
