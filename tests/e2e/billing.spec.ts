@@ -186,3 +186,32 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await page.goto("/dashboard/account");
   await expect(page).toHaveURL(/\/login/);
 });
+
+test.describe("the test billing page asks first", () => {
+  test.use({ storageState: storageStateFor("subscriber") });
+
+  test("a switch shows its proration and price, cancelling asks, both with and without JavaScript @no-js", async ({ page }, testInfo) => {
+    await page.goto("/billing/test");
+    await expect(page.getByRole("heading", { name: "Manage billing" })).toBeVisible();
+    if (withJs(testInfo)) await page.waitForLoadState("networkidle");
+    // $159 → $589 (issue 20.11).
+    await page.getByLabel("Switch to").selectOption("vip");
+    await page.getByRole("button", { name: "Switch plan" }).click();
+    const switchStep = page.getByRole("alertdialog", { name: /^Switch from PRO PACKAGE to / });
+    await expect(switchStep.getByTestId("switch-preview").getByText("Charged today")).toBeVisible();
+    await expect(switchStep.getByRole("button", { name: /^Switch and pay \$/ })).toBeVisible();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: testInfo.outputPath("switch-preview-390.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: testInfo.outputPath("switch-preview-1280.png"), fullPage: true });
+    await switchStep.getByRole("link", { name: "Stay on PRO PACKAGE" }).click();
+    await expect(switchStep).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Cancel plan at period end" }).click();
+    const cancelStep = page.getByRole("alertdialog", { name: "Cancel PRO PACKAGE at the end of the period?" });
+    await cancelStep.getByRole("button", { name: "Yes, cancel at period end" }).click();
+    await expect(page.getByText("Cancels at period end")).toBeVisible();
+    await page.getByRole("button", { name: "Resume plan" }).click();
+    await expect(page.getByRole("button", { name: "Cancel plan at period end" })).toBeVisible();
+  });
+});

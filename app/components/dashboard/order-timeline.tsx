@@ -33,7 +33,7 @@ export function OrderTimeline({ entries }: { entries: TimelineEntry[] }) {
                 <p className="font-semibold break-words text-slate-950">{entry.title}</p>
                 {entry.detail ? <p className="break-words text-slate-700">{entry.detail}</p> : null}
                 <p className="text-xs text-slate-500">
-                  <time dateTime={entry.at}>{when(entry.at)}</time> · by <span className="break-all">{entry.actor}</span>
+                  <time dateTime={entry.at}>{when(entry.at)}</time> · by <span className="break-words">{entry.actor}</span>
                 </p>
               </div>
             </li>
