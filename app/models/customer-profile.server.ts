@@ -5,8 +5,8 @@ import { dollarsToCents } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 
-import { listReceiptsForUser } from "./invoices.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
+import { listReceiptsForUser } from "./receipts.server";
 import { listReportsForUser, toReportJson } from "./reports.server";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "./subscriptions.server";
 import { listThreadNotes } from "./thread-notes.server";

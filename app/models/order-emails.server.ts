@@ -7,8 +7,8 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
-import { signedReceiptUrl } from "./invoices.server";
 import { sendSetPasswordEmail } from "./password-tokens.server";
+import { signedReceiptUrl } from "./receipts.server";
 
 type Order = typeof schema.orders.$inferSelect;
 

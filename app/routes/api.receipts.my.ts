@@ -1,5 +1,5 @@
 import { receiptsResponse } from "~/domain/schemas/billing-api";
-import { listReceiptsForUser } from "~/models/invoices.server";
+import { listReceiptsForUser } from "~/models/receipts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 

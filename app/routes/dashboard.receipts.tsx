@@ -6,7 +6,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
-import { listReceiptsForUser } from "~/models/invoices.server";
+import { listReceiptsForUser } from "~/models/receipts.server";
 import { requireUser } from "~/web/auth.server";
 
 /** /dashboard/receipts: every paid order and plan renewal with its date, amount and receipt. */

@@ -6,7 +6,7 @@ import { Logo } from "~/components/ui/logo";
 import { formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
-import { getReceiptByKey, getReceiptFor } from "~/models/invoices.server";
+import { getReceiptByKey, getReceiptFor } from "~/models/receipts.server";
 import { HttpError } from "~/utils/http.server";
 import { getOptionalUser, requireUser } from "~/web/auth.server";
 
