@@ -270,6 +270,21 @@ test.describe("without JavaScript", () => {
     await form.getByRole("button", { name: "Send" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeInViewport();
   });
+
+  test("a refused a-la-carte order says what to fix where the eye is, above the 12 services (issue 20.4) @no-js", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/#a-la-carte");
+    const form = page.locator("#a-la-carte-form");
+    await form.getByLabel("Name").fill("Robin No Script");
+    await form.getByLabel("Email").fill(unique("no-script"));
+    await form.getByRole("button", { name: "Continue" }).click();
+    const summary = form.getByRole("alert").filter({ hasText: "Your order was not sent" });
+    await expect(summary).toBeInViewport();
+    await expect(summary).toContainText("Please select at least one service.");
+    await expect(summary.getByRole("listitem")).toHaveCount(1);
+    // What was typed is kept for the next try.
+    await expect(form.getByLabel("Name")).toHaveValue("Robin No Script");
+  });
 });
 
 test("the terms and privacy pages are real pages @no-js", async ({ page }) => {

@@ -65,6 +65,8 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
     });
   const chosen = services.filter((service) => selected.has(service._id));
   const servicesError = errors?.services?.[0];
+  // Every message of a refused post, once, in the order of the form.
+  const problems = [...new Set([servicesError, errors?.name?.[0], errors?.email?.[0], formError].filter((m): m is string => !!m))];
 
   return (
     <section id="a-la-carte" aria-labelledby="a-la-carte-heading" className="render-when-near scroll-mt-20 py-20 sm:py-24">
@@ -75,8 +77,22 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
         {failed ? (
           <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
         ) : (
-          <Form method="post" action="/?index" id="a-la-carte-form" className="mt-12" aria-labelledby="a-la-carte-heading">
+          // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
+          // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.
+          <Form method="post" action="/?index#a-la-carte-form" id="a-la-carte-form" className="mt-12 scroll-mt-24" aria-labelledby="a-la-carte-heading">
             <input type="hidden" name="intent" value={ORDER_INTENT} />
+            {!hydrated && problems.length > 0 ? (
+              <div role="alert" aria-labelledby="a-la-carte-problems" className="mb-6 rounded-card border border-red-200 bg-red-50 p-4 text-sm text-red-800">
+                <p id="a-la-carte-problems" className="font-semibold">
+                  Your order was not sent:
+                </p>
+                <ul className="mt-1 list-disc pl-5">
+                  {problems.map((problem) => (
+                    <li key={problem}>{problem}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
             <fieldset aria-describedby={servicesError ? "a-la-carte-error" : undefined}>
               <legend className="sr-only">Choose one or more services</legend>
               <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
