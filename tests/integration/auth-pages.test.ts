@@ -181,7 +181,11 @@ describe("/forgot-password and /reset-password", () => {
   test("/reset-password without a token goes to /forgot-password", async () => {
     const response = await run(resetLoader, new Request(`${BASE_URL}/reset-password`));
     expect(response.headers.get("Location")).toBe("/forgot-password");
-    expect((await run(resetLoader, new Request(`${BASE_URL}/reset-password?token=abc`))).data).toEqual({ token: "abc", newAccount: false });
+    expect((await run(resetLoader, new Request(`${BASE_URL}/reset-password?token=abc`))).data).toEqual({
+      token: "abc",
+      newAccount: false,
+      invitedStaff: false,
+    });
     const post = await run(resetAction, formRequest("/reset-password", { password: "long enough", confirmPassword: "long enough" }));
     expect(post.headers.get("Location")).toBe("/forgot-password");
   });
@@ -211,7 +215,7 @@ describe("/forgot-password and /reset-password", () => {
     await run(forgotAction, formRequest("/forgot-password", { email: user.email }));
     const email = await waitForOutboxEmail(user.email, (e) => e.subject === "Reset your BrandLift password");
     const token = new URL(passwordLinkIn(email.raw)).searchParams.get("token")!;
-    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token, newAccount: false });
+    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token, newAccount: false, invitedStaff: false });
 
     const done = await run(resetAction, formRequest("/reset-password", { token, password: "my new password", confirmPassword: "my new password" }));
     expect(done.status).toBe(302);

@@ -35,7 +35,8 @@ async function emptyDatabase(): Promise<Database & { drop(): Promise<void> }> {
   });
 }
 
-describe("migrations", () => {
+// Every migration on a fresh database, twice: a loaded machine takes longer than the default 20 s.
+describe("migrations", { timeout: 90_000 }, () => {
   test("apply to an empty database, and again as a no-op", async () => {
     const database = await emptyDatabase();
     try {
