@@ -57,6 +57,32 @@ describe("overview counts", () => {
       .values({ kind: "subscription", email: bob.user.email, name: "Bob", userId: bob.user.id, status: "paid", totalCents: 15900, planId: "pro" });
     expect((await getTeamCounts()).totalRevenue).toBe(start.totalRevenue + (paid - calendar.priceCents * 2 + 15900) / 100);
 
+    // A plan subscriber's counters count the plan (issue 20.14): running is in progress, ended is completed.
+    const carol = await createAccount("user");
+    expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 0, completed: 0, inProgress: 0 });
+    const [planOrder] = await db
+      .insert(schema.orders)
+      .values({ kind: "subscription", email: carol.user.email, name: "Carol", userId: carol.user.id, status: "paid", totalCents: 15900, planId: "pro" })
+      .returning();
+    const [plan] = await db
+      .insert(schema.subscriptions)
+      .values({
+        orderId: planOrder.id,
+        userId: carol.user.id,
+        planId: "pro",
+        status: "active",
+        priceCents: 15900,
+        stripeSubscriptionId: `sub_test_${planOrder.id}`,
+      })
+      .returning();
+    expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 1, completed: 0, inProgress: 1 });
+    await db.update(schema.subscriptions).set({ status: "past_due" }).where(eq(schema.subscriptions.id, plan.id));
+    expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 1, completed: 0, inProgress: 1 });
+    await db.update(schema.subscriptions).set({ status: "canceled" }).where(eq(schema.subscriptions.id, plan.id));
+    expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 1, completed: 1, inProgress: 0 });
+    await db.update(schema.subscriptions).set({ status: "incomplete" }).where(eq(schema.subscriptions.id, plan.id));
+    expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 0, completed: 0, inProgress: 0 });
+
     // The API answers with the same numbers, shaped per role.
     const team = await readJson<Counts>(await call(count.loader, "/api/users/count", { auth: staff }));
     expect(team).toEqual({ status: "success", data: { serviceCounts: await getTeamCounts() } });

@@ -40,6 +40,11 @@ export async function getTeamCounts(): Promise<TeamCounts> {
   };
 }
 
+/**
+ * A customer's services, and their monthly plans with them (issue 20.14: a plan subscriber read 0/0/0):
+ * a plan that runs (active or past due) is work in progress; a plan that has ended was delivered.
+ * A plan that never started (incomplete) is not counted. Decision 163.
+ */
 export async function getCustomerCounts(userId: string): Promise<CustomerCounts> {
   const [row] = await db
     .select({
@@ -48,5 +53,14 @@ export async function getCustomerCounts(userId: string): Promise<CustomerCounts>
     })
     .from(schema.purchases)
     .where(and(eq(schema.purchases.userId, userId), inArray(schema.purchases.status, [...PAID_STATUSES])));
-  return { totalServicesBooked: row.completed + row.inProgress, completed: row.completed, inProgress: row.inProgress };
+  const [plans] = await db
+    .select({
+      running: sql<number>`count(*) filter (where ${schema.subscriptions.status} in ('active', 'past_due'))::int`,
+      ended: sql<number>`count(*) filter (where ${schema.subscriptions.status} = 'canceled')::int`,
+    })
+    .from(schema.subscriptions)
+    .where(eq(schema.subscriptions.userId, userId));
+  const completed = row.completed + plans.ended;
+  const inProgress = row.inProgress + plans.running;
+  return { totalServicesBooked: completed + inProgress, completed, inProgress };
 }
