@@ -8,16 +8,11 @@ import { action as readAction, loader as readLoader } from "~/routes/api.chat.re
 import { env } from "~/utils/env.server";
 
 import { parseEmail } from "../fakes/email-links";
-import { chatAccount, chatServerForFile, connectClient, delay, sendSupport, texts, type ChatAccount } from "../support/chat-helpers";
+import { chatAccount, chatServerForFile, delay, sendSupport, texts, type ChatAccount } from "../support/chat-helpers";
 import { catalogue, createPurchase } from "../support/dashboard-helpers";
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
-const { server, open } = chatServerForFile();
-async function client(account: ChatAccount) {
-  const socket = await connectClient(server.url, { token: account.token });
-  open.push(socket);
-  return socket;
-}
+const { client } = chatServerForFile();
 
 async function getConversationJson(customerId: string, auth: ChatAccount | null, query = "") {
   const request = new Request(`http://localhost/api/chat/conversation/${customerId}${query}`, {

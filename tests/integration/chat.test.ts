@@ -7,14 +7,9 @@ import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
 import { userRoom } from "~/realtime/socket.server";
 import { sessionCookieHeader } from "~/web/auth.server";
 
-import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts, type ChatAccount } from "../support/chat-helpers";
+import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts } from "../support/chat-helpers";
 
-const { server, open } = chatServerForFile();
-async function client(account: ChatAccount) {
-  const socket = await connectClient(server.url, { token: account.token });
-  open.push(socket);
-  return socket;
-}
+const { server, open, client } = chatServerForFile();
 
 describe("the handshake", () => {
   test("refuses no token, a bad token and a logged-out token with 'unauthorized'", async () => {

@@ -22,7 +22,7 @@ import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 import { parseEmail } from "../fakes/email-links";
-import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, type ChatAccount } from "../support/chat-helpers";
+import { chatAccount, chatServerForFile, collect, nextEvent, sendSupport, type ChatAccount } from "../support/chat-helpers";
 import { sessionCookieFor } from "../support/factories";
 import { samples } from "../support/reports-cases";
 import { formRequest } from "../support/requests";
@@ -33,13 +33,7 @@ import { formRequest } from "../support/requests";
  */
 
 const context = { requestId: "test", cspNonce: "", clientIp: "127.0.0.1" };
-const { server, open } = chatServerForFile();
-
-async function client(account: ChatAccount) {
-  const socket = await connectClient(server.url, { token: account.token });
-  open.push(socket);
-  return socket;
-}
+const { client } = chatServerForFile();
 
 function api(method: string, url: string, account: ChatAccount | null, body?: unknown) {
   const headers: Record<string, string> = account ? { Authorization: `Bearer ${account.token}` } : {};

@@ -58,7 +58,13 @@ export function chatServerForFile() {
       return started!.io;
     },
   };
-  return { server, open };
+  /** A socket signed in as `account`, closed after the test. */
+  async function client(account: { token: string }) {
+    const socket = await connectClient(server.url, { token: account.token });
+    open.push(socket);
+    return socket;
+  }
+  return { server, open, client };
 }
 
 /** Connects and resolves once open; rejects with the connect_error message. */
