@@ -87,6 +87,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   // above it finishes loading and grows the log, unless the reader has scrolled up.
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const lastTop = useRef(0);
   const toBottom = () => {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -119,8 +120,13 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
       <div
         ref={scroller}
         onScroll={(e) => {
+          // Only the reader scrolling up leaves the bottom: the scroll event of our own jump to the
+          // bottom can arrive after a thumbnail grew the log, and must not read as "scrolled up".
           const el = e.currentTarget;
-          atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+          const up = el.scrollTop < lastTop.current;
+          lastTop.current = el.scrollTop;
+          if (el.scrollHeight - el.scrollTop - el.clientHeight < 48) atBottom.current = true;
+          else if (up) atBottom.current = false;
         }}
         onLoadCapture={() => {
           if (atBottom.current) toBottom();

@@ -83,7 +83,10 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
         </div>
         <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
           {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
-          <ul ref={row} className="-mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0">
+          <ul
+            ref={row}
+            className="relative -mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0"
+          >
             {links[role].map(({ to, label, icon: Icon }) => (
               <li key={to} className="shrink-0 lg:shrink">
                 <NavLink
