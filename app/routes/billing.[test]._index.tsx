@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, FlaskConical } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 
 import { PlanCard } from "~/components/billing/plan-card";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Logo } from "~/components/ui/logo";
+import { TestModeBadge } from "~/components/ui/test-mode-badge";
 import { centsToDollars, formatMoney } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
@@ -95,10 +96,7 @@ export default function TestBilling() {
       <main className="mx-auto max-w-3xl space-y-8">
         <div className="flex items-center justify-between gap-3">
           <Logo />
-          <span className="inline-flex items-center gap-1.5 rounded-full bg-amber-200 px-3 py-1 text-xs font-bold tracking-wide text-amber-950 uppercase">
-            <FlaskConical aria-hidden="true" className="size-3.5" />
-            Test mode
-          </span>
+          <TestModeBadge />
         </div>
         <header>
           <h1 className="text-3xl font-bold tracking-tight text-slate-950">Manage billing</h1>

@@ -2,13 +2,14 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ArrowLeft, CreditCard, FlaskConical, Lock } from "lucide-react";
+import { ArrowLeft, CreditCard, Lock } from "lucide-react";
 
 import { inputProps } from "~/components/auth/conform";
 import { OrderSummary } from "~/components/order/order-summary";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Logo } from "~/components/ui/logo";
+import { TestModeBadge } from "~/components/ui/test-mode-badge";
 import { formatMoney } from "~/domain/format";
 import { testCardSchema } from "~/domain/schemas/test-card";
 import { cancelCheckoutSession, findOrderBySession, fulfilCheckoutSession, orderLines, testCheckoutSession } from "~/models/orders.server";
@@ -94,10 +95,7 @@ export default function TestCheckout() {
         <div className="mx-auto max-w-md">
           <div className="flex items-center justify-between gap-3">
             <Logo />
-            <span className="inline-flex items-center gap-1.5 rounded-full bg-amber-200 px-3 py-1 text-xs font-bold tracking-wide text-amber-950 uppercase">
-              <FlaskConical aria-hidden="true" className="size-3.5" />
-              Test mode
-            </span>
+            <TestModeBadge />
           </div>
           <h1 id="summary-heading" className="mt-10 text-base font-medium text-slate-600">
             Pay BrandLift
