@@ -1,13 +1,14 @@
 import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
+import { startPendingOrderSweep } from "~/models/pending-orders.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { database } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending. */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
@@ -15,6 +16,7 @@ export async function boot() {
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);
   stopSweep ??= startUnsentAttachmentSweep();
+  stopPendingSweep ??= startPendingOrderSweep();
   return {
     database: database.kind,
     demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
@@ -23,9 +25,11 @@ export async function boot() {
 }
 
 let stopSweep: (() => void) | undefined;
+let stopPendingSweep: (() => void) | undefined;
 
 export async function shutdown() {
   stopSweep?.();
+  stopPendingSweep?.();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
   if (redis) await redis.quit().catch(() => redis?.disconnect());

@@ -127,6 +127,8 @@ export const orders = pgTable(
     stripePaymentIntentId: text("stripe_payment_intent_id"),
     stripeCustomerId: text("stripe_customer_id"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** When the pending-order sweep last asked Stripe about this order (its claim: one node per order; decision 241). */
+    checkoutCheckedAt: timestamp("checkout_checked_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

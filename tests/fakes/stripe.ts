@@ -28,6 +28,8 @@ export interface FakeStripe {
   failNext(status: number, times?: number): void;
   /** The next session creation answers without a `url`. */
   omitUrlNext(): void;
+  /** Runs once, when the next expire request arrives and before it is answered (a customer paying at that moment). */
+  beforeNextExpire(hook: (sessionId: string) => void): void;
   /** Marks a session paid (or another payment status) as Stripe would after the hosted page. */
   complete(sessionId: string, paymentStatus?: "paid" | "unpaid"): Session;
   /** Subscriptions made by completing subscription-mode sessions, by id. */
@@ -88,6 +90,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   let refundFailures: { status: number; times: number } | null = null;
   const openInvoices = new Map<string, Session>();
   let declines = 0;
+  let beforeExpire: ((sessionId: string) => void) | null = null;
   const refundedOf = (pi: string) =>
     [...refunds.values()].filter((r) => r.payment_intent === pi && r.status === "succeeded").reduce((sum, r) => sum + (r.amount as number), 0);
   const createRefund = (pi: string, amount: number | undefined, metadata: Record<string, unknown>): Session | string => {
@@ -281,6 +284,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           },
         });
       }
+      const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(url.pathname);
+      if (req.method === "POST" && expiring) {
+        const session = sessions.get(expiring[1]);
+        if (!session) return stripeError(res, 404, `No such checkout.session: '${expiring[1]}'`);
+        beforeExpire?.(session.id);
+        beforeExpire = null;
+        // As Stripe: only an open session can be expired.
+        if (session.status !== "open") return stripeError(res, 400, `Only Checkout Sessions with a status in ["open"] can be expired.`);
+        session.status = "expired";
+        return send(res, 200, session);
+      }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
       if (req.method === "GET" && match) {
         const session = sessions.get(match[1]);
@@ -301,6 +315,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     omitUrlNext() {
       omitUrl = true;
+    },
+    beforeNextExpire(hook) {
+      beforeExpire = hook;
     },
     complete(sessionId, paymentStatus = "paid") {
       const session = sessions.get(sessionId);
