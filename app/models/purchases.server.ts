@@ -74,10 +74,14 @@ const newestFirst = [desc(schema.purchases.createdAt), desc(schema.purchases.id)
 /** One customer's purchases, newest first. */
 export async function listPurchasesForUser(userId: string): Promise<PurchaseRow[]> {
   if (!isUuid(userId)) return [];
-  return selectPurchases()
-    .where(and(eq(schema.purchases.userId, userId), inArray(schema.purchases.status, [...VISIBLE_STATUSES])))
-    .orderBy(...newestFirst);
+  return purchasesOfUser.execute({ userId });
 }
+
+/** Built once: the signed-in read of the JSON API runs it on every call (decision 195). */
+const purchasesOfUser = selectPurchases()
+  .where(and(eq(schema.purchases.userId, sql.placeholder("userId")), inArray(schema.purchases.status, [...VISIBLE_STATUSES])))
+  .orderBy(...newestFirst)
+  .prepare("purchases_of_user");
 
 /** Staff lookup by the customer's e-mail (case-insensitive). */
 export async function listPurchasesByEmail(email: string): Promise<PurchaseRow[]> {

@@ -32,25 +32,35 @@ export async function getSessionUser(token: string, kind: SessionKind): Promise<
 
 /** The live session behind a secret and its user (sockets keep the id to be revoked by it). */
 export async function findSession(token: string, kind: SessionKind): Promise<{ sessionId: string; user: SessionUser } | null> {
-  const [row] = await db
-    .select({
-      sessionId: schema.sessions.id,
-      id: schema.users.id,
-      name: schema.users.name,
-      email: schema.users.email,
-      role: schema.users.role,
-      profileImage: schema.users.profileImage,
-      createdAt: schema.users.createdAt,
-      disabledAt: schema.users.disabledAt,
-    })
-    .from(schema.sessions)
-    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
-    .where(and(eq(schema.sessions.tokenHash, hashToken(token)), eq(schema.sessions.kind, kind), gt(schema.sessions.expiresAt, sql`now()`)))
-    .limit(1);
+  const [row] = await sessionByToken.execute({ tokenHash: hashToken(token), kind });
   if (!row || row.disabledAt) return null;
   const { disabledAt: _disabled, sessionId, ...user } = row;
   return { sessionId, user };
 }
+
+/** Built once, not per request: every signed-in call resolves its session with it (decision 195). */
+const sessionByToken = db
+  .select({
+    sessionId: schema.sessions.id,
+    id: schema.users.id,
+    name: schema.users.name,
+    email: schema.users.email,
+    role: schema.users.role,
+    profileImage: schema.users.profileImage,
+    createdAt: schema.users.createdAt,
+    disabledAt: schema.users.disabledAt,
+  })
+  .from(schema.sessions)
+  .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+  .where(
+    and(
+      eq(schema.sessions.tokenHash, sql.placeholder("tokenHash")),
+      eq(schema.sessions.kind, sql.placeholder("kind")),
+      gt(schema.sessions.expiresAt, sql`now()`),
+    ),
+  )
+  .limit(1)
+  .prepare("session_by_token");
 
 /** Of these session ids, the ones still live with an account that is not disabled. */
 export async function liveSessionIds(sessionIds: string[]): Promise<Set<string>> {
