@@ -10,3 +10,4 @@ export * from "./schema/billing";
 export * from "./schema/ops";
 export * from "./schema/grader";
 export * from "./schema/workspace";
+export * from "./schema/calendar";

@@ -214,6 +214,7 @@ export const PLANS = [
     key: "starter",
     name: "STARTER PACKAGE",
     priceCents: 4900,
+    postsPerMonth: 12,
     tagline: "A consistent, professional presence on the platforms that matter most to you.",
     features: [
       "12 branded posts a month on two platforms",
@@ -227,6 +228,7 @@ export const PLANS = [
     key: "pro",
     name: "PRO PACKAGE",
     priceCents: 15900,
+    postsPerMonth: 20,
     tagline: "For growing brands ready to turn followers into customers.",
     features: [
       "20 posts a month on three platforms, including short-form video",
@@ -241,6 +243,7 @@ export const PLANS = [
     key: "vip",
     name: "VIP TREATMENT",
     priceCents: 58900,
+    postsPerMonth: 30,
     tagline: "A dedicated team running your social presence end to end.",
     features: [
       "Daily posting on every platform you use",

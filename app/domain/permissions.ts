@@ -35,7 +35,11 @@ export type Action =
   | "chat:join-room"
   | "chat:read-conversation"
   | "inbox:manage"
-  | "team:manage";
+  | "team:manage"
+  | "posts:manage"
+  | "post:read"
+  | "post:review"
+  | "calendar:own";
 
 /** Resource owners: the customer a purchase, report or conversation belongs to. */
 export interface Owned {
@@ -59,20 +63,26 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
     case "subscriptions:manage":
     case "refund:create":
     case "team:manage":
+    case "posts:manage":
       return actor.role === "team";
     case "area:customer":
     case "purchases:list-own":
     case "reports:list-own":
     case "subscriptions:list-own":
     case "billing:manage":
+    case "calendar:own":
       return actor.role === "user";
     case "purchase:read":
     case "report:read":
     case "subscription:read":
     case "receipt:read":
     case "chat:read-conversation":
+    case "post:read":
       if (actor.role === "team") return true;
       return !!resource && "ownerId" in resource && resource.ownerId === actor.id;
+    case "post:review":
+      // The customer's own decision: staff comment, they do not approve for them.
+      return actor.role === "user" && !!resource && "ownerId" in resource && resource.ownerId === actor.id;
     case "chat:join-room":
       return !!resource && "roomId" in resource && canJoinRoom(actor, resource.roomId);
   }

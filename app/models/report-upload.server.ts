@@ -118,16 +118,16 @@ async function peek(data: AsyncIterable<Uint8Array>) {
   return { head: Buffer.concat(chunks), iterator, done };
 }
 
-async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done: boolean) {
+async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done: boolean, maxBytes: number) {
   let size = head.byteLength;
-  if (size > MAX_REPORT_BYTES) throw tooLarge();
+  if (size > maxBytes) throw tooLarge();
   yield head;
   if (done) return;
   for (;;) {
     const next = await iterator.next();
     if (next.done) return;
     size += next.value.byteLength;
-    if (size > MAX_REPORT_BYTES) throw tooLarge();
+    if (size > maxBytes) throw tooLarge();
     yield Buffer.from(next.value);
   }
 }
@@ -136,6 +136,8 @@ async function* limited(head: Buffer, iterator: AsyncIterator<Uint8Array>, done:
 export interface UploadRules {
   types: Readonly<Record<string, string>>;
   keyPrefix: string;
+  /** The file's limit (default the report's 10 MiB); past it, 413. */
+  maxBytes?: number;
 }
 const REPORT_RULES: UploadRules = { types: REPORT_TYPES, keyPrefix: "reports" };
 
@@ -143,8 +145,9 @@ const REPORT_RULES: UploadRules = { types: REPORT_TYPES, keyPrefix: "reports" };
 export async function receiveReportUpload(request: Request, fileField = "report", rules: UploadRules = REPORT_RULES): Promise<ReceivedUpload> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) throw noFile();
+  const maxBytes = rules.maxBytes ?? MAX_REPORT_BYTES;
   const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > MAX_REPORT_BYTES + MAX_ENVELOPE_BYTES) throw tooLarge();
+  if (length > maxBytes + MAX_ENVELOPE_BYTES) throw tooLarge();
 
   let stored: StoredUpload | null = null;
   let otherBytes = 0;
@@ -176,7 +179,7 @@ export async function receiveReportUpload(request: Request, fileField = "report"
     if (!rules.types[extension]) throw wrongType();
     const { head, iterator, done } = await peek(part.data);
     if (head.byteLength === 0) throw noFile();
-    if (head.byteLength > MAX_REPORT_BYTES) throw tooLarge();
+    if (head.byteLength > maxBytes) throw tooLarge();
     if (!(await contentMatches(extension, head, rules.types))) throw wrongType();
 
     const mimeType = rules.types[extension]!;
@@ -184,7 +187,7 @@ export async function receiveReportUpload(request: Request, fileField = "report"
     let size = 0;
     const counted = Readable.from(
       (async function* () {
-        for await (const chunk of limited(head, iterator, done)) {
+        for await (const chunk of limited(head, iterator, done, maxBytes)) {
           size += chunk.byteLength;
           yield chunk;
         }

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
+import type { PostJson } from "~/domain/schemas/calendar";
 
 export { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type ChatMessage } from "~/domain/chat";
 
@@ -70,6 +71,8 @@ export interface ServerToClientEvents {
   read: (payload: ReadEvent) => void;
   /** To the team room: a thread's last message, unread count, status or assignee changed. */
   threadUpdated: (thread: Thread) => void;
+  /** A content calendar post changed: to the team room, and to the customer's sockets unless it is a draft. */
+  postUpdated: (post: PostJson) => void;
 }
 
 export interface SocketData {

@@ -18,6 +18,7 @@ import { onSocketRevocation, type SocketRevocation } from "~/utils/socket-revoca
 import { resolveIdentity } from "~/web/auth.server";
 import { fromOurPages } from "~/web/same-origin.server";
 
+import { registerCalendarEvents } from "./calendar-events.server";
 import { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
 import { INBOX_ERRORS, registerInboxHandlers } from "./inbox-handlers.server";
 import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
@@ -135,6 +136,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
     });
   });
   registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (issue 14)
+  registerCalendarEvents(io); // postUpdated (issue 24.2)
 
   return io;
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { ErrorRequestHandler, Response as ExpressResponse, RequestHandler } from "express";
 
+import { MAX_MEDIA_BYTES } from "~/domain/calendar";
 import { MAX_FORM_FIELDS, MAX_REPORT_BYTES, TOO_MANY_FIELDS_MESSAGE } from "~/domain/report";
 import { errorBody, HttpError, httpErrorResponse } from "~/utils/http.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
@@ -21,6 +22,8 @@ export const BODY_LIMITS = {
   fields: MAX_FORM_FIELDS,
   /** A multipart upload: the file plus this much of other fields and framing. */
   uploadBytes: MAX_REPORT_BYTES + 64 * 1024,
+  /** A post's image or video (the content calendar): the 50 MiB file plus the same envelope. */
+  mediaUploadBytes: MAX_MEDIA_BYTES + 64 * 1024,
 } as const;
 
 /** Routes that take a multipart file upload; every other body gets the 1 MiB limit. */
@@ -31,6 +34,9 @@ export const UPLOAD_PATHS: RegExp[] = [
   /^\/api\/subscriptions\/[^/]+\/reports$/,
   /^\/api\/chat\/attachments$/,
 ];
+
+/** Routes that take a post's media: the larger limit. */
+const MEDIA_UPLOAD_PATHS: RegExp[] = [/^\/api\/posts\/[^/]+\/media$/, /^\/dashboard\/calendar\/posts\/[^/]+(?:\/?|\.data)$/];
 
 export const PAYLOAD_TOO_LARGE_MESSAGE = "The request is too large.";
 export { TOO_MANY_FIELDS_MESSAGE };
@@ -56,6 +62,7 @@ const isUrlencoded = (type: string) => type.toLowerCase().startsWith("applicatio
 
 /** The byte limit of a body sent to `pathname` with this Content-Type. */
 export function byteLimitFor(pathname: string, contentType: string): number {
+  if (isMultipart(contentType) && MEDIA_UPLOAD_PATHS.some((path) => path.test(pathname))) return BODY_LIMITS.mediaUploadBytes;
   return isMultipart(contentType) && UPLOAD_PATHS.some((path) => path.test(pathname)) ? BODY_LIMITS.uploadBytes : BODY_LIMITS.bytes;
 }
 

@@ -49,6 +49,8 @@ export const plans = pgTable(
     priceCents: integer("price_cents").notNull(),
     currency: text("currency").notNull().default("usd"),
     features: jsonb("features").$type<string[]>().notNull().default([]),
+    /** Posts the plan includes each month, for the content calendar's quota; null: none promised. */
+    postsPerMonth: integer("posts_per_month"),
     sortOrder: integer("sort_order").notNull().default(0),
     updatedAt: updatedAt(),
   },

@@ -41,6 +41,9 @@ const QUERY_NAMES = [
   "upload",
   "insert",
   "pane",
+  "customerId",
+  "from",
+  "to",
 ];
 
 const fixtures = {} as Fixtures;

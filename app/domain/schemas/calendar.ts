@@ -1,0 +1,96 @@
+import { CAPTION_MAX, CHANNELS, COMMENT_MAX, POST_STATUSES, STAFF_STATUSES } from "~/domain/calendar";
+import { isUuid } from "~/domain/ids";
+import { ROLES } from "~/domain/status";
+import { text, z } from "~/domain/zod";
+
+/*
+ * The content calendar's inputs and answers (contracts: posts, reviews, comments, the calendar
+ * link). One schema per body, shared by the API and the no-JavaScript forms.
+ */
+
+const channel = z.enum(CHANNELS, { error: `Channel must be one of ${CHANNELS.join(", ")}.` });
+const scheduledAt = z
+  .string({ error: "scheduledAt is required: an ISO 8601 date and time." })
+  .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && Number.isFinite(Date.parse(value)), {
+    error: "scheduledAt must be an ISO 8601 date and time, e.g. 2026-12-03T14:00:00Z.",
+  })
+  .transform((value) => new Date(value).toISOString());
+const caption = text(
+  z
+    .string({ error: "Caption must be text." })
+    .trim()
+    .max(CAPTION_MAX, { error: `A caption is at most ${CAPTION_MAX.toLocaleString("en-US")} characters.` }),
+  "Caption",
+);
+const uuid = (message: string) => z.string({ error: message }).refine(isUuid, { error: message });
+
+export const createPostSchema = z.object({
+  customerId: uuid("customerId is required: the customer the post is for."),
+  channel,
+  scheduledAt,
+  caption: caption.default(""),
+});
+
+export const updatePostSchema = z.object({
+  channel: channel.optional(),
+  scheduledAt: scheduledAt.optional(),
+  caption: caption.optional(),
+  status: z.enum(STAFF_STATUSES, { error: `Status must be one of ${STAFF_STATUSES.join(", ")}.` }).optional(),
+});
+
+const commentBody = (label: string, required: string) =>
+  text(
+    z
+      .string({ error: required })
+      .trim()
+      .min(1, { error: required })
+      .max(COMMENT_MAX, { error: `A comment is at most ${COMMENT_MAX.toLocaleString("en-US")} characters.` }),
+    label,
+  );
+
+export const reviewSchema = z.object({
+  decision: z.enum(["approve", "request_changes"], { error: "decision must be approve or request_changes." }),
+  comment: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    commentBody("Comment", "Comment must be text.").optional(),
+  ),
+});
+
+export const commentSchema = z.object({ body: commentBody("Comment", "Please write a comment.") });
+
+const isoQuery = (name: string) =>
+  z
+    .string()
+    .refine((value) => Number.isFinite(Date.parse(value)), { error: `${name} must be an ISO 8601 date or date and time.` })
+    .optional();
+
+export const listPostsQuery = z.object({
+  customerId: uuid("customerId must be a customer's id.").optional(),
+  from: isoQuery("from"),
+  to: isoQuery("to"),
+  status: z.enum(POST_STATUSES, { error: `status must be one of ${POST_STATUSES.join(", ")}.` }).optional(),
+});
+
+const id = z.string().meta({ format: "uuid" });
+const isoDate = z.string().meta({ format: "date-time" });
+
+export const commentJson = z.object({
+  _id: id,
+  author: z.object({ _id: id, name: z.string(), role: z.enum(ROLES) }).nullable(),
+  body: z.string(),
+  createdAt: isoDate,
+});
+export type CommentJson = z.infer<typeof commentJson>;
+
+export const postJson = z.object({
+  _id: id,
+  customer: z.object({ _id: id, name: z.string() }),
+  channel: z.enum(CHANNELS),
+  scheduledAt: isoDate,
+  caption: z.string(),
+  media: z.array(z.object({ _id: id, mimeType: z.string(), url: z.string().meta({ description: "The file, for the signed-in owner and staff." }) })),
+  status: z.enum(POST_STATUSES),
+  comments: z.array(commentJson),
+  updatedAt: isoDate,
+});
+export type PostJson = z.infer<typeof postJson>;

@@ -1,0 +1,125 @@
+import { addPostMedia, createPost, updatePost } from "~/models/posts.server";
+
+import { samples } from "../../support/reports-cases";
+import { byRole, everyone } from "./helpers";
+import type { AuthorizationRow, Fixtures } from "./types";
+
+/**
+ * The content calendar (issue 24.2): staff draft and edit posts; the customer they belong to lists
+ * them (never drafts), reviews them while in review and comments; anyone else is 404, as for a
+ * missing post. Rows that change a post's status get a fresh post per call.
+ */
+
+type Team = Fixtures["team"];
+const when = "2030-06-10T10:00:00Z";
+
+async function postFor(team: Team, customerId: string, status: "draft" | "in_review") {
+  const post = await createPost(team, { customerId, channel: "instagram", scheduledAt: when, caption: "Authz post" });
+  if (status === "in_review") await updatePost(team, post._id, { status: "in_review" });
+  return post._id;
+}
+
+const png = () => {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(samples.png())]), "post.png");
+  return form;
+};
+
+export async function fixtures(base: Omit<Fixtures, "ids">) {
+  const reviewPost = await postFor(base.team, base.customerA.id, "in_review");
+  const draftPost = await postFor(base.team, base.customerA.id, "draft");
+  const request = new Request(`http://localhost/api/posts/${reviewPost}/media`, { method: "POST", body: png() });
+  const withMedia = await addPostMedia(base.team, reviewPost, request);
+  const draftMedia = await addPostMedia(base.team, draftPost, new Request(`http://localhost/api/posts/${draftPost}/media`, { method: "POST", body: png() }));
+  return { calendarPost: reviewPost, calendarDraft: draftPost, calendarMedia: withMedia.media[0]!._id, calendarDraftMedia: draftMedia.media[0]!._id };
+}
+
+const freshInReview = async (f: Fixtures) => postFor(f.team, f.customerA.id, "in_review");
+const loginPage = { status: 302, location: "/login" };
+
+export const rows: AuthorizationRow[] = [
+  { route: "api.posts.ts", method: "GET", path: "/api/posts", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  {
+    route: "api.posts.ts",
+    method: "GET",
+    path: (f) => `/api/posts?customerId=${f.customerA.id}&status=in_review&from=2030-06-01&to=2030-07-01`,
+    note: "customer A's month",
+    expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
+  },
+  {
+    route: "api.posts.ts",
+    method: "POST",
+    path: "/api/posts",
+    body: (f) => ({ json: { customerId: f.customerA.id, channel: "x", scheduledAt: when, caption: "New" } }),
+    expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
+  },
+  {
+    route: "api.posts.$id.ts",
+    method: "PATCH",
+    path: async (f) => `/api/posts/${await freshInReview(f)}`,
+    body: { json: { caption: "Edited", scheduledAt: "2030-06-11T10:00:00Z" } },
+    expect: byRole({ anonymous: 401, customer: 403, team: 200 }),
+  },
+  {
+    route: "api.posts.$id.ts",
+    method: "PATCH",
+    path: `/api/posts/${crypto.randomUUID()}`,
+    note: "unknown id",
+    body: { json: { caption: "x" } },
+    expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
+  },
+  { route: "api.posts.$id.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}`, expect: everyone(405) },
+  {
+    route: "api.posts.$id.media.ts",
+    method: "POST",
+    path: (f) => `/api/posts/${f.ids.calendarDraft}/media`,
+    body: { multipart: png },
+    expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
+  },
+  { route: "api.posts.$id.media.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarDraft}/media`, expect: everyone(405) },
+  {
+    route: "api.posts.$id.review.ts",
+    method: "POST",
+    path: async (f) => `/api/posts/${await freshInReview(f)}/review`,
+    body: { json: { decision: "approve" } },
+    expect: { anonymous: 401, customerA: 200, customerB: 404, team: 403 },
+  },
+  {
+    route: "api.posts.$id.review.ts",
+    method: "POST",
+    path: (f) => `/api/posts/${f.ids.calendarDraft}/review`,
+    note: "a draft",
+    body: { json: { decision: "approve" } },
+    expect: { anonymous: 401, customerA: 404, customerB: 404, team: 403 },
+  },
+  { route: "api.posts.$id.review.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/review`, expect: everyone(405) },
+  {
+    route: "api.posts.$id.comments.ts",
+    method: "POST",
+    path: (f) => `/api/posts/${f.ids.calendarPost}/comments`,
+    body: { json: { body: "Looks good" } },
+    expect: { anonymous: 401, customerA: 201, customerB: 404, team: 201 },
+  },
+  {
+    route: "api.posts.$id.comments.ts",
+    method: "POST",
+    path: (f) => `/api/posts/${f.ids.calendarDraft}/comments`,
+    note: "a draft",
+    body: { json: { body: "Internal" } },
+    expect: { anonymous: 401, customerA: 404, customerB: 404, team: 201 },
+  },
+  { route: "api.posts.$id.comments.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/comments`, expect: everyone(405) },
+  {
+    route: "files.posts.$mediaId.ts",
+    method: "GET",
+    path: (f) => `/files/posts/${f.ids.calendarMedia}`,
+    expect: { anonymous: loginPage, customerA: 200, customerB: 404, team: 200 },
+  },
+  {
+    route: "files.posts.$mediaId.ts",
+    method: "GET",
+    path: (f) => `/files/posts/${f.ids.calendarDraftMedia}`,
+    note: "a draft's file",
+    expect: { anonymous: loginPage, customerA: 404, customerB: 404, team: 200 },
+  },
+];
