@@ -11,3 +11,4 @@ export * from "./schema/ops";
 export * from "./schema/grader";
 export * from "./schema/workspace";
 export * from "./schema/calendar";
+export * from "./schema/audit";

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, like, notLike, sql } from "drizzle-orm";
 
 import { joinSentences, packageLineName, parsePackageKey, slugify, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
-import { centsToDollars } from "~/domain/format";
+import { centsToDollars, formatMoney } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { db, schema, seedCatalogue, type Tx } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { isUniqueViolation } from "~/utils/sql.server";
 
+import { recordAudit } from "./audit.server";
 import type { Service } from "./services.server";
 
 /*
@@ -509,6 +510,45 @@ async function nextSortOrder(tx: Tx): Promise<number> {
 
 async function logChange(tx: Tx, actor: Actor, change: Omit<typeof schema.catalogueChanges.$inferInsert, "actorId" | "actorName">) {
   await tx.insert(schema.catalogueChanges).values({ ...change, actorId: actor.id, actorName: actor.name });
+  // The same change in the audit log (issue 25.6), in the same transaction.
+  const before = (change.before ?? null) as Snapshot | null;
+  const after = (change.after ?? {}) as Snapshot;
+  await recordAudit(
+    {
+      actor,
+      action:
+        change.entity === "plan"
+          ? "plan.update"
+          : change.entity === "packages"
+            ? "service.packages"
+            : change.action === "create"
+              ? "service.create"
+              : "service.update",
+      target: { kind: change.entity === "plan" ? "plan" : "service", id: change.entityId, label: change.entityName },
+      detail: describeChange(before, after),
+    },
+    tx,
+  );
+}
+
+type Snapshot = Record<string, unknown>;
+
+/** What a catalogue change changed, in one line: "price $100.00 → $120.00; hidden". */
+function describeChange(before: Snapshot | null, after: Snapshot): string {
+  const money = (cents: unknown) => (typeof cents === "number" ? formatMoney(centsToDollars(cents)) : "none");
+  if (Array.isArray(after.tiers)) {
+    const tiers = after.tiers as { tier: number; name: string; priceCents: number | null }[];
+    return `Packages: ${tiers.map((tier) => `${tier.name} ${tier.priceCents === null ? "(service price)" : money(tier.priceCents)}`).join(", ")}`;
+  }
+  if (!before) return `Created at ${money(after.priceCents)}${after.active === false ? ", hidden" : ""}`;
+  const parts: string[] = [];
+  if (before.name !== after.name) parts.push(`name “${String(before.name)}” → “${String(after.name)}”`);
+  if (before.priceCents !== after.priceCents) parts.push(`price ${money(before.priceCents)} → ${money(after.priceCents)}`);
+  if (before.active !== after.active) parts.push(after.active ? "shown in the catalogue" : "hidden from the catalogue");
+  if (before.description !== after.description) parts.push("description changed");
+  if (JSON.stringify(before.features) !== JSON.stringify(after.features)) parts.push("features changed");
+  if (before.sortOrder !== after.sortOrder) parts.push(`display order ${String(before.sortOrder)} → ${String(after.sortOrder)}`);
+  return parts.length > 0 ? parts.join("; ") : "Saved without changes";
 }
 
 function serviceSnapshot(service: Service) {

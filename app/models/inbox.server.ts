@@ -6,6 +6,7 @@ import { INBOX_PAGE_SIZE, type InboxFilter, type Thread, type ThreadStatus } fro
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 
+import { recordAudit } from "./audit.server";
 import { threadEvents } from "./thread-events.server";
 import { threadSelect, toThread } from "./thread-view.server";
 
@@ -123,7 +124,7 @@ export interface ThreadChanges {
  * Closes, reopens or assigns a thread. Two staff assigning at once: each write is one statement,
  * the last one wins, and both see the result through `threadUpdated`.
  */
-export async function updateThread(key: string, changes: ThreadChanges): Promise<Thread> {
+export async function updateThread(actor: { id: string }, key: string, changes: ThreadChanges): Promise<Thread> {
   const found = await findThreadRoom(key);
   if (!found) throw notFound("Conversation not found.");
   if (changes.assigneeId) {
@@ -138,6 +139,7 @@ export async function updateThread(key: string, changes: ThreadChanges): Promise
       : [];
     if (!staff) throw new HttpError(400, "The assignee must be a team member.", "INVALID_INPUT");
   }
+  const before = changes.assigneeId !== undefined ? await getThreadByRoom(found.roomId) : null;
   const set = {
     ...(changes.status ? { status: changes.status } : {}),
     ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
@@ -156,6 +158,16 @@ export async function updateThread(key: string, changes: ThreadChanges): Promise
   threadEvents.emit("changed", found.roomId);
   const thread = await getThreadByRoom(found.roomId);
   if (!thread) throw notFound("Conversation not found.");
+  if (changes.assigneeId !== undefined && (before?.assignee?._id ?? null) !== (thread.assignee?._id ?? null)) {
+    await recordAudit({
+      actor,
+      action: "thread.assign",
+      target: { kind: "thread", id: key, label: `Conversation with ${thread.customer.name} (${thread.customer.email})` },
+      detail: thread.assignee
+        ? `Assigned to ${thread.assignee.name}${before?.assignee ? ` (was ${before.assignee.name})` : ""}`
+        : `Unassigned (was ${before?.assignee?.name ?? "nobody"})`,
+    });
+  }
   return thread;
 }
 

@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { z } from "zod";
 
 import { isLiveStatus, reportPeriod } from "~/domain/billing";
+import { formatFileSize } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import { UPLOAD_MESSAGES } from "~/domain/report";
@@ -15,7 +16,7 @@ import { logger } from "~/utils/logger.server";
 
 import { findPlan } from "./catalogue.server";
 import { receiveReportUpload } from "./report-upload.server";
-import { toReportJson } from "./reports.server";
+import { auditReport, toReportJson } from "./reports.server";
 import { findSubscription, planFor } from "./subscriptions.server";
 
 /*
@@ -99,22 +100,34 @@ export async function uploadPlanReport(actor: Actor, subscriptionId: string, req
     if (breaksTextRule(description, { multiline: true })) throw badRequest(controlCharacterMessage("The description"));
     if (!upload.file) throw badRequest(UPLOAD_MESSAGES.file, "FILE_REQUIRED");
     const service = await ensurePlanService(subscription.planId);
-    const [row] = await db
-      .insert(schema.reports)
-      .values({
-        userId: subscription.userId,
-        serviceId: service.id,
-        subscriptionId: subscription.id,
-        period: reportPeriod(),
-        uploadedById: actor.id,
-        title,
-        description: description || null,
-        fileName: upload.file.fileName,
-        fileSize: upload.file.size,
-        mimeType: upload.file.mimeType,
-        storageKey: upload.file.key,
-      })
-      .returning({ id: schema.reports.id });
+    const file = upload.file;
+    const userId = subscription.userId;
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(schema.reports)
+        .values({
+          userId,
+          serviceId: service.id,
+          subscriptionId: subscription.id,
+          period: reportPeriod(),
+          uploadedById: actor.id,
+          title,
+          description: description || null,
+          fileName: file.fileName,
+          fileSize: file.size,
+          mimeType: file.mimeType,
+          storageKey: file.key,
+        })
+        .returning({ id: schema.reports.id });
+      await auditReport(
+        tx,
+        actor,
+        "report.upload",
+        { id: created.id, title, userId },
+        `${file.fileName} (${formatFileSize(file.size)}) for the ${service.name} plan`,
+      );
+      return created;
+    });
     id = row.id;
   } catch (error) {
     await upload.discard();

@@ -9,6 +9,8 @@ import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 
+import { recordAudit } from "./audit.server";
+
 /**
  * Purchases as the dashboard and the JSON API see them. A customer sees what they paid for
  * (in progress, completed, refunded); pending and cancelled checkouts were never theirs to work on.
@@ -123,10 +125,24 @@ export async function setPurchaseStatus(actor: Actor, id: string, status: WorkSt
     throw new HttpError(409, "Only paid purchases can be marked in progress or completed.", "CONFLICT");
   }
   if (current.status !== status) {
-    await db
-      .update(schema.purchases)
-      .set({ status, completedAt: status === "completed" ? new Date() : null, updatedAt: new Date() })
-      .where(and(eq(schema.purchases.id, id), inArray(schema.purchases.status, [...WORK_STATUSES])));
+    await db.transaction(async (tx) => {
+      const changed = await tx
+        .update(schema.purchases)
+        .set({ status, completedAt: status === "completed" ? new Date() : null, updatedAt: new Date() })
+        .where(and(eq(schema.purchases.id, id), inArray(schema.purchases.status, [...WORK_STATUSES])))
+        .returning({ id: schema.purchases.id });
+      if (changed.length > 0) {
+        await recordAudit(
+          {
+            actor,
+            action: "purchase.status",
+            target: purchaseTarget(current),
+            detail: status === "completed" ? "Marked completed" : "Moved back to in progress",
+          },
+          tx,
+        );
+      }
+    });
   }
   return (await findPurchase(id))!;
 }
@@ -143,7 +159,8 @@ export interface PurchaseChanges {
  */
 export async function updatePurchase(actor: Actor, id: string, changes: PurchaseChanges): Promise<PurchaseRow> {
   if (!can(actor, "purchase:update-status")) throw new HttpError(403, "You are not allowed to do that.");
-  if (!(await findPurchase(id))) throw notFound("Purchase not found.");
+  const current = await findPurchase(id);
+  if (!current) throw notFound("Purchase not found.");
   if (changes.assigneeId) {
     const [staff] = await db
       .select({ id: schema.users.id })
@@ -154,16 +171,33 @@ export async function updatePurchase(actor: Actor, id: string, changes: Purchase
   }
   if (changes.status) await setPurchaseStatus(actor, id, changes.status);
   if (changes.assigneeId !== undefined || changes.dueAt !== undefined) {
-    await db
-      .update(schema.purchases)
-      .set({
-        ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
-        ...(changes.dueAt !== undefined ? { dueAt: changes.dueAt } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(schema.purchases.id, id));
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select({ assigneeId: schema.purchases.assigneeId }).from(schema.purchases).where(eq(schema.purchases.id, id)).for("update");
+      await tx
+        .update(schema.purchases)
+        .set({
+          ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
+          ...(changes.dueAt !== undefined ? { dueAt: changes.dueAt } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(schema.purchases.id, id));
+      // Who does the work is recorded; a due date alone is planning, not a change a customer sees.
+      if (changes.assigneeId !== undefined && before?.assigneeId !== changes.assigneeId) {
+        const [assignee] = changes.assigneeId
+          ? await tx.select({ name: schema.users.name }).from(schema.users).where(eq(schema.users.id, changes.assigneeId))
+          : [];
+        await recordAudit(
+          { actor, action: "purchase.assign", target: purchaseTarget(current), detail: assignee ? `Assigned to ${assignee.name}` : "Unassigned" },
+          tx,
+        );
+      }
+    });
   }
   return (await findPurchase(id))!;
+}
+
+function purchaseTarget(row: PurchaseRow) {
+  return { kind: "purchase" as const, id: row.id, label: `${row.serviceName} for ${row.customerName ?? "a guest"}` };
 }
 
 export type DueFilter = "overdue" | "week";

@@ -12,6 +12,7 @@ import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { idOf, stripe, type Stripe } from "~/utils/stripe.server";
 
+import { recordAudit } from "./audit.server";
 import { recordOrderEmail } from "./order-emails.server";
 import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
 
@@ -153,6 +154,8 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
         reason: request.reason ?? null,
       })
       .returning();
+    // Test checkout: the money is refunded here and now, so the entry commits with it.
+    if (!stripe) await auditRefund(tx, order, amount, request);
     return { order: await settleOrder(tx, order), refund };
   });
   const { refund } = reserved;
@@ -193,12 +196,28 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
         updatedAt: new Date(),
       })
       .where(eq(schema.refunds.id, refund.id));
+    if (stripeRefund.status !== "failed" && stripeRefund.status !== "canceled") await auditRefund(tx, locked, refund.amountCents, request);
     return settleOrder(tx, locked);
   });
   logger.info({ orderId, refundId: refund.id, stripeRefundId: stripeRefund.id, amountCents: refund.amountCents }, "order refunded");
   await sendRefundEmail(order, refund.amountCents);
   await endPlanOfRefundedOrder(order);
   return order;
+}
+
+/** The audit entry of a refund staff made (a refund Stripe refused changed no money: none). */
+function auditRefund(tx: Tx, order: Order, amountCents: number, request: RefundRequest) {
+  const amount = formatMoney(centsToDollars(amountCents), order.currency);
+  const total = formatMoney(centsToDollars(order.totalCents), order.currency);
+  return recordAudit(
+    {
+      actor: { id: request.staffId },
+      action: "order.refund",
+      target: { kind: "order", id: order.id, label: `${order.name || order.email} (${order.email})` },
+      detail: `Refunded ${amount} of ${total}${request.reason ? `: ${request.reason}` : ""}`,
+    },
+    tx,
+  );
 }
 
 /** The order a charge paid for: by its payment intent, or a plan's first invoice (billing's table). */

@@ -1,17 +1,19 @@
 import { and, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 
+import { formatFileSize } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import type { ReportJson } from "~/domain/purchase";
 import { line, text } from "~/domain/zod";
-import { db, schema } from "~/utils/db.server";
+import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 
+import { recordAudit } from "./audit.server";
 import { findCustomer } from "./customers.server";
 import { findPaidPurchase } from "./purchases.server";
 import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
@@ -151,21 +153,26 @@ export async function uploadReport(actor: Actor, serviceId: string, request: Req
     const purchase = await findPaidPurchase(customer.id, serviceId, purchaseId);
     if (!purchase) throw badRequest("This customer has not purchased this service.", "NOT_PURCHASED");
 
-    const [row] = await db
-      .insert(schema.reports)
-      .values({
-        userId: customer.id,
-        serviceId,
-        purchaseId: purchase.id,
-        uploadedById: actor.id,
-        title,
-        description,
-        fileName: upload.file.fileName,
-        fileSize: upload.file.size,
-        mimeType: upload.file.mimeType,
-        storageKey: upload.file.key,
-      })
-      .returning({ id: schema.reports.id });
+    const file = upload.file;
+    const row = await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(schema.reports)
+        .values({
+          userId: customer.id,
+          serviceId,
+          purchaseId: purchase.id,
+          uploadedById: actor.id,
+          title,
+          description,
+          fileName: file.fileName,
+          fileSize: file.size,
+          mimeType: file.mimeType,
+          storageKey: file.key,
+        })
+        .returning({ id: schema.reports.id });
+      await auditReport(tx, actor, "report.upload", { id: created.id, title, userId: customer.id }, `${file.fileName} (${formatFileSize(file.size)})`);
+      return created;
+    });
     inserted = { id: row.id, purchaseId: purchase.id, customer };
   } catch (error) {
     await upload.discard();
@@ -174,6 +181,21 @@ export async function uploadReport(actor: Actor, serviceId: string, request: Req
   const report = (await findReport(inserted.id))!;
   await notifyCustomer(inserted.customer, report, inserted.purchaseId);
   return report;
+}
+
+/** A report's audit entry (issue 25.6), named by its title and its customer, in the change's transaction. */
+export async function auditReport(
+  tx: Tx,
+  actor: { id: string },
+  action: "report.upload" | "report.replace" | "report.delete",
+  report: { id: string; title: string; userId: string },
+  detail: string,
+) {
+  const [customer] = await tx.select({ name: schema.users.name }).from(schema.users).where(eq(schema.users.id, report.userId));
+  await recordAudit(
+    { actor, action, target: { kind: "report", id: report.id, label: `“${report.title}” for ${customer?.name ?? "a former customer"}` }, detail },
+    tx,
+  );
 }
 
 async function serviceExists(id: string) {

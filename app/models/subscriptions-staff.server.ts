@@ -10,6 +10,7 @@ import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { stripe, type Stripe } from "~/utils/stripe.server";
 
+import { recordAudit } from "./audit.server";
 import { listPaymentsOfSubscription, type OrderJson } from "./orders-list.server";
 import { findSubscription, syncSubscription, toSubscriptionJson, toSubscriptionJsons, type SubscriptionRow } from "./subscriptions.server";
 
@@ -176,7 +177,28 @@ export async function changeSubscriptionByStaff(actor: Actor, id: string, change
       )
       .where(eq(schema.subscriptions.id, row.id));
   logger.info({ staffId: actor.id, subscriptionId: row.id, change }, "plan changed by staff");
+  await auditPlanChange(actor, row, change);
   return (await findSubscription(row.id))!;
+}
+
+const PLAN_CHANGE_AUDIT = {
+  cancel_at_period_end: { action: "subscription.cancel", detail: "Set to end at the end of the period; no further renewals" },
+  cancel_now: { action: "subscription.end", detail: "Ended now" },
+  resume: { action: "subscription.resume", detail: "Renews again at the end of the period" },
+} as const;
+
+/** After Stripe answered (its change is already made and synced): the entry says what staff did. */
+async function auditPlanChange(actor: Actor, row: SubscriptionRow, change: StaffPlanChange) {
+  const [customer] = row.userId
+    ? await db.select({ name: schema.users.name, email: schema.users.email }).from(schema.users).where(eq(schema.users.id, row.userId))
+    : [];
+  const { action, detail } = PLAN_CHANGE_AUDIT[change];
+  await recordAudit({
+    actor,
+    action,
+    target: { kind: "subscription", id: row.id, label: `${row.planId} plan of ${customer ? `${customer.name} (${customer.email})` : "a former customer"}` },
+    detail,
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { sendEmail } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 
+import { recordAudit } from "./audit.server";
 import { issuePasswordToken, passwordLink } from "./password-tokens.server";
 import { revokeAllSessions } from "./sessions.server";
 import { createUser, findUserByEmail, type User } from "./users.server";
@@ -86,6 +87,12 @@ export async function inviteStaff(
       if (await findUserByEmail(input.email)) throw new HttpError(409, INVITE_MESSAGES.exists, "CONFLICT");
       throw error;
     }));
+  await recordAudit({
+    actor: inviter,
+    action: existing ? "team.invite_resend" : "team.invite",
+    target: { kind: "user", id: user.id, label: `${user.name} (${user.email})` },
+    detail: existing ? "A fresh set-password link" : "Staff account created; set-password link sent",
+  });
   const token = await issuePasswordToken(user.id, "set");
   const link = passwordLink(token);
   try {
@@ -145,6 +152,17 @@ export async function setAccountDisabled(actorId: string, userId: string, disabl
         .update(schema.passwordTokens)
         .set({ usedAt: now })
         .where(and(eq(schema.passwordTokens.userId, userId), isNull(schema.passwordTokens.usedAt)));
+    }
+    if (!current.disabledAt !== !disabled) {
+      await recordAudit(
+        {
+          actor: { id: actorId },
+          action: disabled ? "account.disable" : "account.enable",
+          target: { kind: "user", id: userId, label: `${current.name} (${current.email})` },
+          detail: `${current.role === "team" ? "Staff" : "Customer"} account ${disabled ? "disabled: sessions, tokens and sockets ended" : "enabled"}`,
+        },
+        tx,
+      );
     }
     return updated;
   });

@@ -25,8 +25,8 @@ const body = z
 
 export const action = apiRoute(
   { method: "PATCH", auth: "team", params, body, response: statusData(threadJson), summary: "Close, reopen or assign a support thread (team)." },
-  async ({ params, body }) => {
-    const thread = await updateThread(params.customerId, body);
+  async ({ user, params, body }) => {
+    const thread = await updateThread(user, params.customerId, body);
     return { status: "success", data: thread };
   },
 );

@@ -77,7 +77,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const back = `${here.pathname}${here.search}`;
   if (intent === "status") {
     const status = form.get("status") === "closed" ? "closed" : "open";
-    await updateThread(key, { status }).catch(rethrowAsPage);
+    await updateThread(staff, key, { status }).catch(rethrowAsPage);
     return redirectWithToast(back, { type: "success", message: status === "closed" ? "Conversation closed." : "Conversation reopened." });
   }
   if (intent === "assign") {
@@ -85,7 +85,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const assigneeId = raw === "me" ? staff.id : raw || null;
     // An assignee who is no (longer an active) team member: the form says so, with a 400.
     const refused = await replyOnHttpError(
-      () => updateThread(key, { assigneeId }).catch(rethrowAsPage),
+      () => updateThread(staff, key, { assigneeId }).catch(rethrowAsPage),
       (error) => data({ intent: "assign" as const, error: error.message }, httpErrorInit(error)),
     );
     if (refused) return refused;

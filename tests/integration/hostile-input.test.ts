@@ -44,6 +44,8 @@ const QUERY_NAMES = [
   "customerId",
   "from",
   "to",
+  "actorId",
+  "action",
 ];
 
 const fixtures = {} as Fixtures;

@@ -4,6 +4,7 @@ import {
   CreditCard,
   FileText,
   Gauge,
+  History,
   Inbox,
   LayoutDashboard,
   LogOut,
@@ -34,6 +35,7 @@ const links = {
     { to: "/dashboard/team", label: "Team", icon: UsersRound },
     { to: "/dashboard/catalogue", label: "Catalogue", icon: Tags },
     { to: "/dashboard/leads", label: "Leads", icon: Gauge },
+    { to: "/dashboard/audit", label: "Audit log", icon: History },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
   ],
   user: [

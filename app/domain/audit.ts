@@ -1,0 +1,63 @@
+/*
+ * The audit log's vocabulary (issue 25.6): every staff action that changes money,
+ * access or what a customer sees, as `area.verb`, with the words the staff page shows for it.
+ * Adding an action here is the whole registration: the model, the filter and the page read this.
+ */
+
+export const AUDIT_ACTIONS = {
+  "order.refund": "Refunded an order",
+  "service.create": "Added a service",
+  "service.update": "Changed a service",
+  "service.packages": "Changed a service's packages",
+  "plan.update": "Changed a plan",
+  "team.invite": "Invited a colleague",
+  "team.invite_resend": "Sent an invitation again",
+  "account.disable": "Disabled an account",
+  "account.enable": "Enabled an account",
+  "report.upload": "Uploaded a report",
+  "report.replace": "Replaced a report",
+  "report.delete": "Deleted a report",
+  "thread.assign": "Assigned a conversation",
+  "purchase.status": "Changed a purchase's status",
+  "purchase.assign": "Assigned a purchase",
+  "subscription.cancel": "Cancelled a plan at period end",
+  "subscription.resume": "Resumed a plan",
+  "subscription.end": "Ended a plan now",
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
+
+export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription";
+
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_MAX_PAGE_SIZE = 200;
+
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+}
+
+/** Where staff open what an entry names; null when there is no page for it. */
+export function auditTargetHref(kind: string, id: string): string | null {
+  switch (kind) {
+    case "order":
+      return `/dashboard/orders/${id}`;
+    case "user":
+      return `/dashboard/users/${id}`;
+    case "thread":
+      return `/dashboard/inbox/${id}`;
+    case "service":
+      return `/dashboard/catalogue/services/${id}`;
+    case "plan":
+      return `/dashboard/catalogue/plans/${id}`;
+    case "subscription":
+      return `/dashboard/subscriptions/${id}`;
+    default:
+      return null;
+  }
+}
+
+/** When an entry was made, to the minute, in UTC (named, so no reader guesses the zone). */
+export function formatAuditTime(iso: string): string {
+  return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
+}

@@ -1,0 +1,131 @@
+import { and, asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+
+import { auditActionLabel, type AuditAction, type AuditTargetKind } from "~/domain/audit";
+import { csvCell } from "~/domain/csv";
+import type { AuditEntryJson, AuditQuery } from "~/domain/schemas/audit";
+import { db, schema, type Db, type Tx } from "~/utils/db.server";
+
+/*
+ * The audit log (issue 25.6, docs/decisions/220): staff actions that change money,
+ * access or what a customer sees. Models call recordAudit with the transaction that makes the
+ * change where there is one, so the change and its entry commit together or not at all. Entries
+ * are only ever added: nothing here updates or deletes, and the database refuses it too.
+ */
+
+const a = schema.auditEntries;
+
+export interface AuditInput {
+  /** The staff member acting (their name is copied from their account in the same statement). */
+  actor: { id: string };
+  action: AuditAction;
+  target: { kind: AuditTargetKind; id: string; label: string };
+  detail?: string;
+}
+
+/** Adds one entry, in `tx` when the change has a transaction. */
+export async function recordAudit(input: AuditInput, tx: Db | Tx = db): Promise<void> {
+  await tx.insert(a).values({
+    actorId: input.actor.id,
+    actorName: sql`coalesce((select ${schema.users.name} from ${schema.users} where ${schema.users.id} = ${input.actor.id}), '')`,
+    action: input.action,
+    targetKind: input.target.kind,
+    targetId: input.target.id,
+    targetLabel: input.target.label.slice(0, 300),
+    detail: (input.detail ?? "").slice(0, 1000),
+  });
+}
+
+type AuditFilter = Pick<AuditQuery, "actorId" | "action">;
+
+function conditions(filter: AuditFilter): SQL | undefined {
+  return and(filter.actorId ? eq(a.actorId, filter.actorId) : undefined, filter.action ? eq(a.action, filter.action) : undefined);
+}
+
+type AuditRow = typeof a.$inferSelect;
+
+function toJson(row: AuditRow): AuditEntryJson {
+  return {
+    _id: row.id,
+    actor: { _id: row.actorId, name: row.actorName },
+    action: row.action as AuditAction,
+    target: { kind: row.targetKind, _id: row.targetId, label: row.targetLabel },
+    detail: row.detail,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** One page of entries, newest first, with the number matching the filter. */
+export async function listAudit(query: AuditQuery): Promise<{ entries: AuditEntryJson[]; total: number }> {
+  const where = conditions(query);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(a)
+      .where(where)
+      .orderBy(desc(a.createdAt), desc(a.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(a)
+      .where(where),
+  ]);
+  return { entries: rows.map(toJson), total: count?.total ?? 0 };
+}
+
+/** The staff accounts (active or not), for the page's actor filter. */
+export async function listAuditActors(): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: schema.users.id, name: schema.users.name })
+    .from(schema.users)
+    .where(eq(schema.users.role, "team"))
+    .orderBy(asc(schema.users.name), asc(schema.users.id));
+}
+
+export const AUDIT_CSV_HEADER = ["entry_id", "created_at", "actor_id", "actor", "action", "action_label", "target_kind", "target_id", "target", "detail"];
+const CSV_BATCH = 500;
+
+function csvLine(row: AuditRow) {
+  return [
+    csvCell(row.id),
+    csvCell(row.createdAt),
+    csvCell(row.actorId),
+    csvCell(row.actorName),
+    csvCell(row.action),
+    csvCell(auditActionLabel(row.action)),
+    csvCell(row.targetKind),
+    csvCell(row.targetId),
+    csvCell(row.targetLabel),
+    csvCell(row.detail),
+  ].join(",");
+}
+
+/** Every matching entry as CSV, newest first, read a key-ordered batch per pull (memory stays flat). */
+export function auditCsvStream(filter: AuditFilter): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  // The cursor is the timestamp as PostgreSQL writes it (microseconds; a JS Date keeps milliseconds).
+  let after: { at: string; id: string } | undefined;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`${AUDIT_CSV_HEADER.join(",")}\r\n`));
+    },
+    async pull(controller) {
+      if (done) return controller.close();
+      const rows = await db
+        .select({ ...getTableColumns(a), cursorAt: sql<string>`${a.createdAt}::text` })
+        .from(a)
+        .where(and(conditions(filter), after ? sql`(${a.createdAt}, ${a.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
+        .orderBy(desc(a.createdAt), desc(a.id))
+        .limit(CSV_BATCH);
+      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((row) => `${csvLine(row)}\r\n`).join("")));
+      const last = rows[rows.length - 1];
+      if (rows.length < CSV_BATCH || !last) {
+        done = true;
+        controller.close();
+        return;
+      }
+      after = { at: last.cursorAt, id: last.id };
+    },
+  });
+}

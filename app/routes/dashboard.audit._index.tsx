@@ -1,0 +1,158 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Download, Filter, History } from "lucide-react";
+
+import { PageHeader } from "~/components/dashboard/page-header";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { Badge } from "~/components/ui/badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
+import { AUDIT_ACTION_KEYS, AUDIT_PAGE_SIZE, auditActionLabel, auditTargetHref, formatAuditTime } from "~/domain/audit";
+import { countOf } from "~/domain/format";
+import { auditQuery, type AuditEntryJson } from "~/domain/schemas/audit";
+import { listAudit, listAuditActors } from "~/models/audit.server";
+import { requireTeam } from "~/web/auth.server";
+
+/**
+ * /dashboard/audit?actorId=&action=&page= (staff): who did what to money, access and what customers
+ * see, newest first, filtered by staff member and action, exported as CSV. A filter the schema
+ * refuses shows its message and the whole log. Plain GET forms and links: no JavaScript needed.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireTeam(request);
+  // The filter form sends "Everyone" and "Every action" as "": they mean no filter.
+  const raw = Object.fromEntries([...new URL(request.url).searchParams].filter(([key, value]) => value !== "" && key !== "limit"));
+  const parsed = auditQuery.safeParse(raw);
+  const query = parsed.success ? parsed.data : auditQuery.parse({});
+  const [{ entries, total }, actors] = await Promise.all([listAudit(query), listAuditActors()]);
+  return {
+    entries,
+    total,
+    actors,
+    page: query.page,
+    pages: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)),
+    filter: { actorId: query.actorId ?? "", action: query.action ?? "" },
+    filterError: parsed.success ? null : (parsed.error.issues[0]?.message ?? "Invalid filter."),
+  };
+}
+
+const selectClass = "mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900";
+
+export default function AuditLog() {
+  const { entries, total, actors, page, pages, filter, filterError } = useLoaderData<typeof loader>();
+  const kept = Object.entries(filter).filter(([, value]) => value) as [string, string][];
+  const filtered = kept.length > 0;
+  return (
+    <section aria-labelledby="audit-heading" className="space-y-4">
+      <PageHeader
+        id="audit-heading"
+        title="Audit log"
+        description="Every staff action that changes money, access or what a customer sees. Entries are only ever added."
+        actions={
+          <ButtonLink to={`/dashboard/audit/export.csv?${new URLSearchParams(kept)}`} reloadDocument variant="outline" size="sm">
+            <Download className="size-4" aria-hidden="true" />
+            Export CSV
+          </ButtonLink>
+        }
+      />
+      <Form
+        method="get"
+        aria-label="Filter the audit log"
+        className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-[1fr_1fr_auto]"
+      >
+        <div>
+          <Label htmlFor="audit-actor">Staff member</Label>
+          <select id="audit-actor" name="actorId" defaultValue={filter.actorId} key={filter.actorId} className={selectClass}>
+            <option value="">Everyone</option>
+            {actors.map((actor) => (
+              <option key={actor.id} value={actor.id}>
+                {actor.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <Label htmlFor="audit-action">Action</Label>
+          <select id="audit-action" name="action" defaultValue={filter.action} key={filter.action} className={selectClass}>
+            <option value="">Every action</option>
+            {AUDIT_ACTION_KEYS.map((action) => (
+              <option key={action} value={action}>
+                {auditActionLabel(action)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex items-end gap-2">
+          <Button type="submit" variant="outline" size="sm">
+            <Filter className="size-4" aria-hidden="true" />
+            Apply filters
+          </Button>
+          {filtered ? (
+            <ButtonLink to="/dashboard/audit" variant="ghost" size="sm">
+              Clear
+            </ButtonLink>
+          ) : null}
+        </div>
+      </Form>
+      {filterError ? (
+        <p role="alert" className="text-sm font-semibold text-red-700">
+          {filterError}
+        </p>
+      ) : null}
+      <p className="text-sm text-slate-600" aria-live="polite">
+        {countOf(total, "entry", "entries")}
+      </p>
+      {entries.length === 0 ? (
+        <EmptyState
+          icon={filtered ? Filter : History}
+          title={filtered ? "No entries match these filters" : "Nothing recorded yet"}
+          text={
+            filtered
+              ? "Try another staff member or action."
+              : "Refunds, price changes, invitations, report uploads and the like appear here as staff make them."
+          }
+        />
+      ) : (
+        <ol aria-label="Audit entries" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
+          {entries.map((entry) => (
+            <AuditEntry key={entry._id} entry={entry} />
+          ))}
+        </ol>
+      )}
+      <Pager page={page} pages={pages} path="/dashboard/audit" keep={filter} label="Audit log pages" />
+    </section>
+  );
+}
+
+function AuditEntry({ entry }: { entry: AuditEntryJson }) {
+  const href = auditTargetHref(entry.target.kind, entry.target._id);
+  return (
+    <li data-testid="audit-entry" className="grid gap-1 px-4 py-3 text-sm sm:grid-cols-[11rem_minmax(0,1fr)] sm:gap-4">
+      <time dateTime={entry.createdAt} className="text-slate-600">
+        {formatAuditTime(entry.createdAt)}
+      </time>
+      <div className="min-w-0 space-y-1">
+        <p className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold text-slate-950">{entry.actor.name || "Someone"}</span>
+          <Badge tone="brand">{auditActionLabel(entry.action)}</Badge>
+          {href ? (
+            <Link to={href} className="min-w-0 font-semibold break-words text-brand-700 underline-offset-4 hover:underline">
+              {entry.target.label}
+            </Link>
+          ) : (
+            <span className="min-w-0 font-semibold break-words text-slate-950">{entry.target.label}</span>
+          )}
+        </p>
+        {entry.detail ? <p className="break-words text-slate-700">{entry.detail}</p> : null}
+      </div>
+    </li>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Audit log — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard" backLabel="Back to the overview" />;
+}
