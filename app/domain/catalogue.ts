@@ -13,6 +13,15 @@ export interface PackageView {
   features: string[];
 }
 
+/** An a-la-carte service as screens show it (the picker, the grade's advice): money in cents. */
+export interface ServiceOffer {
+  id: string;
+  name: string;
+  priceCents: number;
+  currency: string;
+  description: string | null;
+}
+
 /** An "Our Services" card: an active service with its three packages. Images are keyed by slug. */
 export interface ShowcaseService {
   id: string;

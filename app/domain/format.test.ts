@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { countMatching, countOf, formatFileSize, formatMoney } from "~/domain/format";
+import { countMatching, countOf, formatFileSize, formatCents, formatMoney } from "~/domain/format";
 
 describe("formatFileSize", () => {
   test.each([
@@ -80,5 +80,16 @@ describe("formatMoney", () => {
 
   test("other currencies still go through Intl", () => {
     expect(formatMoney(5, "eur")).toBe("€5.00");
+  });
+});
+
+describe("formatCents", () => {
+  test("screens hand it integer cents; it says what formatMoney says of the dollars", () => {
+    expect(formatCents(2899)).toBe("$28.99");
+    expect(formatCents(0)).toBe("$0.00");
+    expect(formatCents(-150)).toBe("-$1.50");
+    expect(formatCents(123456789)).toBe("$1,234,567.89");
+    expect(formatCents(5, "eur")).toBe("€0.05");
+    for (let cents = 0; cents < 2000; cents += 7) expect(formatCents(cents)).toBe(formatMoney(cents / 100));
   });
 });

@@ -46,6 +46,11 @@ export function formatMoney(dollars: number, currency = "usd"): string {
   return format.format(dollars);
 }
 
+/** Integer cents as screens show them: 2899 -> "$28.99". Screens take cents; dollars are the public API's. */
+export function formatCents(cents: number, currency = "usd"): string {
+  return formatMoney(Math.round(cents) / 100, currency);
+}
+
 /** Money is stored in integer cents and leaves the API in dollars with at most two decimals. */
 export const centsToDollars = (cents: number) => Math.round(cents) / 100;
 export const dollarsToCents = (dollars: number) => Math.round(dollars * 100);

@@ -9,7 +9,7 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
 import { teamRecipients } from "./order-emails.server";
-import { listActiveServices, type Service } from "./services.server";
+import { listActiveServices, toServiceOffer, type Service } from "./services.server";
 import { normalizeEmail } from "./users.server";
 
 /*
@@ -47,26 +47,44 @@ export async function findGrade(id: string): Promise<Grade | null> {
   return row ?? null;
 }
 
-/** The Grade shape of the API; recommendations name the services as they are sold today (inactive ones drop out). */
-export function toGradeJson(grade: Grade, services: Service[]): GradeJson {
+/** The recommendations as the services are sold today (inactive ones drop out). */
+function recommended(grade: Grade, services: Service[]): { service: Service; reason: string }[] {
   const bySlug = new Map(services.map((s) => [s.slug, s]));
+  return grade.recommendations.flatMap(({ serviceSlug, reason }) => {
+    const service = bySlug.get(serviceSlug);
+    return service ? [{ service, reason }] : [];
+  });
+}
+
+/** The Grade shape of the API (money in dollars). */
+export function toGradeJson(grade: Grade, services: Service[]): GradeJson {
   return {
     _id: grade.id,
     overall: grade.overall,
     score: grade.score,
     areas: grade.areas,
-    recommendations: grade.recommendations.flatMap(({ serviceSlug, reason }) => {
-      const service = bySlug.get(serviceSlug);
-      return service
-        ? [{ service: { _id: service.id, name: service.name, price: centsToDollars(service.priceCents), currency: service.currency }, reason }]
-        : [];
-    }),
+    recommendations: recommended(grade, services).map(({ service, reason }) => ({
+      service: { _id: service.id, name: service.name, price: centsToDollars(service.priceCents), currency: service.currency },
+      reason,
+    })),
     createdAt: grade.createdAt.toISOString(),
   };
 }
 
 export async function gradeJson(grade: Grade) {
   return toGradeJson(grade, await listActiveServices());
+}
+
+/** The report card as its page shows it: the same grade, the advice's services in cents. */
+export async function gradeView(grade: Grade) {
+  return {
+    id: grade.id,
+    overall: grade.overall,
+    score: grade.score,
+    areas: grade.areas,
+    recommendations: recommended(grade, await listActiveServices()).map(({ service, reason }) => ({ service: toServiceOffer(service), reason })),
+    createdAt: grade.createdAt.toISOString(),
+  };
 }
 
 /**

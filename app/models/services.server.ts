@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 
+import type { ServiceOffer } from "~/domain/catalogue";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import type { serviceJson } from "~/domain/schemas/api";
@@ -19,6 +20,11 @@ export function toServiceJson(service: Pick<Service, "id" | "name" | "priceCents
     currency: service.currency,
     description: service.description,
   };
+}
+
+/** A service as the screens take it (cents); toServiceJson is the public API's dollar shape. */
+export function toServiceOffer(service: Pick<Service, "id" | "name" | "priceCents" | "currency" | "description">): ServiceOffer {
+  return { id: service.id, name: service.name, priceCents: service.priceCents, currency: service.currency, description: service.description };
 }
 
 /** The a-la-carte catalogue: active services in display order (the landing page reads it through getStorefront()). */

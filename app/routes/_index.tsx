@@ -11,19 +11,19 @@ import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { SubscriptionOptions } from "~/components/landing/subscription-options";
 import { WhyChooseUs } from "~/components/landing/why-choose-us";
-import { AlaCartePicker, type FieldErrorMap, type PickerService } from "~/components/order/a-la-carte-picker";
+import { AlaCartePicker, type FieldErrorMap } from "~/components/order/a-la-carte-picker";
 import { OrderModal } from "~/components/order/order-modal";
 import { PlanOrderModal } from "~/components/order/plan-order-modal";
 import { Button } from "~/components/ui/button";
 import { SectionError } from "~/components/ui/section-error";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { packageKey, packageLineName, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
+import { packageKey, packageLineName, type PackageView, type PlanView, type ServiceOffer, type ShowcaseService } from "~/domain/catalogue";
 import { CONTACT_INTENT, ORDER_INTENT, ORDER_NETWORK_ERROR, PLAN_INTENT } from "~/domain/order-intents";
 import { contactFormSchema, orderFormSchema, planFormSchema } from "~/domain/schemas/order";
 import { getStorefront } from "~/models/catalogue.server";
 import { createContactMessage } from "~/models/contact.server";
 import { createPlanOrder, createServicesOrder } from "~/models/orders.server";
-import { toServiceJson } from "~/models/services.server";
+import { toServiceOffer } from "~/models/services.server";
 import { HttpError } from "~/utils/http.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { getOptionalUser } from "~/web/auth.server";
@@ -43,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Every price on the page comes from the catalogue's one snapshot (app/models/catalogue.server.ts).
   // A catalogue that cannot be read fails only its sections ("Failed to load services"), never the page.
   const [services, showcase, plans, user] = await Promise.all([
-    loadSection("services", async () => (await getStorefront()).services.map(toServiceJson)),
+    loadSection("services", async () => (await getStorefront()).services.map(toServiceOffer)),
     loadSection("showcase", async () => (await getStorefront()).showcase),
     loadSection("plans", async () => (await getStorefront()).plans),
     getOptionalUser(request),
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // ?planId= a plan's order form, ?service= an Our Services card, ?package= a package's order form,
   // ?services= the picker's ticks (a cancelled checkout's way back, decision 172).
   const query = new URL(request.url).searchParams;
-  const listed = new Set(services.ok ? services.data.map((service) => service._id) : []);
+  const listed = new Set(services.ok ? services.data.map((service) => service.id) : []);
   const planId = query.get("planId");
   return data(
     {
@@ -149,7 +149,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
   }
 }
 
-type OrderFlow = { kind: "services"; services: PickerService[] } | { kind: "package"; key: string; name: string; priceCents: number } | null;
+type OrderFlow = { kind: "services"; services: ServiceOffer[] } | { kind: "package"; key: string; name: string; priceCents: number } | null;
 
 function packageFlow(service: ShowcaseService, servicePackage: PackageView): OrderFlow {
   return {
@@ -274,7 +274,7 @@ export default function Index() {
         title="Complete your order"
         lines={
           flow?.kind === "services"
-            ? flow.services.map((s) => ({ name: s.name, amountCents: Math.round(s.price * 100) }))
+            ? flow.services.map((s) => ({ name: s.name, amountCents: s.priceCents }))
             : flow?.kind === "package"
               ? [{ name: flow.name, amountCents: flow.priceCents }]
               : []
@@ -282,7 +282,7 @@ export default function Index() {
         hidden={
           flow?.kind === "package"
             ? { intent: ORDER_INTENT, packages: flow.key }
-            : { intent: ORDER_INTENT, services: flow?.kind === "services" ? flow.services.map((s) => s._id) : [] }
+            : { intent: ORDER_INTENT, services: flow?.kind === "services" ? flow.services.map((s) => s.id) : [] }
         }
         defaultValues={{ name: user?.name, email: user?.email }}
         errors={hydrated || packageFailed ? orderFailure?.result.error : undefined}

@@ -8,7 +8,7 @@ import { cn } from "~/components/ui/cn";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Logo } from "~/components/ui/logo";
 import { TestModeBadge } from "~/components/ui/test-mode-badge";
-import { centsToDollars, formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { line, z } from "~/domain/zod";
@@ -158,7 +158,7 @@ export default function TestBilling() {
                                 .filter((plan) => plan.key !== subscription.plan.key)
                                 .map((plan) => (
                                   <option key={plan.key} value={plan.key}>
-                                    {plan.name} ({formatMoney(plan.priceCents / 100)}/mo)
+                                    {plan.name} ({formatCents(plan.priceCents)}/mo)
                                   </option>
                                 ))}
                             </select>
@@ -278,7 +278,7 @@ function ConfirmChange({ step, busy }: { step: ChangeStep; busy: boolean }) {
     );
   }
   const { preview } = step;
-  const money = (cents: number) => formatMoney(centsToDollars(cents), preview.currency);
+  const money = (cents: number) => formatCents(cents, preview.currency);
   const from = preview.periodEnd ? formatDate(preview.periodEnd) : "your next renewal";
   return (
     <ConfirmStep

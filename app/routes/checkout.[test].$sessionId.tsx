@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Logo } from "~/components/ui/logo";
 import { TestModeBadge } from "~/components/ui/test-mode-badge";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { testCardSchema } from "~/domain/schemas/test-card";
 import { cancelCheckoutSession, findOrderBySession, fulfilCheckoutSession, orderLines, testCheckoutSession } from "~/models/orders.server";
 import { cancelUrl, isTestCheckout, successUrl } from "~/utils/stripe.server";
@@ -83,7 +83,7 @@ export default function TestCheckout() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
   });
   const expired = order.status !== "pending";
-  const total = `${formatMoney(order.totalCents / 100)}${order.subscription ? " per month" : ""}`;
+  const total = `${formatCents(order.totalCents)}${order.subscription ? " per month" : ""}`;
   const card = inputProps(fields.cardNumber, { type: "text" });
   const expiry = inputProps(fields.expiry, { type: "text" });
   const cvc = inputProps(fields.cvc, { type: "text" });

@@ -6,7 +6,7 @@ import { PackagesForm, ServiceForm, type CatalogueReply } from "~/components/cat
 import { BackLink } from "~/components/dashboard/back-link";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { Badge } from "~/components/ui/badge";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 import { readServiceForEditor } from "~/models/catalogue.server";
 import { catalogueFormAction, toChangeLogEntry } from "~/web/catalogue-form.server";
@@ -56,7 +56,7 @@ export default function ServicePage() {
         title={service.name}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <span className="font-semibold text-slate-800 tabular-nums">{formatMoney(service.priceCents / 100)}</span>
+            <span className="font-semibold text-slate-800 tabular-nums">{formatCents(service.priceCents)}</span>
             {service.active ? <Badge tone="success">Active</Badge> : <Badge tone="neutral">Inactive</Badge>}
           </span>
         }

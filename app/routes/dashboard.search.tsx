@@ -4,7 +4,7 @@ import { data, Link, useLoaderData } from "@remix-run/react";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { SearchResults } from "~/components/search/search-results";
 import { SearchForm } from "~/components/ui/search-form";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
 import { SEARCH_GROUP_LIMIT, SEARCH_MAX_LENGTH, searchProblem, type SearchGroups } from "~/domain/search";
 import { searchWorkspace, type SearchRows } from "~/models/search.server";
@@ -31,7 +31,7 @@ function toGroups(rows: SearchRows): SearchGroups {
       id: order.id,
       href: `/dashboard/orders/${order.id}`,
       title: `BL-${order.id.slice(0, 8).toUpperCase()} · ${order.name}`,
-      detail: `${order.email} · ${formatMoney(order.totalCents / 100, order.currency)} · ${ORDER_STATUS_LABELS[toApiOrderStatus(order.status)]}`,
+      detail: `${order.email} · ${formatCents(order.totalCents, order.currency)} · ${ORDER_STATUS_LABELS[toApiOrderStatus(order.status)]}`,
     })),
     threads: rows.threads.map((thread) => ({
       id: thread.id,
@@ -44,7 +44,7 @@ function toGroups(rows: SearchRows): SearchGroups {
       id: service.id,
       href: `/dashboard/catalogue/services/${service.id}`,
       title: service.name,
-      detail: `${formatMoney(service.priceCents / 100, service.currency)} · ${service.active ? "Active" : "Inactive"}`,
+      detail: `${formatCents(service.priceCents, service.currency)} · ${service.active ? "Active" : "Inactive"}`,
     })),
   };
 }

@@ -8,10 +8,10 @@ import { SiteHeader } from "~/components/landing/site-header";
 import { OrderModal } from "~/components/order/order-modal";
 import { buttonClassName } from "~/components/ui/button";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { ORDER_INTENT } from "~/domain/order-intents";
-import { findGrade, gradeJson } from "~/models/grades.server";
+import { findGrade, gradeView } from "~/models/grades.server";
 import { env } from "~/utils/env.server";
 import { getOptionalUser } from "~/web/auth.server";
 import { gradeContactFor } from "~/web/grade-contact.server";
@@ -29,7 +29,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return data(
     {
       contact,
-      grade: await gradeJson(grade),
+      grade: await gradeView(grade),
       url: `${env.appUrl}/grade/${grade.id}`,
       user: user ? { name: user.name, email: user.email } : null,
     },
@@ -98,9 +98,9 @@ export default function GradeReport() {
               <>
                 <ul className="mt-4 space-y-4">
                   {grade.recommendations.map((r) => (
-                    <li key={r.service._id} className="rounded-xl border border-slate-200 p-4">
+                    <li key={r.service.id} className="rounded-xl border border-slate-200 p-4">
                       <p className="font-semibold text-slate-950">
-                        {r.service.name} · {formatMoney(r.service.price, r.service.currency)}
+                        {r.service.name} · {formatCents(r.service.priceCents, r.service.currency)}
                       </p>
                       <p className="mt-1 text-sm text-slate-700">{r.reason}</p>
                     </li>
@@ -128,11 +128,11 @@ export default function GradeReport() {
         onClose={() => navigate(".", { replace: true, preventScrollReset: true })}
         title="Order the recommended services"
         lines={[]}
-        choices={services.map((s) => ({ id: s._id, name: s.name, amountCents: Math.round(s.price * 100) }))}
+        choices={services.map((s) => ({ id: s.id, name: s.name, amountCents: s.priceCents }))}
         hidden={{ intent: ORDER_INTENT }}
         defaultValues={{ name: user?.name ?? contact?.name, email: user?.email ?? contact?.email }}
         hydrated={hydrated}
-        backHref={`/grade/${grade._id}`}
+        backHref={`/grade/${grade.id}`}
       />
     </>
   );

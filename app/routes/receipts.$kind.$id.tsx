@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 
 import { Logo } from "~/components/ui/logo";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { getReceiptByKey, getReceiptFor } from "~/models/receipts.server";
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
-const money = (cents: number, currency: string) => formatMoney(cents / 100, currency);
+const money = (cents: number, currency: string) => formatCents(cents, currency);
 
 export default function ReceiptPage() {
   const { receipt, backTo } = useLoaderData<typeof loader>();

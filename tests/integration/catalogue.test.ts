@@ -338,12 +338,12 @@ describe("/dashboard/catalogue", () => {
 
   test("the landing page shows the Social Media Audit at one price, in the picker and under Our Services", async () => {
     const home = await readJson<{
-      services: { ok: true; data: { name: string; price: number }[] };
+      services: { ok: true; data: { name: string; priceCents: number }[] };
       showcase: { ok: true; data: { name: string; packages: { priceCents: number }[] }[] };
     }>(await call(landing.loader, "/"));
     const picker = home.services.data.find((service) => service.name === "Social Media Audit")!;
     const card = home.showcase.data.find((service) => service.name === "Social Media Audit")!;
-    expect(picker.price).toBe(28.99);
+    expect(picker.priceCents).toBe(2899);
     expect(Math.min(...card.packages.map((tier) => tier.priceCents))).toBe(2899);
   });
 });

@@ -40,10 +40,11 @@ describe("the landing page", () => {
     const body = await result.json();
     expect(body.user).toBeNull();
     expect(body.services.data.map((s: { name: string }) => s.name)).toEqual(services.map((s) => s.name));
+    // Screens take cents (issue 22.2): dollars are only the public API's.
     expect(body.services.data[0]).toEqual({
-      _id: services[0].id,
+      id: services[0].id,
       name: services[0].name,
-      price: services[0].priceCents / 100,
+      priceCents: services[0].priceCents,
       currency: "usd",
       description: services[0].description,
     });

@@ -1,4 +1,4 @@
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 /** One catalogue change as the loader sends it: who, when, what, and the record before and after. */
 export interface ChangeLogEntry {
@@ -25,7 +25,7 @@ const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeSty
 
 function show(key: string, value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
-  if (key === "priceCents" && typeof value === "number") return formatMoney(value / 100);
+  if (key === "priceCents" && typeof value === "number") return formatCents(value);
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) return value.join("; ");
   return String(value);

@@ -4,7 +4,7 @@ import { ArrowDown, ArrowUp } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
 import { useIsPending } from "~/components/ui/use-is-pending";
 import { formatPlanPrice } from "~/domain/catalogue";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 
@@ -89,7 +89,7 @@ export function ServicesTable({ services }: { services: ServiceRow[] }) {
               <Link to={servicePage(service.id)} className={`min-w-0 break-words ${linkClass}`}>
                 {service.name}
               </Link>
-              <span className="shrink-0 font-semibold text-slate-950 tabular-nums">{formatMoney(service.priceCents / 100)}</span>
+              <span className="shrink-0 font-semibold text-slate-950 tabular-nums">{formatCents(service.priceCents)}</span>
             </div>
             <p className="flex flex-wrap items-center gap-2 text-slate-700">
               <Status active={service.active} />
@@ -139,7 +139,7 @@ export function ServicesTable({ services }: { services: ServiceRow[] }) {
                     {service.name}
                   </Link>
                 </th>
-                <td className="px-4 py-2 text-right font-semibold whitespace-nowrap text-slate-950 tabular-nums">{formatMoney(service.priceCents / 100)}</td>
+                <td className="px-4 py-2 text-right font-semibold whitespace-nowrap text-slate-950 tabular-nums">{formatCents(service.priceCents)}</td>
                 <td className="px-4 py-2">
                   <Status active={service.active} />
                 </td>

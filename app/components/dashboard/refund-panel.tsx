@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, Input, Textarea } from "~/components/ui/input";
-import { centsToDollars, formatMoney } from "~/domain/format";
+import { formatCents, formatMoney } from "~/domain/format";
 
 /** What the order page's action answered: a refused step (with what was typed) or the confirmation to show. */
 export type RefundResult =
@@ -48,7 +48,7 @@ export function RefundPanel({
   const error = result && "error" in result ? result : null;
   if (result && "confirm" in result) {
     const step = result.confirm;
-    const amount = formatMoney(centsToDollars(step.amountCents), step.currency);
+    const amount = formatCents(step.amountCents, step.currency);
     return (
       <div className="mt-4">
         <ConfirmStep
@@ -61,8 +61,8 @@ export function RefundPanel({
         >
           <p>
             <strong>{amount}</strong> goes back to the card that paid
-            {step.full ? ", everything left of this order" : `, of ${formatMoney(centsToDollars(step.leftCents), step.currency)} left`}. {step.email} is told by
-            e-mail. A refund cannot be undone.
+            {step.full ? ", everything left of this order" : `, of ${formatCents(step.leftCents, step.currency)} left`}. {step.email} is told by e-mail. A
+            refund cannot be undone.
           </p>
           {step.endsPlan ? <p className="font-semibold text-red-800">This is the plan's sign-up refunded in full: the plan ends now.</p> : null}
           <p>

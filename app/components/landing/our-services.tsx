@@ -6,7 +6,7 @@ import { serviceArt } from "~/components/landing/service-art";
 import { ServiceDetailModal } from "~/components/landing/service-detail-modal";
 import { StarRating } from "~/components/ui/star-rating";
 import type { PackageView, ShowcaseService } from "~/domain/catalogue";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 export type OurServicesProps = {
   /** "Order Now" in the detail modal; the modal has closed by the time this runs. */
@@ -67,7 +67,7 @@ function ServiceCard({ service, onOpen }: { service: ShowcaseService; onOpen: ()
               className="group inline-flex min-h-11 items-center gap-1 rounded-full bg-brand-50 py-2 pr-3 pl-4 text-lg font-bold text-brand-700 tabular-nums transition-colors hover:bg-brand-600 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
             >
               <span className="sr-only">{service.name}: </span>
-              {formatMoney(Math.min(...service.packages.map((tier) => tier.priceCents)) / 100)}
+              {formatCents(Math.min(...service.packages.map((tier) => tier.priceCents)))}
               <span className="sr-only">, see packages</span>
               <ChevronRight className="size-5 transition-transform group-hover:translate-x-0.5" aria-hidden="true" />
             </button>

@@ -6,7 +6,7 @@ import { Modal } from "~/components/ui/modal";
 import { StarRating } from "~/components/ui/star-rating";
 import { Tabs } from "~/components/ui/tabs";
 import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 type ServiceDetailModalProps = {
   service: ShowcaseService | null;
@@ -87,7 +87,7 @@ function PackageDetails({
           <p className="mt-1 text-sm text-slate-600">{servicePackage.description}</p>
         </div>
         <p className="text-3xl font-extrabold tracking-tight text-slate-950 tabular-nums">
-          {formatMoney(servicePackage.priceCents / 100)}
+          {formatCents(servicePackage.priceCents)}
           <span className="ml-1 text-sm font-medium text-slate-600">one-time</span>
         </p>
       </div>

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, useFetcher } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useState } from "react";
 
@@ -6,29 +6,22 @@ import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { SectionError } from "~/components/ui/section-error";
-import { formatMoney } from "~/domain/format";
+import type { ServiceOffer } from "~/domain/catalogue";
+import { formatCents } from "~/domain/format";
 import { ORDER_INTENT } from "~/domain/order-intents";
 import type { Section } from "~/domain/section";
 
 /** The picker's text when the catalogue could not be read. */
 export const SERVICES_FAILED = "Failed to load services";
 
-export interface PickerService {
-  _id: string;
-  name: string;
-  price: number;
-  currency: string;
-  description: string | null;
-}
-
 export type FieldErrorMap = Record<string, string[] | null | undefined>;
 
 type AlaCartePickerProps = {
   /** The catalogue, or `{ ok: false }` when it could not be read: then this section says so, with Retry. */
-  services: Section<PickerService[]>;
+  services: Section<ServiceOffer[]>;
   /** With JavaScript, Continue opens the order modal; without it this section is the whole order form. */
   hydrated: boolean;
-  onContinue: (selected: PickerService[]) => void;
+  onContinue: (selected: ServiceOffer[]) => void;
   /** A failed submission of the no-JavaScript form. */
   errors?: FieldErrorMap;
   formError?: string;
@@ -38,23 +31,13 @@ type AlaCartePickerProps = {
 
 /** 'A-La-Carte Services': one checkbox per catalogue service, three columns on wide screens. */
 export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors, formError, defaultValues, pending = false }: AlaCartePickerProps) {
-  const [retried, setRetried] = useState<PickerService[] | null>(null);
-  const [retrying, setRetrying] = useState(false);
-  const services = loaded.ok ? loaded.data : (retried ?? []);
-  const failed = !loaded.ok && retried === null;
-  // Retry asks GET /api/services again: only the catalogue, the rest of the page stays as it is.
-  async function retry() {
-    setRetrying(true);
-    try {
-      const response = await fetch("/api/services", { headers: { Accept: "application/json" } });
-      const body = (await response.json()) as { data?: PickerService[] };
-      if (response.ok && Array.isArray(body.data)) setRetried(body.data);
-    } catch (error) {
-      console.warn("catalogue failed to load:", error);
-    } finally {
-      setRetrying(false);
-    }
-  }
+  // Retry reads the landing page's own loader again (its catalogue section), not the public API.
+  const retried = useFetcher<{ services: Section<ServiceOffer[]> }>();
+  const again = retried.data?.services;
+  const services = loaded.ok ? loaded.data : again?.ok ? again.data : [];
+  const failed = !loaded.ok && !again?.ok;
+  const retrying = retried.state !== "idle";
+  const retry = () => retried.load("/?index");
   const [selected, setSelected] = useState<Set<string>>(() => new Set(defaultValues?.services ?? []));
   const toggle = (id: string, on: boolean) =>
     setSelected((previous) => {
@@ -63,7 +46,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
       else next.delete(id);
       return next;
     });
-  const chosen = services.filter((service) => selected.has(service._id));
+  const chosen = services.filter((service) => selected.has(service.id));
   const servicesError = errors?.services?.[0];
   // Every message of a refused post, once, in the order of the form.
   const problems = [...new Set([servicesError, errors?.name?.[0], errors?.email?.[0], formError].filter((m): m is string => !!m))];
@@ -75,7 +58,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
           Pick exactly what you need, pay once, and we start within 24 hours. No subscription required.
         </SectionHeading>
         {failed ? (
-          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
+          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={retry} retrying={retrying} className="mt-12" />
         ) : (
           // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
           // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.
@@ -97,9 +80,9 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
               <legend className="sr-only">Choose one or more services</legend>
               <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
                 {services.map((service) => {
-                  const id = `service-${service._id}`;
+                  const id = `service-${service.id}`;
                   return (
-                    <li key={service._id}>
+                    <li key={service.id}>
                       <label
                         htmlFor={id}
                         className="flex h-full min-h-16 cursor-pointer items-start gap-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-xs transition-colors hover:border-brand-600 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600"
@@ -108,15 +91,15 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
                           id={id}
                           type="checkbox"
                           name="services"
-                          value={service._id}
-                          defaultChecked={selected.has(service._id)}
-                          onChange={(event) => toggle(service._id, event.currentTarget.checked)}
+                          value={service.id}
+                          defaultChecked={selected.has(service.id)}
+                          onChange={(event) => toggle(service.id, event.currentTarget.checked)}
                           className="mt-0.5 size-5 shrink-0 cursor-pointer accent-brand-600 focus-visible:outline-none"
                         />
                         <span className="min-w-0 flex-1">
                           <span className="flex items-baseline justify-between gap-3">
                             <span className="font-semibold text-slate-950">{service.name}</span>
-                            <span className="font-semibold text-brand-700 tabular-nums">{formatMoney(service.price, service.currency)}</span>
+                            <span className="font-semibold text-brand-700 tabular-nums">{formatCents(service.priceCents, service.currency)}</span>
                           </span>
                           {service.description ? <span className="mt-1 line-clamp-2 block text-sm text-slate-600">{service.description}</span> : null}
                         </span>
@@ -137,7 +120,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
                 <p aria-live="polite" className="text-sm text-slate-600">
                   {chosen.length === 0
                     ? "Tick at least one service to continue."
-                    : `${chosen.length} selected · ${formatMoney(chosen.reduce((sum, s) => sum + Math.round(s.price * 100), 0) / 100)}`}
+                    : `${chosen.length} selected · ${formatCents(chosen.reduce((sum, s) => sum + s.priceCents, 0))}`}
                 </p>
                 <Button type="button" size="lg" disabled={chosen.length === 0} onClick={() => onContinue(chosen)}>
                   Continue

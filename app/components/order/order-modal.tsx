@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { Modal } from "~/components/ui/modal";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 import type { FieldErrorMap } from "./a-la-carte-picker";
 import { OrderSummary, type SummaryLine } from "./order-summary";
@@ -112,13 +112,13 @@ export function OrderModal({
                   }}
                 />
                 <span className="flex-1 font-medium text-slate-800">{choice.name}</span>
-                <span className="font-semibold text-slate-950 tabular-nums">{formatMoney(choice.amountCents / 100)}</span>
+                <span className="font-semibold text-slate-950 tabular-nums">{formatCents(choice.amountCents)}</span>
               </label>
             ))}
             <p className="flex items-baseline justify-between px-4 pt-2">
               <span className="font-semibold text-slate-950">Total</span>
               <span className="text-lg font-bold text-slate-950 tabular-nums" data-testid="order-total">
-                {formatMoney(kept.reduce((sum, choice) => sum + choice.amountCents, 0) / 100)}
+                {formatCents(kept.reduce((sum, choice) => sum + choice.amountCents, 0))}
               </span>
             </p>
           </fieldset>

@@ -1,5 +1,5 @@
 import { cn } from "~/components/ui/cn";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 export interface SummaryLine {
   name: string;
@@ -19,7 +19,7 @@ export function OrderSummary({ lines, className }: { lines: SummaryLine[]; class
         <div key={line.name} className="flex items-baseline justify-between gap-4 px-4 py-3">
           <dt className="text-sm font-medium text-slate-800">{line.name}</dt>
           <dd className="text-sm font-semibold text-slate-950 tabular-nums">
-            {formatMoney((line.amountCents * (line.quantity ?? 1)) / 100)}
+            {formatCents(line.amountCents * (line.quantity ?? 1))}
             {suffix}
           </dd>
         </div>
@@ -27,7 +27,7 @@ export function OrderSummary({ lines, className }: { lines: SummaryLine[]; class
       <div className="flex items-baseline justify-between gap-4 px-4 py-3">
         <dt className="font-semibold text-slate-950">Total</dt>
         <dd className="text-lg font-bold text-slate-950 tabular-nums" data-testid="order-total">
-          {formatMoney(totalCents / 100)}
+          {formatCents(totalCents)}
           {suffix}
         </dd>
       </div>
