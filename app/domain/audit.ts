@@ -61,3 +61,6 @@ export function auditTargetHref(kind: string, id: string): string | null {
 export function formatAuditTime(iso: string): string {
   return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso))} UTC`;
 }
+
+/** The detail of a purchase.status entry that marks work completed: the order's history names its author by it. */
+export const PURCHASE_COMPLETED_DETAIL = "Marked completed";

@@ -40,7 +40,8 @@ export interface TimelineInput {
     failureMessage: string | null;
   }[];
   emails: { recipient: string; subject: string; sentAt: string }[];
-  work: { service: string; completedAt: string | null }[];
+  /** Paid work; `completedBy` is the staff member the audit log names (null before the log). */
+  work: { service: string; completedAt: string | null; completedBy?: string | null }[];
 }
 
 export function orderTimeline({ order, refunds, emails, work }: TimelineInput): TimelineEntry[] {
@@ -71,7 +72,8 @@ export function orderTimeline({ order, refunds, emails, work }: TimelineInput): 
     entries.push({ at: order.updatedAt, kind: "status", title: "Status: Expired", detail: `Not paid: ${why}`, actor: "Stripe" });
   }
   for (const item of work) {
-    if (item.completedAt) entries.push({ at: item.completedAt, kind: "work", title: `${item.service} completed`, detail: "Status: Completed", actor: "Staff" });
+    if (item.completedAt)
+      entries.push({ at: item.completedAt, kind: "work", title: `${item.service} completed`, detail: "Status: Completed", actor: item.completedBy ?? "Staff" });
   }
   for (const email of emails)
     entries.push({ at: email.sentAt, kind: "email", title: `E-mail sent: ${email.subject}`, detail: `To ${email.recipient}`, actor: "BrandLift" });

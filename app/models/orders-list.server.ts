@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 
+import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
@@ -266,7 +267,15 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       .orderBy(asc(schema.refunds.createdAt)),
     db.select().from(schema.orderEmails).where(eq(schema.orderEmails.orderId, id)).orderBy(asc(schema.orderEmails.sentAt)),
     db
-      .select({ service: schema.services.name, completedAt: schema.purchases.completedAt })
+      .select({
+        service: schema.services.name,
+        completedAt: schema.purchases.completedAt,
+        // Who marked it completed, from the audit log (none for work completed before the log).
+        completedBy: sql<string | null>`(select ${schema.auditEntries.actorName} from ${schema.auditEntries}
+          where ${schema.auditEntries.targetKind} = 'purchase' and ${schema.auditEntries.targetId} = ${schema.purchases.id}::text
+            and ${schema.auditEntries.action} = 'purchase.status' and ${schema.auditEntries.detail} = ${PURCHASE_COMPLETED_DETAIL}
+          order by ${schema.auditEntries.createdAt} desc limit 1)`,
+      })
       .from(schema.purchases)
       .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
       .where(eq(schema.purchases.orderId, id)),
@@ -310,7 +319,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
         failureMessage: refund.failureMessage,
       })),
       emails: emails.map((e) => ({ recipient: e.recipient, subject: e.subject, sentAt: e.sentAt.toISOString() })),
-      work: work.map((w) => ({ service: w.service, completedAt: w.completedAt?.toISOString() ?? null })),
+      work: work.map((w) => ({ service: w.service, completedAt: w.completedAt?.toISOString() ?? null, completedBy: w.completedBy })),
     }),
   };
 }

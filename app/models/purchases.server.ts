@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 
+import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
@@ -137,7 +138,7 @@ export async function setPurchaseStatus(actor: Actor, id: string, status: WorkSt
             actor,
             action: "purchase.status",
             target: purchaseTarget(current),
-            detail: status === "completed" ? "Marked completed" : "Moved back to in progress",
+            detail: status === "completed" ? PURCHASE_COMPLETED_DETAIL : "Moved back to in progress",
           },
           tx,
         );

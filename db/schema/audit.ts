@@ -31,5 +31,7 @@ export const auditEntries = pgTable(
     index("audit_entries_created_idx").on(t.createdAt, t.id),
     index("audit_entries_actor_created_idx").on(t.actorId, t.createdAt),
     index("audit_entries_action_created_idx").on(t.action, t.createdAt),
+    /** One thing's history: who completed a purchase, for its order's timeline. */
+    index("audit_entries_target_created_idx").on(t.targetKind, t.targetId, t.createdAt),
   ],
 );

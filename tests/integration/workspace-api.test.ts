@@ -1,12 +1,15 @@
 import fs from "node:fs";
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
+import { getOrderDetail } from "~/models/orders-list.server";
 import * as conversation from "~/routes/api.chat.conversation.$userId";
 import * as notes from "~/routes/api.chat.threads.$customerId.notes";
 import * as savedReplies from "~/routes/api.saved-replies";
 import * as savedReply from "~/routes/api.saved-replies.$id";
 import * as purchases from "~/routes/api.services.purchases";
 import * as purchaseById from "~/routes/api.services.purchases.$id";
+import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
 import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatAccount } from "../support/chat-helpers";
@@ -140,6 +143,27 @@ describe("saved replies", () => {
 });
 
 describe("purchase assignee and due date, my work", () => {
+  test("the order's history names the staff member who marked its work completed (from the audit log)", async () => {
+    const services = await catalogue();
+    const staff = await createAccount("team", { name: "Cora Completer" });
+    const customer = await createAccount("user");
+    const { purchase, order } = await createPurchase(customer.user.id, services[0]);
+    const { purchase: untouched, order: before } = await createPurchase(customer.user.id, services[0], { status: "completed" });
+    const done = await call(purchaseById.action, `/api/services/purchases/${purchase.id}`, {
+      auth: staff,
+      method: "PATCH",
+      params: { id: purchase.id },
+      ...json({ status: "completed" }),
+    });
+    expect(done.status).toBe(200);
+    const completed = (await getOrderDetail(order.id))!.timeline.filter((entry) => entry.kind === "work");
+    expect(completed.map((entry) => [entry.title, entry.actor])).toEqual([[`${services[0].name} completed`, "Cora Completer"]]);
+    // Work completed before the audit log existed (no entry) still shows, by "Staff".
+    await db.update(schema.purchases).set({ completedAt: new Date() }).where(eq(schema.purchases.id, untouched.id));
+    const older = (await getOrderDetail(before.id))!.timeline.filter((entry) => entry.kind === "work");
+    expect(older.map((entry) => entry.actor)).toEqual(["Staff"]);
+  });
+
   test("PATCH sets assignee and due date; GET ?assigneeId=me lists open work soonest due first", async () => {
     const services = await catalogue();
     const staff = await createAccount("team", { name: "Wendy Work" });

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_entries_target_created_idx" ON "audit_entries" USING btree ("target_kind","target_id","created_at");
