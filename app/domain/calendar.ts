@@ -7,8 +7,25 @@
 export const CHANNELS = ["instagram", "tiktok", "facebook", "linkedin", "x", "youtube"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+export const CHANNEL_LABELS: Record<Channel, string> = {
+  instagram: "Instagram",
+  tiktok: "TikTok",
+  facebook: "Facebook",
+  linkedin: "LinkedIn",
+  x: "X",
+  youtube: "YouTube",
+};
+
 export const POST_STATUSES = ["draft", "in_review", "changes_requested", "approved", "published"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
+export const POST_STATUS_LABELS: Record<PostStatus, string> = {
+  draft: "Draft",
+  in_review: "Waiting for review",
+  changes_requested: "Changes requested",
+  approved: "Approved",
+  published: "Published",
+};
+
 export const isVisibleToCustomer = (status: PostStatus) => status !== "draft";
 /** The statuses staff set with PATCH; `changes_requested` and `approved` are the customer's review. */
 export const STAFF_STATUSES = ["draft", "in_review", "published"] as const;
@@ -27,6 +44,9 @@ export const MEDIA_TYPES: Readonly<Record<string, string>> = {
   gif: "image/gif",
   mp4: "video/mp4",
 };
+export const MEDIA_ACCEPT = Object.keys(MEDIA_TYPES)
+  .map((e) => `.${e}`)
+  .join(",");
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 export const MEDIA_MESSAGES = {
   file: "Please select an image or video to add",
@@ -54,4 +74,130 @@ export function staffMoveRefusal(from: PostStatus, to: StaffStatus): string | nu
   if (from === "published") return POST_MESSAGES.published;
   if (to === "published" && from !== "approved") return POST_MESSAGES.publishUnapproved;
   return null;
+}
+
+export const TIME_ZONE_COOKIE = "tz";
+export const DEFAULT_TIME_ZONE = "UTC";
+
+/** An IANA zone this runtime knows ("Europe/Paris"), else UTC: a cookie is input like any other. */
+export function resolveTimeZone(value: string | null | undefined): string {
+  if (!value || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return DEFAULT_TIME_ZONE;
+  try {
+    return new Intl.DateTimeFormat("en-GB", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(timeZone: string, options: Intl.DateTimeFormatOptions) {
+  const key = `${timeZone}|${JSON.stringify(options)}`;
+  let found = formats.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat("en-GB", { timeZone, ...options });
+    formats.set(key, found);
+  }
+  return found;
+}
+
+/** "Tue 3 Dec, 14:00 CET": a post's time in the viewer's zone, with the zone named. */
+export function formatPostTime(iso: string | Date, timeZone: string): string {
+  const parts = format(timeZone, {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("weekday")} ${part("day")} ${part("month")}, ${part("hour")}:${part("minute")} ${part("timeZoneName")}`;
+}
+
+/** "14:00": the time alone, for a post inside a day cell that already names the day. */
+export function formatClock(iso: string | Date, timeZone: string): string {
+  return format(timeZone, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(iso));
+}
+
+/** The calendar date ("2026-12-03") of an instant in a zone. */
+export function dayInZone(iso: string | Date, timeZone: string): string {
+  const parts = format(timeZone, { year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+/** Minutes the zone is ahead of UTC at that instant. */
+function offsetMinutes(instant: Date, timeZone: string): number {
+  const parts = format(timeZone, {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(instant);
+  const n = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const asUtc = Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second"));
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+/** The UTC instant of a wall-clock date and time ("2026-12-03", "14:00") in a zone. */
+export function zonedToUtc(date: string, time: string, timeZone: string): Date | null {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const t = /^(\d{2}):(\d{2})$/.exec(time);
+  if (!d || !t) return null;
+  const [year, month, day, hour, minute] = [Number(d[1]), Number(d[2]), Number(d[3]), Number(t[1]), Number(t[2])];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return null;
+  const naive = Date.UTC(year, month - 1, day, hour, minute);
+  if (new Date(naive).getUTCDate() !== day) return null;
+  // Two passes settle the offset across a daylight-saving change.
+  let guess = naive - offsetMinutes(new Date(naive), timeZone) * 60_000;
+  guess = naive - offsetMinutes(new Date(guess), timeZone) * 60_000;
+  return new Date(guess);
+}
+
+/** Days "YYYY-MM-DD" from `first` on, `count` of them (calendar arithmetic in UTC, no zone involved). */
+export function daysFrom(first: string, count: number): string[] {
+  const start = Date.parse(`${first}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** The day `by` days after (or before) `day`. */
+export function addDays(day: string, by: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + by * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Monday of the week holding `day`. */
+export function mondayOf(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  const back = (date.getUTCDay() + 6) % 7;
+  return new Date(date.getTime() - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The days a month view shows: whole weeks, Monday first, from the week of the 1st to that of the last day. */
+export function monthGrid(month: string): string[] {
+  const first = `${month}-01`;
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+  const start = mondayOf(first);
+  const end = Date.parse(`${mondayOf(last)}T00:00:00Z`) + 6 * 86_400_000;
+  return daysFrom(start, Math.round((end - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1);
+}
+
+/** The month before or after "2026-12". */
+export function shiftMonth(month: string, by: number): string {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return new Date(Date.UTC(y, m - 1 + by, 1)).toISOString().slice(0, 7);
+}
+
+/** "December 2026". */
+export function monthLabel(month: string): string {
+  return format("UTC", { month: "long", year: "numeric" }).format(new Date(`${month}-01T12:00:00Z`));
+}
+
+/** "Tue 3 Dec": a day heading. */
+export function dayLabel(day: string): string {
+  return format("UTC", { weekday: "short", day: "numeric", month: "short" }).format(new Date(`${day}T12:00:00Z`));
 }

@@ -135,6 +135,10 @@ async function rowFor(actor: Actor, id: string): Promise<PostRow> {
 const canSee = (actor: Actor, row: { customerId: string; status: PostStatus }) =>
   can(actor, "posts:manage") || (can(actor, "post:read", { ownerId: row.customerId }) && isVisibleToCustomer(row.status));
 
+export async function getPostFor(actor: Actor, id: string): Promise<PostJson> {
+  return toJson(await rowFor(actor, id));
+}
+
 /** Announces a change after its commit; the customer hears of it unless it was and stays a draft. */
 function announce(post: PostJson, customerView: PostJson | null) {
   postEvents.emit("changed", post, customerView);

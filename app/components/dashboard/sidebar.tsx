@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import {
+  CalendarDays,
   ClipboardList,
   CreditCard,
   FileText,
@@ -30,6 +31,7 @@ const links = {
     { to: "/dashboard/work", label: "My work", icon: ClipboardList },
     { to: "/dashboard/users", label: "Users", icon: Users },
     { to: "/dashboard/inbox", label: "Inbox", icon: Inbox },
+    { to: "/dashboard/calendar", label: "Calendar", icon: CalendarDays },
     { to: "/dashboard/orders", label: "Orders", icon: CreditCard },
     { to: "/dashboard/subscriptions", label: "Subscriptions", icon: Repeat },
     { to: "/dashboard/team", label: "Team", icon: UsersRound },
@@ -41,6 +43,7 @@ const links = {
   user: [
     { to: "/dashboard/services", label: "Services", icon: ShoppingBag },
     { to: "/dashboard/reports", label: "Reports", icon: FileText },
+    { to: "/dashboard/calendar", label: "Calendar", icon: CalendarDays },
     { to: "/dashboard/messages", label: "Messages", icon: MessageSquare },
     { to: "/dashboard/receipts", label: "Receipts", icon: Receipt },
     { to: "/dashboard/account", label: "Account", icon: UserCog },

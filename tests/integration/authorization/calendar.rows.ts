@@ -123,3 +123,86 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: loginPage, customerA: 404, customerB: 404, team: 200 },
   },
 ];
+
+// The calendar pages: both roles on /dashboard/calendar, staff alone on a post's page.
+rows.push(
+  {
+    route: "dashboard.calendar.tsx",
+    method: "GET",
+    path: "/dashboard/calendar?view=week&week=2030-06-10",
+    expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
+  },
+  {
+    route: "dashboard.calendar.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/calendar?month=2030-06&customerId=${f.customerA.id}&status=in_review`,
+    note: "filtered",
+    expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
+  },
+  {
+    route: "dashboard.calendar.tsx",
+    method: "POST",
+    path: "/dashboard/calendar?month=2030-06",
+    note: "a comment",
+    body: (f) => ({ form: { intent: "comment", postId: f.ids.calendarPost, body: "From the page" } }),
+    expect: {
+      anonymous: loginPage,
+      customerA: { status: 302, location: "/dashboard/calendar" },
+      customerB: 404,
+      team: { status: 302, location: "/dashboard/calendar" },
+    },
+  },
+  {
+    route: "dashboard.calendar.tsx",
+    method: "POST",
+    path: "/dashboard/calendar",
+    note: "approve",
+    body: async (f) => ({ form: { intent: "approve", postId: await freshInReview(f) } }),
+    expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar" }, customerB: 404, team: 404 },
+  },
+  {
+    route: "dashboard.calendar.tsx",
+    method: "POST",
+    path: "/dashboard/calendar",
+    note: "draft a post",
+    body: (f) => ({ form: { intent: "create", customerId: f.customerA.id, channel: "linkedin", date: "2030-06-12", time: "09:30", caption: "Hi" } }),
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
+  },
+  {
+    route: "dashboard.calendar.tsx",
+    method: "POST",
+    path: "/dashboard/calendar",
+    note: "reschedule by dragging",
+    body: async (f) => ({ form: { intent: "reschedule", postId: await freshInReview(f), date: "2030-06-14" } }),
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar" } }),
+  },
+  {
+    route: "dashboard.calendar.posts.$postId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/calendar/posts/${f.ids.calendarPost}`,
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
+  },
+  {
+    route: "dashboard.calendar.posts.$postId.tsx",
+    method: "GET",
+    path: `/dashboard/calendar/posts/${crypto.randomUUID()}`,
+    note: "unknown post",
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard.calendar.posts.$postId.tsx",
+    method: "POST",
+    path: async (f) => `/dashboard/calendar/posts/${await freshInReview(f)}`,
+    note: "edit and reschedule",
+    body: { form: { intent: "edit", channel: "x", date: "2030-06-15", time: "11:00", caption: "Edited" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
+  },
+  {
+    route: "dashboard.calendar.posts.$postId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/calendar/posts/${f.ids.calendarDraft}?media`,
+    note: "media without JavaScript",
+    body: { multipart: png },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
+  },
+);

@@ -1,0 +1,112 @@
+import { useFetcher } from "@remix-run/react";
+import { useState, type DragEvent } from "react";
+
+import { cn } from "~/components/ui/cn";
+import { CHANNEL_LABELS, dayInZone, dayLabel, formatClock, POST_STATUS_LABELS } from "~/domain/calendar";
+import type { PostJson } from "~/domain/schemas/calendar";
+
+/**
+ * The month or week as a grid of days (from md; phones get the list of cards instead). Each post is
+ * a chip at its time in the viewer's zone; a chip opens the post. Staff drag a chip onto another
+ * day to reschedule it (same time of day); the post's page has the same as a plain form.
+ */
+export function CalendarBoard({
+  days,
+  month,
+  posts,
+  timeZone,
+  today,
+  staff,
+}: {
+  days: string[];
+  month: string | null;
+  posts: PostJson[];
+  timeZone: string;
+  today: string;
+  staff: boolean;
+}) {
+  const fetcher = useFetcher();
+  const [over, setOver] = useState<string | null>(null);
+  const byDay = new Map<string, PostJson[]>();
+  for (const post of posts) {
+    const day = dayInZone(post.scheduledAt, timeZone);
+    byDay.set(day, [...(byDay.get(day) ?? []), post]);
+  }
+  const drop = (day: string) => (event: DragEvent) => {
+    event.preventDefault();
+    setOver(null);
+    const postId = event.dataTransfer.getData("application/x-brandlift-post");
+    if (!postId) return;
+    void fetcher.submit({ intent: "reschedule", postId, date: day }, { method: "post" });
+  };
+  return (
+    <div className="hidden md:block" data-testid="calendar-board">
+      <div className="grid grid-cols-7 gap-px overflow-hidden rounded-card border border-slate-200 bg-slate-200" role="grid" aria-label="Calendar">
+        {days.map((day) => {
+          const outside = month !== null && !day.startsWith(month);
+          const dayPosts = byDay.get(day) ?? [];
+          return (
+            <div
+              key={day}
+              role="gridcell"
+              data-day={day}
+              aria-label={dayLabel(day)}
+              className={cn(
+                "min-h-28 space-y-1 bg-white p-1.5",
+                outside && "bg-slate-50 text-slate-500",
+                over === day && "bg-brand-50 ring-2 ring-brand-400 ring-inset",
+              )}
+              onDragOver={
+                staff
+                  ? (event) => {
+                      event.preventDefault();
+                      setOver(day);
+                    }
+                  : undefined
+              }
+              onDragLeave={staff ? () => setOver((current) => (current === day ? null : current)) : undefined}
+              onDrop={staff ? drop(day) : undefined}
+            >
+              <p className={cn("text-xs font-semibold", day === today ? "text-brand-700" : "text-slate-600")}>
+                {dayLabel(day)}
+                {day === today ? <span className="sr-only"> (today)</span> : null}
+              </p>
+              <ul className="space-y-1">
+                {dayPosts.map((post) => (
+                  <li key={post._id}>
+                    <a
+                      href={staff ? `/dashboard/calendar/posts/${post._id}` : `#post-${post._id}`}
+                      draggable={staff && post.status !== "published"}
+                      onDragStart={(event) => {
+                        event.dataTransfer.setData("application/x-brandlift-post", post._id);
+                        event.dataTransfer.effectAllowed = "move";
+                      }}
+                      data-testid="calendar-chip"
+                      data-post={post._id}
+                      className={cn(
+                        "block truncate rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
+                        chipTone[post.status],
+                      )}
+                    >
+                      {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
+                      {staff ? ` · ${post.customer.name}` : ""}
+                      <span className="sr-only"> ({POST_STATUS_LABELS[post.status]})</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const chipTone: Record<PostJson["status"], string> = {
+  draft: "bg-slate-100 text-slate-800",
+  in_review: "bg-amber-100 text-amber-900",
+  changes_requested: "bg-red-100 text-red-900",
+  approved: "bg-emerald-100 text-emerald-900",
+  published: "bg-brand-100 text-brand-900",
+};

@@ -1,0 +1,38 @@
+import { describe, expect, test } from "vitest";
+
+import { formatPostTime, monthGrid, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
+
+describe("post times in the viewer's zone", () => {
+  test("written with the zone named", () => {
+    expect(formatPostTime("2024-12-03T13:00:00Z", "Europe/Paris")).toBe("Tue 3 Dec, 14:00 CET");
+    expect(formatPostTime("2024-07-03T13:00:00Z", "Europe/Paris")).toBe("Wed 3 Jul, 15:00 CEST");
+    expect(formatPostTime("2024-12-03T13:00:00Z", "UTC")).toBe("Tue 3 Dec, 13:00 UTC");
+  });
+
+  test("a wall-clock time in a zone is the right UTC instant, across daylight saving", () => {
+    expect(zonedToUtc("2024-12-03", "14:00", "Europe/Paris")?.toISOString()).toBe("2024-12-03T13:00:00.000Z");
+    expect(zonedToUtc("2024-07-03", "14:00", "Europe/Paris")?.toISOString()).toBe("2024-07-03T12:00:00.000Z");
+    expect(zonedToUtc("2024-03-10", "09:00", "America/New_York")?.toISOString()).toBe("2024-03-10T13:00:00.000Z");
+    expect(zonedToUtc("2024-02-30", "09:00", "UTC")).toBeNull();
+    expect(zonedToUtc("2024-02-03", "25:00", "UTC")).toBeNull();
+  });
+
+  test("an unknown or hostile zone is UTC", () => {
+    expect(resolveTimeZone("Europe/Paris")).toBe("Europe/Paris");
+    for (const zone of ["Mars/Olympus", "", null, "a\u0000b", "x".repeat(100)]) expect(resolveTimeZone(zone)).toBe("UTC");
+  });
+
+  test("a month view is whole weeks from Monday", () => {
+    const days = monthGrid("2026-12");
+    expect(days[0]).toBe("2026-11-30");
+    expect(days.at(-1)).toBe("2027-01-03");
+    expect(days.length % 7).toBe(0);
+  });
+});
+
+test("staff status moves", () => {
+  expect(staffMoveRefusal("draft", "in_review")).toBeNull();
+  expect(staffMoveRefusal("approved", "published")).toBeNull();
+  expect(staffMoveRefusal("in_review", "published")).toBe("Only an approved post can be marked published.");
+  expect(staffMoveRefusal("published", "draft")).toBe("A published post can no longer be changed.");
+});
