@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { supportRoomId } from "~/domain/chat";
-import { storeMessage } from "~/models/chat-send.server";
 import { action as readAction } from "~/routes/api.chat.read";
 import * as dashboard from "~/routes/dashboard";
 import * as serviceDetail from "~/routes/dashboard.services.$purchaseId";
@@ -9,6 +7,7 @@ import * as usersTab from "~/routes/dashboard.users._index";
 import * as userDetail from "~/routes/dashboard.users.$userId";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+import { postInThread } from "../support/factories";
 
 /**
  * Unread chat counts in the dashboard's loaders: staff get every customer's unread support
@@ -21,16 +20,6 @@ let hugo: Account;
 let ginaPurchase: string;
 
 const page = (account: Account) => ({ cookie: account.cookie });
-
-async function write(from: Account, customer: Account, text: string) {
-  await storeMessage({
-    roomId: supportRoomId(customer.user.id),
-    sender: { _id: from.user.id, name: from.user.name, profileImage: null },
-    receiverId: from.user.role === "team" ? customer.user.id : null,
-    customerId: customer.user.id,
-    message: text,
-  });
-}
 
 async function markRead(reader: Account, customer: Account) {
   const response = await call(readAction, "/api/chat/read", {
@@ -58,8 +47,8 @@ beforeAll(async () => {
 describe("unread counts in the dashboard", () => {
   it("staff see each customer's unread messages in the layout, the Users tab and the user's page; opening the thread clears them", async () => {
     expect(await layoutUnread(staff)).toEqual({ role: "team", total: 0, byCustomer: {} });
-    await write(gina, gina, "Hello?");
-    await write(gina, gina, "Anyone there?");
+    await postInThread(gina, "Hello?");
+    await postInThread(gina, "Anyone there?");
 
     expect(await layoutUnread(staff)).toEqual({ role: "team", total: 2, byCustomer: { [gina.user.id]: 2 } });
     const list = await readJson<{ unread: Record<string, number>; staffId: string }>(
@@ -81,8 +70,8 @@ describe("unread counts in the dashboard", () => {
   });
 
   it("a customer sees only the unread replies in their own thread, in the layout and on the service page", async () => {
-    await write(staff, gina, "We are on it.");
-    await write(hugo, hugo, "A question from Hugo");
+    await postInThread(gina, "We are on it.", staff);
+    await postInThread(hugo, "A question from Hugo");
 
     expect(await layoutUnread(gina)).toEqual({ role: "user", total: 1 });
     expect(await layoutUnread(hugo)).toEqual({ role: "user", total: 0 });

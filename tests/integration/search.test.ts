@@ -1,15 +1,13 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { supportRoomId } from "~/domain/chat";
 import type { SearchAnswer } from "~/domain/search";
 import { createService } from "~/models/catalogue.server";
-import { storeMessage } from "~/models/chat-send.server";
 import * as searchPage from "~/routes/dashboard.search";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
-import { unique } from "../support/factories";
+import { createCustomerWithThread, unique } from "../support/factories";
 
 /** GET /dashboard/search (issue 23.6): customers, orders, conversations and services, each hit a link; staff only. */
 
@@ -24,20 +22,17 @@ const word = `zephyr${unique()
 beforeAll(async () => {
   const services = await catalogue();
   staff = await createAccount("team", { name: "Search Staff" });
-  nora = await createAccount("user", { name: `Nora ${word}`, email: `nora.${word}@example.test` });
+  nora = await createCustomerWithThread({
+    name: `Nora ${word}`,
+    email: `nora.${word}@example.test`,
+    messages: [`The calendar for ${word}-launch is ready on Friday`],
+  });
   const { order } = await createPurchase(nora.user.id, services[0]!);
   await db
     .update(schema.orders)
     .set({ name: `Nora ${word}`, email: `nora.${word}@example.test` })
     .where(eq(schema.orders.id, order.id));
   orderId = order.id;
-  await storeMessage({
-    roomId: supportRoomId(nora.user.id),
-    sender: { _id: nora.user.id, name: nora.user.name, profileImage: null },
-    receiverId: null,
-    customerId: nora.user.id,
-    message: `The calendar for ${word}-launch is ready on Friday`,
-  });
   serviceId = (await createService({ id: staff.user.id, name: staff.user.name }, { name: `Carousel ${word}`, description: "Ten slides.", priceCents: 4200 }))
     .id;
 });

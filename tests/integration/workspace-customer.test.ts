@@ -1,8 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
-import { supportRoomId } from "~/domain/chat";
-import { storeMessage } from "~/models/chat-send.server";
 import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createSavedReply } from "~/models/saved-replies.server";
@@ -13,6 +11,7 @@ import * as savedRepliesPage from "~/routes/dashboard.saved-replies";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
+import { postInThread } from "../support/factories";
 
 /** The inbox's customer pane, the customer page and the saved replies page (issue 23.2, 23.5): one profile read, notes and replies from forms. */
 
@@ -30,16 +29,6 @@ async function gradeFor(email: string, score: number, overall: "A" | "B" | "C" |
     .returning();
   await db.insert(schema.leads).values({ gradeId: grade!.id, email: email.toLowerCase(), name: null });
   return grade!.id;
-}
-
-async function say(customer: Account, message: string) {
-  return storeMessage({
-    roomId: supportRoomId(customer.user.id),
-    sender: { _id: customer.user.id, name: customer.user.name, profileImage: null },
-    receiverId: null,
-    customerId: customer.user.id,
-    message,
-  });
 }
 
 describe("the customer profile", () => {
@@ -77,7 +66,7 @@ describe("the inbox thread", () => {
   test("the customer pane is the profile; a note from the form shows in the thread and never in the customer's conversation", async () => {
     const staff = await createAccount("team", { name: "Nora Notes" });
     const customer = await createAccount("user");
-    await say(customer, "Is my report ready?");
+    await postInThread(customer, "Is my report ready?");
     const path = `/dashboard/inbox/${customer.user.id}`;
     const params = { customerId: customer.user.id };
 
@@ -131,7 +120,7 @@ describe("the customer page", () => {
     const staff = await createAccount("team");
     const customer = await createAccount("user", { name: "Cleo Customer" });
     await createPurchase(customer.user.id, services[0]!);
-    await say(customer, "Hi there");
+    await postInThread(customer, "Hi there");
     const path = `/dashboard/customers/${customer.user.id}`;
     const params = { customerId: customer.user.id };
 

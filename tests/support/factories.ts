@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 
 import type { PurchaseStatus } from "#db/schema";
 import { seedCatalogue } from "#db/seed";
+import { supportRoomId } from "~/domain/chat";
+import { storeMessage } from "~/models/chat-send.server";
 import { createSession } from "~/models/sessions.server";
 import { createUser } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
@@ -11,7 +13,7 @@ import { unique, uniqueEmail } from "./requests";
 
 /*
  * The one place tests make rows: accounts (with a bearer token and a browser cookie), the
- * catalogue, orders and purchases. Everything goes through the app's own models and the real
+ * catalogue, orders and purchases, support threads. Everything goes through the app's own models and the real
  * database of the test file; names and e-mails are unique so files and tests never collide.
  */
 
@@ -91,4 +93,30 @@ export async function createPurchase(
     .values({ orderId: order.id, serviceId: service.id, userId, amountCents: service.priceCents * quantity, quantity, status, createdAt: options.createdAt })
     .returning();
   return { order, purchase };
+}
+
+/** Someone in a support thread: a customer or a staff member (an Account or a bare user row fits). */
+export interface ThreadPerson {
+  id: string;
+  name: string;
+  role?: string;
+}
+
+/** One support message in `customer`'s thread, from them or from staff, stored as the chat stores it. */
+export function postInThread(customer: ThreadPerson, text: string, from: ThreadPerson = customer) {
+  return storeMessage({
+    roomId: supportRoomId(customer.id),
+    sender: { _id: from.id, name: from.name, profileImage: null },
+    receiverId: from.role === "team" ? customer.id : null,
+    customerId: customer.id,
+    message: text,
+  });
+}
+
+/** A customer account whose support thread holds `messages` (theirs, oldest first). */
+export async function createCustomerWithThread(options: Omit<AccountOptions, "role"> & { messages?: string[] } = {}) {
+  const { messages = ["Hello, I have a question about my order."], ...account } = options;
+  const customer = await createAccount({ ...account, role: "user" });
+  for (const text of messages) await postInThread(customer, text);
+  return customer;
 }

@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 
 import { supportRoomId } from "~/domain/chat";
 import { createAttachmentUrl } from "~/models/chat-attachments.server";
-import { storeMessage } from "~/models/chat-send.server";
 import { recordContactMessage } from "~/models/contact.server";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 
+import { postInThread } from "../../support/factories";
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
@@ -23,13 +23,7 @@ const PNG = Buffer.from(
 
 export async function fixtures(base: Omit<Fixtures, "ids">) {
   const a = base.customerA;
-  const message = await storeMessage({
-    roomId: supportRoomId(a.id),
-    sender: { _id: a.id, name: a.name, profileImage: null },
-    receiverId: null,
-    customerId: a.id,
-    message: "A's question",
-  });
+  const message = await postInThread(a, "A's question");
   const storageKey = `chat/${crypto.randomUUID()}.png`;
   await putBuffer(storageKey, PNG, "image/png");
   const [attachment] = await db
