@@ -59,7 +59,7 @@ export async function updateName(userId: string, name: string): Promise<User> {
 }
 
 /** The current password, checked under the sign-in limiter (shared with the password change). */
-async function assertCurrentPassword(user: Pick<User, "id" | "passwordHash">, password: string, clientIp: string) {
+export async function assertCurrentPassword(user: Pick<User, "id" | "passwordHash">, password: string, clientIp: string) {
   await consume(limits.signIn, `ip:${clientIp}`, `account-password:${user.id}`);
   if (!(await verifyPassword(password, user.passwordHash))) throw new HttpError(400, ACCOUNT_MESSAGES.wrongPassword, "WRONG_PASSWORD");
 }

@@ -80,6 +80,18 @@ export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter
   return { orders: (rows as ListedOrder[]).map((row) => toOrderJson(row, lines.get(row.id) ?? [])), total, page: current, limit: size };
 }
 
+/** Every order linked to one account, newest first (the account's own data export). */
+export async function listOrdersOfUser(userId: string): Promise<OrderJson[]> {
+  const rows = (await db
+    .select({ ...ordersColumns(), ...customerColumns })
+    .from(schema.orders)
+    .leftJoin(schema.users, eq(schema.users.id, schema.orders.userId))
+    .where(eq(schema.orders.userId, userId))
+    .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))) as ListedOrder[];
+  const lines = await linesOf(rows);
+  return rows.map((row) => toOrderJson(row, lines.get(row.id) ?? []));
+}
+
 /**
  * The list's total: without search or dates it is read from the per-status counts a trigger keeps
  * (db/migrations/0009_ops_revenue.sql), else counted through the indexes.

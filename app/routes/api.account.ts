@@ -1,5 +1,9 @@
+import { z } from "zod";
+
 import { ACCOUNT_MESSAGES, accountPatchSchema } from "~/domain/billing";
+import { accountDeleteSchema } from "~/domain/own-data";
 import { accountPatchResponse, accountResponse } from "~/domain/schemas/billing-api";
+import { deleteCustomerAccount } from "~/models/account-deletion.server";
 import { getAccount, requestEmailChange, toAccountJson, updateName } from "~/models/account.server";
 import { apiMethods, apiRoute } from "~/web/api.server";
 
@@ -37,4 +41,24 @@ const patch = apiRoute(
   },
 );
 
-export const action = apiMethods(patch);
+/**
+ * DELETE /api/account {password}: a customer deletes their account (decision 240): name and e-mail
+ * anonymised, every session, token and socket ended, files removed, orders kept for the books.
+ * A wrong password is a 400 (limited like sign-in); a live plan a 409.
+ */
+const remove = apiRoute(
+  {
+    method: "DELETE",
+    auth: "user",
+    body: accountDeleteSchema,
+    errors: [409, 429],
+    response: z.object({ status: z.literal("success") }),
+    summary: "Delete your customer account (needs password); refused with 409 while a plan is active.",
+  },
+  async ({ user, body, clientIp }) => {
+    await deleteCustomerAccount(user.id, body.password, clientIp);
+    return { status: "success" };
+  },
+);
+
+export const action = apiMethods(patch, remove);

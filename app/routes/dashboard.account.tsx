@@ -3,10 +3,12 @@ import { data, Form, useActionData, useLoaderData, useNavigation } from "@remix-
 import { KeyRound, Mail, MonitorSmartphone, UserRound } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 
+import { OwnDataPanel } from "~/components/account/own-data-panel";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { ACCOUNT_MESSAGES, accountNameSchema, emailChangeFormSchema, passwordFormSchema } from "~/domain/billing";
+import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { z } from "~/domain/zod";
 import { changePassword, endSessionById, getAccount, listSessions, requestEmailChange, updateName } from "~/models/account.server";
@@ -35,7 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   const identity = (await getIdentity(request))!;
   const [account, sessions] = await Promise.all([getAccount(identity.user.id), listSessions(identity.user.id, identity.sessionId)]);
-  return { account: { name: account.name, email: account.email, role: account.role, createdAt: account.createdAt.toISOString() }, sessions };
+  return {
+    account: { name: account.name, email: account.email, role: account.role, createdAt: account.createdAt.toISOString() },
+    sessions,
+    canDeleteAccount: can(identity.user, "area:customer"),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -86,7 +92,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function AccountPage() {
-  const { account, sessions } = useLoaderData<typeof loader>();
+  const { account, sessions, canDeleteAccount } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: Intent) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -191,6 +197,8 @@ export default function AccountPage() {
           ))}
         </ul>
       </Panel>
+
+      <OwnDataPanel canDelete={canDeleteAccount} />
     </section>
   );
 }

@@ -26,6 +26,8 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   body?: B;
   /** The success body, for the OpenAPI document (GET /api/openapi.json). */
   response?: z.ZodType;
+  /** The success's media type when it is not JSON (a file): the document lists `response` under it. */
+  produces?: string;
   /** Status of a success answered as a plain value (default 200). */
   status?: number;
   /** Spent after authentication and before parsing, so malformed floods count too. */

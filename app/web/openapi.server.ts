@@ -85,7 +85,7 @@ function operation(path: string, method: Method, spec: ApiSpec) {
   const responses: Record<string, unknown> = {
     [status]: {
       description: "Success.",
-      ...(spec.response ? { content: { "application/json": { schema: jsonSchema(spec.response, "output") } } } : {}),
+      ...(spec.response ? { content: { [spec.produces ?? "application/json"]: { schema: jsonSchema(spec.response, "output") } } } : {}),
     },
   };
   for (const code of errors) {

@@ -28,6 +28,9 @@ export const ACCOUNTS = {
   workCustomer: { email: "work@e2e.test", name: "Wren Work", role: "user" },
   composer: { email: "composer@e2e.test", name: "Cody Composer", role: "user" },
   pastDue: { email: "past-due@e2e.test", name: "Pax Pastdue", role: "user" },
+  /** The own-data spec deletes these, one per project (with and without JavaScript). */
+  ownData: { email: "own-data@e2e.test", name: "Olly Owndata", role: "user" },
+  ownDataNoJs: { email: "own-data-nojs@e2e.test", name: "Nell Nojs", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

@@ -201,6 +201,7 @@ const customerScreens: Screen[] = [
     },
   },
   { name: "customer-account", path: "/dashboard/account", ready: heading("Account") },
+  { name: "customer-account-delete", path: "/dashboard/account/delete", ready: heading("Delete your account") },
   { name: "customer-receipts", path: "/dashboard/receipts", ready: heading("Receipts") },
   { name: "customer-billing-no-plan", path: "/billing/test", ready: heading("Manage billing") },
 ];

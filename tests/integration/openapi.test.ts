@@ -69,7 +69,7 @@ describe("GET /api/openapi.json", () => {
       expect(operation, `${method} ${apiPath} is in the document`).toBeDefined();
       expect(spec.response, `${method} ${apiPath} declares its response schema`).toBeDefined();
       const success = operation!.responses[String(spec.status ?? 200)];
-      expect(success?.content?.["application/json"]?.schema, `${method} ${apiPath} has a response schema`).toBeDefined();
+      expect(success?.content?.[spec.produces ?? "application/json"]?.schema, `${method} ${apiPath} has a response schema`).toBeDefined();
       expect(operation!.responses["500"], "the error shape is documented").toBeDefined();
       if (spec.body || spec.rawBody) expect(operation!.requestBody, `${method} ${apiPath} has a request body`).toBeDefined();
       const documented = (where: string) => (operation!.parameters ?? []).filter((parameter) => parameter.in === where).map((parameter) => parameter.name);

@@ -1,0 +1,132 @@
+import { and, eq, inArray, like, notLike, or, sql } from "drizzle-orm";
+
+import { isLiveStatus } from "~/domain/billing";
+import { supportRoomId } from "~/domain/chat";
+import { DELETED_NAME, deletedEmail, OWN_DATA_MESSAGES } from "~/domain/own-data";
+import { afterResponse } from "~/utils/background.server";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { HttpError } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
+import { storage } from "~/utils/storage.server";
+
+import { assertCurrentPassword, getAccount } from "./account.server";
+import { normalizeEmail } from "./users.server";
+
+/*
+ * Deleting a customer account (issue 25.5, decision 240). The person goes; the books stay: the
+ * user row is kept (orders, purchases, subscriptions and invoices point at it) with its name and
+ * e-mail replaced, no password and disabled, and the orders lose the buyer's name and e-mail too.
+ * Everything else about the person is removed in one transaction: sessions and API tokens, links,
+ * the support thread with its messages, files and notes, direct rooms, reports, grader leads. The
+ * stored files are removed after the commit (a row never points at a missing file); sockets end on
+ * every node through the revocation channel that logout and disabling use.
+ */
+
+export interface DeletedAccount {
+  userId: string;
+  /** Files that could not be removed from storage (logged; the rows are gone). */
+  filesLeft: number;
+}
+
+/** The account's rooms: its support thread and the direct rooms it is one of the two members of. */
+const roomsOfUser = (userId: string) => {
+  const m = schema.chatMessages;
+  return or(eq(m.roomId, supportRoomId(userId)), and(like(m.roomId, `%${userId}%`), notLike(m.roomId, "support-%"), notLike(m.roomId, "visitor-%")));
+};
+
+/**
+ * DELETE /api/account and the delete page. Customers only (staff are disabled by the team); the
+ * password first (under the sign-in limiter, 400 when wrong); refused with 409 while a plan is
+ * live (it would go on charging an account nobody can reach).
+ */
+export async function deleteCustomerAccount(userId: string, password: string, clientIp: string): Promise<DeletedAccount> {
+  const user = await getAccount(userId);
+  if (user.role !== "user") throw new HttpError(403, "Only customer accounts can be deleted here.", "FORBIDDEN");
+  await assertCurrentPassword(user, password, clientIp);
+  const now = new Date();
+  const a = schema.chatAttachments;
+  const m = schema.chatMessages;
+
+  const keys = await db.transaction(async (tx) => {
+    // The row lock orders this against a plan being bought or renewed at the same moment.
+    await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, userId)).for("update");
+    const plans = await tx.select({ status: schema.subscriptions.status }).from(schema.subscriptions).where(eq(schema.subscriptions.userId, userId));
+    if (plans.some((plan) => isLiveStatus(plan.status))) throw new HttpError(409, OWN_DATA_MESSAGES.activePlan, "SUBSCRIPTION_ACTIVE");
+
+    const roomIds = (await tx.selectDistinct({ roomId: m.roomId }).from(m).where(roomsOfUser(userId))).map((row) => row.roomId);
+    const rooms = [...new Set([supportRoomId(userId), ...roomIds])];
+    const attachments = await tx
+      .delete(a)
+      .where(or(eq(a.uploaderId, userId), inArray(a.roomId, rooms)))
+      .returning({ key: a.storageKey });
+    const reports = await tx.delete(schema.reports).where(eq(schema.reports.userId, userId)).returning({ key: schema.reports.storageKey });
+    await tx.delete(schema.chatThreads).where(eq(schema.chatThreads.customerId, userId));
+    await tx.delete(m).where(inArray(m.roomId, rooms));
+    await tx.delete(schema.chatReadPositions).where(or(eq(schema.chatReadPositions.userId, userId), inArray(schema.chatReadPositions.roomId, rooms)));
+    await tx.delete(schema.threadNotes).where(eq(schema.threadNotes.customerId, userId));
+    await tx.delete(schema.sessions).where(eq(schema.sessions.userId, userId));
+    await tx.delete(schema.passwordTokens).where(eq(schema.passwordTokens.userId, userId));
+    await tx.delete(schema.emailChanges).where(eq(schema.emailChanges.userId, userId));
+    const email = normalizeEmail(user.email);
+    await tx.delete(schema.leads).where(eq(schema.leads.email, email));
+    await tx.delete(schema.gradeEmails).where(eq(schema.gradeEmails.email, email));
+
+    // The books: orders stay with their amounts, lines, dates and Stripe ids, not with the person.
+    const anonymous = deletedEmail(userId);
+    const orders = await tx
+      .update(schema.orders)
+      .set({ name: DELETED_NAME, email: anonymous })
+      .where(eq(schema.orders.userId, userId))
+      .returning({ id: schema.orders.id });
+    if (orders.length > 0) {
+      await tx
+        .update(schema.orderEmails)
+        .set({ recipient: anonymous })
+        .where(
+          and(
+            inArray(
+              schema.orderEmails.orderId,
+              orders.map((order) => order.id),
+            ),
+            sql`lower(${schema.orderEmails.recipient}) = ${email}`,
+          ),
+        );
+    }
+    await tx
+      .update(schema.users)
+      .set({ name: DELETED_NAME, email: anonymous, passwordHash: null, profileImage: null, disabledAt: now, welcomedAt: null, updatedAt: now })
+      .where(eq(schema.users.id, userId));
+    return [...attachments, ...reports].map((row) => row.key);
+  });
+
+  revokeSocketsOfUser(userId);
+  let filesLeft = 0;
+  for (const key of keys) {
+    await storage.delete(key).catch((error: unknown) => {
+      filesLeft += 1;
+      logger.warn({ err: error, key }, "removing a deleted account's file failed");
+    });
+  }
+  logger.info({ userId, files: keys.length, filesLeft }, "customer account deleted");
+  afterResponse("account deleted e-mail", () => sendGoodbye(user.email, user.name));
+  return { userId, filesLeft };
+}
+
+async function sendGoodbye(email: string, name: string) {
+  try {
+    await sendEmail({
+      to: email,
+      subject: "Your BrandLift account was deleted",
+      heading: "Your account was deleted",
+      paragraphs: [
+        `Hi ${name},`,
+        "Your BrandLift account was deleted at your request: your messages, files and reports are gone, and every device was signed out.",
+        "Your orders stay on our books, as the law asks, without your name or e-mail address. This is the last e-mail we send you about this account.",
+      ],
+    });
+  } catch (error) {
+    logger.error({ err: error }, "could not send the account-deleted e-mail");
+  }
+}
