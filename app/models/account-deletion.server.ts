@@ -19,7 +19,8 @@ import { normalizeEmail } from "./users.server";
  * user row is kept (orders, purchases, subscriptions and invoices point at it) with its name and
  * e-mail replaced, no password and disabled, and the orders lose the buyer's name and e-mail too.
  * Everything else about the person is removed in one transaction: sessions and API tokens, links,
- * the support thread with its messages, files and notes, direct rooms, reports, grader leads. The
+ * the support thread with its messages, files and notes, direct rooms, reports, the content
+ * calendar (posts, their media and comments, the calendar link), grader leads. The
  * stored files are removed after the commit (a row never points at a missing file); sockets end on
  * every node through the revocation channel that logout and disabling use.
  */
@@ -62,6 +63,14 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
       .where(or(eq(a.uploaderId, userId), inArray(a.roomId, rooms)))
       .returning({ key: a.storageKey });
     const reports = await tx.delete(schema.reports).where(eq(schema.reports.userId, userId)).returning({ key: schema.reports.storageKey });
+    const postIds = (await tx.select({ id: schema.posts.id }).from(schema.posts).where(eq(schema.posts.customerId, userId))).map((row) => row.id);
+    const media =
+      postIds.length > 0
+        ? await tx.delete(schema.postMedia).where(inArray(schema.postMedia.postId, postIds)).returning({ key: schema.postMedia.storageKey })
+        : [];
+    await tx.delete(schema.posts).where(eq(schema.posts.customerId, userId));
+    await tx.delete(schema.calendarLinks).where(eq(schema.calendarLinks.customerId, userId));
+    await tx.delete(schema.postReviewNotices).where(eq(schema.postReviewNotices.customerId, userId));
     await tx.delete(schema.chatThreads).where(eq(schema.chatThreads.customerId, userId));
     await tx.delete(m).where(inArray(m.roomId, rooms));
     await tx.delete(schema.chatReadPositions).where(or(eq(schema.chatReadPositions.userId, userId), inArray(schema.chatReadPositions.roomId, rooms)));
@@ -98,7 +107,7 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
       .update(schema.users)
       .set({ name: DELETED_NAME, email: anonymous, passwordHash: null, profileImage: null, disabledAt: now, welcomedAt: null, updatedAt: now })
       .where(eq(schema.users.id, userId));
-    return [...attachments, ...reports].map((row) => row.key);
+    return [...attachments, ...reports, ...media].map((row) => row.key);
   });
 
   revokeSocketsOfUser(userId);

@@ -11,6 +11,7 @@ import { storage } from "~/utils/storage.server";
 import { getAccount, toAccountJson } from "./account.server";
 import { getRoomMessages } from "./chat.server";
 import { listOrdersOfUser } from "./orders-list.server";
+import { listPosts } from "./posts.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
 import { listReceiptsForUser } from "./receipts.server";
 import { listReportsForUser, toReportJson, type ReportRow } from "./reports.server";
@@ -61,14 +62,16 @@ function zipName(report: Pick<ReportRow, "id" | "fileName">) {
 
 /** The account's records, as account.json holds them (without the report files' places yet). */
 async function collectRecords(userId: string) {
-  const [user, orders, purchases, subscriptionRows, receipts, reports, rooms] = await Promise.all([
-    getAccount(userId),
+  const user = await getAccount(userId);
+  const [orders, purchases, subscriptionRows, receipts, reports, rooms, posts] = await Promise.all([
     listOrdersOfUser(userId),
     listPurchasesForUser(userId),
     listSubscriptionsForUser(userId),
     listReceiptsForUser(userId),
     listReportsForUser(userId),
     roomsOf(userId),
+    // A customer's content calendar as they see it (never drafts); staff have no calendar of their own.
+    user.role === "user" ? listPosts({ id: user.id, role: user.role }) : Promise.resolve([]),
   ]);
   const messages: ChatMessage[] = [];
   for (const roomId of rooms) messages.push(...(await allMessages(roomId)));
@@ -79,6 +82,7 @@ async function collectRecords(userId: string) {
     subscriptions: await toSubscriptionJsons(subscriptionRows),
     receipts,
     messages,
+    posts,
     reports,
   };
 }

@@ -18,7 +18,10 @@ export const loader = apiRoute(
     produces: "application/zip",
     response: z
       .string()
-      .meta({ format: "binary", description: "A zip: account.json (profile, orders, purchases, subscriptions, receipts, messages, reports) and reports/…" }),
+      .meta({
+        format: "binary",
+        description: "A zip: account.json (profile, orders, purchases, subscriptions, receipts, messages, posts, reports) and reports/…",
+      }),
     summary: "Download your own data: a zip of account.json and your report files.",
   },
   async ({ user }) => {

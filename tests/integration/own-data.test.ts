@@ -35,11 +35,12 @@ type AccountJson = {
   receipts: { _id: string }[];
   messages: { _id: string; message: string; messageType: string; attachment?: { fileName: string } }[];
   reports: { _id: string; title: string; fileName: string; file: string | null }[];
+  posts: { _id: string; caption: string; status: string }[];
 };
 
 describe("GET /api/account/export", () => {
-  test("streams a zip of account.json (profile, orders, purchases, plans, receipts, messages, reports) and the report files", async () => {
-    const { account, order, purchase, text, report, reportBytes } = await customerWithData();
+  test("streams a zip of account.json (profile, orders, purchases, plans, receipts, messages, posts, reports) and the report files", async () => {
+    const { account, order, purchase, text, report, reportBytes, post } = await customerWithData();
     const response = await exportOf(account);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
@@ -55,6 +56,8 @@ describe("GET /api/account/export", () => {
     expect(json.subscriptions).toEqual([]);
     expect(json.messages.map((m) => m.message)).toEqual([text.message, "photo.png"]);
     expect(json.messages[1]).toMatchObject({ messageType: "file", attachment: { fileName: "photo.png" } });
+    // The calendar as the customer sees it: the post in review, not the staff's draft.
+    expect(json.posts.map((p) => [p._id, p.caption, p.status])).toEqual([[post.id, "Launch day", "in_review"]]);
     // The file's name is kept readable but cannot make a folder or escape the zip.
     expect(json.reports).toEqual([
       expect.objectContaining({ _id: report.id, title: "November audit", file: `reports/${report.id.slice(0, 8)}-audit_ november_2026.pdf` }),
@@ -85,7 +88,7 @@ describe("GET /api/account/export", () => {
         .toString("utf8"),
     ) as AccountJson;
     expect(json.profile).toMatchObject({ _id: staff.id, role: "team" });
-    expect([json.orders, json.purchases, json.messages, json.reports]).toEqual([[], [], [], []]);
+    expect([json.orders, json.purchases, json.messages, json.reports, json.posts]).toEqual([[], [], [], [], []]);
 
     const anonymous = await exportOf(null);
     expect(anonymous.status).toBe(401);

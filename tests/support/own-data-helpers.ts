@@ -11,7 +11,7 @@ import { call, readJson } from "./dashboard-helpers";
 import { catalogue, createAccount, createPurchase, unique, type Account } from "./factories";
 import { samples } from "./reports-cases";
 
-/** A customer with what "your own data" covers: a paid order, messages, a sent chat file and a report file. */
+/** A customer with what "your own data" covers: a paid order, messages, a sent chat file, a report file and calendar posts. */
 
 export const OWNER_PASSWORD = "correct-horse-battery";
 
@@ -52,7 +52,19 @@ export async function customerWithData() {
       storageKey: reportKey,
     })
     .returning();
-  return { account, order, purchase, text: text!, attachmentKey: attachment!.storageKey, report: report!, reportBytes };
+
+  // The content calendar: a post in review with an image, and a draft the customer cannot see yet.
+  const [post] = await db
+    .insert(schema.posts)
+    .values({ customerId: account.id, channel: "instagram", scheduledAt: new Date(Date.now() + 86400_000), caption: "Launch day", status: "in_review" })
+    .returning();
+  await db.insert(schema.posts).values({ customerId: account.id, channel: "x", scheduledAt: new Date(), caption: "Draft idea", status: "draft" });
+  const mediaKey = `posts/${unique()}.png`;
+  await putBuffer(mediaKey, samples.png(), "image/png");
+  await db
+    .insert(schema.postMedia)
+    .values({ postId: post!.id, storageKey: mediaKey, fileName: "launch.png", mimeType: "image/png", fileSize: samples.png().length });
+  return { account, order, purchase, text: text!, attachmentKey: attachment!.storageKey, report: report!, reportBytes, post: post!, mediaKey };
 }
 
 export function deleteAccount(account: Account | { cookie: string }, password: unknown) {
@@ -68,11 +80,14 @@ export function deleteAccount(account: Account | { cookie: string }, password: u
 export async function deletionRemovesFiles(scenario: Awaited<ReturnType<typeof customerWithData>>, exists: (key: string) => Promise<boolean>) {
   expect(await exists(scenario.attachmentKey)).toBe(true);
   expect(await exists(scenario.report.storageKey)).toBe(true);
+  expect(await exists(scenario.mediaKey)).toBe(true);
   const response = await deleteAccount(scenario.account, OWNER_PASSWORD);
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({ status: "success" });
   expect(await exists(scenario.attachmentKey)).toBe(false);
   expect(await exists(scenario.report.storageKey)).toBe(false);
+  expect(await exists(scenario.mediaKey)).toBe(false);
+  expect(await db.select().from(schema.posts).where(eq(schema.posts.customerId, scenario.account.id))).toEqual([]);
   expect(await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.uploaderId, scenario.account.id))).toEqual([]);
   expect(await db.select().from(schema.reports).where(eq(schema.reports.userId, scenario.account.id))).toEqual([]);
 }
