@@ -12,3 +12,4 @@ export * from "./schema/grader";
 export * from "./schema/workspace";
 export * from "./schema/calendar";
 export * from "./schema/audit";
+export * from "./schema/briefs";

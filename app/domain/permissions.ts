@@ -39,7 +39,8 @@ export type Action =
   | "posts:manage"
   | "post:read"
   | "post:review"
-  | "calendar:own";
+  | "calendar:own"
+  | "brief:answer";
 
 /** Resource owners: the customer a purchase, report or conversation belongs to. */
 export interface Owned {
@@ -82,6 +83,8 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
       return !!resource && "ownerId" in resource && resource.ownerId === actor.id;
     case "post:review":
       // The customer's own decision: staff comment, they do not approve for them.
+    case "brief:answer":
+      // Only the buyer answers their brief; staff read it.
       return actor.role === "user" && !!resource && "ownerId" in resource && resource.ownerId === actor.id;
     case "chat:join-room":
       return !!resource && "roomId" in resource && canJoinRoom(actor, resource.roomId);

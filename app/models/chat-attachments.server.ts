@@ -114,9 +114,11 @@ async function consumeUploadPoint(uploaderId: string) {
 export async function getAttachmentFor(actor: Actor, id: string): Promise<AttachmentRow> {
   const row = await findAttachment(id);
   if (!row) throw notFound("Attachment not found.");
-  const allowed = row.messageId
-    ? canJoinRoom(actor, row.roomId) || (can(actor, "area:team") && row.roomId.startsWith("visitor-"))
-    : row.uploaderId === actor.id;
+  // A file a brief names is the customer's answer: open to their thread's members, like a sent one.
+  const allowed =
+    row.messageId || row.briefId
+      ? canJoinRoom(actor, row.roomId) || (can(actor, "area:team") && row.roomId.startsWith("visitor-"))
+      : row.uploaderId === actor.id;
   if (!allowed) throw notFound("Attachment not found.");
   return row;
 }
@@ -160,7 +162,7 @@ const SWEEP_BATCH = 100;
 export const UNSENT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Deletes uploads never attached to a sent message and older than a day: the rows first, in
+ * Deletes uploads never attached to a sent message nor named by a brief, and older than a day: the rows first, in
  * batches taken with `for update skip locked` (nodes sweeping at once split the rows, and a message
  * being sent with the file holds its row), then each stored file. A file whose delete fails stays
  * behind (logged); a row never points at a missing file. Returns how many were removed.
@@ -173,7 +175,7 @@ export async function removeUnsentAttachments(now = Date.now()): Promise<number>
       const stale = await tx
         .select({ id: a.id, storageKey: a.storageKey })
         .from(a)
-        .where(and(isNull(a.messageId), lt(a.createdAt, cutoff)))
+        .where(and(isNull(a.messageId), isNull(a.briefId), lt(a.createdAt, cutoff)))
         .orderBy(asc(a.createdAt))
         .limit(SWEEP_BATCH)
         .for("update", { skipLocked: true });

@@ -8,6 +8,7 @@ import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { idOf, paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
 
+import { openBriefs } from "./briefs.server";
 import { ensurePackageService, findPlan } from "./catalogue.server";
 import { sendOrderEmails } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
@@ -250,6 +251,7 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
         })
         .where(eq(schema.subscriptions.orderId, order.id));
     }
+    await openBriefs(tx, order.id, customer.id, now);
     return { outcome: "fulfilled", customer };
   });
   const { outcome, customer } = result;

@@ -46,6 +46,7 @@ describe("purchases", () => {
       service: { _id: services[1].id, name: services[1].name, description: services[1].description },
       assignee: null,
       dueAt: null,
+      brief: { required: false, submittedAt: null },
     });
   });
 

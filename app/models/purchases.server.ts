@@ -41,6 +41,8 @@ const columns = {
   assigneeName: assignee.name,
   customerName: customer.name,
   dueAt: schema.purchases.dueAt,
+  hasBrief: sql<boolean>`${schema.briefs.id} is not null`,
+  briefSubmittedAt: schema.briefs.submittedAt,
 };
 
 export type PurchaseRow = {
@@ -60,6 +62,9 @@ export type PurchaseRow = {
   assigneeName: string | null;
   customerName: string | null;
   dueAt: Date | null;
+  /** Whether the purchase has a brief to answer (its service asked questions when it was paid), and when it was answered. */
+  hasBrief: boolean;
+  briefSubmittedAt: Date | null;
 };
 
 function selectPurchases() {
@@ -69,7 +74,8 @@ function selectPurchases() {
     .innerJoin(schema.orders, eq(schema.orders.id, schema.purchases.orderId))
     .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
     .leftJoin(assignee, eq(assignee.id, schema.purchases.assigneeId))
-    .leftJoin(customer, eq(customer.id, schema.purchases.userId));
+    .leftJoin(customer, eq(customer.id, schema.purchases.userId))
+    .leftJoin(schema.briefs, eq(schema.briefs.purchaseId, schema.purchases.id));
 }
 
 const newestFirst = [desc(schema.purchases.createdAt), desc(schema.purchases.id)];
@@ -263,5 +269,6 @@ export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
     service: { _id: row.serviceId, name: row.serviceName, description: row.serviceDescription },
     assignee: row.assigneeId ? { _id: row.assigneeId, name: row.assigneeName ?? "" } : null,
     dueAt: row.dueAt?.toISOString() ?? null,
+    brief: { required: row.hasBrief, submittedAt: row.briefSubmittedAt?.toISOString() ?? null },
   };
 }

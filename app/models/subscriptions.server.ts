@@ -37,14 +37,24 @@ const HIDDEN_STATUSES = ["incomplete", "incomplete_expired"];
 export async function toSubscriptionJsons(rows: SubscriptionRow[]): Promise<SubscriptionJson[]> {
   if (rows.length === 0) return [];
   const plans = new Map((await listPlans()).map((plan) => [plan.key, plan]));
-  return rows.map((row) => subscriptionJson(row, plans.get(row.planId)));
+  const briefs = await briefsOf(rows.map((row) => row.id));
+  return rows.map((row) => subscriptionJson(row, plans.get(row.planId), briefs.get(row.id)));
 }
 
 export async function toSubscriptionJson(row: SubscriptionRow): Promise<SubscriptionJson> {
-  return subscriptionJson(row, (await findPlan(row.planId)) ?? undefined);
+  return subscriptionJson(row, (await findPlan(row.planId)) ?? undefined, (await briefsOf([row.id])).get(row.id));
 }
 
-function subscriptionJson(row: SubscriptionRow, plan: PlanRecord | undefined): SubscriptionJson {
+/** Each subscription's brief (app/models/briefs.server.ts): present when the plan asked questions when it was paid. */
+async function briefsOf(ids: string[]): Promise<Map<string, { submittedAt: Date | null }>> {
+  const rows = await db
+    .select({ id: schema.briefs.subscriptionId, submittedAt: schema.briefs.submittedAt })
+    .from(schema.briefs)
+    .where(inArray(schema.briefs.subscriptionId, ids));
+  return new Map(rows.map((row) => [row.id!, row]));
+}
+
+function subscriptionJson(row: SubscriptionRow, plan: PlanRecord | undefined, brief: { submittedAt: Date | null } | undefined): SubscriptionJson {
   return {
     _id: row.id,
     id: row.id,
@@ -56,6 +66,7 @@ function subscriptionJson(row: SubscriptionRow, plan: PlanRecord | undefined): S
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     features: plan?.features ?? [],
     createdAt: row.createdAt.toISOString(),
+    brief: { required: !!brief, submittedAt: brief?.submittedAt?.toISOString() ?? null },
   };
 }
 

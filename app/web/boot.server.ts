@@ -1,3 +1,4 @@
+import { startBriefReminderSweep } from "~/models/briefs.server";
 import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
@@ -8,7 +9,7 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes. */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
@@ -17,6 +18,7 @@ export async function boot() {
   await redisReady(1000);
   stopSweep ??= startUnsentAttachmentSweep();
   stopPendingSweep ??= startPendingOrderSweep();
+  stopReminders ??= startBriefReminderSweep();
   return {
     database: database.kind,
     demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
@@ -26,10 +28,12 @@ export async function boot() {
 
 let stopSweep: (() => void) | undefined;
 let stopPendingSweep: (() => void) | undefined;
+let stopReminders: (() => void) | undefined;
 
 export async function shutdown() {
   stopSweep?.();
   stopPendingSweep?.();
+  stopReminders?.();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
   if (redis) await redis.quit().catch(() => redis?.disconnect());

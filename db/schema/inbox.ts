@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 import { THREAD_STATUSES, type ThreadStatus } from "../../app/domain/inbox";
+import { briefs } from "./briefs";
 import { chatMessages, users } from "./core";
 
 /*
@@ -74,6 +75,8 @@ export const chatAttachments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     messageId: uuid("message_id").references(() => chatMessages.id, { onDelete: "cascade" }),
+    /** Set while a brief's file answer names it: kept (never swept as unsent), open to the room's members. */
+    briefId: uuid("brief_id").references(() => briefs.id, { onDelete: "set null" }),
     storageKey: text("storage_key").notNull().unique(),
     fileName: text("file_name").notNull(),
     mimeType: text("mime_type").notNull(),

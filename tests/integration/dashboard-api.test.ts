@@ -50,6 +50,7 @@ const purchaseShape = (id: string) => ({
   service: { _id: services[0].id, name: services[0].name, description: services[0].description },
   assignee: null,
   dueAt: null,
+  brief: { required: false, submittedAt: null },
 });
 
 describe("purchases API", () => {

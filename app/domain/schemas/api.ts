@@ -16,6 +16,9 @@ export const statusMessage = z.object({ status: z.literal("success"), message: z
 const isoDate = z.string().meta({ format: "date-time" });
 const id = z.string().meta({ format: "uuid" });
 
+/** Whether a purchase or subscription has a brief to answer, and when it was answered ("Brief needed" until then). */
+export const briefStatusJson = z.object({ required: z.boolean(), submittedAt: isoDate.nullable() });
+
 export const serviceJson = z.object({
   _id: id,
   name: z.string(),
@@ -36,6 +39,7 @@ export const purchaseJson = z.object({
   service: z.object({ _id: id, name: z.string(), description: z.string().nullable() }),
   assignee: z.object({ _id: id, name: z.string() }).nullable().meta({ description: "The team member doing the work." }),
   dueAt: isoDate.nullable(),
+  brief: briefStatusJson,
 });
 
 export const reportJson = z.object({

@@ -1,4 +1,4 @@
-import { reportJson, statusData, userJson } from "~/domain/schemas/api";
+import { briefStatusJson, reportJson, statusData, userJson } from "~/domain/schemas/api";
 import { z } from "~/domain/zod";
 
 /*
@@ -19,6 +19,7 @@ export const subscriptionJson = z.object({
   cancelAtPeriodEnd: z.boolean(),
   features: z.array(z.string()).meta({ description: "What the plan includes." }),
   createdAt: isoDate,
+  brief: briefStatusJson,
 });
 
 export const receiptJson = z.object({
