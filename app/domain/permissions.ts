@@ -82,9 +82,8 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
       if (actor.role === "team") return true;
       return !!resource && "ownerId" in resource && resource.ownerId === actor.id;
     case "post:review":
-      // The customer's own decision: staff comment, they do not approve for them.
     case "brief:answer":
-      // Only the buyer answers their brief; staff read it.
+      // The customer's own: staff comment on a post but do not approve it for them; they read a brief but do not answer it.
       return actor.role === "user" && !!resource && "ownerId" in resource && resource.ownerId === actor.id;
     case "chat:join-room":
       return !!resource && "roomId" in resource && canJoinRoom(actor, resource.roomId);
