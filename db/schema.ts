@@ -13,3 +13,4 @@ export * from "./schema/workspace";
 export * from "./schema/calendar";
 export * from "./schema/audit";
 export * from "./schema/briefs";
+export * from "./schema/security";

@@ -31,11 +31,11 @@ export async function getSessionUser(token: string, kind: SessionKind): Promise<
 }
 
 /** The live session behind a secret and its user (sockets keep the id to be revoked by it). */
-export async function findSession(token: string, kind: SessionKind): Promise<{ sessionId: string; user: SessionUser } | null> {
+export async function findSession(token: string, kind: SessionKind): Promise<{ sessionId: string; user: SessionUser; hasSecondFactor: boolean } | null> {
   const [row] = await sessionByToken.execute({ tokenHash: hashToken(token), kind });
   if (!row || row.disabledAt) return null;
-  const { disabledAt: _disabled, sessionId, ...user } = row;
-  return { sessionId, user };
+  const { disabledAt: _disabled, sessionId, hasSecondFactor, ...user } = row;
+  return { sessionId, user, hasSecondFactor: !!hasSecondFactor };
 }
 
 /** Built once, not per request: every signed-in call resolves its session with it (decision 195). */
@@ -49,6 +49,8 @@ const sessionByToken = db
     profileImage: schema.users.profileImage,
     createdAt: schema.users.createdAt,
     disabledAt: schema.users.disabledAt,
+    // An authenticator app that is on, or a passkey (TEAM_2FA=required asks staff for one of them).
+    hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
   })
   .from(schema.sessions)
   .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))

@@ -32,6 +32,8 @@ const RESYNC_DELAY_MS = 300;
 export const MAX_SOCKETS_PER_USER = 10;
 export const SOCKET_ERRORS = {
   unauthorized: "unauthorized",
+  /** TEAM_2FA=required and the staff account has no second factor yet: nothing but its set-up page. */
+  secondFactor: "second factor required",
   origin: "origin not allowed",
   tooMany: "too many connections",
   /** The identity could not be checked (database away): the client tries again later. */
@@ -76,6 +78,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       if (!token && !fromOurPages(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
       const identity = await resolveIdentity(token, token ? null : (socket.handshake.headers.cookie ?? null));
       if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
+      if (identity.setupOnly) return next(new Error(SOCKET_ERRORS.secondFactor));
       if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
       socket.data.user = { id: identity.user.id, name: identity.user.name, role: identity.user.role, profileImage: identity.user.profileImage };
       socket.data.sessionId = identity.sessionId;

@@ -8,10 +8,13 @@ import { getAccount, requestEmailChange, toAccountJson, updateName } from "~/mod
 import { apiMethods, apiRoute } from "~/web/api.server";
 
 /** GET /api/account: the signed-in account. */
-export const loader = apiRoute({ method: "GET", auth: "any", response: accountResponse, summary: "The signed-in account." }, async ({ user }) => ({
-  status: "success",
-  data: { user: toAccountJson(await getAccount(user.id)) },
-}));
+export const loader = apiRoute(
+  { method: "GET", auth: "any", duringSetup: true, response: accountResponse, summary: "The signed-in account." },
+  async ({ user }) => ({
+    status: "success",
+    data: { user: toAccountJson(await getAccount(user.id)) },
+  }),
+);
 
 /**
  * PATCH /api/account {name?, email?, currentPassword?}: a new name applies at once; a new e-mail

@@ -6,7 +6,7 @@ import { sessionCookie } from "~/web/auth.server";
 
 /** POST /api/auth/logout: the bearer token (or the browser session) stops working at once. */
 export const action = apiRoute(
-  { method: "POST", auth: "any", response: statusMessage, summary: "Sign out: the token or session stops working at once." },
+  { method: "POST", auth: "any", duringSetup: true, response: statusMessage, summary: "Sign out: the token or session stops working at once." },
   async ({ identity }) => {
     await revokeSession(identity!.token);
     const headers = new Headers({ "Cache-Control": "no-store" });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { KeyRound, Mail, MonitorSmartphone, UserRound } from "lucide-react";
+import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { KeyRound, Mail, MonitorSmartphone, ShieldCheck, UserRound } from "lucide-react";
 import { useEffect, useRef, type ReactNode } from "react";
 
 import { OwnDataPanel } from "~/components/account/own-data-panel";
@@ -167,6 +167,15 @@ export default function AccountPage() {
             Change password
           </Button>
         </Form>
+      </Panel>
+
+      <Panel icon={<ShieldCheck aria-hidden="true" className="size-5" />} title="Two-factor sign-in and passkeys" id="security-link-heading">
+        <p className="text-sm text-slate-600">
+          Ask for a code from an authenticator app when you sign in, or sign in with a passkey.{" "}
+          <Link to="/dashboard/security" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Manage sign-in security
+          </Link>
+        </p>
       </Panel>
 
       <Panel icon={<MonitorSmartphone aria-hidden="true" className="size-5" />} title="Signed-in sessions" id="sessions-heading">

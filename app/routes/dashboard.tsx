@@ -15,7 +15,7 @@ import { getCustomerCounts } from "~/models/stats.server";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "~/models/subscriptions.server";
 import { markWelcomed } from "~/models/users.server";
 import { SocketProvider } from "~/realtime/use-socket";
-import { requireUser } from "~/web/auth.server";
+import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
 
 /**
@@ -25,7 +25,13 @@ import { loadSection } from "~/web/sections.server";
  * shared support inbox), a customer their own thread.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const identity = await requireIdentity(request);
+  const user = identity.user;
+  // TEAM_2FA=required and no second factor yet: only the security page, in a sidebar with nothing else.
+  if (identity.setupOnly) {
+    const unread = { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> };
+    return { user: { id: user.id, name: user.name, role: user.role }, staff: true, setupOnly: true, firstVisit: false, counts: null, plans: [], unread };
+  }
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
   // A customer's /dashboard is only a redirect to their Services (dashboard._index.tsx), where a
@@ -47,11 +53,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
       : { role: "user" as const, total: 0 };
   const plans = planSection.ok ? planSection.data : [];
-  return { user: { id: user.id, name: user.name, role: user.role }, staff, firstVisit, counts, plans, unread };
+  return { user: { id: user.id, name: user.name, role: user.role }, staff, setupOnly: false, firstVisit, counts, plans, unread };
 }
 
 export default function Dashboard() {
-  const { user, staff, firstVisit, counts, plans, unread } = useLoaderData<typeof loader>();
+  const { user, staff, setupOnly, firstVisit, counts, plans, unread } = useLoaderData<typeof loader>();
   const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
@@ -73,7 +79,7 @@ export default function Dashboard() {
   return (
     <SocketProvider>
       <div className="min-h-screen lg:flex">
-        <Sidebar role={user.role} name={user.name} badges={badges} />
+        <Sidebar role={user.role} name={user.name} badges={setupOnly ? {} : badges} setupOnly={setupOnly} />
         <main
           className={cn("mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10", workspace && "max-w-none space-y-0 lg:px-5 lg:py-4")}
         >
@@ -99,7 +105,7 @@ export default function Dashboard() {
         </main>
       </div>
       {/* Ctrl+K / ⌘K: the staff search as a palette (issue 23.6). */}
-      {staff ? <SearchPalette /> : null}
+      {staff && !setupOnly ? <SearchPalette /> : null}
     </SocketProvider>
   );
 }

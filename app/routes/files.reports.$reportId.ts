@@ -23,7 +23,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }
   } else {
     const identity = await getIdentity(request);
-    if (identity) report = await getReportFor(identity.user, reportId).catch(() => null);
+    if (identity && !identity.setupOnly) report = await getReportFor(identity.user, reportId).catch(() => null);
   }
   if (!report) return pageNotFound();
 

@@ -53,6 +53,7 @@ const schema = z.object({
   TRUST_PROXY: z.string().default("loopback"),
   WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TEAM_2FA: z.enum(["optional", "required"], { message: "must be optional or required" }).default("optional"),
 });
 
 export class EnvError extends Error {
@@ -109,6 +110,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     s3,
     teamInbox: raw.TEAM_INBOX?.split(",").map((e) => e.trim()),
     logLevel: raw.LOG_LEVEL,
+    /** "required": a team account without a second factor (authenticator or passkey) reaches only the page that sets one up. */
+    team2fa: raw.TEAM_2FA,
     /** Worker processes: WEB_CONCURRENCY, else every core on PostgreSQL and one on the embedded database. */
     webConcurrency: raw.WEB_CONCURRENCY ?? (raw.DATABASE_URL && raw.NODE_ENV === "production" ? os.availableParallelism() : 1),
     trustProxy: /^\d+$/.test(raw.TRUST_PROXY) ? Number(raw.TRUST_PROXY) : raw.TRUST_PROXY === "true" ? true : raw.TRUST_PROXY,

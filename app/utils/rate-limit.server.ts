@@ -51,6 +51,15 @@ export const limits = {
   signInAddress: limiter("sign-in-ip", 50, 600),
   /** Sign-in failures per account from anywhere: high, so that strangers cannot lock an owner out. */
   signInAccount: limiter("sign-in-account", 100, 3600),
+  /** Wrong second-factor codes (sign-in, set-up, turning it off) per account, and per client address. */
+  secondFactor: limiter("second-factor", 10, 900),
+  secondFactorAddress: limiter("second-factor-ip", 30, 900),
+  /** Passkey sign-in: options handed out, and answers checked, per client address. */
+  passkeyOptions: limiter("passkey-options", 60, 600),
+  passkeySignIn: limiter("passkey-sign-in", 30, 600),
+  /** Magic sign-in links: like forgot-password, per e-mail and per client address. */
+  magicLink: limiter("magic-link", 5, 3600),
+  magicLinkAddress: limiter("magic-link-ip", 20, 3600),
   forgotPassword: limiter("forgot-password", 5, 3600),
   forgotPasswordAddress: limiter("forgot-password-ip", 20, 3600),
   /** E-mail change requests per account, and per client address (each may mail an address). */

@@ -8,7 +8,7 @@ import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp, consume } from "~/utils/rate-limit.server";
-import { getIdentity, type Identity, type SessionUser } from "~/web/auth.server";
+import { getIdentity, SECOND_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
 import { readFormData, readText } from "~/web/body-limit.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
@@ -38,6 +38,8 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   rawBody?: { contentType: string; schema?: z.ZodType };
   /** Statuses the handler itself answers besides those the config implies (see `declaredStatuses`): 404, 409… */
   errors?: number[];
+  /** Open to a staff account held to its second-factor set-up (TEAM_2FA=required): the set-up calls and signing out. */
+  duringSetup?: boolean;
 }
 
 /** What a route declares, kept on the handler so the OpenAPI registry can read it. */
@@ -77,7 +79,12 @@ export function apiRoute<
     if (!decodablePath(request.url)) return jsonError(400, "The URL's path is not valid percent-encoding.", "MALFORMED_PATH", { requestId });
     if (config.method && !methodMatches(config.method, request.method)) return methodNotAllowed();
     try {
-      const identity = config.auth === "none" ? null : await getIdentity(request);
+      let identity = config.auth === "none" ? null : await getIdentity(request);
+      if (identity?.setupOnly && !config.duringSetup) {
+        // Until it has a second factor, the account is a stranger to public calls and refused by the rest.
+        if (config.auth !== "optional") throw new HttpError(403, SECOND_FACTOR_REQUIRED_MESSAGE, "SECOND_FACTOR_REQUIRED");
+        identity = null;
+      }
       if (config.auth !== "none" && config.auth !== "optional") {
         if (!identity) throw unauthorized();
         if (config.auth === "team" && !can(identity.user, "area:team")) throw forbidden();

@@ -1,3 +1,4 @@
+import { requestMagicLink } from "~/models/magic-links.server";
 import { requestPasswordReset } from "~/models/password-tokens.server";
 import { normalizeEmail } from "~/models/users.server";
 import { afterResponse } from "~/utils/background.server";
@@ -37,4 +38,11 @@ export async function startPasswordReset(clientIp: string, email: string) {
   await consume(limits.forgotPassword, `email:${normalizeEmail(email)}`);
   await consume(limits.forgotPasswordAddress, `ip:${clientIp}`);
   afterResponse("password reset", () => requestPasswordReset(email));
+}
+
+/** Magic sign-in link: the same limits and the same answer whether or not the account exists (the work happens after it). */
+export async function startMagicLink(clientIp: string, email: string) {
+  await consume(limits.magicLink, `email:${normalizeEmail(email)}`);
+  await consume(limits.magicLinkAddress, `ip:${clientIp}`);
+  afterResponse("magic link", () => requestMagicLink(email));
 }

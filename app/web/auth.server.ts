@@ -22,7 +22,17 @@ export interface Identity {
   via: "cookie" | "bearer";
   token: string;
   sessionId: string;
+  /**
+   * TEAM_2FA=required and this staff account has neither an authenticator nor a passkey: it may
+   * only set one up (the security page and its API calls) and sign out, on every transport.
+   */
+  setupOnly: boolean;
 }
+
+/** Where a setup-only account is sent, and the only pages (besides signing out) it may open. */
+export const SECOND_FACTOR_SETUP_PATH = "/dashboard/security";
+const SETUP_ONLY_PATHS = new Set([SECOND_FACTOR_SETUP_PATH, "/logout"]);
+export const SECOND_FACTOR_REQUIRED_MESSAGE = "Your team requires two-factor sign-in: set up an authenticator app or a passkey first.";
 
 const identityCache = new WeakMap<Request, Promise<Identity | null>>();
 
@@ -53,18 +63,19 @@ export function getIdentity(request: Request): Promise<Identity | null> {
 
 /** Shared with the Socket.IO handshake, which has a token and a cookie header but no Request. */
 export async function resolveIdentity(bearer: string | null, cookieHeader: string | null): Promise<Identity | null> {
-  if (bearer) {
-    const found = await findSession(bearer, "bearer");
-    return found ? { user: found.user, via: "bearer", token: bearer, sessionId: found.sessionId } : null;
-  }
-  const token = await cookieToken(cookieHeader);
+  const via = bearer ? "bearer" : "cookie";
+  const token = bearer ?? (await cookieToken(cookieHeader));
   if (!token) return null;
-  const found = await findSession(token, "cookie");
-  return found ? { user: found.user, via: "cookie", token, sessionId: found.sessionId } : null;
+  const found = await findSession(token, via);
+  if (!found) return null;
+  const setupOnly = env.team2fa === "required" && can(found.user, "area:team") && !found.hasSecondFactor;
+  return { user: found.user, via, token, sessionId: found.sessionId, setupOnly };
 }
 
+/** The signed-in user on a page anyone may open; an account held to its second-factor set-up counts as signed out there. */
 export async function getOptionalUser(request: Request) {
-  return (await getIdentity(request))?.user ?? null;
+  const identity = await getIdentity(request);
+  return identity && !identity.setupOnly ? identity.user : null;
 }
 
 /** A redirect target after sign-in: a path of this site (parsed against APP_URL), else `fallback`. */
@@ -78,11 +89,20 @@ function loginRedirect(request: Request) {
   return redirect(`/login?${new URLSearchParams({ redirectTo })}`);
 }
 
-/** Browser guard: a signed-out visitor goes to /login?redirectTo=… */
+/**
+ * Browser guard: a signed-out visitor goes to /login?redirectTo=…; a staff account that must still
+ * set up its second factor goes to the security page from anywhere else (documents and `.data`).
+ */
 export async function requireUser(request: Request): Promise<SessionUser> {
+  return (await requireIdentity(request)).user;
+}
+
+/** requireUser, with the session behind it. */
+export async function requireIdentity(request: Request): Promise<Identity> {
   const identity = await getIdentity(request);
   if (!identity) throw loginRedirect(request);
-  return identity.user;
+  if (identity.setupOnly && !SETUP_ONLY_PATHS.has(new URL(request.url).pathname.replace(/\/$/, ""))) throw redirect(SECOND_FACTOR_SETUP_PATH);
+  return identity;
 }
 
 /** Browser guard for staff pages: signed-out → /login, customers → 403. */

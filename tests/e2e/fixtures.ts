@@ -31,6 +31,9 @@ export const ACCOUNTS = {
   /** The own-data spec deletes these, one per project (with and without JavaScript). */
   ownData: { email: "own-data@e2e.test", name: "Olly Owndata", role: "user" },
   ownDataNoJs: { email: "own-data-nojs@e2e.test", name: "Nell Nojs", role: "user" },
+  // Account security (tests/e2e/account-security.spec.ts): one account per project, as each turns two-factor on.
+  securityJs: { email: "security-js@e2e.test", name: "Sage Secure", role: "user" },
+  securityNoJs: { email: "security-nojs@e2e.test", name: "Noel Secure", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 

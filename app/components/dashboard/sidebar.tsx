@@ -13,6 +13,7 @@ import {
   Receipt,
   Repeat,
   Search,
+  ShieldCheck,
   ShoppingBag,
   Tags,
   UserCog,
@@ -39,6 +40,7 @@ const links = {
     { to: "/dashboard/leads", label: "Leads", icon: Gauge },
     { to: "/dashboard/audit", label: "Audit log", icon: History },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
+    { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],
   user: [
     { to: "/dashboard/services", label: "Services", icon: ShoppingBag },
@@ -47,7 +49,10 @@ const links = {
     { to: "/dashboard/messages", label: "Messages", icon: MessageSquare },
     { to: "/dashboard/receipts", label: "Receipts", icon: Receipt },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
+    { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],
+  /** TEAM_2FA=required and no second factor yet: the one page such an account may open. */
+  setupOnly: [{ to: "/dashboard/security", label: "Security", icon: ShieldCheck }],
 } as const;
 
 const itemClass =
@@ -58,7 +63,17 @@ const itemClass =
  * The spec's sidebar: Users for staff, Services and Reports for customers, Logout for both.
  * `badges`: something to show at the end of a link (unread counts), by the link's path.
  */
-export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; name: string; badges?: Partial<Record<string, ReactNode>> }) {
+export function Sidebar({
+  role,
+  name,
+  badges = {},
+  setupOnly = false,
+}: {
+  role: "user" | "team";
+  name: string;
+  badges?: Partial<Record<string, ReactNode>>;
+  setupOnly?: boolean;
+}) {
   const row = useRef<HTMLUListElement>(null);
   const { pathname } = useLocation();
   // Phones: the row of links scrolls sideways; bring the current page's link into view (Receipts, Account… sit past the edge).
@@ -92,7 +107,7 @@ export function Sidebar({ role, name, badges = {} }: { role: "user" | "team"; na
             ref={row}
             className="relative -mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0"
           >
-            {links[role].map(({ to, label, icon: Icon }) => (
+            {links[setupOnly ? "setupOnly" : role].map(({ to, label, icon: Icon }) => (
               <li key={to} className="shrink-0 lg:shrink">
                 <NavLink
                   to={to}

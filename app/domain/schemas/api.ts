@@ -13,7 +13,7 @@ export const statusData = <T extends z.ZodType>(data: T) => z.object({ status: z
 /** `{ status: "success", message }`: an action with nothing more to say. */
 export const statusMessage = z.object({ status: z.literal("success"), message: z.string() });
 
-const isoDate = z.string().meta({ format: "date-time" });
+export const isoDate = z.string().meta({ format: "date-time" });
 const id = z.string().meta({ format: "uuid" });
 
 /** Whether a purchase or subscription has a brief to answer, and when it was answered ("Brief needed" until then). */
@@ -57,6 +57,8 @@ export const reportJson = z.object({
 
 export const apiUserJson = z.object({ _id: id, id, name: z.string(), email: z.string(), role: z.enum(ROLES) });
 export const userJson = apiUserJson.extend({ createdAt: isoDate });
+/** The login body of POST /api/auth/login (and of its second step, POST /api/auth/2fa). */
+export const signedInResponse = z.object({ status: z.literal("success"), message: z.string(), data: z.object({ token: z.string(), user: apiUserJson }) });
 
 export const chatMessageJson = z.object({
   _id: id,

@@ -1,4 +1,4 @@
-import { z } from "~/domain/zod";
+import { line, z } from "~/domain/zod";
 
 /**
  * One zod schema per auth form, used by conform in the browser, by the page actions and by the
@@ -68,3 +68,52 @@ export const resetPasswordSchema = z
 /** The JSON API's bodies (docs/api.md): the same fields without the browser-only ones. */
 export const apiLoginSchema = loginSchema.omit({ redirectTo: true });
 export const apiResetPasswordSchema = z.object({ password: newPasswordField, token: tokenField });
+
+/** A second-factor code: six digits from an authenticator app, or a recovery code (xxxxx-xxxxx). */
+export const SECOND_FACTOR_MESSAGES = {
+  codeRequired: "Enter the 6-digit code from your authenticator app, or a recovery code.",
+  challengeRequired: "This sign-in has expired or had too many wrong codes. Please sign in again.",
+} as const;
+
+export const codeField = z.preprocess(
+  (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
+  z.string({ error: SECOND_FACTOR_MESSAGES.codeRequired }).max(40, { error: SECOND_FACTOR_MESSAGES.codeRequired }),
+);
+const challengeField = z.preprocess(blankToUndefined, z.string({ error: SECOND_FACTOR_MESSAGES.challengeRequired }).max(200));
+
+export const codeSchema = z.object({ code: codeField });
+export const secondFactorSchema = z.object({ challenge: challengeField, code: codeField, redirectTo: z.string().optional() });
+export const apiSecondFactorSchema = secondFactorSchema.omit({ redirectTo: true });
+
+/** A WebAuthn answer as @simplewebauthn/browser hands it over (registration or authentication). */
+const PASSKEY_INVALID = "The passkey answer is not valid. Please try again.";
+const base64url = z
+  .string({ error: PASSKEY_INVALID })
+  .max(16_384, { error: PASSKEY_INVALID })
+  .regex(/^[\w-]*={0,2}$/, { error: PASSKEY_INVALID });
+export const passkeyCredentialSchema = z
+  .object(
+    {
+      id: base64url.min(1, { error: PASSKEY_INVALID }),
+      rawId: base64url,
+      type: z.literal("public-key", { error: PASSKEY_INVALID }),
+      response: z.object({ clientDataJSON: base64url }, { error: PASSKEY_INVALID }).loose(),
+      clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+      authenticatorAttachment: z.string().max(40).optional(),
+    },
+    { error: PASSKEY_INVALID },
+  )
+  .loose();
+/** The same answer posted by a form, as a JSON string in one field. */
+export const passkeyCredentialField = z.preprocess((value) => {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}, passkeyCredentialSchema);
+export const passkeyNameField = z.preprocess(
+  (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
+  line(z.string().max(60, { error: "A passkey name has at most 60 characters." }), "Passkey name").optional(),
+);

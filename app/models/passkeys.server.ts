@@ -1,0 +1,207 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+
+import { describeDevice } from "~/domain/billing";
+import { getUserById, type User } from "~/models/users.server";
+import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { HttpError } from "~/utils/http.server";
+import { logger } from "~/utils/logger.server";
+
+/*
+ * Passkeys (WebAuthn through @simplewebauthn/server): discoverable credentials, so signing in needs
+ * no e-mail first (and the browser can offer them in the e-mail field's autofill). The relying party
+ * is APP_URL: its host name is the RP ID and its origin the only origin taken (decision 234). A
+ * challenge is stored server-side, single use, for 5 minutes.
+ */
+
+const RP_NAME = "BrandLift";
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+const MAX_PASSKEYS = 20;
+
+export const PASSKEY_MESSAGES = {
+  expired: "This passkey request has expired. Please try again.",
+  notVerified: "The passkey could not be verified. Please try again.",
+  unknown: "This passkey is not registered with BrandLift. Sign in another way, then add it on your security page.",
+  duplicate: "This passkey is already added to your account.",
+  tooMany: `You can add at most ${MAX_PASSKEYS} passkeys.`,
+  notFound: "Passkey not found.",
+} as const;
+
+const relyingParty = () => {
+  const url = new URL(env.appUrl);
+  return { rpID: url.hostname, origin: url.origin };
+};
+
+export interface PasskeyJson {
+  _id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export async function listPasskeys(userId: string): Promise<PasskeyJson[]> {
+  const rows = await db.select().from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).orderBy(desc(schema.passkeys.createdAt));
+  return rows.map(toPasskeyJson);
+}
+
+function toPasskeyJson(row: typeof schema.passkeys.$inferSelect): PasskeyJson {
+  return { _id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+}
+
+async function storeChallenge(challenge: string, purpose: "register" | "authenticate", userId: string | null) {
+  // Spent and stale challenges go as new ones come (the table stays small).
+  await db.delete(schema.webauthnChallenges).where(sql`${schema.webauthnChallenges.expiresAt} < now()`);
+  await db.insert(schema.webauthnChallenges).values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) });
+}
+
+/** The challenge the browser signed (from clientDataJSON), taken once; null when unknown, expired or someone else's. */
+async function takeChallenge(clientDataJSON: unknown, purpose: "register" | "authenticate", userId: string | null): Promise<string | null> {
+  let challenge: unknown;
+  try {
+    challenge = (JSON.parse(Buffer.from(String(clientDataJSON), "base64url").toString("utf8")) as { challenge?: unknown }).challenge;
+  } catch {
+    return null;
+  }
+  if (typeof challenge !== "string" || challenge.length > 200) return null;
+  const taken = await db
+    .delete(schema.webauthnChallenges)
+    .where(
+      and(
+        eq(schema.webauthnChallenges.challenge, challenge),
+        eq(schema.webauthnChallenges.purpose, purpose),
+        userId ? eq(schema.webauthnChallenges.userId, userId) : sql`${schema.webauthnChallenges.userId} is null`,
+        gt(schema.webauthnChallenges.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ challenge: schema.webauthnChallenges.challenge });
+  return taken[0]?.challenge ?? null;
+}
+
+/** Options for navigator.credentials.create(): a discoverable credential for this account. */
+export async function registrationOptions(user: Pick<User, "id" | "email" | "name">) {
+  const { rpID } = relyingParty();
+  const existing = await db
+    .select({ credentialId: schema.passkeys.credentialId, transports: schema.passkeys.transports })
+    .from(schema.passkeys)
+    .where(eq(schema.passkeys.userId, user.id));
+  const options = await generateRegistrationOptions({
+    rpName: RP_NAME,
+    rpID,
+    userName: user.email,
+    userDisplayName: user.name,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: "none",
+    excludeCredentials: existing.map((row) => ({ id: row.credentialId, transports: row.transports as AuthenticatorTransport[] })),
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+  });
+  await storeChallenge(options.challenge, "register", user.id);
+  return options;
+}
+
+/** Verifies a new credential against this account's challenge and keeps it. */
+export async function addPasskey(userId: string, credential: RegistrationResponseJSON, name: string | null, userAgent: string | null): Promise<PasskeyJson> {
+  const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "register", userId);
+  if (!expectedChallenge) throw new HttpError(400, PASSKEY_MESSAGES.expired, "PASSKEY_CHALLENGE_EXPIRED");
+  const { rpID, origin } = relyingParty();
+  let verification;
+  try {
+    verification = await verifyRegistrationResponse({
+      response: credential,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    logger.info({ err: error }, "passkey registration refused");
+    throw new HttpError(400, PASSKEY_MESSAGES.notVerified, "PASSKEY_NOT_VERIFIED");
+  }
+  if (!verification.verified) throw new HttpError(400, PASSKEY_MESSAGES.notVerified, "PASSKEY_NOT_VERIFIED");
+  const { credential: made } = verification.registrationInfo;
+  const [{ count }] = (await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(schema.passkeys)
+    .where(eq(schema.passkeys.userId, userId))) as [{ count: number }];
+  if (count >= MAX_PASSKEYS) throw new HttpError(409, PASSKEY_MESSAGES.tooMany, "TOO_MANY_PASSKEYS");
+  const [row] = await db
+    .insert(schema.passkeys)
+    .values({
+      userId,
+      credentialId: made.id,
+      publicKey: Buffer.from(made.publicKey).toString("base64url"),
+      counter: made.counter,
+      transports: made.transports ?? [],
+      name: name ?? describeDevice(userAgent),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw new HttpError(409, PASSKEY_MESSAGES.duplicate, "PASSKEY_EXISTS");
+  return toPasskeyJson(row);
+}
+
+/** Removes one of the account's passkeys (another's, or none: 404). */
+export async function removePasskey(userId: string, passkeyId: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(passkeyId)) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
+  const removed = await db
+    .delete(schema.passkeys)
+    .where(and(eq(schema.passkeys.id, passkeyId), eq(schema.passkeys.userId, userId)))
+    .returning({ id: schema.passkeys.id, name: schema.passkeys.name });
+  if (!removed[0]) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
+  return removed[0];
+}
+
+/** Options for navigator.credentials.get(): any discoverable credential of this site (no e-mail asked first). */
+export async function authenticationOptions() {
+  const { rpID } = relyingParty();
+  const options = await generateAuthenticationOptions({ rpID, userVerification: "preferred" });
+  await storeChallenge(options.challenge, "authenticate", null);
+  return options;
+}
+
+/** Signs in with a passkey: the account it belongs to, or a 400/401 HttpError. It counts as both factors. */
+export async function verifyPasskeySignIn(credential: AuthenticationResponseJSON): Promise<User> {
+  const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "authenticate", null);
+  if (!expectedChallenge) throw new HttpError(400, PASSKEY_MESSAGES.expired, "PASSKEY_CHALLENGE_EXPIRED");
+  const [passkey] = await db
+    .select()
+    .from(schema.passkeys)
+    .where(eq(schema.passkeys.credentialId, String(credential.id)));
+  if (!passkey) throw new HttpError(401, PASSKEY_MESSAGES.unknown, "PASSKEY_UNKNOWN");
+  const { rpID, origin } = relyingParty();
+  let verification;
+  try {
+    verification = await verifyAuthenticationResponse({
+      response: credential,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64url")),
+        counter: passkey.counter,
+        transports: passkey.transports as AuthenticatorTransport[],
+      },
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    logger.info({ err: error }, "passkey sign-in refused");
+    throw new HttpError(401, PASSKEY_MESSAGES.notVerified, "PASSKEY_NOT_VERIFIED");
+  }
+  if (!verification.verified) throw new HttpError(401, PASSKEY_MESSAGES.notVerified, "PASSKEY_NOT_VERIFIED");
+  await db
+    .update(schema.passkeys)
+    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() })
+    .where(eq(schema.passkeys.id, passkey.id));
+  const user = await getUserById(passkey.userId);
+  if (!user || user.disabledAt) throw new HttpError(401, PASSKEY_MESSAGES.notVerified, "PASSKEY_NOT_VERIFIED");
+  return user;
+}

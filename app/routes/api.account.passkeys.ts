@@ -1,0 +1,42 @@
+import type { RegistrationResponseJSON } from "@simplewebauthn/server";
+import { z } from "zod";
+
+import { isoDate } from "~/domain/schemas/api";
+import { passkeyCredentialSchema, passkeyNameField } from "~/domain/schemas/auth";
+import { addPasskey, listPasskeys } from "~/models/passkeys.server";
+import { apiRoute } from "~/web/api.server";
+
+const passkeyJson = z.object({ _id: z.string(), name: z.string(), createdAt: isoDate, lastUsedAt: isoDate.nullable() });
+
+/** GET /api/account/passkeys: the account's passkeys, newest first. */
+export const loader = apiRoute(
+  {
+    method: "GET",
+    auth: "any",
+    duringSetup: true,
+    response: z.object({ status: z.literal("success"), data: z.object({ passkeys: z.array(passkeyJson) }) }),
+    summary: "Your passkeys, newest first.",
+  },
+  async ({ user }) => ({ status: "success", data: { passkeys: await listPasskeys(user.id) } }),
+);
+
+/**
+ * POST /api/account/passkeys {credential, name?}: adds a passkey made with the options of
+ * POST /api/account/passkeys/options (the browser's navigator.credentials.create() answer as JSON).
+ */
+export const action = apiRoute(
+  {
+    method: "POST",
+    auth: "any",
+    duringSetup: true,
+    status: 201,
+    body: z.object({ credential: passkeyCredentialSchema, name: passkeyNameField }),
+    errors: [409],
+    response: z.object({ status: z.literal("success"), data: z.object({ passkey: passkeyJson }) }),
+    summary: "Add a passkey: the answer of navigator.credentials.create() to the options of POST /api/account/passkeys/options.",
+  },
+  async ({ user, body, request }) => {
+    const passkey = await addPasskey(user.id, body.credential as unknown as RegistrationResponseJSON, body.name ?? null, request.headers.get("User-Agent"));
+    return { status: "success", data: { passkey } };
+  },
+);
