@@ -69,6 +69,8 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
         ? await tx.delete(schema.postMedia).where(inArray(schema.postMedia.postId, postIds)).returning({ key: schema.postMedia.storageKey })
         : [];
     await tx.delete(schema.posts).where(eq(schema.posts.customerId, userId));
+    // Briefs are the customer's own words; their file answers are chat attachments, removed with the others.
+    await tx.delete(schema.briefs).where(eq(schema.briefs.userId, userId));
     await tx.delete(schema.calendarLinks).where(eq(schema.calendarLinks.customerId, userId));
     await tx.delete(schema.postReviewNotices).where(eq(schema.postReviewNotices.customerId, userId));
     await tx.delete(schema.chatThreads).where(eq(schema.chatThreads.customerId, userId));

@@ -9,6 +9,7 @@ import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 
 import { getAccount, toAccountJson } from "./account.server";
+import { listBriefsOfUser } from "./briefs.server";
 import { getRoomMessages } from "./chat.server";
 import { listOrdersOfUser } from "./orders-list.server";
 import { listPosts } from "./posts.server";
@@ -63,7 +64,7 @@ function zipName(report: Pick<ReportRow, "id" | "fileName">) {
 /** The account's records, as account.json holds them (without the report files' places yet). */
 async function collectRecords(userId: string) {
   const user = await getAccount(userId);
-  const [orders, purchases, subscriptionRows, receipts, reports, rooms, posts] = await Promise.all([
+  const [orders, purchases, subscriptionRows, receipts, reports, rooms, posts, briefs] = await Promise.all([
     listOrdersOfUser(userId),
     listPurchasesForUser(userId),
     listSubscriptionsForUser(userId),
@@ -72,6 +73,7 @@ async function collectRecords(userId: string) {
     roomsOf(userId),
     // A customer's content calendar as they see it (never drafts); staff have no calendar of their own.
     user.role === "user" ? listPosts({ id: user.id, role: user.role }) : Promise.resolve([]),
+    listBriefsOfUser(userId),
   ]);
   const messages: ChatMessage[] = [];
   for (const roomId of rooms) messages.push(...(await allMessages(roomId)));
@@ -82,6 +84,7 @@ async function collectRecords(userId: string) {
     subscriptions: await toSubscriptionJsons(subscriptionRows),
     receipts,
     messages,
+    briefs,
     posts,
     reports,
   };

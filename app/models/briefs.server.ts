@@ -79,6 +79,25 @@ export async function setBriefQuestions(actor: Actor, subject: BriefSubject, idO
   return questions;
 }
 
+/* ---------- a customer's own briefs (their data export) ---------- */
+
+/** Every brief of one customer, oldest first: what was asked and what they answered. */
+export async function listBriefsOfUser(userId: string) {
+  const rows = await db
+    .select({
+      _id: schema.briefs.id,
+      purchaseId: schema.briefs.purchaseId,
+      subscriptionId: schema.briefs.subscriptionId,
+      questions: schema.briefs.questions,
+      answers: schema.briefs.answers,
+      submittedAt: schema.briefs.submittedAt,
+    })
+    .from(schema.briefs)
+    .where(eq(schema.briefs.userId, userId))
+    .orderBy(asc(schema.briefs.createdAt), asc(schema.briefs.id));
+  return rows.map((row) => ({ ...row, submittedAt: row.submittedAt?.toISOString() ?? null }));
+}
+
 /* ---------- opening briefs at payment ---------- */
 
 /**

@@ -36,11 +36,12 @@ type AccountJson = {
   messages: { _id: string; message: string; messageType: string; attachment?: { fileName: string } }[];
   reports: { _id: string; title: string; fileName: string; file: string | null }[];
   posts: { _id: string; caption: string; status: string }[];
+  briefs: { _id: string; purchaseId: string | null; answers: Record<string, unknown>; submittedAt: string | null }[];
 };
 
 describe("GET /api/account/export", () => {
   test("streams a zip of account.json (profile, orders, purchases, plans, receipts, messages, posts, reports) and the report files", async () => {
-    const { account, order, purchase, text, report, reportBytes, post } = await customerWithData();
+    const { account, order, purchase, text, report, reportBytes, post, brief } = await customerWithData();
     const response = await exportOf(account);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
@@ -58,6 +59,11 @@ describe("GET /api/account/export", () => {
     expect(json.messages[1]).toMatchObject({ messageType: "file", attachment: { fileName: "photo.png" } });
     // The calendar as the customer sees it: the post in review, not the staff's draft.
     expect(json.posts.map((p) => [p._id, p.caption, p.status])).toEqual([[post.id, "Launch day", "in_review"]]);
+    // The brief as asked and answered; a staff note on the thread is in no part of the export (issue 23).
+    expect(json.briefs).toEqual([
+      expect.objectContaining({ _id: brief.id, purchaseId: purchase.id, answers: { goal: "More bookings in spring" }, submittedAt: expect.any(String) }),
+    ]);
+    expect(Buffer.concat([...entries.values()]).toString("utf8")).not.toContain("INTERNAL: slow payer");
     // The file's name is kept readable but cannot make a folder or escape the zip.
     expect(json.reports).toEqual([
       expect.objectContaining({ _id: report.id, title: "November audit", file: `reports/${report.id.slice(0, 8)}-audit_ november_2026.pdf` }),
@@ -88,7 +94,7 @@ describe("GET /api/account/export", () => {
         .toString("utf8"),
     ) as AccountJson;
     expect(json.profile).toMatchObject({ _id: staff.id, role: "team" });
-    expect([json.orders, json.purchases, json.messages, json.reports, json.posts]).toEqual([[], [], [], [], []]);
+    expect([json.orders, json.purchases, json.messages, json.reports, json.posts, json.briefs]).toEqual([[], [], [], [], [], []]);
 
     const anonymous = await exportOf(null);
     expect(anonymous.status).toBe(401);
@@ -122,6 +128,7 @@ describe("DELETE /api/account", () => {
     expect(await db.select().from(schema.purchases).where(eq(schema.purchases.id, purchase.id))).toHaveLength(1);
 
     expect(await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.customerId, account.id))).toEqual([]);
+    expect(await db.select().from(schema.briefs).where(eq(schema.briefs.userId, account.id))).toEqual([]);
     expect(await db.select().from(schema.leads).where(eq(schema.leads.id, lead[0]!.id))).toEqual([]);
     expect(await db.select().from(schema.users).where(eq(schema.users.email, account.email))).toEqual([]);
 

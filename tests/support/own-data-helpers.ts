@@ -64,7 +64,20 @@ export async function customerWithData() {
   await db
     .insert(schema.postMedia)
     .values({ postId: post!.id, storageKey: mediaKey, fileName: "launch.png", mimeType: "image/png", fileSize: samples.png().length });
-  return { account, order, purchase, text: text!, attachmentKey: attachment!.storageKey, report: report!, reportBytes, post: post!, mediaKey };
+  // The purchase's brief, answered; and a staff note on the thread, which is never the customer's to see.
+  const [brief] = await db
+    .insert(schema.briefs)
+    .values({
+      purchaseId: purchase.id,
+      userId: account.id,
+      questions: [{ key: "goal", label: "What is the goal?", kind: "text", required: true }],
+      answers: { goal: "More bookings in spring" },
+      paidAt: new Date(),
+      submittedAt: new Date(),
+    })
+    .returning();
+  await db.insert(schema.threadNotes).values({ customerId: account.id, authorId: null, body: "INTERNAL: slow payer, be firm" });
+  return { account, order, purchase, brief: brief!, text: text!, attachmentKey: attachment!.storageKey, report: report!, reportBytes, post: post!, mediaKey };
 }
 
 export function deleteAccount(account: Account | { cookie: string }, password: unknown) {
