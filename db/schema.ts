@@ -14,3 +14,4 @@ export * from "./schema/calendar";
 export * from "./schema/audit";
 export * from "./schema/briefs";
 export * from "./schema/security";
+export * from "./schema/report-versions";

@@ -38,3 +38,8 @@ export function checkReportFile(file: { name: string; size: number }): string | 
   if (!REPORT_EXTENSIONS.includes(extensionOf(file.name))) return UPLOAD_MESSAGES.type;
   return undefined;
 }
+
+/** A new version's note: why the report was replaced (issue 24.3). */
+export const REPORT_NOTE_MAX = 1000;
+/** A deleted report is kept this long for staff, then purged with its files. */
+export const REPORT_PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

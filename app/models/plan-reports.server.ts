@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 
 import { isLiveStatus, reportPeriod } from "~/domain/billing";
@@ -72,7 +72,7 @@ export async function listPlanReports(subscriptionId: string): Promise<PlanRepor
     .select(columns)
     .from(schema.reports)
     .innerJoin(schema.services, eq(schema.services.id, schema.reports.serviceId))
-    .where(eq(schema.reports.subscriptionId, subscriptionId))
+    .where(and(eq(schema.reports.subscriptionId, subscriptionId), isNull(schema.reports.deletedAt)))
     .orderBy(desc(schema.reports.createdAt), desc(schema.reports.id));
   return rows.map((row) => toJson(row as Row));
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 
 import { formatFileSize } from "~/domain/format";
@@ -32,6 +32,10 @@ const columns = {
   mimeType: schema.reports.mimeType,
   storageKey: schema.reports.storageKey,
   createdAt: schema.reports.createdAt,
+  version: schema.reports.version,
+  versionNote: schema.reports.versionNote,
+  fileUpdatedAt: schema.reports.fileUpdatedAt,
+  deletedAt: schema.reports.deletedAt,
   serviceId: schema.services.id,
   serviceName: schema.services.name,
 };
@@ -46,6 +50,11 @@ export type ReportRow = {
   mimeType: string;
   storageKey: string;
   createdAt: Date;
+  version: number;
+  versionNote: string | null;
+  fileUpdatedAt: Date | null;
+  /** Deleted by staff: only staff still reach it, until the purge. */
+  deletedAt: Date | null;
   serviceId: string;
   serviceName: string;
 };
@@ -55,16 +64,17 @@ function selectReports() {
 }
 const newestFirst = [desc(schema.reports.createdAt), desc(schema.reports.id)];
 
+/** A customer's reports, newest first; deleted ones are gone from every list at once. */
 export function listReportsForUser(userId: string): Promise<ReportRow[]> {
   return selectReports()
-    .where(eq(schema.reports.userId, userId))
+    .where(and(eq(schema.reports.userId, userId), isNull(schema.reports.deletedAt)))
     .orderBy(...newestFirst);
 }
 
 export async function listReportsForService(userId: string, serviceId: string): Promise<ReportRow[]> {
   if (!isUuid(userId) || !isUuid(serviceId)) return [];
   return selectReports()
-    .where(and(eq(schema.reports.userId, userId), eq(schema.reports.serviceId, serviceId)))
+    .where(and(eq(schema.reports.userId, userId), eq(schema.reports.serviceId, serviceId), isNull(schema.reports.deletedAt)))
     .orderBy(...newestFirst);
 }
 
@@ -76,6 +86,8 @@ export async function getReportFor(actor: Actor, id: string): Promise<ReportRow>
     logger.warn({ actorId: actor.id, reportId: id, ownerId: row.userId }, "refused access to another customer's report");
     throw notFound("Report not found.");
   }
+  // Deleted: gone for the customer at once; staff keep it until the purge.
+  if (row.deletedAt && !can(actor, "reports:list-any")) throw notFound("Report not found.");
   return row;
 }
 

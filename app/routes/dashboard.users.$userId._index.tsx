@@ -12,6 +12,7 @@ import { formatMoney } from "~/domain/format";
 import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
 import { z } from "~/domain/zod";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchaseJson } from "~/models/purchases.server";
+import { listDeletedReports } from "~/models/report-versions.server";
 import { listReportsForUser, toReportJson, UploadFieldsError, uploadReport } from "~/models/reports.server";
 import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
@@ -28,9 +29,19 @@ const statusForm = z.object({
 /** The Reports tab of a customer (staff): each purchase, its reports, Upload Report and its status. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { customer } = await loadCustomer(request, params.userId);
-  const [purchases, reports] = await Promise.all([listPurchasesForUser(customer.id), listReportsForUser(customer.id)]);
+  const [purchases, reports, deleted] = await Promise.all([
+    listPurchasesForUser(customer.id),
+    listReportsForUser(customer.id),
+    listDeletedReports(customer.id),
+  ]);
   const hasPlan = (await listSubscriptionsForUser(customer.id)).length > 0;
-  return { userId: customer.id, purchases: purchases.map(toPurchaseJson), reports: reports.map(toReportJson), hasPlan };
+  return {
+    userId: customer.id,
+    purchases: purchases.map(toPurchaseJson),
+    reports: reports.map(toReportJson),
+    deleted: deleted.map((row) => ({ id: row.id, title: row.title, deletedAt: row.deletedAt!.toISOString() })),
+    hasPlan,
+  };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -74,7 +85,7 @@ export function ErrorBoundary() {
   return <SectionBoundary<UserReportsData> index message="Failed to load user purchases" render={(data) => <UserReportsView {...data} />} />;
 }
 
-function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsData) {
+function UserReportsView({ userId, purchases, reports, deleted, hasPlan }: UserReportsData) {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -128,11 +139,35 @@ function UserReportsView({ userId, purchases, reports, hasPlan }: UserReportsDat
                   </div>
                 ) : null}
               </div>
-              <ReportList reports={reports.filter((r) => r.service._id === purchase.service._id)} empty="No reports uploaded for this service yet." />
+              <ReportList
+                reports={reports.filter((r) => r.service._id === purchase.service._id)}
+                empty="No reports uploaded for this service yet."
+                manageBase={page}
+              />
             </li>
           );
         })}
       </ul>
+      {deleted.length > 0 ? (
+        <section aria-labelledby="deleted-reports" className="space-y-2 rounded-card border border-amber-200 bg-amber-50/60 p-5">
+          <h3 id="deleted-reports" className="font-semibold text-slate-950">
+            Deleted reports
+          </h3>
+          <p className="text-sm text-slate-700">The customer no longer sees these; the team can open them for 30 days after deletion, then they are purged.</p>
+          <ul className="space-y-1 text-sm">
+            {deleted.map((report) => (
+              <li key={report.id}>
+                <Link to={`${page}/reports/${report.id}`} className="font-semibold break-words text-brand-700 underline-offset-4 hover:underline">
+                  {report.title}
+                </Link>{" "}
+                <span className="text-slate-600">
+                  · deleted <time dateTime={report.deletedAt}>{formatDate(report.deletedAt)}</time>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {uploading ? (
         <UploadReportModal
           key={uploading._id}

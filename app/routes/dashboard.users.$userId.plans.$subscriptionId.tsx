@@ -66,7 +66,7 @@ export default function StaffPlan() {
           ) : null
         }
       />
-      <PlanReports reports={reports} empty="No reports uploaded for this plan yet." />
+      <PlanReports reports={reports} empty="No reports uploaded for this plan yet." manageBase={`/dashboard/users/${customerId}`} />
       {live && params.get("upload") ? (
         <UploadReportModal
           serviceId=""

@@ -17,7 +17,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   let report: ReportRow | null = null;
   if (url.searchParams.has("sig")) {
     if (verifyDownloadSignature(reportId, url.searchParams.get("expires"), url.searchParams.get("sig"))) {
-      report = await findReport(reportId);
+      // A link handed out before the report was deleted stops working with the deletion.
+      report = await findReport(reportId).then((row) => (row?.deletedAt ? null : row));
     } else {
       logger.warn({ reportId }, "refused a report download with a bad or expired signature");
     }

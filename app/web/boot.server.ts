@@ -3,13 +3,14 @@ import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
+import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { database } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the purge of reports deleted 30 days ago. */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
@@ -19,6 +20,7 @@ export async function boot() {
   stopSweep ??= startUnsentAttachmentSweep();
   stopPendingSweep ??= startPendingOrderSweep();
   stopReminders ??= startBriefReminderSweep();
+  stopReportPurge ??= startReportPurge();
   return {
     database: database.kind,
     demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
@@ -29,11 +31,13 @@ export async function boot() {
 let stopSweep: (() => void) | undefined;
 let stopPendingSweep: (() => void) | undefined;
 let stopReminders: (() => void) | undefined;
+let stopReportPurge: (() => void) | undefined;
 
 export async function shutdown() {
   stopSweep?.();
   stopPendingSweep?.();
   stopReminders?.();
+  stopReportPurge?.();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
   if (redis) await redis.quit().catch(() => redis?.disconnect());

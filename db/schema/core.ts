@@ -228,8 +228,23 @@ export const reports = pgTable(
     mimeType: text("mime_type").notNull(),
     storageKey: text("storage_key").notNull().unique(),
     createdAt: createdAt(),
+    /** The file above is this version; earlier ones are in report_versions (issue 24.3). */
+    version: integer("version").notNull().default(1),
+    /** Staff's note on the current version (why it was replaced). */
+    versionNote: text("version_note"),
+    /** When the current file was uploaded, if it replaced an earlier one (else createdAt). */
+    fileUpdatedAt: timestamp("file_updated_at", { withTimezone: true }),
+    /** Deleted by staff: customers no longer see it; purged with its files 30 days later. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    deletedById: uuid("deleted_by_id").references(() => users.id, { onDelete: "set null" }),
   },
-  (t) => [index("reports_user_created_idx").on(t.userId, t.createdAt), index("reports_user_service_idx").on(t.userId, t.serviceId)],
+  (t) => [
+    index("reports_user_created_idx").on(t.userId, t.createdAt),
+    index("reports_user_service_idx").on(t.userId, t.serviceId),
+    index("reports_deleted_idx")
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
+  ],
 );
 
 /** Chat messages. roomId is `support-{customerId}` or two sorted user ids joined by "-". */

@@ -1,13 +1,18 @@
-import { FileText } from "lucide-react";
+import { Link } from "@remix-run/react";
+import { FileText, History } from "lucide-react";
 
+import { buttonClassName } from "~/components/ui/button";
 import { formatFileSize } from "~/domain/format";
 import { formatDate, type ReportJson } from "~/domain/purchase";
 
 import { DownloadButton } from "./download-button";
 import { FileIcon } from "./file-icon";
 
-/** Reports of one service: title, date, size, description and Download. */
-export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: string }) {
+/**
+ * Reports of one service: title, date, size, description and Download. Staff pages pass
+ * `manageBase` (the customer's page): each report links to its versions, replace and delete.
+ */
+export function ReportList({ reports, empty, manageBase }: { reports: ReportJson[]; empty: string; manageBase?: string }) {
   if (reports.length === 0) {
     return (
       <p className="flex items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-sm text-slate-600">
@@ -28,7 +33,15 @@ export function ReportList({ reports, empty }: { reports: ReportJson[]; empty: s
             </p>
             {report.description ? <p className="mt-1 text-sm break-words text-slate-700">{report.description}</p> : null}
           </div>
-          <DownloadButton reportId={report._id} title={report.title} />
+          <div className="flex flex-wrap gap-2">
+            <DownloadButton reportId={report._id} title={report.title} />
+            {manageBase ? (
+              <Link to={`${manageBase}/reports/${report._id}`} className={buttonClassName({ variant: "ghost", size: "sm" })}>
+                <History className="size-4" aria-hidden="true" />
+                Versions<span className="sr-only"> of {report.title}</span>
+              </Link>
+            ) : null}
+          </div>
         </li>
       ))}
     </ul>
