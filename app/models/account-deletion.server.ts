@@ -62,7 +62,12 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
       .delete(a)
       .where(or(eq(a.uploaderId, userId), inArray(a.roomId, rooms)))
       .returning({ key: a.storageKey });
-    const reports = await tx.delete(schema.reports).where(eq(schema.reports.userId, userId)).returning({ key: schema.reports.storageKey });
+    // Earlier versions of the reports (decision 221) are files too: their keys are taken before the rows go.
+    const versions = await tx
+      .delete(schema.reportVersions)
+      .where(inArray(schema.reportVersions.reportId, tx.select({ id: schema.reports.id }).from(schema.reports).where(eq(schema.reports.userId, userId))))
+      .returning({ key: schema.reportVersions.storageKey });
+    const reports = [...(await tx.delete(schema.reports).where(eq(schema.reports.userId, userId)).returning({ key: schema.reports.storageKey })), ...versions];
     const postIds = (await tx.select({ id: schema.posts.id }).from(schema.posts).where(eq(schema.posts.customerId, userId))).map((row) => row.id);
     const media =
       postIds.length > 0
