@@ -23,12 +23,13 @@ export const AUDIT_ACTIONS = {
   "subscription.cancel": "Cancelled a plan at period end",
   "subscription.resume": "Resumed a plan",
   "subscription.end": "Ended a plan now",
+  "post.status": "Changed a post's status",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
-export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription";
+export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -52,6 +53,8 @@ export function auditTargetHref(kind: string, id: string): string | null {
       return `/dashboard/catalogue/plans/${id}`;
     case "subscription":
       return `/dashboard/subscriptions/${id}`;
+    case "post":
+      return `/dashboard/calendar/posts/${id}`;
     default:
       return null;
   }

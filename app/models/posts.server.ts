@@ -1,12 +1,14 @@
 import { and, asc, eq, gte, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 
 import {
+  CHANNEL_LABELS,
   isVisibleToCustomer,
   MAX_MEDIA_BYTES,
   MAX_POST_MEDIA,
   MEDIA_MESSAGES,
   MEDIA_TYPES,
   POST_MESSAGES,
+  POST_STATUS_LABELS,
   staffMoveRefusal,
   type Channel,
   type PostStatus,
@@ -19,6 +21,7 @@ import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { storage } from "~/utils/storage.server";
 
+import { recordAudit } from "./audit.server";
 import { postEvents } from "./post-events.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 
@@ -210,6 +213,23 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
       })
       .where(eq(p.id, id))
       .returning();
+    if (status !== row.status) {
+      // What the customer sees changed: an audit entry in the same transaction (contracts: post status changes).
+      const [customer] = await tx.select({ name: u.name }).from(u).where(eq(u.id, row.customerId));
+      await recordAudit(
+        {
+          actor,
+          action: "post.status",
+          target: {
+            kind: "post",
+            id,
+            label: `${CHANNEL_LABELS[updated!.channel]} post for ${customer?.name ?? "a customer"}, ${updated!.scheduledAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+          },
+          detail: `${POST_STATUS_LABELS[row.status]} → ${POST_STATUS_LABELS[status]}${edited && change.status !== status ? " (edited after approval)" : ""}`,
+        },
+        tx,
+      );
+    }
     return { row: updated!, from: row.status };
   });
   const post = await toJson(result.row);

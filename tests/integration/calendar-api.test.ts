@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import type { PostJson } from "~/domain/schemas/calendar";
@@ -7,6 +8,7 @@ import * as comments from "~/routes/api.posts.$id.comments";
 import * as media from "~/routes/api.posts.$id.media";
 import * as review from "~/routes/api.posts.$id.review";
 import * as file from "~/routes/files.posts.$mediaId";
+import { db, schema } from "~/utils/db.server";
 
 import { chatAccount, chatServerForFile, collect, nextEvent, type ChatAccount } from "../support/chat-helpers";
 import { call } from "../support/dashboard-helpers";
@@ -282,5 +284,23 @@ describe("post media", () => {
       body: new FormData(),
     });
     expect(customerTry.status).toBe(403);
+  });
+});
+
+describe("the audit log", () => {
+  test("staff status changes are entries; a customer's review and plain edits are not", async () => {
+    const staff = await chatAccount("team", "Audra Audit");
+    const customer = await chatAccount("user", "Pia Post");
+    const post = await draft(staff, customer.id);
+    await patch(staff, post._id, { caption: "plain edit" });
+    await patch(staff, post._id, { status: "in_review" });
+    await reviewAs(customer, post._id, { decision: "approve" });
+    await patch(staff, post._id, { caption: "after approval" });
+    const entries = await db.select().from(schema.auditEntries).where(eq(schema.auditEntries.targetId, post._id)).orderBy(schema.auditEntries.createdAt);
+    expect(entries.map((e) => [e.action, e.actorId, e.detail])).toEqual([
+      ["post.status", staff.id, "Draft → Waiting for review"],
+      ["post.status", staff.id, "Approved → Waiting for review (edited after approval)"],
+    ]);
+    expect(entries[0]!.targetLabel).toBe("Instagram post for Pia Post, 2026-12-03 13:00 UTC");
   });
 });
