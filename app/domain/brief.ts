@@ -165,10 +165,3 @@ export function checkAnswers(questions: readonly BriefQuestion[], raw: unknown):
 /** The 400 message naming each required question left empty. */
 export const missingMessage = (labels: readonly string[]) =>
   `Please answer ${labels.length === 1 ? "the required question" : "the required questions"}: ${labels.map((l) => `"${l}"`).join(", ")}.`;
-
-/** What a Purchase or Subscription says about its brief. */
-export interface BriefStatus {
-  required: boolean;
-  submittedAt: string | null;
-}
-

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { countMatching, countOf, formatFileSize, formatCents, formatMoney } from "~/domain/format";
+import { countMatching, countOf, formatCents, formatFileSize, formatMoney } from "~/domain/format";
 
 describe("formatFileSize", () => {
   test.each([

@@ -32,7 +32,9 @@ export async function requestMagicLink(email: string) {
       .update(schema.magicLinks)
       .set({ usedAt: now })
       .where(and(eq(schema.magicLinks.userId, user.id), isNull(schema.magicLinks.usedAt)));
-    await tx.insert(schema.magicLinks).values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS), createdAt: now });
+    await tx
+      .insert(schema.magicLinks)
+      .values({ tokenHash: hashToken(token), userId: user.id, expiresAt: new Date(now.getTime() + MAGIC_LINK_TTL_MS), createdAt: now });
   });
   try {
     await sendEmail({

@@ -16,12 +16,10 @@ export const loader = apiRoute(
     method: "GET",
     auth: "any",
     produces: "application/zip",
-    response: z
-      .string()
-      .meta({
-        format: "binary",
-        description: "A zip: account.json (profile, orders, purchases, subscriptions, receipts, messages, posts, reports) and reports/…",
-      }),
+    response: z.string().meta({
+      format: "binary",
+      description: "A zip: account.json (profile, orders, purchases, subscriptions, receipts, messages, posts, reports) and reports/…",
+    }),
     summary: "Download your own data: a zip of account.json and your report files.",
   },
   async ({ user }) => {

@@ -20,12 +20,10 @@ export const briefQuestionsBody = z.object({ questions: briefQuestionsSchema.met
 export const briefQuestionsResponse = successData(z.object({ questions: z.array(questionJson) }));
 
 export const briefAnswersBody = z.object({
-  answers: z
-    .record(z.string(), z.union([z.string(), z.array(z.string())]), { error: "answers is an object of question keys to answers" })
-    .meta({
-      description:
-        "Question key → text (a choice: one of its options), or for a file question an upload id or a list of them (POST /api/chat/attachments to your own support thread).",
-    }),
+  answers: z.record(z.string(), z.union([z.string(), z.array(z.string())]), { error: "answers is an object of question keys to answers" }).meta({
+    description:
+      "Question key → text (a choice: one of its options), or for a file question an upload id or a list of them (POST /api/chat/attachments to your own support thread).",
+  }),
 });
 
 const briefJson = z.object({
