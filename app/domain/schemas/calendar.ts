@@ -9,11 +9,8 @@ import { text, z } from "~/domain/zod";
  */
 
 const channel = z.enum(CHANNELS, { error: `Channel must be one of ${CHANNELS.join(", ")}.` });
-const scheduledAt = z
-  .string({ error: "scheduledAt is required: an ISO 8601 date and time." })
-  .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && Number.isFinite(Date.parse(value)), {
-    error: "scheduledAt must be an ISO 8601 date and time, e.g. 2026-12-03T14:00:00Z.",
-  })
+const scheduledAt = z.iso
+  .datetime({ offset: true, error: "scheduledAt must be an ISO 8601 date and time, e.g. 2026-12-03T14:00:00Z." })
   .transform((value) => new Date(value).toISOString());
 const caption = text(
   z
@@ -22,7 +19,7 @@ const caption = text(
     .max(CAPTION_MAX, { error: `A caption is at most ${CAPTION_MAX.toLocaleString("en-US")} characters.` }),
   "Caption",
 );
-const uuid = (message: string) => z.string({ error: message }).refine(isUuid, { error: message });
+const uuid = (message: string) => z.string({ error: message }).refine(isUuid, { error: message }).meta({ format: "uuid" });
 
 export const createPostSchema = z.object({
   customerId: uuid("customerId is required: the customer the post is for."),
@@ -50,9 +47,16 @@ const commentBody = (label: string, required: string) =>
 
 export const reviewSchema = z.object({
   decision: z.enum(["approve", "request_changes"], { error: "decision must be approve or request_changes." }),
+  // Optional (asking for changes needs one, which the model checks): an empty comment is none.
   comment: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    commentBody("Comment", "Comment must be text.").optional(),
+    text(
+      z
+        .string({ error: "Comment must be text." })
+        .trim()
+        .max(COMMENT_MAX, { error: `A comment is at most ${COMMENT_MAX.toLocaleString("en-US")} characters.` }),
+      "Comment",
+    ).optional(),
   ),
 });
 
