@@ -47,8 +47,9 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 describe("the production server with no settings", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServer({ DATA_DIR: path.join(dataDir, "empty") });
-  }, 60_000);
+    // An empty DATA_DIR: PGlite made, 22 migrations, the demo seed (argon2 hashes): over 30 s on a loaded 2-core machine.
+    server = await startServer({ DATA_DIR: path.join(dataDir, "empty") }, { timeoutMs: 110_000 });
+  }, 120_000);
   afterAll(async () => {
     await server?.stop("SIGKILL");
   });

@@ -88,7 +88,8 @@ export function Sidebar({
   }, [pathname]);
   return (
     <div className="bg-brand-950 text-white lg:w-64 lg:shrink-0">
-      <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col">
+      {/* From lg a full-height column that scrolls on its own when the links outgrow a short window (16 for staff). */}
+      <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col lg:overflow-y-auto">
         <div className="flex items-center justify-between gap-4 px-5 py-4 lg:py-6">
           <Link to="/" aria-label="BrandLift home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-accent-300">
             <Logo tone="light" />
