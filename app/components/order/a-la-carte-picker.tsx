@@ -1,4 +1,4 @@
-import { Form, useFetcher } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useState } from "react";
 
@@ -31,13 +31,27 @@ type AlaCartePickerProps = {
 
 /** 'A-La-Carte Services': one checkbox per catalogue service, three columns on wide screens. */
 export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors, formError, defaultValues, pending = false }: AlaCartePickerProps) {
-  // Retry reads the landing page's own loader again (its catalogue section), not the public API.
-  const retried = useFetcher<{ services: Section<ServiceOffer[]> }>();
-  const again = retried.data?.services;
-  const services = loaded.ok ? loaded.data : again?.ok ? again.data : [];
-  const failed = !loaded.ok && !again?.ok;
-  const retrying = retried.state !== "idle";
-  const retry = () => retried.load("/?index");
+  // Retry asks GET /api/services again (the public API's dollars, taken back to cents here): only the catalogue.
+  const [retried, setRetried] = useState<ServiceOffer[] | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const services = loaded.ok ? loaded.data : (retried ?? []);
+  const failed = !loaded.ok && retried === null;
+  async function retry() {
+    setRetrying(true);
+    try {
+      const response = await fetch("/api/services", { headers: { Accept: "application/json" } });
+      const body = (await response.json()) as { data?: { _id: string; name: string; price: number; currency: string; description: string | null }[] };
+      if (response.ok && Array.isArray(body.data)) {
+        setRetried(
+          body.data.map((s) => ({ id: s._id, name: s.name, priceCents: Math.round(s.price * 100), currency: s.currency, description: s.description })),
+        );
+      }
+    } catch (error) {
+      console.warn("catalogue failed to load:", error);
+    } finally {
+      setRetrying(false);
+    }
+  }
   const [selected, setSelected] = useState<Set<string>>(() => new Set(defaultValues?.services ?? []));
   const toggle = (id: string, on: boolean) =>
     setSelected((previous) => {
@@ -58,7 +72,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
           Pick exactly what you need, pay once, and we start within 24 hours. No subscription required.
         </SectionHeading>
         {failed ? (
-          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={retry} retrying={retrying} className="mt-12" />
+          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
         ) : (
           // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
           // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.
