@@ -116,7 +116,7 @@ test.describe("passkeys (virtual authenticator)", () => {
   const dataDir = path.resolve(`data-e2e-passkeys-${process.pid}`);
 
   test.beforeAll(async ({ browserName: _browser }, testInfo) => {
-    test.skip(testInfo.project.name === "no-js", "WebAuthn is a browser API: it needs JavaScript");
+    // Untagged @no-js, so only the JavaScript project runs it (WebAuthn is a browser API).
     testInfo.setTimeout(180_000);
     fs.rmSync(dataDir, { recursive: true, force: true });
     const port = await freePort();
