@@ -23,7 +23,7 @@ const PACKAGES = {
   "app/components/**": { paths: [zodInBrowser], patterns: [noDb] },
   "app/routes/**": { paths: [zodInBrowser], patterns: [noDb] },
   "app/routes/**/*.ts": {
-    // Resource routes (api.*, files.*) never reach the browser: they may use zod directly.
+    // Resource routes (api+/, files.*) never reach the browser: they may use zod directly.
     patterns: [noDb],
   },
 };
@@ -54,7 +54,17 @@ export default tseslint.config(
   },
   ...boundaries(),
   {
-    files: ["app/utils/env.server.ts", "tests/**", "scripts/**", "bench/**", "vitest.config.ts", "playwright.config.ts", "**/*.test.ts", "**/*.test.tsx"],
+    files: [
+      "app/utils/env.server.ts",
+      "tests/**",
+      "scripts/**",
+      "bench/**",
+      "vitest.config.ts",
+      "playwright.config.ts",
+      "playwright.nodes.config.ts",
+      "**/*.test.ts",
+      "**/*.test.tsx",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
 );

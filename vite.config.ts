@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 
 import { alias } from "./scripts/aliases";
+import { routes } from "./scripts/routes";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -57,7 +58,10 @@ export default defineConfig({
       // BUILD_DIR lets several checkouts' suites build side by side; `build` by default.
       // eslint-disable-next-line no-restricted-properties -- build configuration, not an app setting
       buildDirectory: process.env.BUILD_DIR ?? "build",
-      ignoredRouteFiles: ["**/*.test.ts", "**/*.test.tsx"],
+      // Routes live in `+` folders, read by scripts/routes.ts (remix-flat-routes, decision 242):
+      // Remix's own file convention reads nothing.
+      ignoredRouteFiles: ["**/*"],
+      routes: async (defineRoutes) => routes(defineRoutes),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

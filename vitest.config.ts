@@ -18,15 +18,19 @@ const pureTests = [
   "server/**/*.test.ts",
   "app/models/report-upload.server.test.ts",
   "app/web/body-limit.server.test.ts",
+  "app/web/json-answer.server.test.ts",
+  "db/postgres-queue.test.ts",
   "tests/lint/**/*.test.ts",
 ];
-/** Files that set the environment before importing the app: each needs a process of its own (project `unit-env`). */
-const envTests = [
-  "tests/integration/auth-smtp.test.ts",
-  "tests/integration/api-exact.test.ts",
-  "tests/integration/*.stripe.test.ts",
-  "tests/integration/*-s3.test.ts",
-];
+/*
+ * Files that set the environment before importing the app, so they cannot share the workers of
+ * `unit`: those that talk to the fake Stripe share one worker of their own (project `unit-stripe`,
+ * one fake server for the worker), the S3 ones another (`unit-s3`, one endpoint for the worker), and
+ * the rest run each in a process of its own (`unit-env`). Decision 253.
+ */
+const stripeTests = ["tests/integration/api-exact.test.ts", "tests/integration/*.stripe.test.ts"];
+const s3Tests = ["tests/integration/*-s3.test.ts"];
+const envTests = ["tests/integration/auth-smtp.test.ts"];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = [
   "tests/integration/server-boot.test.ts",
@@ -51,7 +55,7 @@ export default defineConfig({
           // A worker runs many files: the app is imported and PGlite started once per worker, and each
           // file starts from the migrated database (tests/setup/per-file.ts). Decision 161.
           isolate: false,
-          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests],
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...stripeTests, ...s3Tests],
           env: { ...embedded, VITEST_SHARED_WORKER: "1" },
         },
       },
@@ -63,6 +67,39 @@ export default defineConfig({
           include: envTests,
           maxWorkers: 3,
           env: embedded,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          setupFiles: ["tests/setup/shared-stripe.ts", ...shared.setupFiles],
+          name: "unit-stripe",
+          include: stripeTests,
+          // Projects of one run share one pool and its width; a worker is kept for the next file of its project.
+          maxWorkers: 3,
+          isolate: false,
+          env: {
+            ...embedded,
+            VITEST_SHARED_WORKER: "1",
+            VITEST_SHARED_STRIPE: "1",
+          },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          setupFiles: ["tests/setup/shared-s3.ts", ...shared.setupFiles],
+          name: "unit-s3",
+          include: s3Tests,
+          maxWorkers: 3,
+          isolate: false,
+          env: {
+            ...embedded,
+            VITEST_SHARED_WORKER: "1",
+            VITEST_SHARED_S3: "1",
+          },
         },
       },
       {

@@ -7,6 +7,7 @@ import { InlineStyles } from "~/components/inline-styles";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { useNonce } from "~/components/nonce";
+import { useQuietAbortedLoads } from "~/components/quiet-aborted-loads";
 import { ButtonLink } from "~/components/ui/button";
 import { notify, Toaster } from "~/components/ui/toaster";
 import stylesheet from "~/styles/tailwind.css?url";
@@ -46,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useQuietAbortedLoads();
   return (
     <html lang="en" className="h-full">
       <head>

@@ -5,10 +5,12 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/brandlift_inbox npx tsx bench/inbox-query.ts [--threads 10000] [--messages 1000000] [--runs 200] [--keep]
  *
- * It creates (and, without --keep, drops) its own database `<name>_bench` on that server.
+ * It creates (and, without --keep, drops) its own database `<name>_inbox_bench` on that server.
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+
+import { namedBenchDatabase, timeRuns } from "./support";
 
 const { values: args } = parseArgs({
   options: {
@@ -22,26 +24,15 @@ const THREADS = Number(args.threads);
 const MESSAGES = Number(args.messages);
 const RUNS = Number(args.runs);
 
-const base = process.env.DATABASE_URL;
-if (!base?.startsWith("postgres")) throw new Error("Set DATABASE_URL to a PostgreSQL server (the bench creates its own database there).");
-const benchUrl = new URL(base);
-const dbName = `${benchUrl.pathname.slice(1) || "brandlift"}_bench`.replace(/[^a-z0-9_]/gi, "_");
-benchUrl.pathname = `/${dbName}`;
-
-const admin = postgres(base, { max: 1, onnotice: () => {} });
-const reuse = args.keep && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
-if (!reuse) {
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.unsafe(`create database ${dbName}`);
-}
+const bench = await namedBenchDatabase("inbox_bench", args.keep);
+const benchUrl = new URL(bench.url);
+const reuse = bench.reused;
 // The app's own modules, on the bench database.
 process.env.DATABASE_URL = benchUrl.toString();
 const { database } = await import("../app/utils/db.server");
 const { listThreads } = await import("../app/models/inbox.server");
 await database.migrate();
 const sql = postgres(benchUrl.toString(), { max: 1, onnotice: () => {} });
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function fill() {
   const t0 = performance.now();
@@ -80,18 +71,6 @@ async function fill() {
   console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 
-async function time(name: string, run: () => Promise<unknown>) {
-  for (let i = 0; i < 10; i++) await run(); // warm the caches and plans
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { name, p50: +percentile(samples, 50).toFixed(2), p95: +percentile(samples, 95).toFixed(2), p99: +percentile(samples, 99).toFixed(2) };
-}
-
 try {
   const [{ count }] = await sql`select count(*)::int as count from chat_messages`;
   if (!reuse || count < MESSAGES) await fill();
@@ -103,15 +82,15 @@ try {
   const common = words[2]!;
   const rare = words.find((w) => w.startsWith("rare"))!;
   const results = [
-    await time("first page (all threads, latest first)", () => listThreads({ viewerId })),
-    await time("unassigned", () => listThreads({ filter: "unassigned", viewerId })),
-    await time("mine", () => listThreads({ filter: "mine", viewerId })),
-    await time("closed, page 3", () => listThreads({ filter: "closed", page: 3, viewerId })),
-    await time('search by name ("customer 4242")', () => listThreads({ search: "customer 4242", viewerId })),
-    await time('search by e-mail ("customer777@")', () => listThreads({ search: "customer777@", viewerId })),
-    await time(`search by a rare word ("${rare}")`, () => listThreads({ search: rare, viewerId })),
-    await time(`search by a word prefix ("${rare.slice(0, -1)}")`, () => listThreads({ search: rare.slice(0, -1), viewerId })),
-    await time(`search by an everyday word in most threads ("${common}")`, () => listThreads({ search: common, viewerId })),
+    await timeRuns("first page (all threads, latest first)", RUNS, () => listThreads({ viewerId })),
+    await timeRuns("unassigned", RUNS, () => listThreads({ filter: "unassigned", viewerId })),
+    await timeRuns("mine", RUNS, () => listThreads({ filter: "mine", viewerId })),
+    await timeRuns("closed, page 3", RUNS, () => listThreads({ filter: "closed", page: 3, viewerId })),
+    await timeRuns('search by name ("customer 4242")', RUNS, () => listThreads({ search: "customer 4242", viewerId })),
+    await timeRuns('search by e-mail ("customer777@")', RUNS, () => listThreads({ search: "customer777@", viewerId })),
+    await timeRuns(`search by a rare word ("${rare}")`, RUNS, () => listThreads({ search: rare, viewerId })),
+    await timeRuns(`search by a word prefix ("${rare.slice(0, -1)}")`, RUNS, () => listThreads({ search: rare.slice(0, -1), viewerId })),
+    await timeRuns(`search by an everyday word in most threads ("${common}")`, RUNS, () => listThreads({ search: common, viewerId })),
   ];
   console.log(`\n${counts!.threads.toLocaleString("en-US")} threads, ${counts!.messages.toLocaleString("en-US")} messages; ${RUNS} runs each (ms):`);
   console.table(results);
@@ -120,6 +99,5 @@ try {
 } finally {
   await sql.end();
   await database.close();
-  if (!args.keep) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await bench.close();
 }

@@ -12,7 +12,7 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
-import { writeResult } from "./support";
+import { namedBenchDatabase, percentile, writeResult } from "./support";
 
 const { values: args } = parseArgs({
   options: {
@@ -28,18 +28,9 @@ const MESSAGES = Number(args.messages);
 const THREADS = Math.min(Number(args.threads), CUSTOMERS);
 const RUNS = Number(args.runs);
 
-const base = process.env.DATABASE_URL;
-if (!base?.startsWith("postgres")) throw new Error("Set DATABASE_URL to a PostgreSQL server (the bench creates its own database there).");
-const benchUrl = new URL(base);
-const dbName = `${benchUrl.pathname.slice(1) || "brandlift"}_search_bench`.replace(/[^a-z0-9_]/gi, "_");
-benchUrl.pathname = `/${dbName}`;
-
-const admin = postgres(base, { max: 1, onnotice: () => {} });
-const reuse = args.keep && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
-if (!reuse) {
-  await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.unsafe(`create database ${dbName}`);
-}
+const bench = await namedBenchDatabase("search_bench", args.keep);
+const benchUrl = new URL(bench.url);
+const reuse = bench.reused;
 // The app's own modules, on the bench database.
 process.env.DATABASE_URL = benchUrl.toString();
 const { database } = await import("../app/utils/db.server");
@@ -49,7 +40,6 @@ await database.migrate();
 await ensureCatalogue();
 const sql = postgres(benchUrl.toString(), { max: 1, onnotice: () => {} });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const SURNAMES = ["Avery", "Brooks", "Carter", "Diaz"];
 
 async function fill() {
@@ -111,8 +101,9 @@ try {
   const rare = words.find((w) => w.startsWith("rare"))!;
   const receipt = `BL-${String(order!.id).slice(0, 6).toUpperCase()}`;
   const middle = Math.ceil(CUSTOMERS / 2);
-  const plans = await explainSearch(`customer ${middle}`, 5);
-  for (const [kind, plan] of Object.entries(plans)) console.log(`\n${kind}:\n${plan}`);
+  const { newest, ...plans } = await explainSearch(`customer ${middle}`, 5);
+  for (const [kind, plan] of Object.entries(newest)) console.log(`\n${kind}, the newest rows first:\n${plan}`);
+  for (const [kind, plan] of Object.entries(plans)) console.log(`\n${kind}, through its GIN index:\n${plan}`);
   const results = [
     await time("a name", `customer ${middle}`),
     await time("an e-mail", `customer${middle}@bench`),
@@ -134,6 +125,5 @@ try {
 } finally {
   await sql.end();
   await database.close();
-  if (!args.keep) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
-  await admin.end();
+  await bench.close();
 }

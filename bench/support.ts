@@ -4,6 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
 
 import { connectPostgres, wrapPglite, type Database } from "../db/client";
 import { ensureBuild, startServer } from "../tests/support/server-process";
@@ -83,4 +84,47 @@ export async function bareServer(sample: { headers: http.IncomingHttpHeaders; bo
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A PostgreSQL database of this bench's own, `<DATABASE_URL's database>_<name>`, on DATABASE_URL's
+ * server: created empty, or with `keep` the one a run left is reused (`reused`). `close()` drops it
+ * unless `keep`. Each bench names its own, so one bench's kept data never meets another's.
+ */
+export async function namedBenchDatabase(name: string, keep: boolean) {
+  const base = process.env.DATABASE_URL;
+  if (!base?.startsWith("postgres")) throw new Error("Set DATABASE_URL to a PostgreSQL server (the bench creates its own database there).");
+  const url = new URL(base);
+  const dbName = `${url.pathname.slice(1) || "brandlift"}_${name}`.replace(/[^a-z0-9_]/gi, "_");
+  url.pathname = `/${dbName}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  const reused = keep && (await admin`select 1 from pg_database where datname = ${dbName}`).length > 0;
+  if (!reused) {
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+    await admin.unsafe(`create database ${dbName}`);
+  }
+  return {
+    url: url.toString(),
+    reused,
+    async close() {
+      if (!keep) await admin.unsafe(`drop database if exists ${dbName} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** The p-th percentile of sorted samples. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Times `run` `runs` times after ten warm-up calls (caches and plans): p50, p95 and p99 in ms. */
+export async function timeRuns(name: string, runs: number, run: () => Promise<unknown>) {
+  for (let i = 0; i < 10; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { name, p50: +percentile(samples, 50).toFixed(2), p95: +percentile(samples, 95).toFixed(2), p99: +percentile(samples, 99).toFixed(2) };
 }

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 
 /*
- * A fingerprint of everything that goes into the production build: the sources, the lockfile and
- * the build configuration. `npm start` rebuilds whenever it differs from the one the build was
- * made from, so a pull never serves the old code (mtimes are not enough: a checkout can make a
- * file older).
+ * A fingerprint of everything that goes into the production build: the sources, the lockfile, the
+ * patches to dependencies (patches/) and the build configuration. `npm start` rebuilds whenever it
+ * differs from the one the build was made from, so a pull never serves the old code (mtimes are not
+ * enough: a checkout can make a file older).
  */
 const INPUTS = [
   "app",
@@ -15,6 +15,7 @@ const INPUTS = [
   "server",
   "server.ts",
   "package-lock.json",
+  "patches",
   "vite.config.ts",
   "tsconfig.json",
   "package.json",

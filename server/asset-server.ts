@@ -31,20 +31,27 @@ const TYPES: Record<string, string> = {
  * Whether the client takes br and gzip (RFC 9110 Accept-Encoding, q=0 refuses). Identity otherwise.
  * Identity is always acceptable. A tiny parser on purpose: it runs on every asset request, before Express.
  */
-export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
+function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
   if (!header) return { br: false, gzip: false };
-  let br = false;
-  let gzip = false;
+  // Each coding: true when named and taken, false when named and refused; "*" speaks for the others.
+  let br: boolean | undefined;
+  let gzip: boolean | undefined;
+  let any = false;
   for (const part of header.split(",")) {
     const [rawName, ...params] = part.split(";");
     const name = rawName.trim().toLowerCase();
-    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
-    if (refused) continue;
-    if (name === "br") br = true;
-    else if (name === "gzip" || name === "x-gzip") gzip = true;
-    else if (name === "*") br = gzip = true;
+    const taken = !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
+    if (name === "br") br = taken;
+    else if (name === "gzip" || name === "x-gzip") gzip = gzip === true || taken;
+    else if (name === "*") any = taken;
   }
-  return { br, gzip };
+  return { br: br ?? any, gzip: gzip ?? any };
+}
+
+/** The encoding a whole answer goes out in: brotli if taken, else gzip, else none. */
+export function preferredEncoding(header: string | undefined): "br" | "gzip" | null {
+  const accepts = acceptedEncodings(header);
+  return accepts.br ? "br" : accepts.gzip ? "gzip" : null;
 }
 
 /**

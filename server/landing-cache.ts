@@ -5,7 +5,7 @@ import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
 
-import { acceptedEncodings } from "./asset-server";
+import { preferredEncoding } from "./asset-server";
 import { requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);
@@ -69,8 +69,7 @@ export function createLandingCache(build: ServerBuild, options: { appUrl: string
     (req.method === "GET" || req.method === "HEAD") && req.path === "/" && !req.headers.cookie && Object.keys(req.query).length === 0;
 
   const send = (page: Page, acceptEncoding: string | undefined, head: boolean, res: http.ServerResponse) => {
-    const accepts = acceptedEncodings(acceptEncoding);
-    const encoding = accepts.br ? "br" : accepts.gzip ? "gzip" : null;
+    const encoding = preferredEncoding(acceptEncoding);
     const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
     if (encoding) res.setHeader("Content-Encoding", encoding);
     res.setHeader("Vary", "Accept-Encoding");

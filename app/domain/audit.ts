@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = {
   "service.update": "Changed a service",
   "service.packages": "Changed a service's packages",
   "plan.update": "Changed a plan",
+  "service.brief": "Changed a service's brief questions",
+  "plan.brief": "Changed a plan's brief questions",
   "team.invite": "Invited a colleague",
   "team.invite_resend": "Sent an invitation again",
   "account.disable": "Disabled an account",
@@ -24,6 +26,11 @@ export const AUDIT_ACTIONS = {
   "subscription.resume": "Resumed a plan",
   "subscription.end": "Ended a plan now",
   "post.status": "Changed a post's status",
+  "security.two_factor_on": "Turned on two-factor sign-in",
+  "security.two_factor_off": "Turned off two-factor sign-in",
+  "security.recovery_codes": "Made new recovery codes",
+  "security.passkey_add": "Added a passkey",
+  "security.passkey_remove": "Removed a passkey",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

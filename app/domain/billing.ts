@@ -29,6 +29,8 @@ export const isLiveStatus = (status: string) => (LIVE_SUBSCRIPTION_STATUSES as r
 
 /** A plan as the API sends it (derived from its schema, app/domain/schemas/billing-api.ts). */
 export type SubscriptionJson = z.infer<typeof subscriptionJson>;
+/** A plan as screens take it: the API's shape with its monthly price in integer cents. */
+export type Subscription = Omit<SubscriptionJson, "price"> & { priceCents: number };
 
 export type PlanDisplayStatus = "active" | "past_due" | "ending" | "canceled" | "incomplete";
 
@@ -48,6 +50,8 @@ export const PLAN_STATUS_LABELS: Record<PlanDisplayStatus, string> = {
 
 /** A receipt as the API sends it: an order or a renewal invoice (money in dollars). */
 export type ReceiptJson = z.infer<typeof receiptJson>;
+/** A receipt as screens take it: money in integer cents. */
+export type Receipt = Omit<ReceiptJson, "amount" | "refunded"> & { amountCents: number; refundedCents: number };
 
 /** The month a plan report covers: "2026-11" (UTC). */
 export function reportPeriod(date = new Date()) {

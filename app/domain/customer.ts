@@ -1,6 +1,7 @@
-import type { ReceiptJson, SubscriptionJson } from "./billing";
+import type { Receipt, Subscription } from "./billing";
+import type { BriefAnswers, BriefQuestion } from "./brief";
 import type { Letter } from "./grader";
-import type { PurchaseJson, ReportJson } from "./purchase";
+import type { Purchase, ReportJson } from "./purchase";
 import type { NoteJson } from "./schemas/workspace";
 
 /**
@@ -9,14 +10,27 @@ import type { NoteJson } from "./schemas/workspace";
  */
 export interface CustomerProfileJson {
   customer: { _id: string; name: string; email: string; createdAt: string; disabled: boolean };
-  plans: SubscriptionJson[];
-  purchases: PurchaseJson[];
+  plans: Subscription[];
+  purchases: Purchase[];
   /** Paid orders and plan renewals, newest first. */
-  receipts: ReceiptJson[];
-  /** What the receipts add up to after refunds, in dollars. */
-  totalPaid: { amount: number; currency: string };
+  receipts: Receipt[];
+  /** What the receipts add up to after refunds. */
+  totalPaid: { amountCents: number; currency: string };
   reports: ReportJson[];
   /** Grader results left with the customer's e-mail address, newest first. */
   grades: { _id: string; overall: Letter; score: number; createdAt: string }[];
   notes: NoteJson[];
+  /** The briefs of the customer's paid purchases and plans, newest first: staff read the answers beside the conversation. */
+  briefs: CustomerBriefJson[];
+}
+
+/** One brief as staff read it: what it is for, where it opens, the questions as asked and the answers, and the files they name. */
+export interface CustomerBriefJson {
+  _id: string;
+  title: string;
+  href: string;
+  questions: BriefQuestion[];
+  answers: BriefAnswers;
+  submittedAt: string | null;
+  files: Record<string, { _id: string; fileName: string; mimeType: string; fileSize: number }>;
 }

@@ -23,6 +23,15 @@ export interface Thread {
   updatedAt: string;
 }
 
+/**
+ * Of two copies of one thread, the one to show: live updates reach a page by socket, page data by
+ * HTTP, from any node, so an older copy can arrive after a newer one. Another thread replaces it.
+ */
+export function latestThread<T extends Thread | null>(current: T, incoming: T): T {
+  if (!current || !incoming || current._id !== incoming._id) return incoming;
+  return incoming.updatedAt >= current.updatedAt ? incoming : current;
+}
+
 export const INBOX_PAGE_SIZE = 25;
 export const INBOX_MAX_PAGE_SIZE = 100;
 export const INBOX_FILTERS = ["all", "unassigned", "mine", "closed"] as const;

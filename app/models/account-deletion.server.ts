@@ -85,6 +85,10 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
     await tx.delete(schema.sessions).where(eq(schema.sessions.userId, userId));
     await tx.delete(schema.passwordTokens).where(eq(schema.passwordTokens.userId, userId));
     await tx.delete(schema.emailChanges).where(eq(schema.emailChanges.userId, userId));
+    // Sign-in devices (their addresses) and every second factor and sign-in secret go too.
+    for (const table of [schema.signInDevices, schema.passkeys, schema.totpSecrets, schema.recoveryCodes, schema.magicLinks, schema.signInChallenges]) {
+      await tx.delete(table).where(eq(table.userId, userId));
+    }
     const email = normalizeEmail(user.email);
     await tx.delete(schema.leads).where(eq(schema.leads.email, email));
     await tx.delete(schema.gradeEmails).where(eq(schema.gradeEmails.email, email));

@@ -14,8 +14,9 @@ import { getRoomMessages } from "./chat.server";
 import { listOrdersOfUser } from "./orders-list.server";
 import { listPosts } from "./posts.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
-import { listReceiptsForUser } from "./receipts.server";
+import { listReceiptsForUser, toReceiptJson } from "./receipts.server";
 import { listReportsForUser, toReportJson, type ReportRow } from "./reports.server";
+import { listSignInDevices } from "./sign-in-devices.server";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "./subscriptions.server";
 
 /*
@@ -64,7 +65,7 @@ function zipName(report: Pick<ReportRow, "id" | "fileName">) {
 /** The account's records, as account.json holds them (without the report files' places yet). */
 async function collectRecords(userId: string) {
   const user = await getAccount(userId);
-  const [orders, purchases, subscriptionRows, receipts, reports, rooms, posts, briefs] = await Promise.all([
+  const [orders, purchases, subscriptionRows, receipts, reports, rooms, posts, briefs, signInDevices] = await Promise.all([
     listOrdersOfUser(userId),
     listPurchasesForUser(userId),
     listSubscriptionsForUser(userId),
@@ -74,6 +75,8 @@ async function collectRecords(userId: string) {
     // A customer's content calendar as they see it (never drafts); staff have no calendar of their own.
     user.role === "user" ? listPosts({ id: user.id, role: user.role }) : Promise.resolve([]),
     listBriefsOfUser(userId),
+    // Where the account signed in from (what the new-device e-mails named).
+    listSignInDevices(userId),
   ]);
   const messages: ChatMessage[] = [];
   for (const roomId of rooms) messages.push(...(await allMessages(roomId)));
@@ -82,10 +85,11 @@ async function collectRecords(userId: string) {
     orders,
     purchases: purchases.map(toPurchaseJson),
     subscriptions: await toSubscriptionJsons(subscriptionRows),
-    receipts,
+    receipts: receipts.map(toReceiptJson),
     messages,
     briefs,
     posts,
+    signInDevices,
     reports,
   };
 }

@@ -35,6 +35,19 @@ export async function recordAudit(input: AuditInput, tx: Db | Tx = db): Promise<
   });
 }
 
+/**
+ * A change to how a staff account signs in (its own second factor or passkeys): recorded when the
+ * account is staff, in `tx` with the change. Customers' own security settings are not staff actions.
+ */
+export async function recordOwnSignInChange(userId: string, action: AuditAction, detail: string, tx: Db | Tx) {
+  const [user] = await tx
+    .select({ role: schema.users.role, name: schema.users.name, email: schema.users.email })
+    .from(schema.users)
+    .where(eq(schema.users.id, userId));
+  if (user?.role !== "team") return;
+  await recordAudit({ actor: { id: userId }, action, target: { kind: "user", id: userId, label: `${user.name} (${user.email})` }, detail }, tx);
+}
+
 type AuditFilter = Pick<AuditQuery, "actorId" | "action">;
 
 function conditions(filter: AuditFilter): SQL | undefined {
@@ -62,7 +75,7 @@ export async function listAudit(query: AuditQuery): Promise<{ entries: AuditEntr
       .select()
       .from(a)
       .where(where)
-      .orderBy(desc(a.createdAt), desc(a.id))
+      .orderBy(desc(a.createdAt), desc(a.seq))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     db
@@ -104,7 +117,7 @@ function csvLine(row: AuditRow) {
 export function auditCsvStream(filter: AuditFilter): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   // The cursor is the timestamp as PostgreSQL writes it (microseconds; a JS Date keeps milliseconds).
-  let after: { at: string; id: string } | undefined;
+  let after: { at: string; seq: number } | undefined;
   let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -115,8 +128,8 @@ export function auditCsvStream(filter: AuditFilter): ReadableStream<Uint8Array> 
       const rows = await db
         .select({ ...getTableColumns(a), cursorAt: sql<string>`${a.createdAt}::text` })
         .from(a)
-        .where(and(conditions(filter), after ? sql`(${a.createdAt}, ${a.id}) < (${after.at}::timestamptz, ${after.id}::uuid)` : undefined))
-        .orderBy(desc(a.createdAt), desc(a.id))
+        .where(and(conditions(filter), after ? sql`(${a.createdAt}, ${a.seq}) < (${after.at}::timestamptz, ${after.seq})` : undefined))
+        .orderBy(desc(a.createdAt), desc(a.seq))
         .limit(CSV_BATCH);
       if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((row) => `${csvLine(row)}\r\n`).join("")));
       const last = rows[rows.length - 1];
@@ -125,7 +138,7 @@ export function auditCsvStream(filter: AuditFilter): ReadableStream<Uint8Array> 
         controller.close();
         return;
       }
-      after = { at: last.cursorAt, id: last.id };
+      after = { at: last.cursorAt, seq: last.seq };
     },
   });
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
 
 import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
 import { briefQuestionsSchema, checkAnswers, missingMessage, type BriefAnswers, type BriefQuestion } from "~/domain/brief";
 import { supportRoomId } from "~/domain/chat";
+import type { CustomerBriefJson } from "~/domain/customer";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
@@ -10,7 +11,9 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
+import { startSweep } from "~/utils/sweep.server";
 
+import { recordAudit } from "./audit.server";
 import { getPurchaseFor, PAID_STATUSES } from "./purchases.server";
 import { getSubscriptionFor, planFor } from "./subscriptions.server";
 
@@ -71,12 +74,38 @@ export async function setBriefQuestions(actor: Actor, subject: BriefSubject, idO
   const parsed = briefQuestionsSchema.safeParse(input);
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? "The questions are not valid.", "INVALID_INPUT");
   const questions = parsed.data;
-  await db
-    .insert(f)
-    .values({ subject, subjectId: target.id, questions, updatedById: actor.id })
-    .onConflictDoUpdate({ target: [f.subject, f.subjectId], set: { questions, updatedById: actor.id, updatedAt: new Date() } });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(f)
+      .values({ subject, subjectId: target.id, questions, updatedById: actor.id })
+      .onConflictDoUpdate({ target: [f.subject, f.subjectId], set: { questions, updatedById: actor.id, updatedAt: new Date() } });
+    // What later buyers are asked is a change customers see: it goes in the audit log with the change.
+    await recordAudit(
+      {
+        actor,
+        action: subject === "service" ? "service.brief" : "plan.brief",
+        target: { kind: subject, id: target.id, label: target.name },
+        detail:
+          questions.length === 0
+            ? "No questions: buyers get no brief"
+            : `${questions.length} ${questions.length === 1 ? "question" : "questions"}: ${questions.map((q) => q.label).join("; ")}`,
+      },
+      tx,
+    );
+  });
   logger.info({ actorId: actor.id, subject, subjectId: target.id, count: questions.length }, "brief questions changed");
   return questions;
+}
+
+/** The questions a service or a plan asks now (none: an empty list); 404 for an unknown one. */
+export async function getBriefQuestions(subject: BriefSubject, idOrKey: string): Promise<BriefQuestion[]> {
+  const target = await resolveSubject(subject, idOrKey);
+  const [row] = await db
+    .select({ questions: f.questions })
+    .from(f)
+    .where(and(eq(f.subject, subject), eq(f.subjectId, target.id)))
+    .limit(1);
+  return row?.questions ?? [];
 }
 
 /* ---------- a customer's own briefs (their data export) ---------- */
@@ -260,6 +289,54 @@ type Titled = { purchaseId: string | null; subscriptionId: string | null; servic
 const titleOf = async (row: Titled) => row.serviceName ?? `${(await planFor(row.planKey ?? "")).name} plan`;
 const briefHref = (row: Titled) => (row.purchaseId ? `/dashboard/services/${row.purchaseId}/brief` : `/dashboard/plans/${row.subscriptionId}/brief`);
 
+export interface BriefNeeded {
+  /** The purchase's or subscription's id. */
+  id: string;
+  title: string;
+  href: string;
+}
+
+/** The briefs still owed and unanswered, of one customer or of one order (the success page), oldest first. */
+export async function listBriefsNeeded(of: { userId: string } | { orderId: string }): Promise<BriefNeeded[]> {
+  const rows = await db
+    .select({ purchaseId: b.purchaseId, subscriptionId: b.subscriptionId, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
+    .from(b)
+    .leftJoin(schema.purchases, eq(schema.purchases.id, b.purchaseId))
+    .leftJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, b.subscriptionId))
+    .where(
+      and(
+        isNull(b.submittedAt),
+        stillOwed,
+        "userId" in of ? eq(b.userId, of.userId) : or(eq(schema.purchases.orderId, of.orderId), eq(schema.subscriptions.orderId, of.orderId)),
+      ),
+    )
+    .orderBy(asc(b.paidAt), asc(b.id));
+  return Promise.all(rows.map(async (row) => ({ id: (row.purchaseId ?? row.subscriptionId)!, title: await titleOf(row), href: briefHref(row) })));
+}
+
+/**
+ * Every brief of one customer, or of one order's purchases and plan (staff reading: the customer
+ * pane, the customer page, the order page), newest first, with its questions, answers and files.
+ * The caller has checked that the reader is staff.
+ */
+export async function listBriefsForStaff(of: { userId: string } | { orderId: string }): Promise<CustomerBriefJson[]> {
+  const rows = await db
+    .select({ brief: b, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
+    .from(b)
+    .leftJoin(schema.purchases, eq(schema.purchases.id, b.purchaseId))
+    .leftJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, b.subscriptionId))
+    .where("userId" in of ? eq(b.userId, of.userId) : or(eq(schema.purchases.orderId, of.orderId), eq(schema.subscriptions.orderId, of.orderId)))
+    .orderBy(desc(b.paidAt), desc(b.id));
+  return Promise.all(
+    rows.map(async ({ brief, serviceName, planKey }) => {
+      const titled = { purchaseId: brief.purchaseId, subscriptionId: brief.subscriptionId, serviceName, planKey };
+      return { _id: brief.id, title: await titleOf(titled), href: briefHref(titled), ...toBriefJson(brief), files: await briefFiles(brief.id) };
+    }),
+  );
+}
+
 /* ---------- the one reminder ---------- */
 
 export interface ClaimedReminder {
@@ -335,12 +412,5 @@ async function sendReminder(reminder: ClaimedReminder) {
 
 /** Runs the reminder sweep on this node every ten minutes (every node does; the claim makes that safe). */
 export function startBriefReminderSweep(): () => void {
-  const run = () =>
-    void sendBriefReminders().then(
-      (count) => count > 0 && logger.info({ count }, "sent brief reminders"),
-      (error: unknown) => logger.warn({ err: error }, "the brief reminder sweep failed"),
-    );
-  const timer = setInterval(run, BRIEF_REMINDER_SWEEP_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startSweep({ everyMs: BRIEF_REMINDER_SWEEP_MS, work: sendBriefReminders, done: "sent brief reminders", failed: "the brief reminder sweep failed" });
 }

@@ -13,6 +13,7 @@ import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { consume, limits } from "~/utils/rate-limit.server";
 import { storage } from "~/utils/storage.server";
+import { startSweep } from "~/utils/sweep.server";
 
 import { contentDisposition } from "./report-links.server";
 import { receiveReportUpload } from "./report-upload.server";
@@ -198,12 +199,10 @@ export async function removeUnsentAttachments(now = Date.now()): Promise<number>
 
 /** Runs the sweep on this node every hour (every node does; the sweep is safe to run at once). */
 export function startUnsentAttachmentSweep(): () => void {
-  const run = () =>
-    void removeUnsentAttachments().then(
-      (count) => count > 0 && logger.info({ count }, "removed unsent chat attachments"),
-      (error: unknown) => logger.warn({ err: error }, "the unsent chat attachment sweep failed"),
-    );
-  const timer = setInterval(run, UNSENT_SWEEP_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startSweep({
+    everyMs: UNSENT_SWEEP_INTERVAL_MS,
+    work: removeUnsentAttachments,
+    done: "removed unsent chat attachments",
+    failed: "the unsent chat attachment sweep failed",
+  });
 }

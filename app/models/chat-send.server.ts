@@ -201,7 +201,8 @@ function sendStatement(id: string, input: NewMessage): SQL {
 
 /**
  * The thread summary after a message (decision 095): last message forward only, unread counts
- * both ways, the writer's read receipt moved to it, a closed thread reopened by its customer.
+ * both ways, the writer's read receipt moved to it and their own unread count cleared (writing
+ * counts as reading, on either side), a closed thread reopened by its customer.
  */
 function threadWrite(room: string, customerId: string | null, fromCustomer: boolean): SQL {
   const set = (src: SQL) => sql`
@@ -209,11 +210,11 @@ function threadWrite(room: string, customerId: string | null, fromCustomer: bool
     last_message_at = greatest(t.last_message_at, ${src}.last_message_at),
     ${
       fromCustomer
-        ? sql`team_unread = t.team_unread + 1, customer_read_message_id = ${src}.last_message_id, status = 'open',`
+        ? sql`team_unread = t.team_unread + 1, customer_unread = 0, customer_read_message_id = ${src}.last_message_id, status = 'open',`
         : sql`team_unread = 0, customer_unread = t.customer_unread + 1, team_read_message_id = ${src}.last_message_id,`
     }
     search_document = t.search_document || ${src}.search_document,
-    updated_at = now()`;
+    updated_at = clock_timestamp()`;
   const words = sql`strip(to_tsvector('simple', msg.message))`;
   if (!customerId) {
     // A visitor's thread exists before its first message (it carries their address).

@@ -1,14 +1,14 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 
 import type { CustomerProfileJson } from "~/domain/customer";
-import { dollarsToCents } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 
-import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
+import { listBriefsForStaff } from "./briefs.server";
+import { listPurchasesForUser, toPurchase } from "./purchases.server";
 import { listReceiptsForUser } from "./receipts.server";
 import { listReportsForUser, toReportJson } from "./reports.server";
-import { listSubscriptionsForUser, toSubscriptionJsons } from "./subscriptions.server";
+import { listSubscriptionsForUser, toSubscriptions } from "./subscriptions.server";
 import { listThreadNotes } from "./thread-notes.server";
 
 /*
@@ -28,7 +28,7 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
     .where(and(eq(u.id, customerId), eq(u.role, "user")))
     .limit(1);
   if (!customer) return null;
-  const [purchases, reports, subscriptions, receipts, grades, notes] = await Promise.all([
+  const [purchases, reports, subscriptions, receipts, grades, notes, briefs] = await Promise.all([
     listPurchasesForUser(customer.id),
     listReportsForUser(customer.id),
     listSubscriptionsForUser(customer.id),
@@ -42,9 +42,9 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
       .orderBy(desc(schema.leads.createdAt), desc(schema.leads.id))
       .limit(GRADES_SHOWN),
     listThreadNotes(customer.id),
+    listBriefsForStaff({ userId: customer.id }),
   ]);
-  // Receipts are in dollars; sum in cents so $0.10 + $0.20 is $0.30.
-  const paidCents = receipts.reduce((sum, r) => sum + dollarsToCents(r.amount) - dollarsToCents(r.refunded), 0);
+  const paidCents = receipts.reduce((sum, r) => sum + r.amountCents - r.refundedCents, 0);
   return {
     customer: {
       _id: customer.id,
@@ -53,12 +53,13 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
       createdAt: customer.createdAt.toISOString(),
       disabled: customer.disabledAt !== null,
     },
-    plans: await toSubscriptionJsons(subscriptions),
-    purchases: purchases.map(toPurchaseJson),
+    plans: await toSubscriptions(subscriptions),
+    purchases: purchases.map(toPurchase),
     receipts,
-    totalPaid: { amount: paidCents / 100, currency: receipts[0]?.currency ?? "usd" },
+    totalPaid: { amountCents: paidCents, currency: receipts[0]?.currency ?? "usd" },
     reports: reports.map(toReportJson),
     grades: grades.map((g) => ({ _id: g.id, overall: g.overall, score: g.score, createdAt: g.createdAt.toISOString() })),
     notes,
+    briefs,
   };
 }

@@ -39,7 +39,17 @@ export function searchQuery(search: string): string | null {
     .map((w) => w.replace(/[^\p{L}\p{N}@._+-]/gu, "").replace(/^[._+-]+|[._+-]+$/g, ""))
     .filter(Boolean)
     .slice(0, 8);
-  return words.length ? words.map((w) => `'${w}':*`).join(" & ") : null;
+  return words.length ? words.map(prefixOf).join(" & ") : null;
+}
+
+/**
+ * One word as a prefix. Text search reads "bl-86281334" (a receipt number whose id starts with
+ * eight digits) as "bl" and the signed number "-86281334", and "bl-862813ab" as one word: a word
+ * ending in a hyphen and digits matches either way.
+ */
+function prefixOf(word: string): string {
+  const signed = /^(.*[^\d-])-(\d+)$/.exec(word);
+  return signed ? `('${word}':* | '${signed[1]}':* & '-${signed[2]}':*)` : `'${word}':*`;
 }
 
 /** A page of threads, latest message first, and how many match. */
@@ -143,7 +153,8 @@ export async function updateThread(actor: { id: string }, key: string, changes: 
   const set = {
     ...(changes.status ? { status: changes.status } : {}),
     ...(changes.assigneeId !== undefined ? { assigneeId: changes.assigneeId } : {}),
-    updatedAt: sql`now()`,
+    // The write's own time (after any lock wait), so a later change never carries an earlier time.
+    updatedAt: sql`clock_timestamp()`,
   };
   if (found.customerId) {
     // A customer's thread may not have a row yet (no message so far): created on first use.

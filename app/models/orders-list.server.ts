@@ -37,7 +37,11 @@ type OrderRow = typeof schema.orders.$inferSelect;
 
 /** An order as the API shapes it (docs/api.md), derived from its schema in app/domain/schemas/ops.ts. */
 export type OrderJson = z.infer<typeof orderJson>;
-export type OrderLineJson = OrderJson["lines"][number];
+type OrderLineJson = OrderJson["lines"][number];
+
+/** An order as the screens take it: the API's shape with money in integer cents (dollars are the API's edge). */
+export type OrderLine = Omit<OrderLineJson, "price"> & { priceCents: number };
+export type Order = Omit<OrderJson, "amount" | "refunded" | "lines"> & { amountCents: number; refundedCents: number; lines: OrderLine[] };
 
 /**
  * An e-mail address (anything with "@") matches the addresses it starts, through an index on
@@ -77,7 +81,7 @@ export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter
     countOrders(filter, where),
   ]);
   const lines = await linesOf(rows as ListedOrder[]);
-  return { orders: (rows as ListedOrder[]).map((row) => toOrderJson(row, lines.get(row.id) ?? [])), total, page: current, limit: size };
+  return { orders: (rows as ListedOrder[]).map((row) => toOrder(row, lines.get(row.id) ?? [])), total, page: current, limit: size };
 }
 
 /** Every order linked to one account, newest first (the account's own data export). */
@@ -89,7 +93,7 @@ export async function listOrdersOfUser(userId: string): Promise<OrderJson[]> {
     .where(eq(schema.orders.userId, userId))
     .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))) as ListedOrder[];
   const lines = await linesOf(rows);
-  return rows.map((row) => toOrderJson(row, lines.get(row.id) ?? []));
+  return rows.map((row) => toOrderJson(toOrder(row, lines.get(row.id) ?? [])));
 }
 
 /**
@@ -145,8 +149,8 @@ function ordersColumns() {
 }
 
 /** The lines of these orders in two indexed queries: services' purchases, and plans by key. */
-async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>> {
-  const byOrder = new Map<string, OrderLineJson[]>();
+async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLine[]>> {
+  const byOrder = new Map<string, OrderLine[]>();
   const serviceOrders = orders.filter((o) => o.kind === "services").map((o) => o.id);
   if (serviceOrders.length > 0) {
     const rows = await db
@@ -163,7 +167,7 @@ async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>
       .orderBy(asc(schema.purchases.createdAt), asc(schema.services.name));
     for (const row of rows) {
       const list = byOrder.get(row.orderId) ?? [];
-      list.push({ service: { _id: row.serviceId, name: row.name }, price: centsToDollars(row.amountCents / row.quantity), quantity: row.quantity });
+      list.push({ service: { _id: row.serviceId, name: row.name }, priceCents: Math.round(row.amountCents / row.quantity), quantity: row.quantity });
       byOrder.set(row.orderId, list);
     }
   }
@@ -174,7 +178,7 @@ async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLineJson[]>
     const key = order.planId ?? "plan";
     const name = planNames.get(key) ?? `${key.toUpperCase()} plan`;
     byOrder.set(order.id, [
-      { service: { _id: key, name: `${name} (${order.kind === "renewal" ? "renewal" : "monthly"})` }, price: centsToDollars(order.totalCents), quantity: 1 },
+      { service: { _id: key, name: `${name} (${order.kind === "renewal" ? "renewal" : "monthly"})` }, priceCents: order.totalCents, quantity: 1 },
     ]);
   }
   return byOrder;
@@ -192,7 +196,7 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.key, row.name]));
 }
 
-export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson {
+function toOrder(row: ListedOrder, lines: OrderLine[]): Order {
   return {
     _id: row.id,
     id: row.id,
@@ -200,8 +204,8 @@ export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson
     email: row.email,
     name: row.name,
     customer: row.customerId ? { _id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
-    amount: centsToDollars(row.totalCents),
-    refunded: centsToDollars(row.refundedCents),
+    amountCents: row.totalCents,
+    refundedCents: row.refundedCents,
     currency: row.currency,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
@@ -212,8 +216,18 @@ export function toOrderJson(row: ListedOrder, lines: OrderLineJson[]): OrderJson
   };
 }
 
+/** The API's edge: an order with its money in dollars. */
+export function toOrderJson({ amountCents, refundedCents, lines, ...order }: Order): OrderJson {
+  return {
+    ...order,
+    amount: centsToDollars(amountCents),
+    refunded: centsToDollars(refundedCents),
+    lines: lines.map(({ priceCents, ...line }) => ({ ...line, price: centsToDollars(priceCents) })),
+  };
+}
+
 /** A plan's payments, oldest first: its sign-up order and every renewal (decision 175). */
-export async function listPaymentsOfSubscription(subscription: { id: string; orderId: string | null }): Promise<OrderJson[]> {
+export async function listPaymentsOfSubscription(subscription: { id: string; orderId: string | null }): Promise<Order[]> {
   const rows = (await db
     .select({ ...ordersColumns(), ...customerColumns })
     .from(schema.orders)
@@ -231,12 +245,12 @@ export async function listPaymentsOfSubscription(subscription: { id: string; ord
       asc(schema.orders.id),
     )) as ListedOrder[];
   const lines = await linesOf(rows);
-  return rows.map((row) => toOrderJson(row, lines.get(row.id) ?? []));
+  return rows.map((row) => toOrder(row, lines.get(row.id) ?? []));
 }
 
 export interface RefundView {
   id: string;
-  amount: number;
+  amountCents: number;
   currency: string;
   status: string;
   source: string;
@@ -248,7 +262,7 @@ export interface RefundView {
 }
 
 export interface OrderDetail {
-  order: OrderJson;
+  order: Order;
   stripeSessionId: string | null;
   stripePaymentIntentId: string | null;
   stripeCustomerId: string | null;
@@ -286,20 +300,20 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
         completedBy: sql<string | null>`(select ${schema.auditEntries.actorName} from ${schema.auditEntries}
           where ${schema.auditEntries.targetKind} = 'purchase' and ${schema.auditEntries.targetId} = ${schema.purchases.id}::text
             and ${schema.auditEntries.action} = 'purchase.status' and ${schema.auditEntries.detail} = ${PURCHASE_COMPLETED_DETAIL}
-          order by ${schema.auditEntries.createdAt} desc limit 1)`,
+          order by ${schema.auditEntries.createdAt} desc, ${schema.auditEntries.seq} desc limit 1)`,
       })
       .from(schema.purchases)
       .innerJoin(schema.services, eq(schema.services.id, schema.purchases.serviceId))
       .where(eq(schema.purchases.orderId, id)),
   ]);
   return {
-    order: toOrderJson(row as ListedOrder, lines.get(row.id) ?? []),
+    order: toOrder(row as ListedOrder, lines.get(row.id) ?? []),
     stripeSessionId: row.stripeSessionId,
     stripePaymentIntentId: row.stripePaymentIntentId,
     stripeCustomerId: row.stripeCustomerId,
     refunds: refunds.map(({ refund, createdBy }) => ({
       id: refund.id,
-      amount: centsToDollars(refund.amountCents),
+      amountCents: refund.amountCents,
       currency: refund.currency,
       status: refund.status,
       source: refund.source,

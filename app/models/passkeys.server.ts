@@ -10,6 +10,7 @@ import {
 import { and, desc, eq, gt, sql } from "drizzle-orm";
 
 import { describeDevice } from "~/domain/billing";
+import { recordOwnSignInChange } from "~/models/audit.server";
 import { getUserById, type User } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -132,18 +133,22 @@ export async function addPasskey(userId: string, credential: RegistrationRespons
     .from(schema.passkeys)
     .where(eq(schema.passkeys.userId, userId))) as [{ count: number }];
   if (count >= MAX_PASSKEYS) throw new HttpError(409, PASSKEY_MESSAGES.tooMany, "TOO_MANY_PASSKEYS");
-  const [row] = await db
-    .insert(schema.passkeys)
-    .values({
-      userId,
-      credentialId: made.id,
-      publicKey: Buffer.from(made.publicKey).toString("base64url"),
-      counter: made.counter,
-      transports: made.transports ?? [],
-      name: name ?? describeDevice(userAgent),
-    })
-    .onConflictDoNothing()
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [added] = await tx
+      .insert(schema.passkeys)
+      .values({
+        userId,
+        credentialId: made.id,
+        publicKey: Buffer.from(made.publicKey).toString("base64url"),
+        counter: made.counter,
+        transports: made.transports ?? [],
+        name: name ?? describeDevice(userAgent),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (added) await recordOwnSignInChange(userId, "security.passkey_add", `Passkey “${added.name}”`, tx);
+    return added;
+  });
   if (!row) throw new HttpError(409, PASSKEY_MESSAGES.duplicate, "PASSKEY_EXISTS");
   return toPasskeyJson(row);
 }
@@ -151,12 +156,16 @@ export async function addPasskey(userId: string, credential: RegistrationRespons
 /** Removes one of the account's passkeys (another's, or none: 404). */
 export async function removePasskey(userId: string, passkeyId: string) {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(passkeyId)) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
-  const removed = await db
-    .delete(schema.passkeys)
-    .where(and(eq(schema.passkeys.id, passkeyId), eq(schema.passkeys.userId, userId)))
-    .returning({ id: schema.passkeys.id, name: schema.passkeys.name });
-  if (!removed[0]) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
-  return removed[0];
+  const removed = await db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(schema.passkeys)
+      .where(and(eq(schema.passkeys.id, passkeyId), eq(schema.passkeys.userId, userId)))
+      .returning({ id: schema.passkeys.id, name: schema.passkeys.name });
+    if (gone) await recordOwnSignInChange(userId, "security.passkey_remove", `Passkey “${gone.name}”`, tx);
+    return gone;
+  });
+  if (!removed) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
+  return removed;
 }
 
 /** Options for navigator.credentials.get(): any discoverable credential of this site (no e-mail asked first). */

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { db, schema } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { stripe, type CheckoutSession } from "~/utils/stripe.server";
+import { startSweep } from "~/utils/sweep.server";
 
 import { cancelCheckoutSession, fulfilCheckoutSession, type Order } from "./orders.server";
 
@@ -127,12 +128,12 @@ export async function sweepPendingOrders(now = new Date()): Promise<Record<Pendi
 
 /** Runs the sweep on this node every ten minutes (every node does; the claims keep them apart). */
 export function startPendingOrderSweep(): () => void {
-  const run = () =>
-    void sweepPendingOrders().then(
-      (counts) => (counts.fulfilled > 0 || counts.expired > 0) && logger.info(counts, "pending-order sweep"),
-      (error: unknown) => logger.warn({ err: error }, "the pending-order sweep failed"),
-    );
-  const timer = setInterval(run, PENDING_SWEEP_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startSweep({
+    everyMs: PENDING_SWEEP_INTERVAL_MS,
+    work: () => sweepPendingOrders(),
+    done: "pending-order sweep",
+    failed: "the pending-order sweep failed",
+    // Orders still pending, or Stripe out of reach, are no news: the next round looks again.
+    didSomething: (counts) => (counts.fulfilled ?? 0) > 0 || (counts.expired ?? 0) > 0,
+  });
 }

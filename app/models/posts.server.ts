@@ -40,7 +40,7 @@ const u = schema.users;
 type PostRow = typeof p.$inferSelect;
 export type PostMediaRow = typeof m.$inferSelect;
 
-/** At most this many posts in one answer (a month of every customer fits; decision 212). */
+/** At most this many posts in one answer (a month of every customer fits; decision 210). */
 export const POST_LIST_LIMIT = 1000;
 
 export const mediaUrl = (mediaId: string) => `/files/posts/${mediaId}`;
@@ -181,9 +181,9 @@ export interface StatusChange {
  * review, whatever status was asked; a published post no longer changes (409).
  */
 export async function updatePost(actor: Actor, id: string, change: PostChange): Promise<{ post: PostJson; statusChange: StatusChange | null }> {
-  const before = await findRow(id);
-  if (!before) throw notFound(POST_MESSAGES.notFound);
-  const beforeJson = isVisibleToCustomer(before.status) ? await toJson(before) : null;
+  if (!isUuid(id)) throw notFound(POST_MESSAGES.notFound);
+  // The post as it was is the locked row itself: no read before the transaction (every round trip
+  // before the commit delays `postUpdated`).
   const result = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(p).where(eq(p.id, id)).for("update");
     if (!row) throw notFound(POST_MESSAGES.notFound);
@@ -230,12 +230,24 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
         tx,
       );
     }
-    return { row: updated!, from: row.status };
+    return { row: updated!, before: row, from: row.status };
   });
   const post = await toJson(result.row);
   const visibleNow = isVisibleToCustomer(post.status);
-  // A post taken back to draft leaves the customer's calendar: they get it as they last saw it, marked draft.
-  announce(post, visibleNow ? post : beforeJson ? { ...beforeJson, status: "draft" } : null);
+  // A post taken back to draft leaves the customer's calendar: they get it as they last saw it (its
+  // media, comments and customer are not changed here), marked draft; never the new draft's words.
+  const { before } = result;
+  const lastSeen: PostJson | null = isVisibleToCustomer(before.status)
+    ? {
+        ...post,
+        channel: before.channel,
+        scheduledAt: before.scheduledAt.toISOString(),
+        caption: before.caption,
+        updatedAt: before.updatedAt.toISOString(),
+        status: "draft",
+      }
+    : null;
+  announce(post, visibleNow ? post : lastSeen);
   return { post, statusChange: result.from !== post.status ? { from: result.from, to: post.status } : null };
 }
 

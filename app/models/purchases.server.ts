@@ -5,7 +5,7 @@ import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
-import { WORK_STATUSES, type PurchaseJson, type WorkStatus } from "~/domain/purchase";
+import { WORK_STATUSES, type Purchase, type PurchaseJson, type WorkStatus } from "~/domain/purchase";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
@@ -255,12 +255,18 @@ export async function findPaidPurchase(userId: string, serviceId: string, purcha
   return row ?? null;
 }
 
-/** The Purchase shape of the JSON API (docs/api.md). */
+/** The Purchase shape of the JSON API (docs/api.md): dollars at the API's edge. */
 export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
+  const { amountCents, ...purchase } = toPurchase(row);
+  return { ...purchase, amount: centsToDollars(amountCents) };
+}
+
+/** A purchase as the screens take it (money in cents). */
+export function toPurchase(row: PurchaseRow): Purchase {
   return {
     _id: row.id,
     id: row.id,
-    amount: centsToDollars(row.amountCents),
+    amountCents: row.amountCents,
     currency: row.currency,
     quantity: row.quantity,
     status: row.status,

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 
-import type { ReceiptJson } from "~/domain/billing";
+import type { Receipt, ReceiptJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
@@ -22,7 +22,13 @@ const PAID_ORDER_STATUSES: schema.OrderStatus[] = ["paid", "refunded", "partiall
 export const receiptPageUrl = (kind: "order" | "invoice", id: string) => `${env.appUrl}/receipts/${kind}/${id}`;
 
 /** The customer's paid orders and renewal invoices, newest first, each with a receipt URL. */
-export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]> {
+/** The API's edge: a receipt with its money in dollars. */
+export function toReceiptJson({ amountCents, refundedCents, ...receipt }: Receipt): ReceiptJson {
+  return { ...receipt, amount: centsToDollars(amountCents), refunded: centsToDollars(refundedCents) };
+}
+
+/** A customer's paid orders and renewal invoices, newest first, money in cents. */
+export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
   if (!isUuid(userId)) return [];
   const orders = await db
     .select()
@@ -43,13 +49,13 @@ export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]
     : [];
   const hosted = new Map(orderInvoices.filter((i) => i.url).map((i) => [i.orderId, i.url!]));
   const renewals = await selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId)));
-  const receipts: ReceiptJson[] = [
+  const receipts: Receipt[] = [
     ...orders.map((order) => ({
       _id: order.id,
       id: order.id,
       kind: "order" as const,
-      amount: centsToDollars(order.totalCents),
-      refunded: centsToDollars(refundedOf(order)),
+      amountCents: order.totalCents,
+      refundedCents: refundedOf(order),
       currency: order.currency,
       paidAt: (order.paidAt ?? order.createdAt).toISOString(),
       url: hosted.get(order.id) ?? receiptPageUrl("order", order.id),
@@ -59,8 +65,8 @@ export async function listReceiptsForUser(userId: string): Promise<ReceiptJson[]
       _id: invoice.id,
       id: invoice.id,
       kind: "invoice" as const,
-      amount: centsToDollars(invoice.amountCents),
-      refunded: centsToDollars(refunded ?? invoice.refundedCents),
+      amountCents: invoice.amountCents,
+      refundedCents: refunded ?? invoice.refundedCents,
       currency: invoice.currency,
       paidAt: invoice.paidAt.toISOString(),
       url: invoice.hostedInvoiceUrl ?? receiptPageUrl("invoice", invoice.id),

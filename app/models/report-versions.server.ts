@@ -9,6 +9,7 @@ import { db, schema } from "~/utils/db.server";
 import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
+import { startSweep } from "~/utils/sweep.server";
 
 import { receiveReportUpload } from "./report-upload.server";
 import { auditReport, findReport, type ReportRow } from "./reports.server";
@@ -196,12 +197,10 @@ export async function purgeDeletedReports(now = Date.now()): Promise<number> {
 
 /** Runs the purge on this node every hour (every node does; the purge is safe to run at once). */
 export function startReportPurge(): () => void {
-  const run = () =>
-    void purgeDeletedReports().then(
-      (count) => count > 0 && logger.info({ count }, "purged deleted reports"),
-      (error: unknown) => logger.warn({ err: error }, "the deleted report purge failed"),
-    );
-  const timer = setInterval(run, REPORT_PURGE_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startSweep({
+    everyMs: REPORT_PURGE_INTERVAL_MS,
+    work: purgeDeletedReports,
+    done: "purged deleted reports",
+    failed: "the deleted report purge failed",
+  });
 }

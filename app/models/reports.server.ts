@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 
 import { formatFileSize } from "~/domain/format";
@@ -65,17 +65,28 @@ function selectReports() {
 const newestFirst = [desc(schema.reports.createdAt), desc(schema.reports.id)];
 
 /** A customer's reports, newest first; deleted ones are gone from every list at once. */
-export function listReportsForUser(userId: string): Promise<ReportRow[]> {
-  return selectReports()
-    .where(and(eq(schema.reports.userId, userId), isNull(schema.reports.deletedAt)))
-    .orderBy(...newestFirst);
+export async function listReportsForUser(userId: string): Promise<ReportRow[]> {
+  if (!isUuid(userId)) return [];
+  return reportsOfUser.execute({ userId });
 }
 
+/** Built once: the signed-in read of the JSON API runs it on every call (as purchases_of_user, decision 195). */
+const reportsOfUser = selectReports()
+  .where(and(eq(schema.reports.userId, sql.placeholder("userId")), isNull(schema.reports.deletedAt)))
+  .orderBy(...newestFirst)
+  .prepare("reports_of_user");
+
+const reportsOfService = selectReports()
+  .where(
+    and(eq(schema.reports.userId, sql.placeholder("userId")), eq(schema.reports.serviceId, sql.placeholder("serviceId")), isNull(schema.reports.deletedAt)),
+  )
+  .orderBy(...newestFirst)
+  .prepare("reports_of_service");
+
+/** A customer's reports of one service, newest first (built once, as reports_of_user). */
 export async function listReportsForService(userId: string, serviceId: string): Promise<ReportRow[]> {
   if (!isUuid(userId) || !isUuid(serviceId)) return [];
-  return selectReports()
-    .where(and(eq(schema.reports.userId, userId), eq(schema.reports.serviceId, serviceId), isNull(schema.reports.deletedAt)))
-    .orderBy(...newestFirst);
+  return reportsOfService.execute({ userId, serviceId });
 }
 
 /** A report for someone allowed to see it; everything else is the same logged 404. */

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 
-import { centsToDollars } from "~/domain/format";
 import { queryRows } from "~/utils/db-cursor.server";
 
 /*
@@ -14,11 +13,11 @@ import { queryRows } from "~/utils/db-cursor.server";
 export interface RevenueMonth {
   /** "2026-11" (UTC). */
   month: string;
-  /** Dollars. */
-  revenue: number;
+  /** Net revenue in cents. */
+  revenueCents: number;
   /** Orders paid that month and not fully refunded (services and plan sign-ups). */
   orders: number;
-  /** Plan renewals paid that month (their money is in `revenue`). */
+  /** Plan renewals paid that month (their money is in `revenueCents`). */
   renewals: number;
 }
 
@@ -55,11 +54,11 @@ export async function revenueByMonth(months = 12, now = new Date()): Promise<Rev
     const entry = byMonth.get(row.month);
     if (entry) Object.assign(entry, { orders: entry.orders - row.count, renewals: row.count });
   }
-  return [...byMonth].map(([month, { cents, orders, renewals }]) => ({ month, revenue: centsToDollars(cents), orders, renewals }));
+  return [...byMonth].map(([month, { cents, orders, renewals }]) => ({ month, revenueCents: cents, orders, renewals }));
 }
 
-/** All-time revenue in cents, net of refunds, renewals included: the overview's Total Revenue. */
-export async function netRevenueCents(): Promise<number> {
-  const [orders] = await queryRows<{ cents: string | number }>(sql`select coalesce(sum(revenue_cents), 0)::bigint as cents from order_revenue_months`);
-  return Number(orders.cents);
-}
+/**
+ * All-time revenue in cents, net of refunds, renewals included: the overview's Total Revenue. A
+ * scalar subquery (bigint), for a statement that reads the other counts with it.
+ */
+export const netRevenueCentsSql = sql`(select coalesce(sum(revenue_cents), 0)::bigint from order_revenue_months)`;

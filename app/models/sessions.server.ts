@@ -19,10 +19,16 @@ export interface SessionUser {
 }
 
 export async function createSession(userId: string, kind: SessionKind) {
-  const token = randomToken();
+  const [session] = await createSessions(userId, kind, 1);
+  return session!;
+}
+
+/** `count` new sessions of one account in one insert, each with its own secret (only its hash is kept). */
+export async function createSessions(userId: string, kind: SessionKind, count: number): Promise<{ token: string; expiresAt: Date }[]> {
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS[kind]);
-  await db.insert(schema.sessions).values({ tokenHash: hashToken(token), kind, userId, expiresAt });
-  return { token, expiresAt };
+  const made = Array.from({ length: count }, () => ({ token: randomToken(), expiresAt }));
+  await db.insert(schema.sessions).values(made.map(({ token }) => ({ tokenHash: hashToken(token), kind, userId, expiresAt })));
+  return made;
 }
 
 /** The signed-in user behind a session secret, if it is live and the account is not disabled. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as count from "~/routes/api.users.count";
+import * as count from "~/routes/api+/users.count";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../../tests/support/dashboard-helpers";
@@ -32,7 +32,7 @@ describe("overview counts", () => {
 
     const paid = audit.priceCents + calendar.priceCents * 2 + kit.priceCents;
     expect(await getTeamCounts()).toEqual({
-      totalRevenue: start.totalRevenue + paid / 100,
+      totalRevenueCents: start.totalRevenueCents + paid,
       servicesBooked: start.servicesBooked + 3,
       totalActiveUsers: start.totalActiveUsers + 2,
     });
@@ -45,7 +45,7 @@ describe("overview counts", () => {
     await db.update(schema.purchases).set({ status: "refunded" }).where(eq(schema.purchases.id, a2.purchase.id));
     await db.update(schema.orders).set({ status: "refunded" }).where(eq(schema.orders.id, a2.order.id));
     expect(await getTeamCounts()).toEqual({
-      totalRevenue: start.totalRevenue + (paid - calendar.priceCents * 2) / 100,
+      totalRevenueCents: start.totalRevenueCents + paid - calendar.priceCents * 2,
       servicesBooked: start.servicesBooked + 2,
       totalActiveUsers: start.totalActiveUsers + 2,
     });
@@ -55,7 +55,7 @@ describe("overview counts", () => {
     await db
       .insert(schema.orders)
       .values({ kind: "subscription", email: bob.user.email, name: "Bob", userId: bob.user.id, status: "paid", totalCents: 15900, planId: "pro" });
-    expect((await getTeamCounts()).totalRevenue).toBe(start.totalRevenue + (paid - calendar.priceCents * 2 + 15900) / 100);
+    expect((await getTeamCounts()).totalRevenueCents).toBe(start.totalRevenueCents + paid - calendar.priceCents * 2 + 15900);
 
     // A plan subscriber's counters count the plan (issue 20.14): running is in progress, ended is completed.
     const carol = await createAccount("user");
@@ -85,7 +85,9 @@ describe("overview counts", () => {
 
     // The API answers with the same numbers, shaped per role.
     const team = await readJson<Counts>(await call(count.loader, "/api/users/count", { auth: staff }));
-    expect(team).toEqual({ status: "success", data: { serviceCounts: await getTeamCounts() } });
+    const { totalRevenueCents, ...counts } = await getTeamCounts();
+    // The API's edge speaks dollars.
+    expect(team).toEqual({ status: "success", data: { serviceCounts: { ...counts, totalRevenue: totalRevenueCents / 100 } } });
     const mine = await readJson<Counts>(await call(count.loader, "/api/users/count", { auth: { cookie: bob.cookie } }));
     expect(mine).toEqual({ status: "success", data: { serviceCounts: { totalServicesBooked: 1, completed: 0, inProgress: 1 } } });
     expect(b1.purchase.status).toBe("in_progress");

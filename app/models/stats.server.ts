@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 
-import { centsToDollars } from "~/domain/format";
-import { db, schema } from "~/utils/db.server";
+import { queryRows } from "~/utils/db-cursor.server";
+import { schema } from "~/utils/db.server";
 
 import { PAID_STATUSES } from "./purchases.server";
-import { netRevenueCents } from "./revenue.server";
+import { netRevenueCentsSql } from "./revenue.server";
 
 /*
  * The dashboard's overview counts (GET /api/users/count, docs/api.md). Revenue is net of every
@@ -12,7 +12,8 @@ import { netRevenueCents } from "./revenue.server";
  */
 
 export interface TeamCounts {
-  totalRevenue: number;
+  /** Paid orders net of refunds, plus renewals, in cents. */
+  totalRevenueCents: number;
   servicesBooked: number;
   totalActiveUsers: number;
 }
@@ -24,19 +25,18 @@ export interface CustomerCounts {
 }
 
 export async function getTeamCounts(): Promise<TeamCounts> {
-  const [purchases] = await db
-    .select({ booked: sql<number>`count(*)::int` })
-    .from(schema.purchases)
-    .where(inArray(schema.purchases.status, [...PAID_STATUSES]));
-  const [users] = await db
-    .select({ active: sql<number>`count(*)::int` })
-    .from(schema.users)
-    .where(and(eq(schema.users.role, "user"), isNull(schema.users.disabledAt)));
+  const p = schema.purchases;
+  const u = schema.users;
+  // One statement, one round trip: each count is its own subquery.
+  const [row] = await queryRows<{ booked: number; active: number; cents: string | number }>(sql`select
+    (select count(*)::int from ${p} where ${inArray(p.status, [...PAID_STATUSES])}) as booked,
+    (select count(*)::int from ${u} where ${and(eq(u.role, "user"), isNull(u.disabledAt))}) as active,
+    ${netRevenueCentsSql} as cents`);
   return {
     // Paid orders net of their refunds, full or partial, plus renewals: app/models/revenue.server.ts.
-    totalRevenue: centsToDollars(await netRevenueCents()),
-    servicesBooked: purchases.booked,
-    totalActiveUsers: users.active,
+    totalRevenueCents: Number(row!.cents),
+    servicesBooked: row!.booked,
+    totalActiveUsers: row!.active,
   };
 }
 
@@ -46,21 +46,17 @@ export async function getTeamCounts(): Promise<TeamCounts> {
  * A plan that never started (incomplete) is not counted. Decision 163.
  */
 export async function getCustomerCounts(userId: string): Promise<CustomerCounts> {
-  const [row] = await db
-    .select({
-      completed: sql<number>`count(*) filter (where ${schema.purchases.status} = 'completed')::int`,
-      inProgress: sql<number>`count(*) filter (where ${schema.purchases.status} = 'in_progress')::int`,
-    })
-    .from(schema.purchases)
-    .where(and(eq(schema.purchases.userId, userId), inArray(schema.purchases.status, [...PAID_STATUSES])));
-  const [plans] = await db
-    .select({
-      running: sql<number>`count(*) filter (where ${schema.subscriptions.status} in ('active', 'past_due'))::int`,
-      ended: sql<number>`count(*) filter (where ${schema.subscriptions.status} = 'canceled')::int`,
-    })
-    .from(schema.subscriptions)
-    .where(eq(schema.subscriptions.userId, userId));
-  const completed = row.completed + plans.ended;
-  const inProgress = row.inProgress + plans.running;
+  const p = schema.purchases;
+  const plan = schema.subscriptions;
+  // One statement, one round trip: the purchases' counts beside the plans' (each one row).
+  const [row] = await queryRows<{ completed: number; in_progress: number; running: number; ended: number }>(sql`select * from
+    (select count(*) filter (where ${p.status} = 'completed')::int as completed,
+            count(*) filter (where ${p.status} = 'in_progress')::int as in_progress
+       from ${p} where ${and(eq(p.userId, userId), inArray(p.status, [...PAID_STATUSES]))}) as bought,
+    (select count(*) filter (where ${plan.status} in ('active', 'past_due'))::int as running,
+            count(*) filter (where ${plan.status} = 'canceled')::int as ended
+       from ${plan} where ${eq(plan.userId, userId)}) as plans`);
+  const completed = row!.completed + row!.ended;
+  const inProgress = row!.in_progress + row!.running;
   return { totalServicesBooked: completed + inProgress, completed, inProgress };
 }

@@ -1,7 +1,6 @@
 import { and, desc, eq, ilike, inArray, notInArray, or, sql, type SQL } from "drizzle-orm";
 
-import { isLiveStatus, type SubscriptionJson } from "~/domain/billing";
-import { centsToDollars } from "~/domain/format";
+import { isLiveStatus, type Subscription } from "~/domain/billing";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import type { StaffPlanStatus } from "~/domain/schemas/subscriptions";
@@ -11,8 +10,8 @@ import { logger } from "~/utils/logger.server";
 import { stripe, type Stripe } from "~/utils/stripe.server";
 
 import { recordAudit } from "./audit.server";
-import { listPaymentsOfSubscription, type OrderJson } from "./orders-list.server";
-import { findSubscription, syncSubscription, toSubscriptionJson, toSubscriptionJsons, type SubscriptionRow } from "./subscriptions.server";
+import { listPaymentsOfSubscription, type Order } from "./orders-list.server";
+import { findSubscription, syncSubscription, toSubscription, toSubscriptions, type SubscriptionRow } from "./subscriptions.server";
 
 /*
  * Subscriptions for staff (issue 20.10): every plan with its customer, a page per plan with its
@@ -37,10 +36,10 @@ export const STAFF_PLAN_MESSAGES = {
 } as const;
 
 export interface StaffSubscriptionRow {
-  subscription: SubscriptionJson;
+  subscription: Subscription;
   customer: { _id: string; name: string; email: string } | null;
-  /** Dollars: what its payments brought, net of refunds. */
-  paid: number;
+  /** What its payments brought, net of refunds, in cents. */
+  paidCents: number;
   payments: number;
 }
 
@@ -94,22 +93,22 @@ export async function listStaffSubscriptions({ status, search, page = 1 }: { sta
       .leftJoin(schema.users, eq(schema.users.id, schema.subscriptions.userId))
       .where(where),
   ]);
-  const json = await toSubscriptionJsons(rows.map((r) => r.row));
+  const json = await toSubscriptions(rows.map((r) => r.row));
   const subscriptions: StaffSubscriptionRow[] = rows.map((r, index) => ({
     subscription: json[index],
     customer: r.customerId ? { _id: r.customerId, name: r.customerName ?? "", email: r.customerEmail ?? "" } : null,
-    paid: centsToDollars(Number(r.paidCents)),
+    paidCents: Number(r.paidCents),
     payments: r.payments,
   }));
   return { subscriptions, total, page: current, pages: Math.max(1, Math.ceil(total / SUBSCRIPTIONS_PAGE_SIZE)) };
 }
 
 export interface StaffSubscriptionDetail {
-  subscription: SubscriptionJson;
+  subscription: Subscription;
   customer: { _id: string; name: string; email: string } | null;
   stripeSubscriptionId: string | null;
   stripeCustomerId: string | null;
-  payments: OrderJson[];
+  payments: Order[];
 }
 
 async function staffRow(actor: Actor, id: string): Promise<SubscriptionRow> {
@@ -126,7 +125,7 @@ export async function getStaffSubscription(actor: Actor, id: string): Promise<St
     ? await db.select({ _id: schema.users.id, name: schema.users.name, email: schema.users.email }).from(schema.users).where(eq(schema.users.id, row.userId))
     : [];
   return {
-    subscription: await toSubscriptionJson(row),
+    subscription: await toSubscription(row),
     customer: customer ?? null,
     stripeSubscriptionId: row.stripeSubscriptionId,
     stripeCustomerId: row.stripeCustomerId,

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 
-import { apiSubscriptionStatus, isLiveStatus, LIVE_SUBSCRIPTION_STATUSES, type SubscriptionJson } from "~/domain/billing";
+import { apiSubscriptionStatus, isLiveStatus, LIVE_SUBSCRIPTION_STATUSES, type Subscription, type SubscriptionJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
@@ -33,16 +33,25 @@ export async function planFor(key: string) {
 /** Statuses never shown to the customer: checkouts that were never paid. */
 const HIDDEN_STATUSES = ["incomplete", "incomplete_expired"];
 
-/** The Subscription shape of the API, with the plan's name and what it includes from the catalogue. */
+/** The Subscription shape of the API (dollars at its edge), with the plan's name and what it includes. */
 export async function toSubscriptionJsons(rows: SubscriptionRow[]): Promise<SubscriptionJson[]> {
+  return (await toSubscriptions(rows)).map(subscriptionJson);
+}
+
+function subscriptionJson({ priceCents, ...subscription }: Subscription): SubscriptionJson {
+  return { ...subscription, price: centsToDollars(priceCents) };
+}
+
+/** Plans as the screens take them (price in cents), with the plan's name and what it includes from the catalogue. */
+export async function toSubscriptions(rows: SubscriptionRow[]): Promise<Subscription[]> {
   if (rows.length === 0) return [];
   const plans = new Map((await listPlans()).map((plan) => [plan.key, plan]));
   const briefs = await briefsOf(rows.map((row) => row.id));
-  return rows.map((row) => subscriptionJson(row, plans.get(row.planId), briefs.get(row.id)));
+  return rows.map((row) => toSubscriptionView(row, plans.get(row.planId), briefs.get(row.id)));
 }
 
-export async function toSubscriptionJson(row: SubscriptionRow): Promise<SubscriptionJson> {
-  return subscriptionJson(row, (await findPlan(row.planId)) ?? undefined, (await briefsOf([row.id])).get(row.id));
+export async function toSubscription(row: SubscriptionRow): Promise<Subscription> {
+  return toSubscriptionView(row, (await findPlan(row.planId)) ?? undefined, (await briefsOf([row.id])).get(row.id));
 }
 
 /** Each subscription's brief (app/models/briefs.server.ts): present when the plan asked questions when it was paid. */
@@ -54,12 +63,12 @@ async function briefsOf(ids: string[]): Promise<Map<string, { submittedAt: Date 
   return new Map(rows.map((row) => [row.id!, row]));
 }
 
-function subscriptionJson(row: SubscriptionRow, plan: PlanRecord | undefined, brief: { submittedAt: Date | null } | undefined): SubscriptionJson {
+function toSubscriptionView(row: SubscriptionRow, plan: PlanRecord | undefined, brief: { submittedAt: Date | null } | undefined): Subscription {
   return {
     _id: row.id,
     id: row.id,
     plan: { _id: plan?.id ?? row.planId, key: row.planId, name: plan?.name ?? row.planId },
-    price: centsToDollars(row.priceCents),
+    priceCents: row.priceCents,
     currency: row.currency,
     status: apiSubscriptionStatus(row.status),
     currentPeriodEnd: row.currentPeriodEnd?.toISOString() ?? null,
@@ -81,7 +90,7 @@ export async function listSubscriptionsForUser(userId: string): Promise<Subscrip
 }
 
 /** For the staff's customer list: each customer's plans, by customer id. */
-export async function subscriptionsByUser(userIds: string[]): Promise<Record<string, SubscriptionJson[]>> {
+export async function subscriptionsByUser(userIds: string[]): Promise<Record<string, Subscription[]>> {
   const ids = userIds.filter(isUuid);
   if (ids.length === 0) return {};
   const rows = await db
@@ -89,8 +98,8 @@ export async function subscriptionsByUser(userIds: string[]): Promise<Record<str
     .from(schema.subscriptions)
     .where(and(inArray(schema.subscriptions.userId, ids), notInArray(schema.subscriptions.status, HIDDEN_STATUSES)))
     .orderBy(desc(schema.subscriptions.createdAt));
-  const result: Record<string, SubscriptionJson[]> = {};
-  const json = await toSubscriptionJsons(rows);
+  const result: Record<string, Subscription[]> = {};
+  const json = await toSubscriptions(rows);
   rows.forEach((row, index) => (result[row.userId!] ??= []).push(json[index]));
   return result;
 }
@@ -113,8 +122,8 @@ export async function getSubscriptionFor(actor: Actor, id: string): Promise<Subs
 }
 
 export interface SubscriptionMetrics {
-  /** Monthly recurring revenue in dollars: the monthly price of every live plan. */
-  mrr: number;
+  /** Monthly recurring revenue in cents: the monthly price of every live plan. */
+  mrrCents: number;
   activeSubscribers: number;
 }
 
@@ -127,7 +136,7 @@ export async function getSubscriptionMetrics(): Promise<SubscriptionMetrics> {
     })
     .from(schema.subscriptions)
     .where(inArray(schema.subscriptions.status, [...LIVE_SUBSCRIPTION_STATUSES]));
-  return { mrr: centsToDollars(Number(row.mrrCents)), activeSubscribers: row.subscribers };
+  return { mrrCents: Number(row.mrrCents), activeSubscribers: row.subscribers };
 }
 
 /** The customer's current plan (the newest live one), for the staff's and the customer's headers. */

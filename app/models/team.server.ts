@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
+import { deletedEmail } from "~/domain/own-data";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
@@ -117,6 +118,7 @@ export async function inviteStaff(
 export const DISABLE_MESSAGES = {
   self: "You cannot disable your own account.",
   actorInactive: "Your account is disabled, so you cannot change other accounts.",
+  deleted: "This account was deleted at its owner's request: it cannot be enabled again.",
 };
 
 /**
@@ -142,6 +144,8 @@ export async function setAccountDisabled(actorId: string, userId: string, disabl
     if (!actor || actor.role !== "team" || actor.disabledAt) throw new HttpError(403, DISABLE_MESSAGES.actorInactive, "FORBIDDEN");
     const current = locked.find((row) => row.id === userId);
     if (!current) return null;
+    // A deleted customer's row stays for the books, nameless and without a way to sign in: it stays off.
+    if (!disabled && current.email === deletedEmail(current.id)) throw new HttpError(409, DISABLE_MESSAGES.deleted, "CONFLICT");
     const [updated] = await tx
       .update(schema.users)
       .set({ disabledAt: disabled ? (current.disabledAt ?? now) : null, updatedAt: now })

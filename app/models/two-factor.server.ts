@@ -3,8 +3,9 @@ import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 
+import { recordOwnSignInChange } from "~/models/audit.server";
 import type { User } from "~/models/users.server";
-import { db, schema } from "~/utils/db.server";
+import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { HttpError } from "~/utils/http.server";
 import { hashToken } from "~/utils/tokens.server";
 
@@ -100,10 +101,10 @@ async function acceptedStep(secret: string, code: string, now = Date.now()): Pro
  * Takes a TOTP code once: the step moves forward in one conditional update, so two requests with
  * the same code (or a code older than the last one taken) cannot both pass.
  */
-async function takeTotpCode(userId: string, secret: string, code: string, activate: boolean): Promise<boolean> {
+async function takeTotpCode(userId: string, secret: string, code: string, activate: boolean, tx: Db | Tx = db): Promise<boolean> {
   const step = await acceptedStep(secret, code);
   if (step === null) return false;
-  const taken = await db
+  const taken = await tx
     .update(schema.totpSecrets)
     .set({ lastStep: step, ...(activate ? { enabledAt: new Date() } : {}) })
     .where(
@@ -132,11 +133,13 @@ export async function confirmTotpSetup(userId: string, code: string): Promise<{ 
     if (await hasTotp(userId)) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn, "TWO_FACTOR_ALREADY_ON");
     throw new HttpError(409, TWO_FACTOR_MESSAGES.notStarted, "TWO_FACTOR_NOT_STARTED");
   }
-  if (!(await takeTotpCode(userId, secret, code, true))) throw wrongCode();
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  // Turned on, its recovery codes and (for staff) the audit entry: together or not at all.
   await db.transaction(async (tx) => {
+    if (!(await takeTotpCode(userId, secret, code, true, tx))) throw wrongCode();
     await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId));
     await tx.insert(schema.recoveryCodes).values(recoveryCodes.map((c) => ({ userId, codeHash: hashToken(normalizeCode(c)) })));
+    await recordOwnSignInChange(userId, "security.two_factor_on", "Authenticator app verified; 10 recovery codes made", tx);
   });
   return { recoveryCodes };
 }
@@ -164,7 +167,21 @@ export async function disableTotp(userId: string, code: string) {
   await db.transaction(async (tx) => {
     await tx.delete(schema.totpSecrets).where(eq(schema.totpSecrets.userId, userId));
     await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId));
+    await recordOwnSignInChange(userId, "security.two_factor_off", "Authenticator app and recovery codes removed", tx);
   });
+}
+
+/** Ten new recovery codes for an account with two-factor on (the old ones stop working); needs a current code. */
+export async function regenerateRecoveryCodes(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+  if (!(await hasTotp(userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.notOn, "TWO_FACTOR_NOT_ON");
+  if (!(await verifySecondFactor(userId, code))) throw wrongCode();
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await db.transaction(async (tx) => {
+    await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId));
+    await tx.insert(schema.recoveryCodes).values(recoveryCodes.map((c) => ({ userId, codeHash: hashToken(normalizeCode(c)) })));
+    await recordOwnSignInChange(userId, "security.recovery_codes", "10 new recovery codes; the old ones no longer work", tx);
+  });
+  return { recoveryCodes };
 }
 
 // ---------------------------------------------------------------------------------------------

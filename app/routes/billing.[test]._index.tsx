@@ -21,7 +21,7 @@ import {
   testBillingSubscriptions,
   updateTestPaymentMethod,
 } from "~/models/billing.server";
-import { toSubscriptionJsons } from "~/models/subscriptions.server";
+import { toSubscription, toSubscriptions } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { isTestCheckout } from "~/utils/stripe.server";
 import { requireUser } from "~/web/auth.server";
@@ -55,7 +55,7 @@ async function guard(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await guard(request);
   const subscriptions = await testBillingSubscriptions(user.id);
-  return { subscriptions: await toSubscriptionJsons(subscriptions), plans: await switchablePlans(), email: user.email };
+  return { subscriptions: await toSubscriptions(subscriptions), plans: await switchablePlans(), email: user.email };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -67,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (intent === "cancel" && !confirm) {
       const row = await testBillingPlan(user, subscriptionId);
       return {
-        confirm: { intent, subscriptionId, periodEnd: row.currentPeriodEnd?.toISOString() ?? null, plan: (await toSubscriptionJsons([row]))[0].plan.name },
+        confirm: { intent, subscriptionId, periodEnd: row.currentPeriodEnd?.toISOString() ?? null, plan: (await toSubscription(row)).plan.name },
       };
     }
     if (intent === "switch" && !confirm) return { confirm: { intent, subscriptionId, preview: await previewTestSwitch(user, subscriptionId, planKey ?? "") } };

@@ -2,11 +2,13 @@ import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { useLoaderData } from "@remix-run/react";
 import { CircleCheck, CircleHelp, CircleX, Clock, Home, LayoutDashboard } from "lucide-react";
 
+import { BriefsNeeded } from "~/components/brief/briefs-needed";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { OrderSummary } from "~/components/order/order-summary";
 import { ButtonLink } from "~/components/ui/button";
 import type { OrderStatus } from "~/domain/status";
+import { listBriefsNeeded } from "~/models/briefs.server";
 import { findOrderBySession, fulfilCheckoutSession, orderLines, retrieveCheckoutSession } from "~/models/orders.server";
 import { logger } from "~/utils/logger.server";
 
@@ -26,7 +28,7 @@ function outcomeOf(status: OrderStatus): Outcome {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim();
-  if (!sessionId) return data({ outcome: "unknown" as Outcome, order: null }, { status: 404 });
+  if (!sessionId) return data({ outcome: "unknown" as Outcome, order: null, briefs: [] }, { status: 404 });
   // Checkout session ids are letters, digits and underscores; anything else never reaches Stripe or the database.
   if (!STRIPE_SESSION_ID.test(sessionId)) throw new Response("The session_id is not valid.", { status: 400 });
   try {
@@ -37,9 +39,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     logger.error({ err: error, sessionId }, "fulfilment from the success page failed");
   }
   const order = await findOrderBySession(sessionId);
-  if (!order) return data({ outcome: "unknown" as Outcome, order: null }, { status: 404 });
+  if (!order) return data({ outcome: "unknown" as Outcome, order: null, briefs: [] }, { status: 404 });
+  const outcome = outcomeOf(order.status);
   return {
-    outcome: outcomeOf(order.status),
+    outcome,
+    // Each purchase or plan of this order whose brief is still to answer (its link asks the buyer to sign in first).
+    briefs: outcome === "paid" ? await listBriefsNeeded({ orderId: order.id }) : [],
     order: {
       status: order.status,
       email: order.email,
@@ -60,7 +65,7 @@ const HEADINGS: Record<Outcome, string> = {
 };
 
 export default function PurchaseSuccess() {
-  const { outcome, order } = useLoaderData<typeof loader>();
+  const { outcome, order, briefs } = useLoaderData<typeof loader>();
   const Icon = outcome === "paid" ? CircleCheck : outcome === "confirming" ? Clock : outcome === "not-paid" ? CircleX : CircleHelp;
   return (
     <div className="flex min-h-screen flex-col">
@@ -91,6 +96,11 @@ export default function PurchaseSuccess() {
               This link does not match any payment of ours, so nothing was charged through it. If you have paid, your order confirmation e-mail has the details;
               if something looks wrong, send us a message.
             </p>
+          ) : null}
+          {briefs.length > 0 ? (
+            <div className="mt-8">
+              <BriefsNeeded briefs={briefs} />
+            </div>
           ) : null}
           {order && outcome !== "not-paid" ? (
             <section aria-labelledby="order-heading" className="mt-8 text-left">

@@ -10,6 +10,7 @@ import { logger } from "~/utils/logger.server";
 import { clientIp, consume } from "~/utils/rate-limit.server";
 import { getIdentity, SECOND_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
 import { readFormData, readText } from "~/web/body-limit.server";
+import { jsonAnswer, jsonText, takesJsonAnswers } from "~/web/json-answer.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
 export type Auth = "none" | "optional" | "any" | "user" | "team";
@@ -112,8 +113,10 @@ export function apiRoute<
         if (checkAnswers && config.response) await checkAnswer(config.response, result, request);
         return result;
       }
-      if (checkAnswers && config.response) checkValue(config.response, JSON.parse(JSON.stringify(result)), request);
-      return Response.json(result, { status: config.status ?? 200, headers: { "Cache-Control": "no-store" } });
+      if (checkAnswers && config.response) checkValue(config.response, JSON.parse(jsonText(result)), request);
+      // The fast path writes the text itself; typed as the Response it stands for (Remix never gets one).
+      if (takesJsonAnswers(context)) return jsonAnswer(config.status ?? 200, jsonText(result)) as unknown as Response;
+      return new Response(jsonText(result), { status: config.status ?? 200, headers: { "Cache-Control": "no-store", "Content-Type": "application/json" } });
     } catch (error) {
       return toErrorResponse(error, requestId, request);
     }

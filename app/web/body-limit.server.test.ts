@@ -57,6 +57,10 @@ describe("the readers", () => {
     expect(byteLimitFor("/api/reports/service/abc/upload", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.uploadBytes);
     expect(byteLimitFor("/dashboard/users/abc", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.uploadBytes);
     expect(byteLimitFor("/dashboard/users/abc.data", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.uploadBytes);
+    // A brief's form carries its files (decision 201).
+    expect(byteLimitFor("/dashboard/services/abc/brief", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.uploadBytes);
+    expect(byteLimitFor("/dashboard/plans/abc/brief.data", "multipart/form-data; boundary=x")).toBe(BODY_LIMITS.uploadBytes);
+    expect(byteLimitFor("/dashboard/services/abc/brief", "application/x-www-form-urlencoded")).toBe(MiB);
     expect(byteLimitFor("/api/reports/service/abc/upload", "application/json")).toBe(MiB);
     expect(byteLimitFor("/login", "multipart/form-data; boundary=x")).toBe(MiB);
     expect(BODY_LIMITS.uploadBytes).toBe(10 * MiB + 64 * 1024);

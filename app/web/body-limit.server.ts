@@ -33,6 +33,7 @@ export const UPLOAD_PATHS: RegExp[] = [
   /^\/dashboard\/users\/[^/]+\/plans\/[^/]+(?:\/?|\.data)$/,
   /^\/api\/subscriptions\/[^/]+\/reports$/,
   /^\/api\/chat\/attachments$/,
+  /^\/dashboard\/(?:services|plans)\/[^/]+\/brief(?:\/?|\.data)$/,
 ];
 
 /** Routes that take a post's media: the larger limit. */
@@ -215,10 +216,11 @@ async function readBytes(request: Request, limit: number, countFields = false): 
 }
 
 /**
- * Reads an urlencoded or multipart form within the limits: at most 1 MiB and 1,000 fields; a
+ * Reads an urlencoded or multipart form within the limits: at most 1 MiB (`upload`: a multipart form
+ * carrying files, the upload limit of its UPLOAD_PATHS route) and 1,000 fields; a
  * malformed multipart body is a 400 and any other type a 415, never a 500. Throws HttpError.
  */
-export async function readFormData(request: Request): Promise<FormData> {
+export async function readFormData(request: Request, { upload = false }: { upload?: boolean } = {}): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (isUrlencoded(type)) {
     const params = new URLSearchParams(new TextDecoder().decode(await readBytes(request, BODY_LIMITS.bytes, true)));
@@ -227,7 +229,7 @@ export async function readFormData(request: Request): Promise<FormData> {
     return form;
   }
   if (!isMultipart(type)) throw new HttpError(415, UNSUPPORTED_FORM_MESSAGE, "UNSUPPORTED_MEDIA_TYPE");
-  const bytes = await readBytes(request, BODY_LIMITS.bytes);
+  const bytes = await readBytes(request, upload ? BODY_LIMITS.uploadBytes : BODY_LIMITS.bytes);
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
@@ -239,9 +241,9 @@ export async function readFormData(request: Request): Promise<FormData> {
 }
 
 /** `readFormData` for page actions: a refusal is thrown as a Response in the error shape. */
-export async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Request, options: { upload?: boolean } = {}): Promise<FormData> {
   try {
-    return await readFormData(request);
+    return await readFormData(request, options);
   } catch (error) {
     if (error instanceof HttpError) throw httpErrorResponse(error);
     throw error;

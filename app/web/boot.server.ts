@@ -3,6 +3,7 @@ import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
+import { startReviewNoticeSweep } from "~/models/post-review-notices.server";
 import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { database } from "~/utils/db.server";
@@ -10,17 +11,16 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the purge of reports deleted 30 days ago. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago. */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
   const demo = database.kind === "pglite" ? await seedDemo() : null;
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);
-  stopSweep ??= startUnsentAttachmentSweep();
-  stopPendingSweep ??= startPendingOrderSweep();
-  stopReminders ??= startBriefReminderSweep();
-  stopReportPurge ??= startReportPurge();
+  if (stopSweeps.length === 0) {
+    stopSweeps.push(startUnsentAttachmentSweep(), startPendingOrderSweep(), startBriefReminderSweep(), startReviewNoticeSweep(), startReportPurge());
+  }
   return {
     database: database.kind,
     demoLogins: demo?.map((account) => ({ ...account, password: DEMO_PASSWORD })) ?? [],
@@ -28,16 +28,11 @@ export async function boot() {
   };
 }
 
-let stopSweep: (() => void) | undefined;
-let stopPendingSweep: (() => void) | undefined;
-let stopReminders: (() => void) | undefined;
-let stopReportPurge: (() => void) | undefined;
+/** The background jobs this node started (app/utils/sweep.server.ts), stopped on shutdown. */
+const stopSweeps: (() => void)[] = [];
 
 export async function shutdown() {
-  stopSweep?.();
-  stopPendingSweep?.();
-  stopReminders?.();
-  stopReportPurge?.();
+  for (const stop of stopSweeps.splice(0)) stop();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
   if (redis) await redis.quit().catch(() => redis?.disconnect());

@@ -2,8 +2,10 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 
+import { BRIEF_QUESTIONS_INTENT, briefQuestionsFormSchema } from "~/domain/schemas/brief-forms";
 import { moveFormSchema, packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema, type CatalogueIntent } from "~/domain/schemas/catalogue";
 import type { z } from "~/domain/zod";
+import { setBriefQuestions, type BriefSubject } from "~/models/briefs.server";
 import {
   CatalogueFieldError,
   createService,
@@ -36,12 +38,16 @@ const SCHEMAS = {
 
 type Value = z.infer<typeof serviceFormSchema> | z.infer<typeof packagesFormSchema> | z.infer<typeof planFormSchema> | z.infer<typeof moveFormSchema>;
 
-/** Handles a catalogue form whose intent is one of `intents` (each page accepts its own forms only). */
-export async function catalogueFormAction(request: Request, intents: readonly CatalogueIntent[]) {
+/**
+ * Handles a catalogue form whose intent is one of `intents` (each page accepts its own forms only);
+ * `brief`: the page also holds the brief questions of this service or plan.
+ */
+export async function catalogueFormAction(request: Request, intents: readonly CatalogueIntent[], brief?: { subject: BriefSubject; id: string }) {
   const user = await requireCatalogueEditor(request);
   const form = await readForm(request);
   const formId = String(form.get("formId") ?? "").slice(0, 80);
   const intent = String(form.get("intent") ?? "") as CatalogueIntent;
+  if (brief && (intent as string) === BRIEF_QUESTIONS_INTENT) return briefQuestionsAction(user, form, formId, brief);
   const schema = intents.includes(intent) ? SCHEMAS[intent] : undefined;
   if (!schema) {
     const result: SubmissionResult<string[]> = { status: "error", error: { "": ["Please choose what to change."] } };
@@ -63,6 +69,29 @@ export async function catalogueFormAction(request: Request, intents: readonly Ca
 }
 
 const servicePage = (id: string) => `/dashboard/catalogue/services/${id}`;
+
+/**
+ * The brief editor: conform's add, remove and move buttons post here too (without JavaScript), and
+ * come back with the list changed and nothing saved; "Save questions" saves them all at once.
+ */
+async function briefQuestionsAction(
+  user: Awaited<ReturnType<typeof requireCatalogueEditor>>,
+  form: FormData,
+  formId: string,
+  brief: { subject: BriefSubject; id: string },
+) {
+  const submission = parseWithZod(form, { schema: briefQuestionsFormSchema });
+  if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
+  try {
+    const questions = await setBriefQuestions(user, brief.subject, brief.id, submission.value.questions);
+    const page = brief.subject === "service" ? servicePage(brief.id) : `/dashboard/catalogue/plans/${brief.id}`;
+    const message = questions.length === 0 ? "The brief was removed: later buyers get none." : "The brief questions were saved.";
+    return redirectWithToast(`${page}#brief-heading`, { type: "success", message });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return data({ formId, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
+  }
+}
 
 async function save(actor: Actor, value: Value): Promise<{ message: string; location: string }> {
   switch (value.intent) {

@@ -1,7 +1,7 @@
 import { can } from "~/domain/permissions";
 import { findCustomer } from "~/models/customers.server";
-import { getPurchaseFor, toPurchaseJson } from "~/models/purchases.server";
-import { getSubscriptionFor, toSubscriptionJson } from "~/models/subscriptions.server";
+import { getPurchaseFor, toPurchase } from "~/models/purchases.server";
+import { getSubscriptionFor, toSubscription } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam, requireUser } from "~/web/auth.server";
 
@@ -27,14 +27,14 @@ export function asPageError(error: unknown): never {
 export async function loadOwnPurchase(request: Request, purchaseId: string | undefined) {
   const user = await requireUser(request);
   const row = await getPurchaseFor(user, purchaseId ?? "").catch(asPageError);
-  return { user, purchase: { ...row, json: toPurchaseJson(row) } };
+  return { user, purchase: { ...row, view: toPurchase(row) } };
 }
 
 /** The signed-in user and one plan they may see (their own; staff: any); otherwise the page's 404. */
 export async function loadOwnSubscription(request: Request, subscriptionId: string | undefined) {
   const user = await requireUser(request);
   const row = await getSubscriptionFor(user, subscriptionId ?? "").catch(asPageError);
-  return { user, row, subscription: await toSubscriptionJson(row) };
+  return { user, row, subscription: await toSubscription(row) };
 }
 
 /** Staff and the customer account they opened. */

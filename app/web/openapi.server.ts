@@ -30,7 +30,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** `./api.services.purchases.$id.ts` → `/api/services/purchases/{id}`; null for a splat route. */
 export function apiPathFromFile(file: string): string | null {
-  const name = file.replace(/^.*\//, "").replace(/\.tsx?$/, "");
+  // A `+` folder's name is the first segment of the routes in it (remix-flat-routes): `api+/users.count.ts` is `api.users.count`.
+  const name = file
+    .replace(/\.tsx?$/, "")
+    .replace(/^(?:.*\/)?([^/]+)\+\/(?=[^/]+$)/, "$1.")
+    .replace(/^.*\//, "");
   // Remix's flat routes: dots separate segments, `[.]` is a literal dot, `$name` a parameter.
   const segments = name.split(/\.(?![^[]*\])/);
   if (segments.includes("$")) return null;

@@ -7,6 +7,7 @@ import { HttpError } from "~/utils/http.server";
 import { consume, limits, refund } from "~/utils/rate-limit.server";
 import { LOGIN_SUCCESS_MESSAGE } from "~/web/auth-form.server";
 import { getIdentity, safeRedirect, sessionCookieHeader } from "~/web/auth.server";
+import { noteBrowserSignIn } from "~/web/sign-in-device.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /*
@@ -51,9 +52,10 @@ export async function answerChallenge(clientIp: string, challenge: string, trans
 
 /**
  * A browser sign-in is complete (password and, where set, a second factor; a magic link; a
- * passkey): a fresh session (the one the browser had ends: no fixation) and the way on.
+ * passkey): a fresh session (the one the browser had ends: no fixation), the browser noted as a
+ * device of the account (an e-mail when it is new, decision 233) and the way on.
  */
-export async function completeBrowserSignIn(request: Request, user: User, redirectTo: FormDataEntryValue | string | null | undefined) {
+export async function completeBrowserSignIn(request: Request, user: User, redirectTo: FormDataEntryValue | string | null | undefined, clientIp: string) {
   const previous = await getIdentity(request);
   if (previous?.via === "cookie") await revokeSession(previous.token);
   const session = await createSession(user.id, "cookie");
@@ -61,5 +63,6 @@ export async function completeBrowserSignIn(request: Request, user: User, redire
   const home = can(user, "area:team") && (await hasAssignedWork(user.id)) ? "/dashboard/work" : "/dashboard";
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookieHeader(session.token, session.expiresAt));
+  headers.append("Set-Cookie", await noteBrowserSignIn(request, user.id, clientIp));
   return redirectWithToast(safeRedirect(redirectTo, home), { type: "success", message: LOGIN_SUCCESS_MESSAGE }, { headers });
 }

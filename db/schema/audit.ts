@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /*
  * The audit log (issue 25.6): one row per staff action that changes money, access or what a
@@ -26,9 +26,14 @@ export const auditEntries = pgTable(
     /** One line saying what changed, for people ("Refunded $20.00 of $120.00: duplicate charge"). */
     detail: text("detail").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The order entries were written in: entries of one transaction share `created_at` (it is the
+     * transaction's start), so the log reads newest first by time, then by this.
+     */
+    seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
   },
   (t) => [
-    index("audit_entries_created_idx").on(t.createdAt, t.id),
+    index("audit_entries_created_idx").on(t.createdAt, t.seq),
     index("audit_entries_actor_created_idx").on(t.actorId, t.createdAt),
     index("audit_entries_action_created_idx").on(t.action, t.createdAt),
     /** One thing's history: who completed a purchase, for its order's timeline. */

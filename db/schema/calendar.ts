@@ -35,7 +35,7 @@ export const posts = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // A customer's month (decision 212): their posts by time.
+    // A customer's month (decision 210): their posts by time.
     index("posts_customer_scheduled_idx").on(t.customerId, t.scheduledAt),
     // The staff calendar, every customer, by time; and filtered by status.
     index("posts_scheduled_idx").on(t.scheduledAt),
@@ -80,12 +80,17 @@ export const postComments = pgTable(
   (t) => [index("post_comments_post_idx").on(t.postId, t.createdAt)],
 );
 
-/** One private iCalendar link per customer; renewing replaces the token, so the old link stops. */
+/**
+ * One private iCalendar link per customer; renewing replaces it, so the old link stops. Only the
+ * token's SHA-256 is kept: the token is an HMAC of the random salt (decision 212), so the page can
+ * show the link again while a copy of the database opens no one's calendar.
+ */
 export const calendarLinks = pgTable("calendar_links", {
   customerId: uuid("customer_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  token: text("token").notNull().unique(),
+  salt: text("salt").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
   createdAt: createdAt(),
 });
 

@@ -40,7 +40,8 @@ export const users = pgTable(
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
     // The inbox search by name or e-mail (docs/decisions/095).
     index("users_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || ${t.email})`),
-    index("users_role_created_idx").on(t.role, t.createdAt),
+    // Customer lists and the search's newest-first step walk it, ties in order by id.
+    index("users_role_created_idx").on(t.role, t.createdAt, t.id),
     check("users_role_check", inList("role", ROLES)),
   ],
 );

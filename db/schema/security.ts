@@ -105,3 +105,23 @@ export const magicLinks = pgTable(
   },
   (t) => [index("magic_links_user_idx").on(t.userId)],
 );
+
+/**
+ * The browsers and API clients an account has signed in from (issue 25.4, decision 233): a sign-in
+ * from one not listed e-mails the account. The key is a SHA-256: of the browser's device cookie, or
+ * of an API client's user agent and address.
+ */
+export const signInDevices = pgTable(
+  "sign_in_devices",
+  {
+    id: id(),
+    userId: userId(),
+    deviceKey: text("device_key").notNull(),
+    kind: text("kind").$type<"cookie" | "bearer">().notNull(),
+    description: text("description").notNull(),
+    ip: text("ip").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("sign_in_devices_user_key_idx").on(t.userId, t.deviceKey), check("sign_in_devices_kind_check", sql`${t.kind} in ('cookie', 'bearer')`)],
+);

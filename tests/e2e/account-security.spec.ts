@@ -3,13 +3,16 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 
+import { parseEmail } from "../fakes/email-links";
 import { freePort, startServer, type ServerProcess } from "../support/server-process";
-import { ACCOUNTS, test as base, expect, PASSWORD } from "./fixtures";
+import { ACCOUNTS, test as base, expect, NEW_DEVICE_SUBJECT, outboxEmails, PASSWORD } from "./fixtures";
 
 /*
  * Account security (issue 25) in Chromium, with and without JavaScript: two-factor set-up on the
  * security page (QR code, the key by hand, a first code, recovery codes shown once), the second
- * step of signing in, and turning it off with a recovery code. Each project has its own account.
+ * step of signing in, and turning it off with a recovery code (in the audit log: the accounts are
+ * staff). The set-up signed each account in from another browser, so this one is new to it: the
+ * account is e-mailed the device. Each project has its own account.
  */
 
 const test = base.extend({
@@ -26,6 +29,8 @@ const test = base.extend({
     expect(errors, "console errors").toEqual([]);
   },
 });
+
+const newDeviceEmails = (email: string) => outboxEmails(email).filter((raw) => raw.includes(`Subject: ${NEW_DEVICE_SUBJECT}`));
 
 const accountFor = (testInfo: TestInfo) => (testInfo.project.name === "no-js" ? ACCOUNTS.securityNoJs : ACCOUNTS.securityJs);
 
@@ -56,9 +61,17 @@ async function passwordStep(page: Page, email: string) {
 }
 
 test("two-factor: set up with a QR code, sign in with a code, turn off with a recovery code @no-js", async ({ page }, testInfo) => {
+  // Many screens in one test (set-up, two sign-ins, the audit log): more than the default 30 s under load.
+  testInfo.setTimeout(90_000);
   const account = accountFor(testInfo);
+  const before = newDeviceEmails(account.email).length;
   await passwordStep(page, account.email);
   await expect(page).toHaveURL(/\/dashboard/);
+  // A browser this account has not used (the set-up signed in from another): the new-device e-mail.
+  await expect.poll(() => newDeviceEmails(account.email).length, { message: "a new-device e-mail in the outbox" }).toBe(before + 1);
+  const notice = parseEmail(newDeviceEmails(account.email).at(-1)!).text;
+  expect(notice).toMatch(/Device: Chrome on \w+/);
+  expect(notice).toMatch(/Address: 10\.\d+\.\d+\.\d+/);
 
   await page.goto("/dashboard/security");
   await expect(page.getByRole("heading", { name: "Sign-in security" })).toBeVisible();
@@ -99,9 +112,16 @@ test("two-factor: set up with a QR code, sign in with a code, turn off with a re
 
   // Turning it off needs a code: a recovery code does.
   await page.goto("/dashboard/security");
-  await page.getByLabel("Authentication code").fill(recovery[1]!);
-  await page.getByRole("button", { name: "Turn off two-factor" }).click();
+  const turnOff = page.getByRole("form", { name: "Turn two-factor off" });
+  await turnOff.getByLabel("Authentication code").fill(recovery[1]!);
+  await turnOff.getByRole("button", { name: "Turn off two-factor" }).click();
   await expect(page.getByRole("button", { name: "Set up two-factor" })).toBeVisible();
+
+  // A staff account turning off its second factor is an access change: the audit log shows it.
+  await page.goto("/dashboard/audit?action=security.two_factor_off");
+  await expect(page.getByTestId("audit-entry").filter({ hasText: account.name }).filter({ hasText: "Turned off two-factor sign-in" }).first()).toBeVisible();
+  // Signing in again from this same browser (after the sign-out above) sent no second e-mail.
+  expect(newDeviceEmails(account.email)).toHaveLength(before + 1);
 });
 
 /*

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import type { Page, TestInfo } from "@playwright/test";
 
-import { parseEmail, passwordLinkIn } from "../fakes/email-links";
+import { parseEmail } from "../fakes/email-links";
 import { expect, latestEmail, storageStateFor, test } from "./fixtures";
+import { subscribe, type Plan } from "./steps";
 
 /*
  * Plans and the account page on the embedded default: buy a plan on the test checkout, set the
@@ -31,37 +32,9 @@ async function linkFrom(to: string, fragment: string) {
   return url.pathname + url.search;
 }
 
-/** Buys a plan on the landing page and the test checkout, sets the password from the e-mail and signs in. */
-async function subscribe(page: Page, plan: "STARTER PACKAGE" | "PRO PACKAGE" | "VIP TREATMENT", email: string) {
-  await page.context().setExtraHTTPHeaders({ "X-Forwarded-For": `10.201.${crypto.randomInt(255)}.${crypto.randomInt(255)}` });
-  await page.goto("/");
-  await page.getByRole("button", { name: `Continue with ${plan}` }).click();
-  const dialog = page.getByRole("dialog", { name: `Subscribe to ${plan}` });
-  await dialog.getByLabel("Name").fill("Pat Subscriber");
-  await dialog.getByLabel("Email").fill(email);
-  await dialog.getByRole("button", { name: "Submit Order" }).click();
-  await expect(page).toHaveURL(/\/checkout\/test\/cs_test_/, { timeout: 15_000 });
-  await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 39");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByLabel("Name on card").fill("Pat Subscriber");
-  await page.getByRole("button", { name: /^Pay \$/ }).click();
-  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
-
-  let setLink = "";
-  await expect
-    .poll(() => ((setLink = latestEmail(email) ?? "").includes("/reset-password?token=") ? "ok" : ""), { message: "the set-password e-mail" })
-    .toBe("ok");
-  const url = new URL(passwordLinkIn(setLink));
-  await page.goto(url.pathname + url.search);
-  await page.getByLabel("New Password").fill(NEW_PASSWORD);
-  await page.getByLabel("Confirm Password").fill(NEW_PASSWORD);
-  // A new account's link sets a first password (issue 11): the page says so.
-  await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
-  await page.getByRole("button", { name: "Set Password" }).click();
-  // Setting a first password signs the buyer in (decision 145): no second sign-in.
-  await expect(page).toHaveURL(/\/dashboard/, { timeout: 15_000 });
+/** Buys a plan, sets the password from the e-mail and is signed in. */
+async function subscribeAndSignIn(page: Page, plan: Plan, email: string) {
+  await (await subscribe(page, plan, { name: "Pat Subscriber", email, password: NEW_PASSWORD })).setPassword();
 }
 
 // Each test buys a plan and sets a password first: more than the default 30 s.
@@ -71,7 +44,7 @@ test.describe.serial("a subscriber and the staff", () => {
   const email = unique("plan");
 
   test("buy a plan, set the password, see the plan, cancel at period end and resume", async ({ page }) => {
-    await subscribe(page, "PRO PACKAGE", email);
+    await subscribeAndSignIn(page, "PRO PACKAGE", email);
     const plans = page.getByRole("region", { name: "Your plan" });
     const card = plans.getByRole("article", { name: "PRO PACKAGE" });
     await expect(card).toBeVisible();
@@ -143,7 +116,7 @@ test.describe.serial("a subscriber and the staff", () => {
 
 test("account: name, password and e-mail changes, and the sessions list @no-js", async ({ page }, testInfo) => {
   const email = unique(withJs(testInfo) ? "acct-js" : "acct-nojs");
-  await subscribe(page, "STARTER PACKAGE", email);
+  await subscribeAndSignIn(page, "STARTER PACKAGE", email);
   await page.getByRole("link", { name: "Account" }).click();
   await expect(page).toHaveURL(/\/dashboard\/account$/, { timeout: 15_000 });
 

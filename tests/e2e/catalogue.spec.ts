@@ -38,7 +38,9 @@ async function takeOffSale(page: Page, name: string) {
   const editor = page.getByRole("form", { name: `Edit ${name}` });
   await editor.getByLabel(/^Active/).uncheck();
   await editor.getByRole("button", { name: /Save service/ }).click();
-  await expect(page.getByRole("form", { name: `Edit ${name}` }).getByLabel(/^Active/)).not.toBeChecked(AFTER_SAVE);
+  // The box was unticked by hand, so only the header's badge says the save has landed.
+  await expect(page.getByText("Inactive", { exact: true })).toBeVisible(AFTER_SAVE);
+  await expect(page.getByRole("form", { name: `Edit ${name}` }).getByLabel(/^Active/)).not.toBeChecked();
   await page.goto("/");
   await expect(page.getByRole("checkbox", { name: new RegExp(name) })).toHaveCount(0);
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3917);
@@ -31,9 +32,22 @@ export const ACCOUNTS = {
   /** The own-data spec deletes these, one per project (with and without JavaScript). */
   ownData: { email: "own-data@e2e.test", name: "Olly Owndata", role: "user" },
   ownDataNoJs: { email: "own-data-nojs@e2e.test", name: "Nell Nojs", role: "user" },
-  // Account security (tests/e2e/account-security.spec.ts): one account per project, as each turns two-factor on.
-  securityJs: { email: "security-js@e2e.test", name: "Sage Secure", role: "user" },
-  securityNoJs: { email: "security-nojs@e2e.test", name: "Noel Secure", role: "user" },
+  // Account security (tests/e2e/account-security.spec.ts): one account per project, as each turns two-factor on
+  // (staff, so turning it off is in the audit log).
+  securityJs: { email: "security-js@e2e.test", name: "Sage Secure", role: "team" },
+  securityNoJs: { email: "security-nojs@e2e.test", name: "Noel Secure", role: "team" },
+  // Briefs (tests/e2e/briefs.spec.ts): staff who edit the questions and read the answers, a buyer who answers, and one buyer per
+  // project for the form with and without JavaScript; each buyer has a paid "Brief Lab" purchase whose brief is unanswered.
+  briefStaff: { email: "brief-staff@e2e.test", name: "Bea Brief", role: "team" },
+  briefCustomer: { email: "brief@e2e.test", name: "Blake Brief", role: "user" },
+  briefFormJs: { email: "brief-js@e2e.test", name: "Jules Brief", role: "user" },
+  briefFormNoJs: { email: "brief-nojs@e2e.test", name: "Noa Brief", role: "user" },
+  // The content calendar (tests/e2e/calendar.spec.ts): staff draft for two customers, one per test.
+  calendarStaff: { email: "calendar-staff@e2e.test", name: "Cleo Calendar", role: "team" },
+  calendarCustomer: { email: "calendar@e2e.test", name: "Callum Calendar", role: "user" },
+  calendarNoJs: { email: "calendar-nojs@e2e.test", name: "Nina Calendar", role: "user" },
+  // The delivery story (tests/e2e/delivery.spec.ts): staff who read a new buyer's brief and send them posts.
+  deliveryStaff: { email: "delivery-staff@e2e.test", name: "Dev Delivery", role: "team" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 
@@ -48,7 +62,8 @@ export async function signIn(page: Page, account: AccountName) {
   await page.getByLabel("Email").fill(ACCOUNTS[account].email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(/\/dashboard/);
+  // argon2 on a loaded machine can take longer than the default wait.
+  await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
 }
 
 /**
@@ -119,13 +134,36 @@ export { expect };
 
 const REPLACEMENT_CHARACTER = Buffer.from("\uFFFD");
 
+/** The newest e-mail to `to`, new-device notices aside (any spec's fresh browser may send one: decision 233). */
 export function latestEmail(to: string): string | null {
+  return outboxEmails(to).findLast((raw) => !raw.includes(`Subject: ${NEW_DEVICE_SUBJECT}`)) ?? null;
+}
+
+export const NEW_DEVICE_SUBJECT = "New sign-in to your BrandLift account";
+
+/** Every e-mail to `to`, oldest first, as raw .eml text. */
+export function outboxEmails(to: string): string[] {
   const outbox = path.join(E2E_DATA_DIR, "outbox");
-  if (!fs.existsSync(outbox)) return null;
-  const files = fs
+  if (!fs.existsSync(outbox)) return [];
+  return fs
     .readdirSync(outbox)
     .filter((f) => f.includes(to.replace(/[^a-z0-9@._-]/gi, "_")))
-    .sort();
-  const last = files.at(-1);
-  return last ? fs.readFileSync(path.join(outbox, last), "utf8") : null;
+    .sort()
+    .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"));
+}
+
+const SCREENS_DIR = path.resolve("test-results/screens");
+
+/**
+ * A screenshot in test-results/screens/ (to look at), then axe with no violation of any impact and
+ * nothing sticking out sideways. `fullPage: false` pictures the viewport only (a workspace's panes).
+ */
+export async function axeAndPicture(page: Page, name: string, { fullPage = true } = {}) {
+  await page.waitForLoadState("networkidle");
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`), fullPage });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal overflow on ${name}`).toBeLessThanOrEqual(0);
 }

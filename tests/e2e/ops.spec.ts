@@ -57,7 +57,7 @@ test("refund half of an order from its page: revenue and this month's bar drop b
   const chart = page.getByTestId("revenue-chart");
   await expect(chart).toBeVisible();
   const month = new Date().toISOString().slice(0, 7);
-  const barBefore = dollars((await chart.locator(`rect[data-month="${month}"]`).getAttribute("data-revenue")) ?? "0");
+  const barBefore = Number((await chart.locator(`rect[data-month="${month}"]`).getAttribute("data-revenue-cents")) ?? "0");
 
   await page.goto("/dashboard/orders");
   await expect(page.getByRole("heading", { name: "Orders and payments" })).toBeVisible();
@@ -98,7 +98,7 @@ test("refund half of an order from its page: revenue and this month's bar drop b
 
   await page.goto("/dashboard");
   expect(await totalRevenue(page)).toBe(before - half);
-  const barAfter = dollars((await chart.locator(`rect[data-month="${month}"]`).getAttribute("data-revenue")) ?? "0");
+  const barAfter = Number((await chart.locator(`rect[data-month="${month}"]`).getAttribute("data-revenue-cents")) ?? "0");
   expect(barAfter).toBe(barBefore - half);
   expect(latestEmail(email)).toContain("refund");
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 
 import { readZip } from "../support/zip";
-import { ACCOUNTS, expect, PASSWORD, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, PASSWORD, signIn, test, type AccountName } from "./fixtures";
 
 /*
  * "Your own data" (issue 25.5) with and without JavaScript (@no-js): the account page's download
@@ -12,15 +12,6 @@ import { ACCOUNTS, expect, PASSWORD, test, type AccountName } from "./fixtures";
 
 const accountOf = (testInfo: TestInfo): AccountName => (testInfo.project.name === "no-js" ? "ownDataNoJs" : "ownData");
 const withJs = (testInfo: TestInfo) => testInfo.project.name !== "no-js";
-
-/** Signs in from the form; argon2 on a loaded machine can take longer than the default wait. */
-async function signIn(page: Page, account: AccountName) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(ACCOUNTS[account].email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(/\/dashboard/, { timeout: 30_000 });
-}
 
 async function screens(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 390, height: 844 });

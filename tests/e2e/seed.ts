@@ -248,6 +248,20 @@ if (workOrder) {
     .returning();
   await db.insert(schema.leads).values({ gradeId: grade!.id, email: workUser!.email, name: workUser!.name });
 }
+// The calendar spec's customers each have an approved post, so that staff's "Draft a post" form lists them.
+for (const account of [ACCOUNTS.calendarCustomer, ACCOUNTS.calendarNoJs]) {
+  const [customer] = await db.select().from(schema.users).where(eq(schema.users.email, account.email));
+  const [existing] = await db.select().from(schema.posts).where(eq(schema.posts.customerId, customer!.id)).limit(1);
+  if (!existing) {
+    await db.insert(schema.posts).values({
+      customerId: customer!.id,
+      channel: "linkedin",
+      scheduledAt: new Date(Date.now() - 86_400_000),
+      caption: "Seeded approved post",
+      status: "approved",
+    });
+  }
+}
 // The screens spec's newcomer has no password yet and an unused set-password link (as after a first order).
 const [newcomer] = await db.insert(schema.users).values({ email: NEWCOMER.email, name: NEWCOMER.name, role: "user" }).onConflictDoNothing().returning();
 if (newcomer) {
@@ -255,4 +269,50 @@ if (newcomer) {
     .insert(schema.passwordTokens)
     .values({ tokenHash: hashToken(NEWCOMER.setPasswordToken), purpose: "set", userId: newcomer.id, expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000) });
 }
+// The briefs spec: its own service (inactive: not on the storefront), bought by each of its buyers,
+// each purchase with an unanswered brief, as if the questions had been set before the payment.
+const [briefService] = await db
+  .insert(schema.services)
+  .values({ slug: "e2e-brief-lab", name: "Brief Lab", priceCents: 5000, active: false, sortOrder: 900 })
+  .onConflictDoNothing()
+  .returning();
+if (briefService) {
+  const questions = [
+    { key: "brand", label: "Brand name", kind: "text" as const, required: true },
+    { key: "tone", label: "Tone of voice", kind: "choice" as const, required: false, options: ["Playful", "Serious"] },
+    { key: "site", label: "Website", kind: "url" as const, required: false },
+  ];
+  for (const account of [ACCOUNTS.briefCustomer, ACCOUNTS.briefFormJs, ACCOUNTS.briefFormNoJs]) {
+    const [buyer] = await db.select().from(schema.users).where(eq(schema.users.email, account.email));
+    const [order] = await db
+      .insert(schema.orders)
+      .values({
+        email: buyer!.email,
+        name: buyer!.name,
+        userId: buyer!.id,
+        status: "paid",
+        totalCents: 5000,
+        paidAt: new Date(),
+        stripeSessionId: `cs_e2e_brief_${buyer!.id}`,
+      })
+      .returning();
+    const [purchase] = await db
+      .insert(schema.purchases)
+      .values({ orderId: order!.id, serviceId: briefService.id, userId: buyer!.id, amountCents: 5000, status: "in_progress" })
+      .returning();
+    await db.insert(schema.briefs).values({ purchaseId: purchase!.id, userId: buyer!.id, questions, paidAt: new Date() });
+  }
+}
+
+// The delivery story's plan asks one question after payment (the briefs spec edits its own service).
+const [vip] = await db.select().from(schema.plans).where(eq(schema.plans.key, "vip"));
+await db
+  .insert(schema.briefForms)
+  .values({
+    subject: "plan",
+    subjectId: vip!.id,
+    questions: [{ key: "celebrate", label: "What should your first posts celebrate?", kind: "text", required: true }],
+  })
+  .onConflictDoNothing();
+
 await database.close();

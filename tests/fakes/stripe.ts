@@ -8,6 +8,11 @@ import Stripe from "stripe";
  * A local HTTP stand-in for the Stripe API, enough for our checkout flow. The real `stripe` SDK
  * talks to it through STRIPE_API_URL, so the SDK's encoding, headers and retries are exercised.
  * Events are signed offline with the SDK's own generateTestHeaderString.
+ *
+ * Where one worker runs several files against one import of the app (project `unit-stripe`,
+ * VITEST_SHARED_STRIPE=1), the app's client points at one address for the whole worker: the files
+ * share one server (sharedFakeStripeServer, started by tests/setup/shared-stripe.ts), and each
+ * file's fake, with its own state, answers on it from its start to its close.
  */
 
 export interface RecordedRequest {
@@ -75,6 +80,47 @@ export interface FakeStripe {
 
 export const FAKE_WEBHOOK_SECRET = "whsec_test_fake_secret";
 
+/**
+ * The settings the app talks to the fake with, put into process.env (before the app is imported: it
+ * reads them once). One set for every file, so files sharing a worker (project `unit-stripe`) agree.
+ */
+export function pointAppAtFakeStripe(url: string): void {
+  Object.assign(process.env, {
+    STRIPE_SECRET_KEY: "sk_test_fake",
+    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    STRIPE_API_URL: url,
+    APP_URL: "http://shop.example.test",
+    TEAM_INBOX: "orders-inbox@brandlift.test",
+  });
+}
+
+const listen = (server: http.Server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+interface SharedServer {
+  url: string;
+  /** The fake of the file that runs now; null between files (answered 503). */
+  current: http.RequestListener | null;
+}
+const SHARED_SERVER = Symbol.for("brandlift.fake-stripe-server");
+
+/** The worker's one fake-Stripe address (started on first use); each file's startFakeStripe() answers on it. */
+export async function sharedFakeStripeServer(): Promise<SharedServer> {
+  const global = globalThis as Record<symbol, unknown>;
+  const known = global[SHARED_SERVER] as SharedServer | undefined;
+  if (known) return known;
+  const shared: SharedServer = { url: "", current: null };
+  const server = http.createServer((req, res) => {
+    if (shared.current) return shared.current(req, res);
+    res.writeHead(503, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ error: { type: "api_error", message: "No test file's fake is running." } }));
+  });
+  await listen(server);
+  shared.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.unref();
+  global[SHARED_SERVER] = shared;
+  return shared;
+}
+
 export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, Session>();
@@ -132,7 +178,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const stripeError = (res: http.ServerResponse, status: number, message: string) =>
     send(res, status, { error: { type: status >= 500 ? "api_error" : "invalid_request_error", message } });
 
-  const server = http.createServer((req, res) => {
+  const answer: http.RequestListener = (req, res) => {
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
@@ -302,12 +348,25 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  };
+  let url: string;
+  let close: () => Promise<void>;
+  if (process.env.VITEST_SHARED_STRIPE === "1") {
+    const shared = await sharedFakeStripeServer();
+    shared.current = answer;
+    url = shared.url;
+    close = async () => {
+      if (shared.current === answer) shared.current = null;
+    };
+  } else {
+    const server = http.createServer(answer);
+    await listen(server);
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
     sessions,
     failNext(status, times = 1) {
@@ -458,6 +517,6 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       });
       return { body, signature, id };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { afterAll, describe, expect, test } from "vitest";
 
-import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
+import { FAKE_WEBHOOK_SECRET, pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 
 /*
  * The API's edges that answered other than documented (issue 21): a malformed percent-encoding,
@@ -9,18 +9,16 @@ import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
  * its roomId, and the owner's id written in capitals.
  */
 const fake = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET;
-process.env.STRIPE_API_URL = fake.url;
+pointAppAtFakeStripe(fake.url);
 
 const { chatAccount } = await import("../support/chat-helpers");
 const { samples } = await import("../support/reports-cases");
 const { freshContext } = await import("../support/requests");
 const { supportRoomId } = await import("~/domain/chat");
-const purchase = await import("~/routes/api.services.purchases.$id");
-const webhook = await import("~/routes/api.stripe.webhook");
-const attachments = await import("~/routes/api.chat.attachments");
-const conversation = await import("~/routes/api.chat.conversation.$userId");
+const purchase = await import("~/routes/api+/services.purchases.$id");
+const webhook = await import("~/routes/api+/stripe.webhook");
+const attachments = await import("~/routes/api+/chat.attachments");
+const conversation = await import("~/routes/api+/chat.conversation.$userId");
 
 afterAll(() => fake.close());
 

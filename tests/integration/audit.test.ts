@@ -1,22 +1,27 @@
-import { sql } from "drizzle-orm";
+import { generateTOTP } from "@epic-web/totp";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { recordAudit } from "~/models/audit.server";
 import { updatePlan, updateService } from "~/models/catalogue.server";
 import { updateThread } from "~/models/inbox.server";
+import { addPasskey, registrationOptions, removePasskey } from "~/models/passkeys.server";
 import { setPurchaseStatus, updatePurchase } from "~/models/purchases.server";
 import { refundOrder } from "~/models/refunds.server";
 import { changeSubscriptionByStaff } from "~/models/subscriptions-staff.server";
 import { inviteStaff, setAccountDisabled } from "~/models/team.server";
-import * as auditApi from "~/routes/api.audit";
-import * as auditPage from "~/routes/dashboard.audit._index";
-import * as auditCsv from "~/routes/dashboard.audit.export[.]csv";
+import { confirmTotpSetup, disableTotp, hasTotp, regenerateRecoveryCodes, startTotpSetup, TOTP_PERIOD, verifySecondFactor } from "~/models/two-factor.server";
+import * as auditApi from "~/routes/api+/audit";
+import * as auditPage from "~/routes/dashboard+/audit._index";
+import * as auditCsv from "~/routes/dashboard+/audit.export[.]csv";
 import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 
 import { callRoute } from "../support/call-route";
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 import { postUpload, samples } from "../support/reports-cases";
 import { BASE_URL, uniqueEmail } from "../support/requests";
+import { softPasskey } from "../support/soft-passkey";
 
 /*
  * The audit log (issue 25.6): each staff action that changes money, access or what a
@@ -55,7 +60,76 @@ beforeAll(async () => {
   customer = await createAccount("user", { name: "Casey Customer" });
 });
 
+/** The authenticator's current code. */
+const totp = async (secret: string) => (await generateTOTP({ secret, period: TOTP_PERIOD, digits: 6, algorithm: "SHA-1" })).otp;
+
+/** While it runs, the database refuses audit entries of `action`: a change written with its entry must not survive. */
+async function withAuditRefused<T>(action: string, run: () => Promise<T>) {
+  await db.execute(
+    sql.raw(
+      `create or replace function audit_refuse_test() returns trigger language plpgsql as $$ begin if new.action = '${action}' then raise exception 'audit refused'; end if; return new; end $$`,
+    ),
+  );
+  await db.execute(sql`create trigger audit_refuse_test before insert on audit_entries for each row execute function audit_refuse_test()`);
+  try {
+    return await run();
+  } finally {
+    await db.execute(sql`drop trigger audit_refuse_test on audit_entries`);
+  }
+}
+
 describe("what is recorded", () => {
+  test("staff turning two-factor on and off, making new recovery codes, adding and removing a passkey: each entry in its change's transaction", async () => {
+    const member = await createAccount("team", { name: "Sky Secure" });
+    const label = `Sky Secure (${member.email})`;
+    const { secret } = await startTotpSetup(member.user);
+    // The entry refused: two-factor stays off (the code is taken again once the entry can be written).
+    await expect(withAuditRefused("security.two_factor_on", async () => confirmTotpSetup(member.id, await totp(secret)))).rejects.toThrow();
+    expect(await hasTotp(member.id)).toBe(false);
+    const { recoveryCodes } = await confirmTotpSetup(member.id, await totp(secret));
+    expect(await latestAbout(member.id)).toMatchObject({
+      actor: { _id: member.id, name: "Sky Secure" },
+      action: "security.two_factor_on",
+      target: { kind: "user", label },
+    });
+
+    // New recovery codes: refused, the old ones still work; made, only the new ones do.
+    await expect(withAuditRefused("security.recovery_codes", () => regenerateRecoveryCodes(member.id, recoveryCodes[0]!))).rejects.toThrow();
+    expect(await verifySecondFactor(member.id, recoveryCodes[1]!)).toBe(true);
+    const { recoveryCodes: fresh } = await regenerateRecoveryCodes(member.id, recoveryCodes[2]!);
+    expect(fresh).toHaveLength(10);
+    expect(await verifySecondFactor(member.id, recoveryCodes[3]!)).toBe(false);
+    expect(await latestAbout(member.id)).toMatchObject({ action: "security.recovery_codes", detail: "10 new recovery codes; the old ones no longer work" });
+
+    await expect(withAuditRefused("security.two_factor_off", () => disableTotp(member.id, fresh[0]!))).rejects.toThrow();
+    expect(await hasTotp(member.id)).toBe(true);
+    await disableTotp(member.id, fresh[1]!);
+    expect(await hasTotp(member.id)).toBe(false);
+    expect(await latestAbout(member.id)).toMatchObject({ action: "security.two_factor_off", detail: "Authenticator app and recovery codes removed" });
+
+    const authenticator = softPasskey(env.appUrl);
+    const passkeysOf = () => db.select().from(schema.passkeys).where(eq(schema.passkeys.userId, member.id));
+    await expect(
+      withAuditRefused("security.passkey_add", async () =>
+        addPasskey(member.id, authenticator.register(await registrationOptions(member.user)), "Work laptop", null),
+      ),
+    ).rejects.toThrow();
+    expect(await passkeysOf()).toEqual([]);
+    const passkey = await addPasskey(member.id, authenticator.register(await registrationOptions(member.user)), "Work laptop", null);
+    expect(await latestAbout(member.id)).toMatchObject({ action: "security.passkey_add", detail: "Passkey “Work laptop”" });
+
+    await expect(withAuditRefused("security.passkey_remove", () => removePasskey(member.id, passkey._id))).rejects.toThrow();
+    expect(await passkeysOf()).toHaveLength(1);
+    await removePasskey(member.id, passkey._id);
+    expect(await passkeysOf()).toEqual([]);
+    expect(await latestAbout(member.id)).toMatchObject({ action: "security.passkey_remove", detail: "Passkey “Work laptop”" });
+
+    // A customer's own security settings are not staff actions: no entry.
+    const { secret: customerSecret } = await startTotpSetup(customer.user);
+    await confirmTotpSetup(customer.id, await totp(customerSecret));
+    expect(await latestAbout(customer.id)).toBeUndefined();
+  });
+
   test("a refund: who, which order, how much of what, and why — in the refund's transaction", async () => {
     const [service] = await catalogue();
     const { order } = await createPurchase(customer.id, service!, {});
@@ -154,6 +228,8 @@ describe("the log", () => {
 
   test("newest first, filtered by staff member and action, paged, with the total", async () => {
     for (let i = 0; i < 3; i++) await recordAudit({ actor: other, action: "service.update", target: { kind: "service", id: `page-${i}`, label: `S${i}` } });
+    // Newest first: by time, and entries of the same instant (one transaction's, or PGlite's clock
+    // giving two inserts one timestamp) in the order they were written.
     const mine = await readLog(`?actorId=${other.id}&action=service.update&limit=2`);
     expect(mine.total).toBe(3);
     expect(mine.entries.map((entry) => entry.target._id)).toEqual(["page-2", "page-1"]);
@@ -161,6 +237,25 @@ describe("the log", () => {
     const all = await readLog("?limit=200");
     const times = all.entries.map((entry) => entry.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  test("entries of one transaction share its time and read back in the order they were written, in the list and across the CSV's batches", async () => {
+    const ids = Array.from({ length: 502 }, (_, i) => `tx-${String(i).padStart(3, "0")}`);
+    await db.transaction(async (tx) => {
+      for (const id of ids.slice(0, 3)) await recordAudit({ actor: other, action: "plan.update", target: { kind: "plan", id, label: id } }, tx);
+      // The rest in one statement (its rows are written in the order listed): past the CSV's batch of 500.
+      const rest = ids
+        .slice(3)
+        .map((id) => ({ actorId: other.id, actorName: "Blake Other", action: "plan.update", targetKind: "plan", targetId: id, targetLabel: id }));
+      await tx.insert(schema.auditEntries).values(rest);
+    });
+    const newestFirst = [...ids].reverse();
+    const listed = await readLog(`?actorId=${other.id}&action=plan.update&limit=100`);
+    expect(new Set(listed.entries.map((entry) => entry.createdAt)).size).toBe(1);
+    expect(listed.entries.map((entry) => entry.target._id)).toEqual(newestFirst.slice(0, 100));
+    const response = await call(auditCsv.loader, `/dashboard/audit/export.csv?action=plan.update&actorId=${other.id}`, { auth: { cookie: staff.cookie } });
+    const rows = (await response.text()).trim().split("\r\n").slice(1);
+    expect(rows.map((line) => /"plan","(tx-\d+)"/.exec(line)?.[1])).toEqual(newestFirst);
   });
 
   test("bad filters are a 400 naming the problem; customers get 403", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 
 import { tooManyAttemptsMessage } from "~/domain/wait";
-import { action as forgotAction } from "~/routes/forgot-password";
-import { action as loginAction, loader as loginLoader } from "~/routes/login";
-import { action as logoutAction, loader as logoutLoader } from "~/routes/logout";
-import { action as resetAction, loader as resetLoader } from "~/routes/reset-password";
+import { action as forgotAction } from "~/routes/_auth+/forgot-password";
+import { action as loginAction, loader as loginLoader } from "~/routes/_auth+/login";
+import { action as logoutAction, loader as logoutLoader } from "~/routes/_auth+/logout";
+import { action as resetAction, loader as resetLoader } from "~/routes/_auth+/reset-password";
 import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
 

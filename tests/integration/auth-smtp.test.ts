@@ -2,8 +2,8 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 
 import { sendSetPasswordEmail } from "~/models/password-tokens.server";
 import { verifyLogin } from "~/models/users.server";
-import { action as forgotAction } from "~/routes/forgot-password";
-import { action as resetAction } from "~/routes/reset-password";
+import { action as forgotAction } from "~/routes/_auth+/forgot-password";
+import { action as resetAction } from "~/routes/_auth+/reset-password";
 import { env } from "~/utils/env.server";
 
 import { passwordLinkIn } from "../fakes/email-links";

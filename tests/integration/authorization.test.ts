@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { BASE_URL, createTestUser, credentialHeaders, loadContext } from "./authorization/helpers";
+import { BASE_URL, credentialHeaders, loadContext, makeTableFixtures, paramsFor, routePattern } from "./authorization/helpers";
 import type { Actor, AuthorizationRow, Call, Expected, Fixtures, Outcome, RowsModule, Transport } from "./authorization/types";
 
 /**
@@ -23,15 +23,26 @@ const TRANSPORTS: Transport[] = ["cookie", "bearer"];
 const ROUTES_DIR = path.resolve("app/routes");
 
 const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
-const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*/route.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
+const routeModules = import.meta.glob<RouteModule>([
+  "/app/routes/*.{ts,tsx}",
+  "/app/routes/*+/*.{ts,tsx}",
+  "/app/routes/*/route.{ts,tsx}",
+  "!/app/routes/**/*.test.{ts,tsx}",
+]);
 const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
 
-/** Route files as Remix sees them: `x.tsx` or `x/route.tsx` in app/routes (tests excluded). */
+/** Route files as remix-flat-routes sees them: `x.tsx`, `x/route.tsx` or every file of a `+` folder in app/routes (tests excluded). */
 function routeFiles(): string[] {
   return fs
     .readdirSync(ROUTES_DIR, { withFileTypes: true })
     .flatMap((entry) => {
-      if (entry.isFile()) return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [entry.name] : [];
+      const isRoute = (name: string) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name);
+      if (entry.isFile()) return isRoute(entry.name) ? [entry.name] : [];
+      if (entry.name.endsWith("+"))
+        return fs
+          .readdirSync(path.join(ROUTES_DIR, entry.name))
+          .filter(isRoute)
+          .map((name) => `${entry.name}/${name}`);
       const inner = ["route.tsx", "route.ts"].find((f) => fs.existsSync(path.join(ROUTES_DIR, entry.name, f)));
       return inner ? [`${entry.name}/${inner}`] : [];
     })
@@ -42,36 +53,6 @@ function loadRoute(file: string) {
   const load = routeModules[`/app/routes/${file}`];
   if (!load) throw new Error(`No route module app/routes/${file}`);
   return load();
-}
-
-/** The URL pattern of a flat-routes file name, with named groups for its params. */
-export function routePattern(file: string): RegExp {
-  const id = file.replace(/\/route\.tsx?$/, "").replace(/\.tsx?$/, "");
-  const segments: string[] = [];
-  let current = "";
-  let escaped = false;
-  for (const char of id) {
-    if (char === "[") escaped = true;
-    else if (char === "]") escaped = false;
-    else if (char === "." && !escaped) {
-      segments.push(current);
-      current = "";
-    } else current += char;
-  }
-  segments.push(current);
-  const parts = segments
-    .filter((s) => s !== "_index" && !s.startsWith("_"))
-    .map((s) => s.replace(/_$/, ""))
-    .map((s) =>
-      s === "$" ? "(?<splat>.*)" : s.startsWith("$") ? `(?<${s.slice(1)}>[^/]+)` : s.replace(/[-/\\^$*+?.()|{}]/g, (c) => (c === "\\" ? c : `\\${c}`)),
-    );
-  return new RegExp(`^/${parts.join("/")}$`);
-}
-
-function paramsFor(file: string, pathname: string): Record<string, string> | null {
-  const match = routePattern(file).exec(pathname);
-  if (!match) return null;
-  return Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]));
 }
 
 function isDataWithInit(value: unknown): value is { init: ResponseInit | null } {
@@ -137,16 +118,7 @@ function expectedFor(expected: Expected, transport: Transport): Outcome {
 
 const fixtures = {} as Fixtures;
 
-beforeAll(async () => {
-  const base = {
-    customerA: await createTestUser({ role: "user", name: "Customer A" }),
-    customerB: await createTestUser({ role: "user", name: "Customer B" }),
-    team: await createTestUser({ role: "team", name: "Team Member" }),
-  };
-  const ids: Record<string, string> = {};
-  for (const file of Object.values(rowFiles)) Object.assign(ids, await file.fixtures?.(base));
-  Object.assign(fixtures, base, { ids });
-});
+beforeAll(() => makeTableFixtures(rowFiles, fixtures));
 
 describe("authorization table", () => {
   test("every route file has rows for each handler it exports", async () => {

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import { createPlanOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import { getTeamCounts } from "~/models/stats.server";
-import * as myReceipts from "~/routes/api.receipts.my";
-import * as planReportsApi from "~/routes/api.subscriptions.$id.reports";
-import * as mySubscriptions from "~/routes/api.subscriptions.my";
+import * as myReceipts from "~/routes/api+/receipts.my";
+import * as planReportsApi from "~/routes/api+/subscriptions.$id.reports";
+import * as mySubscriptions from "~/routes/api+/subscriptions.my";
 import * as testBilling from "~/routes/billing.[test]._index";
-import * as dashboardBilling from "~/routes/dashboard.billing";
-import * as planPage from "~/routes/dashboard.plans.$subscriptionId._index";
+import * as dashboardBilling from "~/routes/dashboard+/billing";
+import * as planPage from "~/routes/dashboard+/plans.$subscriptionId._index";
 import * as receiptPage from "~/routes/receipts.$kind.$id";
 import { db, schema } from "~/utils/db.server";
 import { getToast } from "~/web/toast.server";
@@ -161,9 +161,9 @@ describe("the test billing page", () => {
 
   test("a renewal is revenue with a printable receipt; a failed one is past due and e-mails a fix-it link", async () => {
     const { subscription, cookie, email, user } = await subscribe("pro");
-    const before = Math.round((await getTeamCounts()).totalRevenue * 100);
+    const before = (await getTeamCounts()).totalRevenueCents;
     expect(await change(cookie, { intent: "renew", subscriptionId: subscription.id })).toMatchObject({ status: 302 });
-    expect(Math.round((await getTeamCounts()).totalRevenue * 100)).toBe(before + 15900);
+    expect((await getTeamCounts()).totalRevenueCents).toBe(before + 15900);
     const renewed = await current(subscription.id);
     expect(renewed.currentPeriodEnd!.getTime()).toBeGreaterThan(subscription.currentPeriodEnd!.getTime() + 27 * 86400_000);
 
@@ -217,11 +217,11 @@ describe("the test billing page", () => {
     expect(declined).toMatchObject({ status: 402, body: { error: expect.stringContaining("declined") } });
     expect((await current(subscription.id)).status).toBe("past_due");
 
-    const before = Math.round((await getTeamCounts()).totalRevenue * 100);
+    const before = (await getTeamCounts()).totalRevenueCents;
     const paid = await outcomeWithToast(cookie, { intent: "payment-method", subscriptionId: subscription.id, cardNumber: "4242 4242 4242 4242" });
     expect(paid.toast).toMatchObject({ type: "success", message: "Payment received: your plan is active again." });
     expect((await current(subscription.id)).status).toBe("active");
-    expect(Math.round((await getTeamCounts()).totalRevenue * 100)).toBe(before + 58900);
+    expect((await getTeamCounts()).totalRevenueCents).toBe(before + 58900);
     // Nothing left to retry.
     expect((await change(cookie, { intent: "retry", subscriptionId: subscription.id })).status).toBe(409);
 

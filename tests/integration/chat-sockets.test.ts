@@ -8,15 +8,15 @@ import { issuePasswordToken } from "~/models/password-tokens.server";
 import { createSession } from "~/models/sessions.server";
 import { CHAT_ERRORS } from "~/realtime/events";
 import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from "~/realtime/socket.server";
-import { action as logoutAction } from "~/routes/api.auth.logout";
-import { action as resetAction } from "~/routes/api.auth.reset-password";
-import { action as logoutPageAction } from "~/routes/logout";
+import { action as logoutPageAction } from "~/routes/_auth+/logout";
+import { action as logoutAction } from "~/routes/api+/auth.logout";
+import { action as resetAction } from "~/routes/api+/auth.reset-password";
 import { database, db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
-import { sessionCookieHeader } from "~/web/auth.server";
 
 import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
+import { sessionCookieFor } from "../support/factories";
 import { jsonRequest } from "../support/requests";
 import { BASE_URL, loadContext } from "./authorization/helpers";
 
@@ -43,11 +43,6 @@ function disconnected(socket: ChatClient, ms = 3000) {
       resolve(reason);
     });
   });
-}
-
-async function cookieFor(userId: string) {
-  const session = await createSession(userId, "cookie");
-  return (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0]!;
 }
 
 /** A cookie handshake as a browser on `origin` makes it. */
@@ -90,7 +85,7 @@ describe("revocation reaches open sockets", () => {
 
   test("signing out of the browser disconnects the sockets of that cookie session", async () => {
     const customer = await chatAccount("user");
-    const cookie = await cookieFor(customer.id);
+    const cookie = await sessionCookieFor(customer.id);
     const socket = await client({ cookie });
     const ended = disconnected(socket);
     const request = new Request(`${BASE_URL}/logout`, { method: "POST", headers: { Cookie: cookie } });
@@ -102,7 +97,7 @@ describe("revocation reaches open sockets", () => {
 
   test("a password reset disconnects every socket of the account, cookie and bearer alike", async () => {
     const customer = await chatAccount("user");
-    const cookie = await cookieFor(customer.id);
+    const cookie = await sessionCookieFor(customer.id);
     const sockets = await Promise.all([client({ token: customer.token }), client({ cookie })]);
     const ends = sockets.map((s) => disconnected(s));
     const token = await issuePasswordToken(customer.id, "reset");
@@ -214,7 +209,7 @@ describe("a message is one round trip", () => {
 describe("handshake rules", () => {
   test("a cookie handshake from another origin is refused; from APP_URL's origin it is accepted", async () => {
     const customer = await chatAccount("user");
-    const cookie = await cookieFor(customer.id);
+    const cookie = await sessionCookieFor(customer.id);
     await expect(connectWithOrigin(cookie, "https://evil.example")).rejects.toThrow(SOCKET_ERRORS.origin);
     await expect(connectWithOrigin(cookie, "http://localhost:1")).rejects.toThrow(SOCKET_ERRORS.origin);
     const socket = await connectWithOrigin(cookie, new URL(env.appUrl).origin);

@@ -5,9 +5,9 @@ import { getConversation } from "~/models/chat.server";
 import { createSession, revokeSession } from "~/models/sessions.server";
 import { CHAT_ERRORS, type ChatMessage } from "~/realtime/events";
 import { userRoom } from "~/realtime/socket.server";
-import { sessionCookieHeader } from "~/web/auth.server";
 
 import { chatAccount, chatServerForFile, collect, connectClient, nextEvent, sendSupport, sendToRoom, texts } from "../support/chat-helpers";
+import { sessionCookieFor } from "../support/factories";
 
 const { server, open, client } = chatServerForFile();
 
@@ -26,8 +26,7 @@ describe("the handshake", () => {
     const viaQuery = await connectClient(server.url, { query: customer.token });
     open.push(viaQuery);
     expect(viaQuery.connected).toBe(true);
-    const session = await createSession(customer.id, "cookie");
-    const cookie = (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0]!;
+    const cookie = await sessionCookieFor(customer.id);
     const viaCookie = await connectClient(server.url, { cookie });
     open.push(viaCookie);
     expect(viaCookie.connected).toBe(true);

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { z } from "zod";
 
-import { loader as openApiLoader } from "~/routes/api.openapi[.]json";
+import { loader as openApiLoader } from "~/routes/api+/openapi[.]json";
 import type { ApiSpec } from "~/web/api.server";
 import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
 
@@ -27,7 +27,7 @@ type Operation = {
 type Document = Root & { paths: Record<string, Record<string, Operation>> };
 type Handler = (args: ActionFunctionArgs) => Promise<Response>;
 
-const modules = import.meta.glob<Record<string, unknown>>(["/app/routes/api.*.ts", "!/app/routes/*.test.ts"], { eager: true });
+const modules = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/*.ts", "!/app/routes/api+/*.test.ts"], { eager: true });
 const routes = new Map(
   Object.entries(modules)
     .map(([file, module]) => [apiPathFromFile(file), module] as const)

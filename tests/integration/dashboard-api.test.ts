@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as myReports from "~/routes/api.reports.my-reports";
-import * as reportsByService from "~/routes/api.reports.service.$serviceId";
-import * as myPurchases from "~/routes/api.services.my-purchases";
-import * as purchasesByEmail from "~/routes/api.services.purchases";
-import * as purchaseById from "~/routes/api.services.purchases.$id";
-import * as users from "~/routes/api.users";
-import * as userPurchases from "~/routes/api.users.$id.purchases";
+import * as myReports from "~/routes/api+/reports.my-reports";
+import * as reportsByService from "~/routes/api+/reports.service.$serviceId";
+import * as myPurchases from "~/routes/api+/services.my-purchases";
+import * as purchasesByEmail from "~/routes/api+/services.purchases";
+import * as purchaseById from "~/routes/api+/services.purchases.$id";
+import * as users from "~/routes/api+/users";
+import * as userPurchases from "~/routes/api+/users.$id.purchases";
+import * as usersCount from "~/routes/api+/users.count";
+import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 import { postUpload, samples } from "../support/reports-cases";
@@ -119,6 +121,40 @@ describe("users API", () => {
       expect(bad.status, query).toBe(400);
       expect(await bad.json()).toMatchObject(ERROR_SHAPE);
     }
+  });
+});
+
+describe("overview counts", () => {
+  type Counts = { data: { serviceCounts: Record<string, number> } };
+  const countsOf = async (auth: Account) => (await readJson<Counts>(await call(usersCount.loader, "/api/users/count", { auth }))).data.serviceCounts;
+
+  it("GET /api/users/count, a customer: paid services and plans, running or delivered; unpaid ones and a plan that never started are not counted", async () => {
+    const carol = await createAccount("user", { name: "Carol Counts" });
+    await createPurchase(carol.user.id, services[0], { status: "completed" });
+    await createPurchase(carol.user.id, services[1], { status: "in_progress" });
+    await createPurchase(carol.user.id, services[1], { status: "pending" });
+    const plans = (["active", "past_due", "canceled", "incomplete"] as const).map((status) => ({
+      userId: carol.user.id,
+      planId: "starter",
+      status,
+      priceCents: 4900,
+    }));
+    await db.insert(schema.subscriptions).values(plans);
+    expect(await countsOf(carol)).toEqual({ totalServicesBooked: 5, completed: 2, inProgress: 3 });
+  });
+
+  it("GET /api/users/count, staff: paid purchases, customers who can sign in, revenue net of refunds", async () => {
+    const before = await countsOf(staff);
+    const dave = await createAccount("user", { name: "Dave Counts" });
+    await createAccount("user", { name: "Erin Disabled", disabledAt: new Date() });
+    await createAccount("team", { name: "Frank Staff" });
+    await createPurchase(dave.user.id, services[0], { status: "completed" });
+    await createPurchase(dave.user.id, services[1], { status: "pending" });
+    expect(await countsOf(staff)).toEqual({
+      servicesBooked: before.servicesBooked! + 1,
+      totalActiveUsers: before.totalActiveUsers! + 1,
+      totalRevenue: Math.round(before.totalRevenue! * 100 + services[0].priceCents) / 100,
+    });
   });
 });
 

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as dashboard from "~/routes/dashboard";
-import * as staffOverview from "~/routes/dashboard._index";
-import * as servicesTab from "~/routes/dashboard.services._index";
-import * as serviceReports from "~/routes/dashboard.services.$purchaseId._index";
-import * as usersTab from "~/routes/dashboard.users._index";
-import * as userReports from "~/routes/dashboard.users.$userId._index";
+import * as staffOverview from "~/routes/dashboard+/_index";
+import * as dashboard from "~/routes/dashboard+/_layout";
+import * as servicesTab from "~/routes/dashboard+/services._index";
+import * as serviceReports from "~/routes/dashboard+/services.$purchaseId._index";
+import * as usersTab from "~/routes/dashboard+/users._index";
+import * as userReports from "~/routes/dashboard+/users.$userId._index";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 
@@ -43,7 +43,7 @@ describe("dashboard pages", () => {
     expect(team.counts.ok).toBe(true);
     expect(team.counts.data).toMatchObject({
       role: "team",
-      totalRevenue: expect.any(Number),
+      totalRevenueCents: expect.any(Number),
       servicesBooked: expect.any(Number),
       totalActiveUsers: expect.any(Number),
     });

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
+import * as resetRoute from "~/routes/_auth+/reset-password";
 import * as landing from "~/routes/_index";
 import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
-import * as dashboard from "~/routes/dashboard";
+import * as dashboard from "~/routes/dashboard+/_layout";
 import * as receiptRoute from "~/routes/receipts.$kind.$id";
-import * as resetRoute from "~/routes/reset-password";
 import { db, schema } from "~/utils/db.server";
 import { getOptionalUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "vitest";
 
-import * as apiGrades from "~/routes/api.grades";
-import * as apiGrade from "~/routes/api.grades.$id";
-import * as apiLeads from "~/routes/api.leads";
+import * as apiGrades from "~/routes/api+/grades";
+import * as apiGrade from "~/routes/api+/grades.$id";
+import * as apiLeads from "~/routes/api+/leads";
 import * as gradePage from "~/routes/grade._index";
 import * as reportPage from "~/routes/grade.$id";
 import * as ogImage from "~/routes/grade.$id_.og[.]png";

@@ -11,12 +11,12 @@ import { createContactMessage, replyToVisitor } from "~/models/contact.server";
 import { createUser } from "~/models/users.server";
 import { INBOX_ERRORS } from "~/realtime/inbox-handlers.server";
 import { SOCKET_ERRORS } from "~/realtime/socket.server";
-import * as attachments from "~/routes/api.chat.attachments";
-import * as attachmentLink from "~/routes/api.chat.attachments.$id";
-import * as conversation from "~/routes/api.chat.conversation.$userId";
-import * as threads from "~/routes/api.chat.threads";
-import * as thread from "~/routes/api.chat.threads.$customerId";
-import * as threadPage from "~/routes/dashboard.inbox.$customerId";
+import * as attachments from "~/routes/api+/chat.attachments";
+import * as attachmentLink from "~/routes/api+/chat.attachments.$id";
+import * as conversation from "~/routes/api+/chat.conversation.$userId";
+import * as threads from "~/routes/api+/chat.threads";
+import * as thread from "~/routes/api+/chat.threads.$customerId";
+import * as threadPage from "~/routes/dashboard+/inbox.$customerId";
 import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -259,6 +259,25 @@ describe("typing and read receipts", () => {
     atStaff.emit("read", { roomId: room, messageId: question.message._id });
     expect(await seenByCustomer).toEqual({ roomId: room, userId: staff.id, messageId: question.message._id });
     expect((await getUnreadCountsForTeam()).byCustomer[customer.id]).toBeUndefined();
+  });
+
+  test("writing counts as reading for a customer too: replies they answered without a receipt no longer count, the next one counts one", async () => {
+    const customer = await chatAccount("user");
+    const staff = await chatAccount("team");
+    const atCustomer = await client(customer);
+    const atStaff = await client(staff);
+    const first = await sendSupport(atStaff, { message: "first draft attached", userId: customer.id });
+    if (!first.ok) throw new Error("not sent");
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(1);
+
+    // No receipt (the page was left before it went out), but the customer answers: they have read it.
+    const answer = await sendSupport(atCustomer, { message: "looks good" });
+    if (!answer.ok) throw new Error("not sent");
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(0);
+
+    const next = await sendSupport(atStaff, { message: "the second one is ready", userId: customer.id });
+    if (!next.ok) throw new Error("not sent");
+    expect(await getUnreadCountForCustomer(customer.id)).toBe(1);
   });
 });
 

@@ -2,20 +2,22 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 
-import { loader } from "~/routes/api.openapi[.]json";
+import { loader } from "~/routes/api+/openapi[.]json";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
 
 /*
- * Every app/routes/api.*.ts file is in GET /api/openapi.json with its request and response
+ * Every app/routes/api+/*.ts file is in GET /api/openapi.json with its request and response
  * schemas. The files are listed from the disk, so a new route fails here until it is built with
  * apiRoute and declares `response` (and `method` on an action): see docs/api.md.
  */
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
-const routeFiles = readdirSync(routesDir).filter((file) => /^api\..+\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file));
+const routeFiles = readdirSync(path.join(routesDir, "api+"))
+  .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+  .map((file) => `api+/${file}`);
 /** The splat route answers the JSON 404 for paths no route claims; it has no path of its own. */
-const NOT_DOCUMENTED = new Set(["api.$.ts"]);
+const NOT_DOCUMENTED = new Set(["api+/$.ts"]);
 
 async function fetchDocument() {
   const response = await loader({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
+import { pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 import { readOutbox } from "../support/outbox";
 import { freshContext, jsonRequest, uniqueEmail } from "../support/requests";
 
@@ -11,18 +11,15 @@ import { freshContext, jsonRequest, uniqueEmail } from "../support/requests";
  * recorded from the event; a refused refund gives the money back to the order.
  */
 const fake = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET;
-process.env.STRIPE_API_URL = fake.url;
-process.env.APP_URL = "http://shop.example.test";
+pointAppAtFakeStripe(fake.url);
 
 const { eq } = await import("drizzle-orm");
 const { db, schema } = await import("~/utils/db.server");
 const { catalogue, createAccount } = await import("../support/factories");
 const { call, readJson } = await import("../support/dashboard-helpers");
-const purchaseRoute = await import("~/routes/api.services.purchase");
-const webhookRoute = await import("~/routes/api.stripe.webhook");
-const refundRoute = await import("~/routes/api.orders.$id.refund");
+const purchaseRoute = await import("~/routes/api+/services.purchase");
+const webhookRoute = await import("~/routes/api+/stripe.webhook");
+const refundRoute = await import("~/routes/api+/orders.$id.refund");
 const { getTeamCounts } = await import("~/models/stats.server");
 
 let staff: Awaited<ReturnType<typeof createAccount>>;
@@ -73,7 +70,7 @@ const refund = (orderId: string, body: unknown) =>
   });
 const orderById = async (id: string) => (await db.select().from(schema.orders).where(eq(schema.orders.id, id)))[0];
 const refundsOf = (orderId: string) => db.select().from(schema.refunds).where(eq(schema.refunds.orderId, orderId));
-const revenueCents = async () => Math.round((await getTeamCounts()).totalRevenue * 100);
+const revenueCents = async () => (await getTeamCounts()).totalRevenueCents;
 
 describe("refunds with a Stripe key", () => {
   test("the dashboard's partial refund goes through Stripe's refunds API; charge.refunded after it changes nothing", async () => {

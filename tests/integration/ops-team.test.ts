@@ -1,17 +1,19 @@
 import { beforeAll, describe, expect, test } from "vitest";
 
+import { deleteCustomerAccount } from "~/models/account-deletion.server";
 import { getSessionUser } from "~/models/sessions.server";
 import { getTeamCounts } from "~/models/stats.server";
 import { setAccountDisabled } from "~/models/team.server";
-import * as loginRoute from "~/routes/api.auth.login";
-import * as resetRoute from "~/routes/api.auth.reset-password";
-import * as teamRoute from "~/routes/api.team";
-import * as inviteRoute from "~/routes/api.team.invite";
-import * as disableRoute from "~/routes/api.users.$id.disable";
-import * as enableRoute from "~/routes/api.users.$id.enable";
-import * as countRoute from "~/routes/api.users.count";
-import * as teamPage from "~/routes/dashboard.team";
-import * as resetPage from "~/routes/reset-password";
+import { getUserById } from "~/models/users.server";
+import * as resetPage from "~/routes/_auth+/reset-password";
+import * as loginRoute from "~/routes/api+/auth.login";
+import * as resetRoute from "~/routes/api+/auth.reset-password";
+import * as teamRoute from "~/routes/api+/team";
+import * as inviteRoute from "~/routes/api+/team.invite";
+import * as disableRoute from "~/routes/api+/users.$id.disable";
+import * as enableRoute from "~/routes/api+/users.$id.enable";
+import * as countRoute from "~/routes/api+/users.count";
+import * as teamPage from "~/routes/dashboard+/team";
 
 import { call, readJson } from "../support/dashboard-helpers";
 import { createAccount, type Account } from "../support/factories";
@@ -119,6 +121,16 @@ describe("the team", () => {
     expect(await readJson(enabled)).toMatchObject({ data: { user: { state: "active", disabledAt: null } } });
     expect((await login(customer.email, "customer-password-1")).status).toBe(200);
     expect((await getTeamCounts()).totalActiveUsers).toBe(before);
+  });
+
+  test("a customer account deleted at its owner's request cannot be enabled again (409), and stays off", async () => {
+    const customer = await createAccount({ role: "user", password: "customer-password-1" });
+    await deleteCustomerAccount(customer.id, "customer-password-1", "127.0.0.1");
+    const refused = await post(enableRoute, "enable", customer.id);
+    expect(refused.status).toBe(409);
+    expect(await readJson(refused)).toMatchObject({ status: "error", message: "This account was deleted at its owner's request: it cannot be enabled again." });
+    await expect(setAccountDisabled(staff.id, customer.id, false)).rejects.toMatchObject({ status: 409 });
+    expect((await getUserById(customer.id))?.disabledAt).toBeInstanceOf(Date);
   });
 
   test("two staff disabling each other at the same moment: one wins, the other is refused and stays active", async () => {

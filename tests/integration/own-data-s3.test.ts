@@ -1,28 +1,17 @@
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { s3Client, startS3rver } from "../support/s3rver";
+import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
 
 /*
  * "Your own data" with the files in S3-compatible storage (s3rver on a local port, as in
  * reports-s3.test.ts): the export streams the report file out of the bucket, and deleting the
  * account removes its chat upload and report objects. The S3_* settings precede the app's import.
  */
-const s3 = vi.hoisted(() => {
-  const port = 40_000 + Math.floor(Math.random() * 20_000);
-  const settings = {
-    S3_BUCKET: "brandlift-own-data",
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_REGION: "us-east-1",
-    S3_ACCESS_KEY_ID: "S3RVER",
-    S3_SECRET_ACCESS_KEY: "S3RVER",
-  };
-  Object.assign(process.env, settings);
-  return { port, ...settings };
-});
+const s3 = s3Settings("brandlift-own-data");
 
 const { storage } = await import("~/utils/storage.server");
-const exportApi = await import("~/routes/api.account.export");
+const exportApi = await import("~/routes/api+/account.export");
 const { call } = await import("../support/dashboard-helpers");
 const { customerWithData, deletionRemovesFiles } = await import("../support/own-data-helpers");
 const { readZip } = await import("../support/zip");

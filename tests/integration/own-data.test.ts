@@ -4,8 +4,8 @@ import { describe, expect, test } from "vitest";
 import { DELETED_NAME, OWN_DATA_MESSAGES } from "~/domain/own-data";
 import { createSession, getSessionUser } from "~/models/sessions.server";
 import { verifyLogin } from "~/models/users.server";
-import * as exportApi from "~/routes/api.account.export";
-import * as deletePage from "~/routes/dashboard.account_.delete";
+import * as exportApi from "~/routes/api+/account.export";
+import * as deletePage from "~/routes/dashboard+/account_.delete";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { storage } from "~/utils/storage.server";
@@ -37,11 +37,15 @@ type AccountJson = {
   reports: { _id: string; title: string; fileName: string; file: string | null }[];
   posts: { _id: string; caption: string; status: string }[];
   briefs: { _id: string; purchaseId: string | null; answers: Record<string, unknown>; submittedAt: string | null }[];
+  signInDevices: { kind: string; description: string; ip: string; firstSeenAt: string; lastSeenAt: string }[];
 };
 
 describe("GET /api/account/export", () => {
-  test("streams a zip of account.json (profile, orders, purchases, plans, receipts, messages, posts, reports) and the report files", async () => {
+  test("streams a zip of account.json (profile, orders, purchases, plans, receipts, messages, posts, sign-in devices, reports) and the report files", async () => {
     const { account, order, purchase, text, report, reportBytes, post, brief } = await customerWithData();
+    await db
+      .insert(schema.signInDevices)
+      .values({ userId: account.id, deviceKey: "device-key-never-exported", kind: "cookie", description: "Firefox on Linux", ip: "203.0.113.9" });
     const response = await exportOf(account);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/zip");
@@ -64,6 +68,11 @@ describe("GET /api/account/export", () => {
       expect.objectContaining({ _id: brief.id, purchaseId: purchase.id, answers: { goal: "More bookings in spring" }, submittedAt: expect.any(String) }),
     ]);
     expect(Buffer.concat([...entries.values()]).toString("utf8")).not.toContain("INTERNAL: slow payer");
+    // Where the account signed in from, as the new-device e-mails named it; never the device's key.
+    expect(json.signInDevices).toEqual([
+      { kind: "cookie", description: "Firefox on Linux", ip: "203.0.113.9", firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) },
+    ]);
+    expect(entries.get("account.json")!.toString("utf8")).not.toContain("device-key-never-exported");
     // The file's name is kept readable but cannot make a folder or escape the zip.
     expect(json.reports).toEqual([
       expect.objectContaining({ _id: report.id, title: "November audit", file: `reports/${report.id.slice(0, 8)}-audit_ november_2026.pdf` }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
+import { pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 import { decodeEmail, emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /*
@@ -8,16 +8,12 @@ import { decodeEmail, emailsTo, freshContext, jsonRequest, seedServices, uniqueE
  * env.server.ts is first imported, hence the dynamic imports below.
  */
 const fake = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET;
-process.env.STRIPE_API_URL = fake.url;
-process.env.TEAM_INBOX = "orders-inbox@brandlift.test";
-process.env.APP_URL = "http://shop.example.test";
+pointAppAtFakeStripe(fake.url);
 
 const { db, schema } = await import("~/utils/db.server");
 const { eq } = await import("drizzle-orm");
-const purchaseRoute = await import("~/routes/api.services.purchase");
-const webhookRoute = await import("~/routes/api.stripe.webhook");
+const purchaseRoute = await import("~/routes/api+/services.purchase");
+const webhookRoute = await import("~/routes/api+/stripe.webhook");
 const orders = await import("~/models/orders.server");
 
 let services: Awaited<ReturnType<typeof seedServices>>;
@@ -258,7 +254,7 @@ describe("the webhook", () => {
     const session = fake.complete(sessionId);
     await deliver("checkout.session.completed", session);
     const { getTeamCounts } = await import("~/models/stats.server");
-    const revenue = async () => Math.round((await getTeamCounts()).totalRevenue * 100);
+    const revenue = async () => (await getTeamCounts()).totalRevenueCents;
     const before = await revenue();
     const charge = {
       id: "ch_1",

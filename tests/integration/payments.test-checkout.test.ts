@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import * as landing from "~/routes/_index";
-import * as servicesRoute from "~/routes/api.services";
-import * as purchaseRoute from "~/routes/api.services.purchase";
+import * as servicesRoute from "~/routes/api+/services";
+import * as purchaseRoute from "~/routes/api+/services.purchase";
 import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
 import * as cancelRoute from "~/routes/purchase.cancel";
 import * as successRoute from "~/routes/purchase.success";
@@ -241,7 +241,7 @@ describe("the success page", () => {
     for (const query of ["?session_id=cs_test_nobody_paid_this", ""]) {
       const page = await success(query);
       expect(page.status).toBe(404);
-      expect(await page.json()).toEqual({ outcome: "unknown", order: null });
+      expect(await page.json()).toEqual({ outcome: "unknown", order: null, briefs: [] });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../fakes/stripe";
+import { pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 import { emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /*
@@ -9,14 +9,12 @@ import { emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "
  * here, a young one is left alone, and two nodes sweeping at once ask Stripe once per order.
  */
 const fake = await startFakeStripe();
-process.env.STRIPE_SECRET_KEY = "sk_test_fake";
-process.env.STRIPE_WEBHOOK_SECRET = FAKE_WEBHOOK_SECRET;
-process.env.STRIPE_API_URL = fake.url;
+pointAppAtFakeStripe(fake.url);
 
 const { db, schema } = await import("~/utils/db.server");
 const { eq } = await import("drizzle-orm");
-const purchaseRoute = await import("~/routes/api.services.purchase");
-const webhookRoute = await import("~/routes/api.stripe.webhook");
+const purchaseRoute = await import("~/routes/api+/services.purchase");
+const webhookRoute = await import("~/routes/api+/stripe.webhook");
 const { claimStalePendingOrders, sweepPendingOrders, PENDING_ORDER_AGE_MS, PENDING_RECHECK_MS } = await import("~/models/pending-orders.server");
 
 let services: Awaited<ReturnType<typeof seedServices>>;

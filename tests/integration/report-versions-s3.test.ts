@@ -1,29 +1,18 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { s3Client, startS3rver } from "../support/s3rver";
+import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
 
 /*
  * Report versions and the purge with the files in S3-compatible storage (s3rver on a local port):
  * a replaced report keeps both objects; the purge of a report deleted over 30 days ago removes
  * every version's object from the bucket. The S3_* settings are set before the app is imported.
  */
-const s3 = vi.hoisted(() => {
-  const port = 40_000 + Math.floor(Math.random() * 20_000);
-  const settings = {
-    S3_BUCKET: "brandlift-report-versions",
-    S3_ENDPOINT: `http://127.0.0.1:${port}`,
-    S3_REGION: "us-east-1",
-    S3_ACCESS_KEY_ID: "S3RVER",
-    S3_SECRET_ACCESS_KEY: "S3RVER",
-  };
-  Object.assign(process.env, settings);
-  return { port, ...settings };
-});
+const s3 = s3Settings("brandlift-report-versions");
 
 const { storage } = await import("~/utils/storage.server");
 const { purgeDeletedReports } = await import("~/models/report-versions.server");
-const deleteApi = await import("~/routes/api.reports.$id");
+const deleteApi = await import("~/routes/api+/reports.$id");
 const helpers = await import("../support/dashboard-helpers");
 const cases = await import("../support/reports-cases");
 const versions = await import("../support/report-versions-cases");

@@ -1,9 +1,10 @@
+import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import type { SearchAnswer } from "~/domain/search";
 import { createService } from "~/models/catalogue.server";
-import * as searchPage from "~/routes/dashboard.search";
+import * as searchPage from "~/routes/dashboard+/search";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
@@ -69,6 +70,14 @@ describe("GET /dashboard/search", () => {
     const receipt = `BL-${orderId.slice(0, 6).toUpperCase()}`;
     expect((await search(receipt)).body!.groups!.orders.map((hit) => hit.id)).toEqual([orderId]);
     expect((await search("ten slides")).body!.groups!.services.map((hit) => hit.id)).toContain(serviceId);
+  });
+
+  test("a receipt number whose id starts with eight digits (text search reads it as a signed number) is found too", async () => {
+    const digits = String(10_000_000 + crypto.randomInt(89_999_999));
+    const id = `${digits}${crypto.randomUUID().slice(8)}`;
+    await db.insert(schema.orders).values({ id, email: `digits.${word}@example.test`, name: `Digits ${word}`, status: "paid", totalCents: 100 });
+    expect((await search(`BL-${digits.slice(0, 6)}`)).body!.groups!.orders.map((hit) => hit.id)).toContain(id);
+    expect((await search(`bl-${digits}`)).body!.groups!.orders.map((hit) => hit.id)).toEqual([id]);
   });
 
   test("nothing found is an empty answer; staff are never listed as customers; the hidden package rows never show", async () => {

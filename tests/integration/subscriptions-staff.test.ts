@@ -5,11 +5,11 @@ import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testChecko
 import { refundOrder } from "~/models/refunds.server";
 import { getTeamCounts } from "~/models/stats.server";
 import * as testBilling from "~/routes/billing.[test]._index";
-import * as ordersList from "~/routes/dashboard.orders._index";
-import * as orderPage from "~/routes/dashboard.orders.$orderId";
-import * as ordersCsv from "~/routes/dashboard.orders.export[.]csv";
-import * as subscriptionsList from "~/routes/dashboard.subscriptions._index";
-import * as subscriptionPage from "~/routes/dashboard.subscriptions.$subscriptionId";
+import * as ordersList from "~/routes/dashboard+/orders._index";
+import * as orderPage from "~/routes/dashboard+/orders.$orderId";
+import * as ordersCsv from "~/routes/dashboard+/orders.export[.]csv";
+import * as subscriptionsList from "~/routes/dashboard+/subscriptions._index";
+import * as subscriptionPage from "~/routes/dashboard+/subscriptions.$subscriptionId";
 import { db, schema } from "~/utils/db.server";
 
 import { settle } from "../support/call-route";
@@ -104,7 +104,7 @@ describe("renewals in the orders list and the CSV", () => {
     const rows = parseCsv(await csv.text());
     expect(rows.filter((row) => row.kind === "renewal")).toHaveLength(2);
     const netCents = rows.reduce((sum, row) => sum + Math.round(Number(row.net) * 100), 0);
-    const overviewCents = Math.round((await getTeamCounts()).totalRevenue * 100);
+    const overviewCents = (await getTeamCounts()).totalRevenueCents;
     expect(netCents).toBe(overviewCents);
     expect(overviewCents).toBe(services[0].priceCents + services[1].priceCents + 3 * 58900 - 1234);
   });
@@ -117,10 +117,10 @@ describe("a plan's page for staff", () => {
     const list = await answer(() =>
       subscriptionsList.loader({ request: get("/dashboard/subscriptions?search=Pat+Plan&status=active"), params: {}, context: freshContext() }),
     );
-    const found = (list.body.subscriptions as { subscription: { _id: string }; paid: number; payments: number }[]).find(
+    const found = (list.body.subscriptions as { subscription: { _id: string }; paidCents: number; payments: number }[]).find(
       (row) => row.subscription._id === pro.subscription.id,
     );
-    expect(found).toMatchObject({ paid: 318, payments: 2 });
+    expect(found).toMatchObject({ paidCents: 31800, payments: 2 });
     const page = await answer(() =>
       subscriptionPage.loader({
         request: get(`/dashboard/subscriptions/${pro.subscription.id}`),
@@ -128,9 +128,10 @@ describe("a plan's page for staff", () => {
         context: freshContext(),
       }),
     );
-    expect((page.body.payments as { renewal: boolean; amount: number }[]).map((p) => [p.renewal, p.amount])).toEqual([
-      [false, 159],
-      [true, 159],
+    // Screens take cents (issue 22.2): $159.00 each.
+    expect((page.body.payments as { renewal: boolean; amountCents: number }[]).map((p) => [p.renewal, p.amountCents])).toEqual([
+      [false, 15900],
+      [true, 15900],
     ]);
     const unknown = await answer(() =>
       subscriptionPage.loader({ request: get("/dashboard/subscriptions/nope"), params: { subscriptionId: "nope" }, context: freshContext() }),
@@ -180,7 +181,10 @@ describe("refunds from the order page", () => {
     const detail = await answer(() =>
       orderPage.loader({ request: get(`/dashboard/orders/${order.id}`), params: { orderId: order.id }, context: freshContext() }),
     );
-    expect(detail.body).toMatchObject({ order: { status: "refunded", refunded: 159 }, refunds: [{ amount: 159, reason: "Signed up twice by mistake" }] });
+    expect(detail.body).toMatchObject({
+      order: { status: "refunded", refundedCents: 15900 },
+      refunds: [{ amountCents: 15900, reason: "Signed up twice by mistake" }],
+    });
     // The order's history (issue 23.4): created and paid by the buyer, the refund and its status change by the staff member, the e-mails.
     const timeline = detail.body.timeline as { kind: string; title: string; detail: string | null; actor: string }[];
     expect(timeline.map((entry) => [entry.kind, entry.title, entry.actor]).filter(([kind]) => kind !== "email")).toEqual([

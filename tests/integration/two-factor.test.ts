@@ -3,15 +3,15 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 
 import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD, verifySecondFactor } from "~/models/two-factor.server";
-import { action as twoFactorAction } from "~/routes/api.account.2fa";
-import { action as verifyAction } from "~/routes/api.account.2fa.verify";
-import { action as secondStepAction } from "~/routes/api.auth.2fa";
-import { action as loginApiAction } from "~/routes/api.auth.login";
-import { loader as usersLoader } from "~/routes/api.users";
-import { loader as dashboardLoader } from "~/routes/dashboard";
-import { loader as ordersPageLoader } from "~/routes/dashboard.orders._index";
-import { action as securityAction, loader as securityLoader } from "~/routes/dashboard.security";
-import { action as loginPageAction } from "~/routes/login";
+import { action as loginPageAction } from "~/routes/_auth+/login";
+import { action as twoFactorAction } from "~/routes/api+/account.2fa";
+import { action as verifyAction } from "~/routes/api+/account.2fa.verify";
+import { action as secondStepAction } from "~/routes/api+/auth.2fa";
+import { action as loginApiAction } from "~/routes/api+/auth.login";
+import { loader as usersLoader } from "~/routes/api+/users";
+import { loader as dashboardLoader } from "~/routes/dashboard+/_layout";
+import { loader as ordersPageLoader } from "~/routes/dashboard+/orders._index";
+import { action as securityAction, loader as securityLoader } from "~/routes/dashboard+/security";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { resolveIdentity } from "~/web/auth.server";
@@ -243,7 +243,7 @@ describe("the sign-in form", () => {
     expect(expired.data.result.error[""][0]).toMatch(/sign in again/);
   });
 
-  test("the security page sets it up, shows the recovery codes once, and turns it off with a code", async () => {
+  test("the security page sets it up, shows the recovery codes once, makes new ones, and turns it off with a code", async () => {
     const account = await createAccount({ password: PASSWORD });
     const headers = { Cookie: account.cookie };
     const started = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "start-2fa" }, headers));
@@ -261,7 +261,18 @@ describe("the sign-in form", () => {
     expect(JSON.stringify(after.data)).not.toContain(verified.data.recoveryCodes[0]);
     const noCode = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "disable-2fa", code: "" }, headers));
     expect(noCode.status).toBe(400);
-    const off = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "disable-2fa", code: verified.data.recoveryCodes[1] }, headers));
+    // New recovery codes with a code: shown once, the old ones spent; a wrong code changes nothing.
+    const wrong = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "new-recovery-codes", code: "000000" }, headers));
+    expect(wrong.status).toBe(400);
+    const renewed = await callRoute(
+      securityAction,
+      formRequest("/dashboard/security", { intent: "new-recovery-codes", code: verified.data.recoveryCodes[0] }, headers),
+    );
+    expect(renewed.status).toBe(200);
+    expect(renewed.data.recoveryCodes).toHaveLength(10);
+    const stale = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "disable-2fa", code: verified.data.recoveryCodes[1] }, headers));
+    expect(stale.status).toBe(400);
+    const off = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "disable-2fa", code: renewed.data.recoveryCodes[1] }, headers));
     expect(off.status).toBe(302);
   });
 });

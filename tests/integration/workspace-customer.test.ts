@@ -4,10 +4,10 @@ import { describe, expect, test } from "vitest";
 import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createSavedReply } from "~/models/saved-replies.server";
-import * as conversation from "~/routes/api.chat.conversation.$userId";
-import * as customerPage from "~/routes/dashboard.customers.$customerId";
-import * as inboxThread from "~/routes/dashboard.inbox.$customerId";
-import * as savedRepliesPage from "~/routes/dashboard.saved-replies";
+import * as conversation from "~/routes/api+/chat.conversation.$userId";
+import * as customerPage from "~/routes/dashboard+/customers.$customerId";
+import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
+import * as savedRepliesPage from "~/routes/dashboard+/saved-replies";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
@@ -51,7 +51,7 @@ describe("the customer profile", () => {
       ].sort(),
     );
     expect(profile.receipts.map((r) => r.id).sort()).toEqual([first.order.id, second.order.id].sort());
-    expect(profile.totalPaid).toEqual({ amount: (services[0]!.priceCents + services[1]!.priceCents - 1000) / 100, currency: "usd" });
+    expect(profile.totalPaid).toEqual({ amountCents: services[0]!.priceCents + services[1]!.priceCents - 1000, currency: "usd" });
     expect(profile.grades).toEqual([{ _id: gradeId, overall: "C", score: 64, createdAt: expect.any(String) }]);
     expect(profile.plans).toEqual([]);
     expect(profile.notes).toEqual([]);

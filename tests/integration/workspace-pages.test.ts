@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 
 import { updatePurchase } from "~/models/purchases.server";
-import * as dashboard from "~/routes/dashboard";
-import * as overview from "~/routes/dashboard._index";
-import * as work from "~/routes/dashboard.work";
-import { action as loginAction } from "~/routes/login";
+import { action as loginAction } from "~/routes/_auth+/login";
+import * as overview from "~/routes/dashboard+/_index";
+import * as dashboard from "~/routes/dashboard+/_layout";
+import * as work from "~/routes/dashboard+/work";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
 import { formRequest } from "../support/requests";
@@ -28,7 +28,7 @@ describe("layout and overview", () => {
     const body = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> }; revenue: { ok: boolean; data: unknown[] } }>(
       await call(overview.loader, "/dashboard", { auth: page(staff) }),
     );
-    expect(body.counts.data).toMatchObject({ role: "team", totalRevenue: expect.any(Number), servicesBooked: expect.any(Number) });
+    expect(body.counts.data).toMatchObject({ role: "team", totalRevenueCents: expect.any(Number), servicesBooked: expect.any(Number) });
     expect(body.revenue.data).toHaveLength(12);
   });
 

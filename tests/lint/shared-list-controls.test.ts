@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * one SearchForm (app/components/ui/search-form.tsx), never a copy of their markup in a route.
  */
 const root = path.resolve(import.meta.dirname, "../..");
-const routes = readdirSync(path.join(root, "app/routes")).filter((f) => f.endsWith(".tsx"));
+const routes = readdirSync(path.join(root, "app/routes"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".tsx"));
 const source = (file: string) => readFileSync(path.join(root, "app/routes", file), "utf8");
 
 describe("one pager and one search form", () => {
@@ -17,12 +17,12 @@ describe("one pager and one search form", () => {
   });
 
   it.each([
-    ["dashboard.orders._index.tsx", ["Pager"]],
-    ["dashboard.subscriptions._index.tsx", ["Pager"]],
-    ["dashboard.users._index.tsx", ["Pager", "SearchForm"]],
-    ["dashboard.leads.tsx", ["Pager", "SearchForm"]],
-    ["dashboard.inbox.tsx", ["Pager", "SearchForm"]],
-    ["dashboard.search.tsx", ["SearchForm"]],
+    ["dashboard+/orders._index.tsx", ["Pager"]],
+    ["dashboard+/subscriptions._index.tsx", ["Pager"]],
+    ["dashboard+/users._index.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/leads.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/inbox.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/search.tsx", ["SearchForm"]],
   ])("%s uses %j", (file, components) => {
     for (const component of components) expect(source(file)).toMatch(new RegExp(`<${component}\\b`));
   });

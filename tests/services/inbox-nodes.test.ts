@@ -1,16 +1,10 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { describe, expect, test } from "vitest";
 
 import { supportRoomId } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
-import { env } from "~/utils/env.server";
 
-import { collect, connectClient, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
-import { createNodesDatabase, nodesAccount } from "../support/chat-nodes-helpers";
-import { privateRedis, type PrivateRedis } from "../support/private-services";
-import { ensureBuild, startServer, type ServerProcess } from "../support/server-process";
+import { collect, nextEvent, sendSupport } from "../support/chat-helpers";
+import { nodesAccount, startTwoNodes } from "../support/chat-nodes-helpers";
 
 /*
  * The support inbox across two production nodes sharing PostgreSQL and Redis (issue 14): typing,
@@ -18,18 +12,7 @@ import { ensureBuild, startServer, type ServerProcess } from "../support/server-
  * on one assignee that every staff socket sees.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-inbox-nodes-"));
-let database: Awaited<ReturnType<typeof createNodesDatabase>>;
-let redis: PrivateRedis;
-let nodeA: ServerProcess;
-let nodeB: ServerProcess;
-const sockets: ChatClient[] = [];
-
-async function connect(url: string, token: string) {
-  const socket = await connectClient(url, { token });
-  sockets.push(socket);
-  return socket;
-}
+const nodes = startTwoNodes("inbox-nodes");
 
 async function patchThread(url: string, token: string, customerId: string, body: unknown) {
   const response = await fetch(`${url}/api/chat/threads/${customerId}`, {
@@ -40,29 +23,12 @@ async function patchThread(url: string, token: string, customerId: string, body:
   return { status: response.status, body: (await response.json()) as { data: Thread } };
 }
 
-beforeAll(async () => {
-  ensureBuild();
-  if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this test needs PostgreSQL.");
-  database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
-  redis = await privateRedis();
-  const start = (name: string) => startServer({ DATABASE_URL: database.url, REDIS_URL: redis.url, DATA_DIR: path.join(dataDir, name), NODE_ENV: "production" });
-  [nodeA, nodeB] = await Promise.all([start("a"), start("b")]);
-}, 240_000);
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await Promise.all([nodeA?.stop("SIGKILL"), nodeB?.stop("SIGKILL")]);
-  await redis?.kill();
-  await database?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
-
 describe("the inbox on two nodes", () => {
   test("typing, a message's threadUpdated and read receipts cross nodes in both directions", async () => {
-    const customer = await nodesAccount(database.database, "user", "Nia Nodes");
-    const staff = await nodesAccount(database.database, "team", "Stan Staff");
-    const atA = await connect(nodeA.url, customer.token);
-    const atB = await connect(nodeB.url, staff.token);
+    const customer = await nodesAccount(nodes.database.database, "user", "Nia Nodes");
+    const staff = await nodesAccount(nodes.database.database, "team", "Stan Staff");
+    const atA = await nodes.connect(nodes.a.url, customer.token);
+    const atB = await nodes.connect(nodes.b.url, staff.token);
     const room = supportRoomId(customer.id);
 
     // Typing from node A reaches staff on node B (the room subscription may take a moment across Redis).
@@ -101,21 +67,21 @@ describe("the inbox on two nodes", () => {
   });
 
   test("two staff on two nodes assign at once: the last write wins and both see it", async () => {
-    const customer = await nodesAccount(database.database, "user", "Cara Contest");
-    const ann = await nodesAccount(database.database, "team", "Ann A");
-    const bob = await nodesAccount(database.database, "team", "Bob B");
-    await sendSupport(await connect(nodeA.url, customer.token), { message: "who takes this?" });
-    const annSocket = await connect(nodeA.url, ann.token);
-    const bobSocket = await connect(nodeB.url, bob.token);
+    const customer = await nodesAccount(nodes.database.database, "user", "Cara Contest");
+    const ann = await nodesAccount(nodes.database.database, "team", "Ann A");
+    const bob = await nodesAccount(nodes.database.database, "team", "Bob B");
+    await sendSupport(await nodes.connect(nodes.a.url, customer.token), { message: "who takes this?" });
+    const annSocket = await nodes.connect(nodes.a.url, ann.token);
+    const bobSocket = await nodes.connect(nodes.b.url, bob.token);
     const seenByAnn = collect(annSocket, "threadUpdated");
     const seenByBob = collect(bobSocket, "threadUpdated");
 
     const results = await Promise.all([
-      patchThread(nodeA.url, ann.token, customer.id, { assigneeId: ann.id }),
-      patchThread(nodeB.url, bob.token, customer.id, { assigneeId: bob.id }),
+      patchThread(nodes.a.url, ann.token, customer.id, { assigneeId: ann.id }),
+      patchThread(nodes.b.url, bob.token, customer.id, { assigneeId: bob.id }),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    const list = await fetch(`${nodeA.url}/api/chat/threads?search=${encodeURIComponent("Cara Contest")}`, {
+    const list = await fetch(`${nodes.a.url}/api/chat/threads?search=${encodeURIComponent("Cara Contest")}`, {
       headers: { Authorization: `Bearer ${ann.token}` },
     });
     const winner = ((await list.json()) as { data: { threads: Thread[] } }).data.threads[0]!.assignee!._id;

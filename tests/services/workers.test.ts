@@ -31,14 +31,24 @@ const workerPids = (pid: number) =>
 const socketHolders = (port: number) =>
   [...execFileSync("ss", ["-tnpH", "state", "established", `( sport = :${port} )`], { encoding: "utf8" }).matchAll(/pid=(\d+)/g)].map((m) => m[1]!);
 
+/** Whether both current workers have logged "server listening" (pino lines carry the pid). */
+const bothListen = () => {
+  const listening = new Set([...server.output().matchAll(/"pid":(\d+)[^\n]*"msg":"server listening"/g)].map((m) => m[1]));
+  const pids = workerPids(server.child.pid!);
+  return pids.length === 2 && pids.every((pid) => listening.has(pid));
+};
+
 beforeAll(async () => {
   ensureBuild();
   if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this suite needs PostgreSQL.");
   database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
-  server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: "2", DATA_DIR: dataDir });
+  server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: "2", DATA_DIR: dataDir, LOG_LEVEL: "info" });
   // /healthz answers as soon as one worker listens; wait for the second (the primary replaces a
   // worker that fails its boot, e.g. losing a race to seed the catalogue on a fresh database).
-  for (let i = 0; i < 200 && workerPids(server.child.pid!).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  // Wait until both workers have logged that they listen: only then does the primary hand
+  // connections to both (under a loaded CI a worker may listen many seconds after the first).
+  for (let i = 0; i < 900 && !bothListen(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!bothListen()) throw new Error(`two workers did not both listen:\n${server.output()}`);
   for (let i = 0; i < 100; i++) {
     const ok = await Promise.all(
       [0, 1, 2, 3].map(() =>
@@ -51,7 +61,7 @@ beforeAll(async () => {
     if (ok.every(Boolean)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-}, 120_000);
+}, 150_000);
 
 afterAll(async () => {
   for (const client of clients) client.close();
@@ -64,17 +74,20 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
   test("two workers serve; chat reaches sockets held by either worker", async () => {
     expect(workerPids(server.child.pid!)).toHaveLength(2);
     const staff = await nodesAccount(database.database, "team", "Wes Worker");
-    const customers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => nodesAccount(database.database, "user", `Cora ${i}`)));
+    const customers: Awaited<ReturnType<typeof nodesAccount>>[] = [];
     const atStaff: ThreadClient[] = [];
     const atCustomers: ThreadClient[] = [];
-    for (const c of customers) {
+    // The primary hands connections to the workers in turn, once each worker listens (the second
+    // may start listening a moment after the first): six pairs, and more until both hold some of
+    // these sockets, so that some customer and staff pairs sit on different workers.
+    for (let i = 0; i < 6 || (new Set(socketHolders(server.port)).size < 2 && i < 30); i++) {
+      const c = await nodesAccount(database.database, "user", `Cora ${i}`);
+      customers.push(c);
       atStaff.push(new ThreadClient(server.url, staff.token, c.id));
       atCustomers.push(new ThreadClient(server.url, c.token, c.id));
       clients.push(atStaff.at(-1)!, atCustomers.at(-1)!);
       await Promise.all([atStaff.at(-1)!.connected(), atCustomers.at(-1)!.connected()]);
     }
-    // The kernel and the primary hand connections to the workers: both hold some of these
-    // sockets, so some customer and staff pairs sit on different workers.
     const holders = new Set(socketHolders(server.port));
     expect([...holders].sort()).toEqual(workerPids(server.child.pid!).sort());
     for (const [i, customer] of atCustomers.entries()) {
@@ -83,7 +96,7 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
       expect((await atStaff[i]!.send(`to customer ${i}`, customers[i]!.id)).ok).toBe(true);
       await customer.has([`from customer ${i}`, `to customer ${i}`], 5_000);
     }
-  }, 30_000);
+  }, 60_000);
 
   test("a client that can only long-poll keeps one session while its requests land on either worker", async () => {
     const staff = await nodesAccount(database.database, "team", "Pat Poll");

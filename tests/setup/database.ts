@@ -33,11 +33,26 @@ export async function createTestDatabase(template: string): Promise<Database> {
   return database;
 }
 
-/** Back to the migrated template: every table of the app emptied (the template's tables are empty). */
+/**
+ * Back to the migrated template: every table of the app emptied (the template's tables are empty) and
+ * every sequence restarted, in one statement. Rows are deleted with triggers off for the statement
+ * (foreign keys, and the audit log's refusal to delete), not truncated: a truncate makes new files for every table it names, which in PGlite took
+ * 50–90 ms even with the tables empty (a delete: 5–40 ms, measured on 44 tables).
+ */
 export async function resetTestDatabase(database: Database): Promise<void> {
-  const rows = (await database.db.execute(
-    sql`select string_agg(format('%I.%I', schemaname, tablename), ', ') as tables from pg_tables where schemaname = 'public'`,
-  )) as unknown as { tables: string | null }[] | { rows: { tables: string | null }[] };
-  const tables = (Array.isArray(rows) ? rows : rows.rows)[0]?.tables;
-  if (tables) await database.db.execute(sql.raw(`truncate ${tables} restart identity cascade`));
+  await database.db.execute(
+    sql.raw(`do $reset$
+declare
+  name text;
+begin
+  perform set_config('session_replication_role', 'replica', true);
+  for name in select format('%I.%I', schemaname, tablename) from pg_tables where schemaname = 'public' loop
+    execute 'delete from ' || name;
+  end loop;
+  for name in select format('%I.%I', schemaname, sequencename) from pg_sequences where schemaname = 'public' loop
+    execute format('alter sequence %s restart', name);
+  end loop;
+end
+$reset$`),
+  );
 }

@@ -60,7 +60,9 @@ if (process.env.REDIS_URL) {
 
 afterAll(async () => {
   if (process.env.VITEST_SHARED_WORKER === "1" && JSON.stringify(process.env) !== settingsAtStart) {
-    throw new Error("This test file changes process.env: the app read its settings once per worker. List it under envTests in vitest.config.ts.");
+    throw new Error(
+      "This test file changes process.env: the app read its settings once per worker. List it under envTests in vitest.config.ts (or, for the fake Stripe or S3, with their shared settings in tests/fakes/stripe.ts or tests/support/s3rver.ts).",
+    );
   }
   // An isolated file (a process of its own) closes its database; a shared worker keeps it for the next file.
   if (process.env.VITEST_SHARED_WORKER !== "1") {

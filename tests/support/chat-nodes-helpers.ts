@@ -1,12 +1,19 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import postgres from "postgres";
+import { afterAll, beforeAll, inject } from "vitest";
 
 import { connectPostgres, type Database } from "#db/client";
 import { schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
-import { freePort } from "./server-process";
+import { connectClient, type ChatClient } from "./chat-helpers";
+import { privateRedis, type PrivateRedis } from "./private-services";
+import { ensureBuild, freePort, startServer, type ServerProcess } from "./server-process";
 
 /** Two app nodes need what a deployment has: a database of their own, Redis, a load balancer. */
 
@@ -81,4 +88,47 @@ export async function failoverProxy(upstreams: number[]) {
         server.close(() => resolve());
       }),
   };
+}
+
+/** What `startTwoNodes` gives a suite once its `beforeAll` has run. */
+export interface TwoNodes {
+  database: Awaited<ReturnType<typeof createNodesDatabase>>;
+  a: ServerProcess;
+  b: ServerProcess;
+  /** A socket to one node, closed after the suite. */
+  connect(url: string, token: string): Promise<ChatClient>;
+}
+
+/**
+ * Two production nodes on one fresh PostgreSQL database and a private Redis, started before the
+ * suite and stopped (with the sockets `connect` opened) after it. `name` labels their data folders.
+ */
+export function startTwoNodes(name: string): TwoNodes {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `brandlift-${name}-`));
+  const sockets: ChatClient[] = [];
+  let redis: PrivateRedis | undefined;
+  const nodes = {
+    async connect(url: string, token: string) {
+      const socket = await connectClient(url, { token });
+      sockets.push(socket);
+      return socket;
+    },
+  } as TwoNodes;
+  beforeAll(async () => {
+    ensureBuild();
+    if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this test needs PostgreSQL.");
+    nodes.database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
+    redis = await privateRedis();
+    const start = (node: string) =>
+      startServer({ DATABASE_URL: nodes.database.url, REDIS_URL: redis!.url, DATA_DIR: path.join(dataDir, node), NODE_ENV: "production" });
+    [nodes.a, nodes.b] = await Promise.all([start("a"), start("b")]);
+  }, 240_000);
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await Promise.all([nodes.a?.stop("SIGKILL"), nodes.b?.stop("SIGKILL")]);
+    await redis?.kill();
+    await nodes.database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+  return nodes;
 }

@@ -29,10 +29,14 @@ export interface AccountOptions {
   disabledAt?: Date;
 }
 
+/** The `Cookie` header value a browser would send for this session. */
+export async function cookieOf(session: { token: string; expiresAt: Date }) {
+  return (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0]!;
+}
+
 /** The `Cookie` header value a browser would send for a fresh session of this user. */
 export async function sessionCookieFor(userId: string) {
-  const session = await createSession(userId, "cookie");
-  return (await sessionCookieHeader(session.token, session.expiresAt)).split(";")[0];
+  return cookieOf(await createSession(userId, "cookie"));
 }
 
 export async function bearerFor(userId: string) {

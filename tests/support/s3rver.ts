@@ -4,7 +4,7 @@ import path from "node:path";
 import { S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 
-/** The S3_* settings a test file puts in process.env (inside vi.hoisted, before the app reads them). */
+/** The S3_* settings a test file puts in process.env (before it imports the app, which reads them once). */
 export interface S3Settings {
   port: number;
   S3_BUCKET: string;
@@ -12,6 +12,26 @@ export interface S3Settings {
   S3_REGION: string;
   S3_ACCESS_KEY_ID: string;
   S3_SECRET_ACCESS_KEY: string;
+}
+
+/**
+ * A file's S3 settings, put into process.env: its own bucket on a random port, or, where one worker
+ * runs the S3 files against one import of the app (project `unit-s3`, VITEST_SHARED_S3=1), the
+ * worker's one endpoint (set by tests/setup/shared-s3.ts) and bucket, on which each file starts its
+ * own s3rver with a fresh directory.
+ */
+export function s3Settings(bucket: string): S3Settings {
+  const shared = process.env.VITEST_SHARED_S3 === "1";
+  const port = shared ? Number(new URL(process.env.S3_ENDPOINT!).port) : 40_000 + Math.floor(Math.random() * 20_000);
+  const settings = {
+    S3_BUCKET: shared ? "brandlift-files" : bucket,
+    S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+  };
+  Object.assign(process.env, settings);
+  return { port, ...settings };
 }
 
 /** A client of the fake bucket, for checking what the app stored. */

@@ -1,21 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-
-import { sourceStamp, STAMP_FILE } from "../../scripts/source-stamp.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = path.join(ROOT, process.env.BUILD_DIR ?? "build");
 const SERVER = path.join(BUILD_DIR, "server.js");
 
 /** Builds the production server unless the build was made from exactly these sources. */
-export function ensureBuild() {
-  const stamp = path.join(BUILD_DIR, STAMP_FILE);
-  const fresh = fs.existsSync(SERVER) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8").trim() === sourceStamp(ROOT);
-  if (fresh) return;
-  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "pipe" });
-}
+export { ensureBuild } from "../../scripts/ensure-build.mjs";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,9 @@
-import type { SubscriptionJson } from "~/domain/billing";
+import type { Subscription } from "~/domain/billing";
 
 import { PlanStatusBadge } from "./plan-card";
 
 /** A customer's plans in one line for staff lists: "VIP TREATMENT · Active". */
-export function PlanBadges({ plans }: { plans: SubscriptionJson[] }) {
+export function PlanBadges({ plans }: { plans: Subscription[] }) {
   return (
     <ul className="mt-1 flex flex-wrap gap-2" aria-label="Plans">
       {plans.map((plan) => (

@@ -1,10 +1,11 @@
 import { Check } from "lucide-react";
 import type { ReactNode } from "react";
 
+import { BriefBadge } from "~/components/brief/briefs-needed";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { cn } from "~/components/ui/cn";
-import { PLAN_STATUS_LABELS, planDisplayStatus, type PlanDisplayStatus, type SubscriptionJson } from "~/domain/billing";
-import { formatMoney } from "~/domain/format";
+import { PLAN_STATUS_LABELS, planDisplayStatus, type PlanDisplayStatus, type Subscription, type SubscriptionJson } from "~/domain/billing";
+import { formatCents } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
 
 const tones: Record<PlanDisplayStatus, BadgeTone> = {
@@ -42,7 +43,7 @@ export function PlanCard({
   pastDueSteps,
   className,
 }: {
-  subscription: SubscriptionJson;
+  subscription: Subscription;
   headingLevel?: 2 | 3;
   showFeatures?: boolean;
   actions?: ReactNode;
@@ -65,11 +66,12 @@ export function PlanCard({
           </Heading>
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <PlanStatusBadge subscription={subscription} />
+            <BriefBadge brief={subscription.brief} />
             {renewal ? <span className="text-sm text-slate-600">{renewal}</span> : null}
           </div>
         </div>
         <p className="text-lg font-bold text-slate-950 tabular-nums">
-          {formatMoney(subscription.price, subscription.currency)}
+          {formatCents(subscription.priceCents, subscription.currency)}
           <span className="text-sm font-medium text-slate-600">/mo</span>
         </p>
       </div>

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { ArrowRight, CreditCard, RefreshCw } from "lucide-react";
 
 import { Button, ButtonLink } from "~/components/ui/button";
-import type { SubscriptionJson } from "~/domain/billing";
+import type { Subscription } from "~/domain/billing";
 
 import { PlanCard } from "./plan-card";
 
@@ -11,7 +11,7 @@ import { PlanCard } from "./plan-card";
  * includes; "Open plan" (its reports and messages) and "Manage billing" (Stripe's portal, or the
  * test billing page), a plain form that works without JavaScript.
  */
-export function PlanOverview({ plans }: { plans: SubscriptionJson[] }) {
+export function PlanOverview({ plans }: { plans: Subscription[] }) {
   return (
     <section aria-labelledby="plans-heading" className="space-y-4">
       <h2 id="plans-heading" className="text-xl font-bold text-slate-950">

@@ -1,13 +1,14 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 
-import type { SubscriptionJson } from "~/domain/billing";
-import { formatMoney } from "~/domain/format";
+import { BriefBadge } from "~/components/brief/briefs-needed";
+import type { Subscription } from "~/domain/billing";
+import { formatCents } from "~/domain/format";
 
 import { PlanStatusBadge, renewalText } from "./plan-card";
 
 /** Staff, on a customer's page: each of their plans, with a link to its reports. */
-export function StaffPlanList({ customerId, plans }: { customerId: string; plans: SubscriptionJson[] }) {
+export function StaffPlanList({ customerId, plans }: { customerId: string; plans: Subscription[] }) {
   return (
     <section aria-labelledby="customer-plans-heading" className="rounded-card border border-brand-200 bg-white p-5 shadow-card">
       <h3 id="customer-plans-heading" className="text-lg font-semibold text-slate-950">
@@ -18,10 +19,11 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
           <li key={plan._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <div className="min-w-0">
               <p className="font-semibold text-slate-950">
-                {plan.plan.name} · {formatMoney(plan.price, plan.currency)}/mo
+                {plan.plan.name} · {formatCents(plan.priceCents, plan.currency)}/mo
               </p>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
                 <PlanStatusBadge subscription={plan} />
+                <BriefBadge brief={plan.brief} />
                 {renewalText(plan)}
               </p>
             </div>

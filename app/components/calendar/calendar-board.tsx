@@ -41,14 +41,14 @@ export function CalendarBoard({
   };
   return (
     <div className="hidden md:block" data-testid="calendar-board">
-      <div className="grid grid-cols-7 gap-px overflow-hidden rounded-card border border-slate-200 bg-slate-200" role="grid" aria-label="Calendar">
+      <div className="grid grid-cols-7 gap-px overflow-hidden rounded-card border border-slate-200 bg-slate-200" role="list" aria-label="Calendar">
         {days.map((day) => {
           const outside = month !== null && !day.startsWith(month);
           const dayPosts = byDay.get(day) ?? [];
           return (
             <div
               key={day}
-              role="gridcell"
+              role="listitem"
               data-day={day}
               aria-label={dayLabel(day)}
               className={cn(

@@ -1,11 +1,10 @@
 import { Form } from "@remix-run/react";
 import { Plus } from "lucide-react";
 
+import { calendarSelectClass, ChannelSelect } from "~/components/calendar/channel-select";
 import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
-import { CAPTION_MAX, CHANNEL_LABELS, CHANNELS } from "~/domain/calendar";
-
-const selectClass = "block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3";
+import { CAPTION_MAX } from "~/domain/calendar";
 
 /** Staff draft a post: customer, channel, date and time (the viewer's zone) and caption. */
 export function NewPostForm({
@@ -33,7 +32,7 @@ export function NewPostForm({
       <div className="grid gap-4 sm:grid-cols-2">
         <label className="text-sm font-medium text-slate-700">
           Customer
-          <select name="customerId" required defaultValue={defaultCustomerId} className={selectClass}>
+          <select name="customerId" required defaultValue={defaultCustomerId} className={calendarSelectClass}>
             <option value="">Choose a customer</option>
             {customers.map((customer) => (
               <option key={customer._id} value={customer._id}>
@@ -42,16 +41,7 @@ export function NewPostForm({
             ))}
           </select>
         </label>
-        <label className="text-sm font-medium text-slate-700">
-          Channel
-          <select name="channel" required defaultValue="instagram" className={selectClass}>
-            {CHANNELS.map((channel) => (
-              <option key={channel} value={channel}>
-                {CHANNEL_LABELS[channel]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChannelSelect defaultValue="instagram" />
         <Field label="Date">{(control) => <Input {...control} name="date" type="date" required defaultValue={defaultDate} />}</Field>
         <Field label="Time">{(control) => <Input {...control} name="time" type="time" required defaultValue="10:00" />}</Field>
       </div>

@@ -6,6 +6,9 @@ import type { ClientSocket } from "~/realtime/use-socket";
 export const CHAT_READ_EVENT = "brandlift:chat-read";
 export type ChatReadDetail = { customerId: string };
 
+/** How long a receipt sent on the socket waits for its answer before it goes over HTTP. */
+const READ_ACK_TIMEOUT_MS = 3_000;
+
 const pending = new Map<string, { timer: ReturnType<typeof setTimeout>; lastMessageId: string }>();
 
 function postRead(customerId: string, lastMessageId: string) {
@@ -33,9 +36,18 @@ export function markThreadRead(customerId: string, lastMessageId: string, socket
   const timer = setTimeout(() => {
     pending.delete(customerId);
     if (socket?.connected) {
-      socket.emit("read", { roomId: supportRoomId(customerId), messageId: lastMessageId }, (result) => {
-        if (result.ok) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
-      });
+      // A receipt whose answer does not come (the connection dropped under it) or that the server
+      // could not store goes again over HTTP: a thread read is never left counted as unread.
+      let settled = false;
+      const settle = (stored: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(unanswered);
+        if (stored) window.dispatchEvent(new CustomEvent<ChatReadDetail>(CHAT_READ_EVENT, { detail: { customerId } }));
+        else postRead(customerId, lastMessageId);
+      };
+      const unanswered = setTimeout(() => settle(false), READ_ACK_TIMEOUT_MS);
+      socket.emit("read", { roomId: supportRoomId(customerId), messageId: lastMessageId }, (result) => settle(result.ok));
       return;
     }
     postRead(customerId, lastMessageId);

@@ -2,12 +2,14 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 import { PlanBadges } from "~/components/billing/plan-badges";
+import { BriefAnswerList, briefSentLine } from "~/components/brief/brief-answers";
+import { BriefBadge } from "~/components/brief/briefs-needed";
 import { StatusBadge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Label, Textarea } from "~/components/ui/input";
-import type { CustomerProfileJson } from "~/domain/customer";
-import { formatMoney } from "~/domain/format";
+import type { CustomerBriefJson, CustomerProfileJson } from "~/domain/customer";
+import { formatCents } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
 import { NOTE_MAX, type NoteJson } from "~/domain/schemas/workspace";
 
@@ -47,8 +49,9 @@ export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfi
             <li key={p._id} data-testid="customer-purchase" className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
               <span className="min-w-0 font-medium break-words text-slate-900">{p.service.name}</span>
               <span className="flex items-center gap-2">
-                <span className="text-slate-700 tabular-nums">{formatMoney(p.amount, p.currency)}</span>
+                <span className="text-slate-700 tabular-nums">{formatCents(p.amountCents, p.currency)}</span>
                 <StatusBadge status={p.status} />
+                <BriefBadge brief={p.brief} />
               </span>
               {p.assignee || p.dueAt ? (
                 <span className="w-full text-xs text-slate-600">
@@ -64,13 +67,48 @@ export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfi
   );
 }
 
+/** The customer's briefs: each one's answers fold open beside the conversation (issue 24.1). */
+export function BriefsSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
+  if (profile.briefs.length === 0) return null;
+  return (
+    <Section title="Briefs" id={`${idPrefix}-briefs`}>
+      <BriefList briefs={profile.briefs} />
+    </Section>
+  );
+}
+
+/** Briefs as staff read them: one fold each, open while there are few. */
+export function BriefList({ briefs }: { briefs: CustomerBriefJson[] }) {
+  return (
+    <ul className="mt-2 space-y-2">
+      {briefs.map((brief) => (
+        <li key={brief._id} data-testid="customer-brief">
+          <details open={briefs.length <= 2} className="rounded-xl border border-slate-200 p-3">
+            <summary className="flex min-h-11 cursor-pointer flex-wrap items-center gap-2 font-medium text-slate-900">
+              {brief.title}
+              {brief.submittedAt ? (
+                <span className="text-xs text-slate-600">{briefSentLine(brief.submittedAt)}</span>
+              ) : (
+                <BriefBadge brief={{ required: true, submittedAt: null }} />
+              )}
+            </summary>
+            <div className="mt-2">
+              <BriefAnswerList brief={brief} files={brief.files} compact />
+            </div>
+          </details>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerProfileJson; idPrefix: string; limit?: number }) {
   const shown = limit ? profile.receipts.slice(0, limit) : profile.receipts;
   return (
     <Section title="Orders and receipts" id={`${idPrefix}-orders`}>
       <p className="mt-1 text-slate-700">
         <span data-testid="total-paid" className="font-semibold text-slate-950 tabular-nums">
-          {formatMoney(profile.totalPaid.amount, profile.totalPaid.currency)}
+          {formatCents(profile.totalPaid.amountCents, profile.totalPaid.currency)}
         </span>{" "}
         paid in {profile.receipts.length} {profile.receipts.length === 1 ? "payment" : "payments"}
       </p>
@@ -88,8 +126,9 @@ export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerP
                 </a>
               )}
               <span className="text-slate-600">
-                <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>
-                {r.refunded > 0 ? <span className="text-slate-600"> ({formatMoney(r.refunded, r.currency)} refunded)</span> : null} · {formatDate(r.paidAt)}
+                <span className="tabular-nums">{formatCents(r.amountCents, r.currency)}</span>
+                {r.refundedCents > 0 ? <span className="text-slate-600"> ({formatCents(r.refundedCents, r.currency)} refunded)</span> : null} ·{" "}
+                {formatDate(r.paidAt)}
               </span>
             </li>
           ))}

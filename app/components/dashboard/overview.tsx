@@ -4,11 +4,11 @@ import { useState } from "react";
 
 import { SectionError } from "~/components/ui/section-error";
 import { StatCard } from "~/components/ui/stat-card";
-import { formatMoney } from "~/domain/format";
+import { dollarsToCents, formatCents } from "~/domain/format";
 import type { Section } from "~/domain/section";
 
 export type OverviewCounts =
-  | { role: "team"; totalRevenue: number; servicesBooked: number; totalActiveUsers: number; mrr?: number; activeSubscribers?: number }
+  | { role: "team"; totalRevenueCents: number; servicesBooked: number; totalActiveUsers: number; mrrCents?: number; activeSubscribers?: number }
   | { role: "user"; totalServicesBooked: number; completed: number; inProgress: number };
 
 const number = new Intl.NumberFormat("en-US");
@@ -30,8 +30,16 @@ export function Overview({ counts: given, role }: { counts: Section<OverviewCoun
       setRetrying(true);
       try {
         const response = await fetch("/api/users/count", { headers: { Accept: "application/json" }, credentials: "same-origin" });
-        const body = (await response.json()) as { data?: { serviceCounts?: Omit<OverviewCounts, "role"> } };
-        if (response.ok && body.data?.serviceCounts) setRetried({ role: role ?? "user", ...body.data.serviceCounts } as OverviewCounts);
+        // The API's counts: staff's revenue comes in dollars, screens take cents.
+        const body = (await response.json()) as { data?: { serviceCounts?: Record<string, number> } };
+        const { totalRevenue, ...counts } = body.data?.serviceCounts ?? {};
+        if (response.ok && body.data?.serviceCounts) {
+          setRetried({
+            role: role ?? "user",
+            ...counts,
+            ...(totalRevenue === undefined ? {} : { totalRevenueCents: dollarsToCents(totalRevenue) }),
+          } as OverviewCounts);
+        }
       } catch (error) {
         console.warn("overview counts failed:", error);
       } finally {
@@ -53,14 +61,16 @@ export function Overview({ counts: given, role }: { counts: Section<OverviewCoun
   return (
     <section
       aria-label="Overview"
-      className={shown.role === "team" && shown.mrr !== undefined ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"}
+      className={
+        shown.role === "team" && shown.mrrCents !== undefined ? "grid gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-5" : "grid gap-4 sm:grid-cols-3"
+      }
     >
       {shown.role === "team" ? (
         <>
-          <StatCard label="Total Revenue" value={formatMoney(shown.totalRevenue)} icon={CircleDollarSign} />
+          <StatCard label="Total Revenue" value={formatCents(shown.totalRevenueCents)} icon={CircleDollarSign} />
           <StatCard label="Services Booked" value={number.format(shown.servicesBooked)} icon={ShoppingBag} />
           <StatCard label="Active Users" value={number.format(shown.totalActiveUsers)} icon={Users} />
-          {shown.mrr !== undefined ? <StatCard label="Monthly Recurring Revenue" value={formatMoney(shown.mrr)} icon={Repeat} /> : null}
+          {shown.mrrCents !== undefined ? <StatCard label="Monthly Recurring Revenue" value={formatCents(shown.mrrCents)} icon={Repeat} /> : null}
           {shown.activeSubscribers !== undefined ? (
             <StatCard label="Active Subscribers" value={number.format(shown.activeSubscribers)} icon={BadgeCheck} />
           ) : null}

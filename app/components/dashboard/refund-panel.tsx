@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, Input, Textarea } from "~/components/ui/input";
-import { formatCents, formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 /** What the order page's action answered: a refused step (with what was typed) or the confirmation to show. */
 export type RefundResult =
@@ -30,7 +30,7 @@ export type RefundResult =
 export function RefundPanel({
   orderId,
   currency,
-  left,
+  leftCents,
   refundable,
   refundKey,
   result,
@@ -38,8 +38,8 @@ export function RefundPanel({
 }: {
   orderId: string;
   currency: string;
-  /** Dollars left to refund. */
-  left: number;
+  /** What is left to refund, in cents. */
+  leftCents: number;
   refundable: boolean;
   refundKey: string;
   result: RefundResult;
@@ -83,11 +83,11 @@ export function RefundPanel({
     <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-[16rem_1fr]" aria-label="Refund this order">
       <input type="hidden" name="refundKey" value={refundKey} />
       <Field
-        label={`Amount to refund (up to ${formatMoney(left, currency)})`}
+        label={`Amount to refund (up to ${formatCents(leftCents, currency)})`}
         error={error && error.field !== "reason" ? error.error : undefined}
         hint="Empty: everything left."
       >
-        {(control) => <Input {...control} name="amount" inputMode="decimal" placeholder={left.toFixed(2)} defaultValue={error?.values.amount} />}
+        {(control) => <Input {...control} name="amount" inputMode="decimal" placeholder={(leftCents / 100).toFixed(2)} defaultValue={error?.values.amount} />}
       </Field>
       <Field label="Reason (shown in the order's history)" error={error?.field === "reason" ? error.error : undefined}>
         {(control) => <Textarea {...control} name="reason" rows={2} required maxLength={500} defaultValue={error?.values.reason} />}

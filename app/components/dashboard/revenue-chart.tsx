@@ -2,11 +2,11 @@ import { scaleBand, scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 
 import { compactDollars, roundTicks } from "~/domain/chart";
-import { formatMoney } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 
 export interface RevenueChartMonth {
   month: string;
-  revenue: number;
+  revenueCents: number;
   orders: number;
   renewals: number;
 }
@@ -33,8 +33,8 @@ const label = (month: string) => {
  * same figures follow as a table for screen readers.
  */
 export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
-  const total = months.reduce((sum, m) => sum + m.revenue, 0);
-  const empty = months.every((m) => m.revenue === 0 && m.orders === 0);
+  const totalCents = months.reduce((sum, m) => sum + m.revenueCents, 0);
+  const empty = months.every((m) => m.revenueCents === 0 && m.orders === 0);
   return (
     <section aria-labelledby="revenue-chart-heading" className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -42,8 +42,8 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
           Revenue, last {months.length} months
         </h2>
         <p className="text-sm text-slate-600">
-          {formatMoney(total)} net of refunds, renewals included · <span className="inline-block size-2.5 rounded-sm bg-brand-600" aria-hidden="true" /> revenue{" "}
-          <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
+          {formatCents(totalCents)} net of refunds, renewals included · <span className="inline-block size-2.5 rounded-sm bg-brand-600" aria-hidden="true" />{" "}
+          revenue <span className="inline-block h-0.5 w-3 bg-accent-500 align-middle" aria-hidden="true" /> orders
         </p>
       </div>
       {empty ? (
@@ -71,7 +71,7 @@ export function RevenueChart({ months }: { months: RevenueChartMonth[] }) {
           {months.map((m) => (
             <tr key={m.month}>
               <th scope="row">{label(m.month)}</th>
-              <td>{formatMoney(m.revenue)}</td>
+              <td>{formatCents(m.revenueCents)}</td>
               <td>{m.orders}</td>
               <td>{m.renewals}</td>
             </tr>
@@ -91,7 +91,8 @@ function ChartSvg({ months, layout, className, testId }: { months: RevenueChartM
     .range([0, innerWidth])
     .padding(0.25);
   // Whole, distinct, round ticks on both axes (domain/chart.ts); the scales end at the last tick.
-  const revenueTicks = roundTicks(Math.max(...months.map((m) => m.revenue)));
+  // The left axis is written in whole dollars: its ticks are rounded in dollars.
+  const revenueTicks = roundTicks(Math.max(...months.map((m) => m.revenueCents / 100)));
   const orderTicks = roundTicks(Math.max(...months.map((m) => m.orders)));
   const revenue = scaleLinear()
     .domain([0, revenueTicks.at(-1)!])
@@ -128,15 +129,15 @@ function ChartSvg({ months, layout, className, testId }: { months: RevenueChartM
           <g key={m.month}>
             <rect
               x={x(m.month)}
-              y={revenue(m.revenue)}
+              y={revenue(m.revenueCents / 100)}
               width={x.bandwidth()}
-              height={Math.max(0, innerHeight - revenue(m.revenue))}
+              height={Math.max(0, innerHeight - revenue(m.revenueCents / 100))}
               rx={3}
               className="fill-brand-600"
               data-month={testId ? m.month : undefined}
-              data-revenue={testId ? m.revenue : undefined}
+              data-revenue-cents={testId ? m.revenueCents : undefined}
             >
-              <title>{`${label(m.month)}: ${formatMoney(m.revenue)}, ${m.orders} orders${m.renewals ? `, ${m.renewals} renewals` : ""}`}</title>
+              <title>{`${label(m.month)}: ${formatCents(m.revenueCents)}, ${m.orders} orders${m.renewals ? `, ${m.renewals} renewals` : ""}`}</title>
             </rect>
             {(months.length - 1 - index) % labelEvery === 0 ? (
               <text x={(x(m.month) ?? 0) + x.bandwidth() / 2} y={innerHeight + 20} textAnchor="middle" fontSize={fontSize} className="fill-slate-600">

@@ -23,7 +23,7 @@ import {
 import { useEffect, useRef, type ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
-import { Logo } from "~/components/ui/logo";
+import { Logo, LogoMark } from "~/components/ui/logo";
 
 const links = {
   team: [
@@ -62,18 +62,24 @@ const itemClass =
 /**
  * The spec's sidebar: Users for staff, Services and Reports for customers, Logout for both.
  * `badges`: something to show at the end of a link (unread counts), by the link's path.
+ * `compact`: a workspace (the inbox's three panes) is open: from 1024 to 1279 px the sidebar is a rail
+ * of icons (labels stay for screen readers and as tooltips), so the conversation keeps its width.
  */
 export function Sidebar({
   role,
   name,
   badges = {},
   setupOnly = false,
+  compact = false,
 }: {
   role: "user" | "team";
   name: string;
   badges?: Partial<Record<string, ReactNode>>;
   setupOnly?: boolean;
+  compact?: boolean;
 }) {
+  /** Visible on phones and from xl; hidden (but read) on a compact rail between lg and xl. */
+  const railText = compact ? "lg:sr-only xl:not-sr-only" : undefined;
   const row = useRef<HTMLUListElement>(null);
   const { pathname } = useLocation();
   // Phones: the row of links scrolls sideways; bring the current page's link into view (Receipts, Account… sit past the edge).
@@ -87,12 +93,13 @@ export function Sidebar({
     }
   }, [pathname]);
   return (
-    <div className="bg-brand-950 text-white lg:w-64 lg:shrink-0">
+    <div className={cn("bg-brand-950 text-white lg:w-64 lg:shrink-0", compact && "lg:w-16 xl:w-64")}>
       {/* From lg a full-height column that scrolls on its own when the links outgrow a short window (16 for staff). */}
       <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col lg:overflow-y-auto">
-        <div className="flex items-center justify-between gap-4 px-5 py-4 lg:py-6">
+        <div className={cn("flex items-center justify-between gap-4 px-5 py-4 lg:py-6", compact && "lg:justify-center lg:px-2 xl:justify-between xl:px-5")}>
           <Link to="/" aria-label="BrandLift home" className="rounded-lg focus-visible:outline-2 focus-visible:outline-accent-300">
-            <Logo tone="light" />
+            <Logo tone="light" className={compact ? "lg:hidden xl:inline-flex" : undefined} />
+            {compact ? <LogoMark className="hidden size-9 lg:block xl:hidden" /> : null}
           </Link>
           {/* Phones: Logout stays in the top bar, never clipped by the scrolling row of links. */}
           <Form method="post" action="/logout" className="lg:hidden">
@@ -102,7 +109,7 @@ export function Sidebar({
             </button>
           </Form>
         </div>
-        <nav aria-label="Dashboard" className="flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6">
+        <nav aria-label="Dashboard" className={cn("flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6", compact && "lg:px-2 xl:px-3")}>
           {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
           <ul
             ref={row}
@@ -115,26 +122,42 @@ export function Sidebar({
                   // Overview is /dashboard itself: current only there, not on every page under it.
                   end={to === "/dashboard"}
                   prefetch="intent"
+                  title={compact ? label : undefined}
                   className={({ isActive }) =>
-                    cn(itemClass, "px-3 whitespace-nowrap lg:px-4", isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white")
+                    cn(
+                      itemClass,
+                      "px-3 whitespace-nowrap lg:px-4",
+                      compact && "relative lg:justify-center lg:px-0 xl:justify-start xl:px-4",
+                      isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white",
+                    )
                   }
                 >
-                  <Icon className="size-5" aria-hidden="true" />
-                  {label}
-                  {badges[to] ? <span className="ml-auto">{badges[to]}</span> : null}
+                  <Icon className="size-5 shrink-0" aria-hidden="true" />
+                  <span className={railText}>{label}</span>
+                  {badges[to] ? (
+                    <span className={cn("ml-auto", compact && "lg:absolute lg:-top-1 lg:right-0 lg:ml-0 xl:static xl:ml-auto")}>{badges[to]}</span>
+                  ) : null}
                 </NavLink>
               </li>
             ))}
             <li className="hidden lg:mt-auto lg:block">
               <Form method="post" action="/logout">
-                <button type="submit" className={cn(itemClass, "text-slate-300 hover:bg-white/10 hover:text-white")}>
-                  <LogOut className="size-5" aria-hidden="true" />
-                  Logout
+                <button
+                  type="submit"
+                  title={compact ? "Logout" : undefined}
+                  className={cn(
+                    itemClass,
+                    "text-slate-300 hover:bg-white/10 hover:text-white",
+                    compact && "lg:justify-center lg:px-0 xl:justify-start xl:px-4",
+                  )}
+                >
+                  <LogOut className="size-5 shrink-0" aria-hidden="true" />
+                  <span className={railText}>Logout</span>
                 </button>
               </Form>
             </li>
           </ul>
-          <p className="mt-auto hidden px-4 pt-6 text-xs text-slate-300 lg:block">
+          <p className={cn("mt-auto hidden px-4 pt-6 text-xs text-slate-300 lg:block", compact && "lg:hidden xl:block")}>
             Signed in as <span className="font-semibold text-white">{name}</span>
           </p>
         </nav>

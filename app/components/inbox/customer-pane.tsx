@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 
-import { GraderSection, NotesSection, OrdersSection, PlanSection, PurchasesSection } from "~/components/customer/customer-sections";
+import { BriefsSection, GraderSection, NotesSection, OrdersSection, PlanSection, PurchasesSection } from "~/components/customer/customer-sections";
 import type { CustomerProfileJson } from "~/domain/customer";
 
 /** Beside an open conversation: who the customer is to us, from one profile read (models/customer-profile.server.ts). */
@@ -10,6 +10,7 @@ export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJ
     <div className="space-y-3">
       <PlanSection profile={profile} idPrefix="pane" />
       <PurchasesSection profile={profile} idPrefix="pane" />
+      <BriefsSection profile={profile} idPrefix="pane" />
       <OrdersSection profile={profile} idPrefix="pane" limit={3} />
       <GraderSection profile={profile} idPrefix="pane" />
       <NotesSection profile={profile} idPrefix="pane" error={noteError} />

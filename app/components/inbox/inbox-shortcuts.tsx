@@ -1,15 +1,22 @@
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { Keyboard } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useWhenIdle } from "~/components/ui/use-when-idle";
 
 /*
  * The inbox from the keyboard (issue 23, like Linear and Help Scout). Keys act on what the page
  * already shows: j/k move the focus through the thread links (Enter follows the focused link, as
  * any link), r focuses the message box, e and a press the page's own Close/Reopen and "Assign to
  * me" buttons, so every shortcut does exactly what its form does without JavaScript.
+ *
+ * A form's key pressed while the page is still sending or loading (the previous form's page data,
+ * a revalidation) is kept and pressed once the page is idle: the button it means may still be busy
+ * then, or relabelled live by the socket before its form's data came, and a key is never dropped
+ * (docs/decisions/248-inbox-keys-wait-for-idle.md).
  */
 
 export const INBOX_SHORTCUTS: ReadonlyArray<readonly [key: string, what: string]> = [
@@ -22,6 +29,9 @@ export const INBOX_SHORTCUTS: ReadonlyArray<readonly [key: string, what: string]
   ["/", "Search"],
   ["?", "Show these shortcuts"],
 ];
+
+/** Keys that send one of the page's forms. */
+const FORM_KEYS = new Set(["e", "a"]);
 
 /** Where typing goes: keys pressed there are text, never shortcuts. */
 const TYPING = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
@@ -78,16 +88,26 @@ function handle(key: string, showHelp: () => void): boolean {
 export function InboxShortcuts() {
   const [helpOpen, setHelpOpen] = useState(false);
   const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const press = useCallback((key: string) => handle(key, () => setHelpOpen(true)), []);
+  /** A form's key pressed while the page was busy is pressed when it is idle again. */
+  const pressWhenIdle = useWhenIdle(navigation.state !== "idle" || revalidator.state !== "idle", press);
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
       const target = event.target instanceof Element ? event.target : null;
       if (target?.closest(TYPING) || document.querySelector('[role="dialog"]')) return;
-      if (handle(event.key, () => setHelpOpen(true))) event.preventDefault();
+      if (FORM_KEYS.has(event.key)) {
+        event.preventDefault();
+        pressWhenIdle(event.key);
+        return;
+      }
+      if (press(event.key)) event.preventDefault();
     }
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, []);
+  }, [press, pressWhenIdle]);
   // Shortcuts need JavaScript: without it there is no button promising them.
   if (!hydrated) return null;
   return (

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import type { Thread } from "~/domain/inbox";
+import { latestThread, type Thread } from "~/domain/inbox";
 
 import { applyThreadUpdate } from "./use-inbox";
 
@@ -52,5 +52,24 @@ describe("applyThreadUpdate", () => {
       "b",
       "a",
     ]);
+  });
+});
+
+describe("an older copy of a thread arriving late", () => {
+  const closed = thread("a", "2026-11-23T10:00:05Z", { status: "closed" });
+  const openBefore = thread("a", "2026-11-23T10:00:01Z", { lastMessage: closed.lastMessage, updatedAt: "2026-11-23T10:00:04Z" });
+
+  test("never replaces the newer one, on the thread page or in the list", () => {
+    expect(latestThread(closed, openBefore)).toBe(closed);
+    expect(latestThread(openBefore, closed)).toBe(closed);
+    expect(applyThreadUpdate([closed], openBefore, { filter: "all", viewerId: "me", searching: false })).toEqual([closed]);
+  });
+
+  test("a copy as new as the shown one, or another thread, is taken", () => {
+    const sameTime = { ...closed, unread: 0 };
+    expect(latestThread(closed, sameTime)).toBe(sameTime);
+    const other = thread("b", "2026-11-23T10:00:00Z");
+    expect(latestThread(closed, other)).toBe(other);
+    expect(latestThread(null, other)).toBe(other);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-import { TYPING_SHOWN_MS, type InboxFilter, type Thread } from "~/domain/inbox";
+import { latestThread, TYPING_SHOWN_MS, type InboxFilter, type Thread } from "~/domain/inbox";
 import { useOptionalSocket, useSocketConnection } from "~/realtime/use-socket";
 
 const latestFirst = (a: Thread, b: Thread) => (b.lastMessage?.createdAt ?? "").localeCompare(a.lastMessage?.createdAt ?? "") || (a._id < b._id ? 1 : -1);
@@ -13,9 +13,11 @@ export function threadMatches(thread: Thread, filter: InboxFilter, viewerId: str
   return true;
 }
 
-/** The list after one `threadUpdated`: replaced or added in its place by latest message, or dropped when it no longer matches. */
+/** The list after one `threadUpdated`: replaced or added in its place by latest message, or dropped when it no longer matches; an older copy than the listed one changes nothing. */
 export function applyThreadUpdate(list: Thread[], thread: Thread, options: { filter: InboxFilter; viewerId: string; searching: boolean }): Thread[] {
-  const listed = list.some((t) => t._id === thread._id);
+  const current = list.find((t) => t._id === thread._id);
+  if (current && latestThread(current, thread) !== thread) return list;
+  const listed = !!current;
   const rest = list.filter((t) => t._id !== thread._id && t.roomId !== thread.roomId);
   if (!threadMatches(thread, options.filter, options.viewerId) || (options.searching && !listed)) return rest;
   return [...rest, thread].sort(latestFirst);

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 
 import { cn } from "~/components/ui/cn";
 import { Modal } from "~/components/ui/modal";
+import { useWhenIdle } from "~/components/ui/use-when-idle";
 import { SEARCH_KIND_LABELS, SEARCH_KINDS, SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH, type SearchAnswer, type SearchHit } from "~/domain/search";
 
 /*
@@ -39,11 +40,14 @@ export function SearchPalette() {
   }, []);
 
   const q = text.trim();
+  // One search in flight at a time: a newer query waits for it and then goes, instead of aborting
+  // it (an aborted load is wasted work on the server, and Remix logs its abort to the console).
+  const search = useWhenIdle(fetcher.state !== "idle", (path: string) => load.current(path), { runMakesBusy: true });
   useEffect(() => {
     if (!open || q.length < SEARCH_MIN_LENGTH || q.length > SEARCH_MAX_LENGTH) return;
-    const timer = setTimeout(() => load.current(searchPath(q)), DEBOUNCE_MS);
+    const timer = setTimeout(() => search(searchPath(q)), DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [open, q]);
+  }, [open, q, search]);
 
   const answer = q.length >= SEARCH_MIN_LENGTH ? fetcher.data : undefined;
   const groups = answer?.groups;

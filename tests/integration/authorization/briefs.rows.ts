@@ -62,38 +62,69 @@ const answers = { json: { answers: { brand: "Authz Co" } } };
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api.services.$id.brief.ts",
+    route: "api+/services.$id.brief.ts",
     method: "PUT",
     path: (f) => `/api/services/${f.ids.briefService}/brief`,
     body: { json: { questions: QUESTIONS } },
     expect: staffApi,
   },
   {
-    route: "api.services.$id.brief.ts",
+    route: "api+/services.$id.brief.ts",
     method: "PUT",
     path: `/api/services/${crypto.randomUUID()}/brief`,
     note: "unknown service",
     body: { json: { questions: QUESTIONS } },
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api.services.$id.brief.ts", method: "GET", path: (f) => `/api/services/${f.ids.briefService}/brief`, expect: everyone(405) },
-  { route: "api.plans.$id.brief.ts", method: "PUT", path: "/api/plans/starter/brief", body: { json: { questions: [] } }, expect: staffApi },
-  { route: "api.plans.$id.brief.ts", method: "GET", path: "/api/plans/starter/brief", expect: everyone(405) },
-  { route: "api.services.purchases.$id.brief.ts", method: "GET", path: (f) => `/api/services/purchases/${f.ids.briefPurchaseA}/brief`, expect: ownerRead },
+  { route: "api+/services.$id.brief.ts", method: "GET", path: (f) => `/api/services/${f.ids.briefService}/brief`, expect: everyone(405) },
+  { route: "api+/plans.$id.brief.ts", method: "PUT", path: "/api/plans/starter/brief", body: { json: { questions: [] } }, expect: staffApi },
+  { route: "api+/plans.$id.brief.ts", method: "GET", path: "/api/plans/starter/brief", expect: everyone(405) },
+  { route: "api+/services.purchases.$id.brief.ts", method: "GET", path: (f) => `/api/services/purchases/${f.ids.briefPurchaseA}/brief`, expect: ownerRead },
   {
-    route: "api.services.purchases.$id.brief.ts",
+    route: "api+/services.purchases.$id.brief.ts",
     method: "PUT",
     path: (f) => `/api/services/purchases/${f.ids.briefPurchaseA}/brief`,
     body: answers,
     expect: ownerWrite,
   },
   {
-    route: "api.services.purchases.$id.brief.ts",
+    route: "api+/services.purchases.$id.brief.ts",
     method: "GET",
     path: `/api/services/purchases/${crypto.randomUUID()}/brief`,
     note: "unknown purchase",
     expect: { anonymous: 401, customerA: 404, customerB: 404, team: 404 },
   },
-  { route: "api.subscriptions.$id.brief.ts", method: "GET", path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`, expect: ownerRead },
-  { route: "api.subscriptions.$id.brief.ts", method: "PUT", path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`, body: answers, expect: ownerWrite },
+  { route: "api+/subscriptions.$id.brief.ts", method: "GET", path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`, expect: ownerRead },
+  { route: "api+/subscriptions.$id.brief.ts", method: "PUT", path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`, body: answers, expect: ownerWrite },
 ];
+
+// The pages (decision 201): the editor's form beside a service, and the brief page of a purchase and of a plan.
+const loginPage = { status: 302, location: "/login" };
+const pageRead: Record<Actor, Expected> = { anonymous: loginPage, customerA: 200, customerB: 404, team: 200 };
+const pageForm = { form: { "answers.brand": "Authz Co" } };
+rows.push(
+  {
+    route: "dashboard+/catalogue_.services.$serviceId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/catalogue/services/${f.ids.briefService}`,
+    note: "brief questions",
+    body: { form: { formId: "brief", intent: "save-brief-questions", "questions[0].label": "Brand name", "questions[0].kind": "text" } },
+    expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/catalogue/services/" } }),
+  },
+  { route: "dashboard+/services_.$purchaseId.brief.tsx", method: "GET", path: (f) => `/dashboard/services/${f.ids.briefPurchaseA}/brief`, expect: pageRead },
+  {
+    route: "dashboard+/services_.$purchaseId.brief.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/services/${f.ids.briefPurchaseA}/brief`,
+    body: pageForm,
+    expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/services/" }, customerB: 404, team: 403 },
+  },
+  { route: "dashboard+/plans_.$subscriptionId.brief.tsx", method: "GET", path: (f) => `/dashboard/plans/${f.ids.briefPlanA}/brief`, expect: pageRead },
+  {
+    route: "dashboard+/plans_.$subscriptionId.brief.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/plans/${f.ids.briefPlanA}/brief`,
+    body: pageForm,
+    expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/plans/" }, customerB: 404, team: 403 },
+  },
+);

@@ -1,7 +1,8 @@
+import { calendarLinkFor } from "~/models/calendar-links.server";
 import { addPostMedia, createPost, updatePost } from "~/models/posts.server";
 
 import { samples } from "../../support/reports-cases";
-import { byRole, everyone } from "./helpers";
+import { byRole, createTestUser, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
@@ -31,84 +32,92 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   const request = new Request(`http://localhost/api/posts/${reviewPost}/media`, { method: "POST", body: png() });
   const withMedia = await addPostMedia(base.team, reviewPost, request);
   const draftMedia = await addPostMedia(base.team, draftPost, new Request(`http://localhost/api/posts/${draftPost}/media`, { method: "POST", body: png() }));
-  return { calendarPost: reviewPost, calendarDraft: draftPost, calendarMedia: withMedia.media[0]!._id, calendarDraftMedia: draftMedia.media[0]!._id };
+  // A link of its own customer, so that the rows renewing A's and B's links leave it working.
+  const feedUrl = await calendarLinkFor((await createTestUser({ role: "user", name: "Feed Holder" })).id);
+  return {
+    calendarPost: reviewPost,
+    calendarDraft: draftPost,
+    calendarMedia: withMedia.media[0]!._id,
+    calendarDraftMedia: draftMedia.media[0]!._id,
+    calendarFeed: new URL(feedUrl).pathname,
+  };
 }
 
 const freshInReview = async (f: Fixtures) => postFor(f.team, f.customerA.id, "in_review");
 const loginPage = { status: 302, location: "/login" };
 
 export const rows: AuthorizationRow[] = [
-  { route: "api.posts.ts", method: "GET", path: "/api/posts", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  { route: "api+/posts.ts", method: "GET", path: "/api/posts", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
   {
-    route: "api.posts.ts",
+    route: "api+/posts.ts",
     method: "GET",
     path: (f) => `/api/posts?customerId=${f.customerA.id}&status=in_review&from=2030-06-01&to=2030-07-01`,
     note: "customer A's month",
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
   },
   {
-    route: "api.posts.ts",
+    route: "api+/posts.ts",
     method: "POST",
     path: "/api/posts",
     body: (f) => ({ json: { customerId: f.customerA.id, channel: "x", scheduledAt: when, caption: "New" } }),
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   {
-    route: "api.posts.$id.ts",
+    route: "api+/posts.$id.ts",
     method: "PATCH",
     path: async (f) => `/api/posts/${await freshInReview(f)}`,
     body: { json: { caption: "Edited", scheduledAt: "2030-06-11T10:00:00Z" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 200 }),
   },
   {
-    route: "api.posts.$id.ts",
+    route: "api+/posts.$id.ts",
     method: "PATCH",
     path: `/api/posts/${crypto.randomUUID()}`,
     note: "unknown id",
     body: { json: { caption: "x" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api.posts.$id.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}`, expect: everyone(405) },
+  { route: "api+/posts.$id.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}`, expect: everyone(405) },
   {
-    route: "api.posts.$id.media.ts",
+    route: "api+/posts.$id.media.ts",
     method: "POST",
     path: (f) => `/api/posts/${f.ids.calendarDraft}/media`,
     body: { multipart: png },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api.posts.$id.media.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarDraft}/media`, expect: everyone(405) },
+  { route: "api+/posts.$id.media.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarDraft}/media`, expect: everyone(405) },
   {
-    route: "api.posts.$id.review.ts",
+    route: "api+/posts.$id.review.ts",
     method: "POST",
     path: async (f) => `/api/posts/${await freshInReview(f)}/review`,
     body: { json: { decision: "approve" } },
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 403 },
   },
   {
-    route: "api.posts.$id.review.ts",
+    route: "api+/posts.$id.review.ts",
     method: "POST",
     path: (f) => `/api/posts/${f.ids.calendarDraft}/review`,
     note: "a draft",
     body: { json: { decision: "approve" } },
     expect: { anonymous: 401, customerA: 404, customerB: 404, team: 403 },
   },
-  { route: "api.posts.$id.review.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/review`, expect: everyone(405) },
+  { route: "api+/posts.$id.review.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/review`, expect: everyone(405) },
   {
-    route: "api.posts.$id.comments.ts",
+    route: "api+/posts.$id.comments.ts",
     method: "POST",
     path: (f) => `/api/posts/${f.ids.calendarPost}/comments`,
     body: { json: { body: "Looks good" } },
     expect: { anonymous: 401, customerA: 201, customerB: 404, team: 201 },
   },
   {
-    route: "api.posts.$id.comments.ts",
+    route: "api+/posts.$id.comments.ts",
     method: "POST",
     path: (f) => `/api/posts/${f.ids.calendarDraft}/comments`,
     note: "a draft",
     body: { json: { body: "Internal" } },
     expect: { anonymous: 401, customerA: 404, customerB: 404, team: 201 },
   },
-  { route: "api.posts.$id.comments.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/comments`, expect: everyone(405) },
+  { route: "api+/posts.$id.comments.ts", method: "GET", path: (f) => `/api/posts/${f.ids.calendarPost}/comments`, expect: everyone(405) },
   {
     route: "files.posts.$mediaId.ts",
     method: "GET",
@@ -124,23 +133,32 @@ export const rows: AuthorizationRow[] = [
   },
 ];
 
+// The private iCalendar link: the customer's own; the feed opens to whoever holds the link, cookies or not.
+rows.push(
+  { route: "api+/calendar.link.ts", method: "GET", path: "/api/calendar/link", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
+  { route: "api+/calendar.link.ts", method: "POST", path: "/api/calendar/link", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
+  { route: "calendar.$token.ts", method: "GET", path: (f) => f.ids.calendarFeed, expect: everyone(200) },
+  { route: "calendar.$token.ts", method: "GET", path: `/calendar/${"A".repeat(43)}.ics`, note: "unknown token", expect: everyone(404) },
+  { route: "calendar.$token.ts", method: "POST", path: (f) => f.ids.calendarFeed, expect: everyone(405) },
+);
+
 // The calendar pages: both roles on /dashboard/calendar, staff alone on a post's page.
 rows.push(
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "GET",
     path: "/dashboard/calendar?view=week&week=2030-06-10",
     expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
   },
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "GET",
     path: (f) => `/dashboard/calendar?month=2030-06&customerId=${f.customerA.id}&status=in_review`,
     note: "filtered",
     expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
   },
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "POST",
     path: "/dashboard/calendar?month=2030-06",
     note: "a comment",
@@ -153,7 +171,7 @@ rows.push(
     },
   },
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "POST",
     path: "/dashboard/calendar",
     note: "approve",
@@ -161,7 +179,7 @@ rows.push(
     expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar" }, customerB: 404, team: 404 },
   },
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "POST",
     path: "/dashboard/calendar",
     note: "draft a post",
@@ -169,7 +187,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
   },
   {
-    route: "dashboard.calendar.tsx",
+    route: "dashboard+/calendar.tsx",
     method: "POST",
     path: "/dashboard/calendar",
     note: "reschedule by dragging",
@@ -177,20 +195,28 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar" } }),
   },
   {
-    route: "dashboard.calendar.posts.$postId.tsx",
+    route: "dashboard+/calendar.tsx",
+    method: "POST",
+    path: "/dashboard/calendar",
+    note: "renew the calendar link",
+    body: { form: { intent: "renew_link" } },
+    expect: byRole({ anonymous: loginPage, customer: { status: 302, location: "/dashboard/calendar" }, team: 403 }),
+  },
+  {
+    route: "dashboard+/calendar_.posts.$postId.tsx",
     method: "GET",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarPost}`,
     expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard.calendar.posts.$postId.tsx",
+    route: "dashboard+/calendar_.posts.$postId.tsx",
     method: "GET",
     path: `/dashboard/calendar/posts/${crypto.randomUUID()}`,
     note: "unknown post",
     expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
   },
   {
-    route: "dashboard.calendar.posts.$postId.tsx",
+    route: "dashboard+/calendar_.posts.$postId.tsx",
     method: "POST",
     path: async (f) => `/dashboard/calendar/posts/${await freshInReview(f)}`,
     note: "edit and reschedule",
@@ -198,7 +224,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
   },
   {
-    route: "dashboard.calendar.posts.$postId.tsx",
+    route: "dashboard+/calendar_.posts.$postId.tsx",
     method: "POST",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarDraft}?media`,
     note: "media without JavaScript",

@@ -1,6 +1,8 @@
-import { bearerFor, sessionCookieFor } from "../../support/factories";
+import { createSessions } from "~/models/sessions.server";
+
+import { cookieOf, createTestUser } from "../../support/factories";
 import { BASE_URL, uniqueEmail as makeUniqueEmail } from "../../support/requests";
-import type { Actor, Expected, Transport } from "./types";
+import type { Actor, Expected, Fixtures, RowsModule, Transport } from "./types";
 
 /** Accounts, sessions and request context for authorization and auth tests. */
 
@@ -9,10 +11,29 @@ export { BASE_URL, loadContext, nextIp } from "../../support/requests";
 export const uniqueEmail = (prefix = "user") => makeUniqueEmail(prefix, "authz.test");
 export { bearerFor, createTestUser, sessionCookieFor } from "../../support/factories";
 
-/** Fresh credentials over one transport: a browser's cookie (with its Origin) or a bearer token. */
+/**
+ * Sessions made ahead, a batch at a time, per user and transport: each is handed out once. A row
+ * that ends every session of an account would end those made ahead too: such a row needs an
+ * account of its own (none of the table's rows does that today).
+ */
+const madeAhead = new Map<string, { token: string; expiresAt: Date }[]>();
+const BATCH = 48;
+
+async function freshSession(userId: string, transport: Transport) {
+  const key = `${userId} ${transport}`;
+  let left = madeAhead.get(key);
+  if (!left?.length) madeAhead.set(key, (left = await createSessions(userId, transport, BATCH)));
+  return left.pop()!;
+}
+
+/**
+ * Fresh credentials over one transport, never used before: a browser's cookie (with its Origin) or a
+ * bearer token. A row may sign out or revoke the session it was given; the next call has its own.
+ */
 export async function credentialHeaders(userId: string, transport: Transport, method = "GET"): Promise<Record<string, string>> {
-  if (transport === "bearer") return { Authorization: `Bearer ${await bearerFor(userId)}` };
-  return { Cookie: await sessionCookieFor(userId), ...(method === "GET" ? {} : { Origin: BASE_URL }) };
+  const session = await freshSession(userId, transport);
+  if (transport === "bearer") return { Authorization: `Bearer ${session.token}` };
+  return { Cookie: await cookieOf(session), ...(method === "GET" ? {} : { Origin: BASE_URL }) };
 }
 
 /** Shorthands for a row's `expect`. */
@@ -22,4 +43,50 @@ export function everyone(outcome: Expected): Record<Actor, Expected> {
 
 export function byRole(outcomes: { anonymous: Expected; customer: Expected; team: Expected }): Record<Actor, Expected> {
   return { anonymous: outcomes.anonymous, customerA: outcomes.customer, customerB: outcomes.customer, team: outcomes.team };
+}
+
+/**
+ * The table's fixtures, made afresh into `fixtures`: the three accounts every row names, and the ids
+ * each rows file makes (a row may use ids another file made).
+ */
+export async function makeTableFixtures(rowFiles: Record<string, RowsModule>, fixtures: Fixtures): Promise<void> {
+  const base = {
+    customerA: await createTestUser({ role: "user", name: "Customer A" }),
+    customerB: await createTestUser({ role: "user", name: "Customer B" }),
+    team: await createTestUser({ role: "team", name: "Team Member" }),
+  };
+  const ids: Record<string, string> = {};
+  for (const file of Object.values(rowFiles)) Object.assign(ids, await file.fixtures?.(base));
+  Object.assign(fixtures, base, { ids });
+}
+
+/**
+ * The URL segments of a flat-routes file name (`api+/services.$id.ts` is `api/services/$id`): a `+`
+ * folder's name prefixes its files and its `_layout` is the folder's own route; pathless (`_x`) and
+ * index segments are dropped, a trailing `_` too, and an escape (`openapi[.]json`) is plain text.
+ */
+export function routeSegments(file: string): string[] {
+  return file
+    .replace(/\/route\.tsx?$/, "")
+    .replace(/\.tsx?$/, "")
+    .replace(/^([^/]+)\+\/_layout$/, "$1")
+    .replace(/^([^/]+)\+\//, "$1.")
+    .split(/\.(?![^[]*\])/)
+    .filter((segment) => segment !== "_index" && !segment.startsWith("_"))
+    .map((segment) => segment.replace(/_$/, "").replace(/[[\]]/g, ""));
+}
+
+/** The URL pattern of a flat-routes file name, with named groups for its params. */
+export function routePattern(file: string): RegExp {
+  const parts = routeSegments(file).map((segment) =>
+    segment === "$" ? "(?<splat>.*)" : segment.startsWith("$") ? `(?<${segment.slice(1)}>[^/]+)` : segment.replace(/[-/\\^$*+?.()|{}]/g, "\\$&"),
+  );
+  return new RegExp(`^/${parts.join("/")}$`);
+}
+
+/** The params Remix gives a route file's handlers for this pathname (decoded), or null when it does not match. */
+export function paramsFor(file: string, pathname: string): Record<string, string> | null {
+  const match = routePattern(file).exec(pathname);
+  if (!match) return null;
+  return Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]));
 }

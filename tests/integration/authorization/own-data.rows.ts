@@ -10,10 +10,10 @@ import type { AuthorizationRow } from "./types";
 const login = { status: 302, location: "/login" };
 
 export const rows: AuthorizationRow[] = [
-  { route: "api.account.export.ts", method: "GET", path: "/api/account/export", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
-  { route: "api.account.export.ts", method: "POST", path: "/api/account/export", expect: everyone(405) },
+  { route: "api+/account.export.ts", method: "GET", path: "/api/account/export", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  { route: "api+/account.export.ts", method: "POST", path: "/api/account/export", expect: everyone(405) },
   {
-    route: "api.account.ts",
+    route: "api+/account.ts",
     method: "DELETE",
     path: "/api/account",
     note: "wrong password",
@@ -21,13 +21,13 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 400, team: 403 }),
   },
   {
-    route: "dashboard.account_.delete.tsx",
+    route: "dashboard+/account_.delete.tsx",
     method: "GET",
     path: "/dashboard/account/delete",
     expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/account" } }),
   },
   {
-    route: "dashboard.account_.delete.tsx",
+    route: "dashboard+/account_.delete.tsx",
     method: "POST",
     path: "/dashboard/account/delete",
     note: "wrong password",

@@ -42,11 +42,11 @@ export const rows: AuthorizationRow[] = [
     body: { form: { intent: "contact", message: "Hello" } },
     expect: everyone(400),
   },
-  { route: "api.services.ts", method: "GET", path: "/api/services", expect: everyone(200) },
+  { route: "api+/services.ts", method: "GET", path: "/api/services", expect: everyone(200) },
 
-  { route: "api.services.purchase.ts", method: "GET", path: "/api/services/purchase", expect: everyone(405) },
+  { route: "api+/services.purchase.ts", method: "GET", path: "/api/services/purchase", expect: everyone(405) },
   {
-    route: "api.services.purchase.ts",
+    route: "api+/services.purchase.ts",
     method: "POST",
     path: "/api/services/purchase",
     body: (f) => ({
@@ -58,9 +58,9 @@ export const rows: AuthorizationRow[] = [
     }),
     expect: everyone(200),
   },
-  { route: "api.stripe.webhook.ts", method: "GET", path: "/api/stripe/webhook", expect: everyone(405) },
+  { route: "api+/stripe.webhook.ts", method: "GET", path: "/api/stripe/webhook", expect: everyone(405) },
   {
-    route: "api.stripe.webhook.ts",
+    route: "api+/stripe.webhook.ts",
     method: "POST",
     path: "/api/stripe/webhook",
     note: "unsigned",

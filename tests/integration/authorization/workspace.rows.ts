@@ -19,41 +19,41 @@ const freshReply = async (f: Fixtures) => `/api/saved-replies/${(await createSav
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api.chat.threads.$customerId.notes.ts",
+    route: "api+/chat.threads.$customerId.notes.ts",
     method: "POST",
     path: (f) => `/api/chat/threads/${f.customerA.id}/notes`,
     body: { json: { body: "Internal: called them" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   {
-    route: "api.chat.threads.$customerId.notes.ts",
+    route: "api+/chat.threads.$customerId.notes.ts",
     method: "POST",
     path: (f) => `/api/chat/threads/${f.team.id}/notes`,
     note: "a staff id is no thread",
     body: { json: { body: "x" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api.chat.threads.$customerId.notes.ts", method: "GET", path: (f) => `/api/chat/threads/${f.customerA.id}/notes`, expect: everyone(405) },
-  { route: "api.saved-replies.ts", method: "GET", path: "/api/saved-replies", expect: staffApi },
+  { route: "api+/chat.threads.$customerId.notes.ts", method: "GET", path: (f) => `/api/chat/threads/${f.customerA.id}/notes`, expect: everyone(405) },
+  { route: "api+/saved-replies.ts", method: "GET", path: "/api/saved-replies", expect: staffApi },
   {
-    route: "api.saved-replies.ts",
+    route: "api+/saved-replies.ts",
     method: "POST",
     path: "/api/saved-replies",
     body: { json: { title: "Hello", body: "Hi there" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api.saved-replies.$id.ts", method: "DELETE", path: freshReply, expect: staffApi },
+  { route: "api+/saved-replies.$id.ts", method: "DELETE", path: freshReply, expect: staffApi },
   {
-    route: "api.saved-replies.$id.ts",
+    route: "api+/saved-replies.$id.ts",
     method: "DELETE",
     path: `/api/saved-replies/${crypto.randomUUID()}`,
     note: "unknown id",
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api.saved-replies.$id.ts", method: "GET", path: (f) => `/api/saved-replies/${f.ids.workspaceReply}`, expect: everyone(405) },
-  { route: "api.services.purchases.ts", method: "GET", path: "/api/services/purchases?assigneeId=me&due=overdue", note: "my work", expect: staffApi },
+  { route: "api+/saved-replies.$id.ts", method: "GET", path: (f) => `/api/saved-replies/${f.ids.workspaceReply}`, expect: everyone(405) },
+  { route: "api+/services.purchases.ts", method: "GET", path: "/api/services/purchases?assigneeId=me&due=overdue", note: "my work", expect: staffApi },
   {
-    route: "api.services.purchases.$id.ts",
+    route: "api+/services.purchases.$id.ts",
     method: "PATCH",
     path: (f) => `/api/services/purchases/${f.ids.dashPurchaseA}`,
     note: "assign to oneself with a due date",
@@ -64,13 +64,13 @@ export const rows: AuthorizationRow[] = [
 
 rows.push(
   {
-    route: "dashboard.work.tsx",
+    route: "dashboard+/work.tsx",
     method: "GET",
     path: "/dashboard/work?due=overdue",
     expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard.work.tsx",
+    route: "dashboard+/work.tsx",
     method: "POST",
     path: "/dashboard/work",
     note: "someone else's purchase",
@@ -83,7 +83,7 @@ rows.push(
 const loginPage = { status: 302, location: "/login" };
 rows.push(
   {
-    route: "dashboard.inbox.$customerId.tsx",
+    route: "dashboard+/inbox.$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/inbox/${f.customerA.id}`,
     note: "an internal note",
@@ -91,7 +91,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/inbox/" } }),
   },
   {
-    route: "dashboard.inbox.$customerId.tsx",
+    route: "dashboard+/inbox.$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/inbox/${f.customerA.id}`,
     note: "an empty note",
@@ -99,27 +99,27 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: 400 }),
   },
   {
-    route: "dashboard.customers.$customerId.tsx",
+    route: "dashboard+/customers.$customerId.tsx",
     method: "GET",
     path: (f) => `/dashboard/customers/${f.customerA.id}`,
     expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard.customers.$customerId.tsx",
+    route: "dashboard+/customers.$customerId.tsx",
     method: "GET",
     path: (f) => `/dashboard/customers/${f.team.id}`,
     note: "a staff id is no customer",
     expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
   },
   {
-    route: "dashboard.customers.$customerId.tsx",
+    route: "dashboard+/customers.$customerId.tsx",
     method: "GET",
     path: "/dashboard/customers/not-a-uuid",
     note: "no id",
     expect: byRole({ anonymous: loginPage, customer: 403, team: 404 }),
   },
   {
-    route: "dashboard.customers.$customerId.tsx",
+    route: "dashboard+/customers.$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/customers/${f.customerA.id}`,
     note: "an internal note",
@@ -127,7 +127,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/customers/" } }),
   },
   {
-    route: "dashboard.customers.$customerId.tsx",
+    route: "dashboard+/customers.$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/customers/${f.team.id}`,
     note: "a note on a staff id",
@@ -138,9 +138,14 @@ rows.push(
 
 // The saved replies page (issue 23.2): staff only, forms.
 rows.push(
-  { route: "dashboard.saved-replies.tsx", method: "GET", path: "/dashboard/saved-replies", expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }) },
   {
-    route: "dashboard.saved-replies.tsx",
+    route: "dashboard+/saved-replies.tsx",
+    method: "GET",
+    path: "/dashboard/saved-replies",
+    expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
+  },
+  {
+    route: "dashboard+/saved-replies.tsx",
     method: "POST",
     path: "/dashboard/saved-replies",
     note: "a new reply",
@@ -148,7 +153,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/saved-replies" } }),
   },
   {
-    route: "dashboard.saved-replies.tsx",
+    route: "dashboard+/saved-replies.tsx",
     method: "POST",
     path: "/dashboard/saved-replies",
     note: "delete an unknown reply",

@@ -1,0 +1,20 @@
+import { CHANNEL_LABELS, CHANNELS, type Channel } from "~/domain/calendar";
+
+/** The calendar's select look (the new-post form and a post's edit form). */
+export const calendarSelectClass = "block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3";
+
+/** "Channel": where a post goes out, one of the channels posts go out on. */
+export function ChannelSelect({ defaultValue }: { defaultValue: Channel }) {
+  return (
+    <label className="text-sm font-medium text-slate-700">
+      Channel
+      <select name="channel" required defaultValue={defaultValue} className={calendarSelectClass}>
+        {CHANNELS.map((channel) => (
+          <option key={channel} value={channel}>
+            {CHANNEL_LABELS[channel]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

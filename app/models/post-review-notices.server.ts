@@ -1,0 +1,107 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+
+import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
+import { db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { startSweep } from "~/utils/sweep.server";
+
+/*
+ * The grouped review e-mail of the content calendar (issue 24.2, decision 213): when posts wait for
+ * a customer's review, one e-mail lists them all, at most one a day per customer. A post counts
+ * once its review was asked REVIEW_SETTLE_MS ago (staff usually send a batch), and only if it went
+ * to review after the customer's last e-mail, so a post left waiting does not mail every day.
+ * Inserting the (customer, UTC day) row of post_review_notices claims the day's e-mail: its primary
+ * key lets one node win, however many sweep at once.
+ */
+
+const p = schema.posts;
+const n = schema.postReviewNotices;
+const u = schema.users;
+
+const REVIEW_SETTLE_MS = 10 * 60 * 1000;
+const REVIEW_SWEEP_MS = 5 * 60 * 1000;
+const NOTICE_BATCH = 50;
+/** The e-mail names this many posts and counts the rest. */
+const LISTED = 10;
+
+const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** Claims today's e-mail for customers with posts newly waiting for review; returns their ids. */
+export async function claimReviewNotices(now = new Date(), limit = NOTICE_BATCH): Promise<string[]> {
+  const settled = new Date(now.getTime() - REVIEW_SETTLE_MS);
+  const rows = await db.execute<{ customer_id: string }>(sql`
+    insert into ${n} (customer_id, day, created_at)
+    select ${p.customerId}, ${utcDay(now)}::date, ${now.toISOString()}::timestamptz
+    from ${p}
+    join ${u} on ${u.id} = ${p.customerId} and ${u.disabledAt} is null
+    where ${p.status} = 'in_review'
+      and ${p.reviewRequestedAt} <= ${settled.toISOString()}::timestamptz
+      and not exists (select 1 from ${n} as today where today.customer_id = ${p.customerId} and today.day = ${utcDay(now)}::date)
+      and ${p.reviewRequestedAt} > coalesce(
+        (select max(last.created_at) from ${n} as last where last.customer_id = ${p.customerId}),
+        '-infinity'::timestamptz
+      )
+    group by ${p.customerId}
+    limit ${limit}
+    on conflict do nothing
+    returning customer_id`);
+  return (Array.isArray(rows) ? rows : ((rows as { rows?: { customer_id: string }[] }).rows ?? [])).map((row) => row.customer_id);
+}
+
+/** Claims and sends the due review e-mails; one whose sending fails is released for the next sweep. Returns how many went out. */
+export async function sendReviewNotices(now = new Date()): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const claimed = await claimReviewNotices(now);
+    for (const customerId of claimed) {
+      const day = utcDay(now);
+      try {
+        await sendNotice(customerId);
+        await db
+          .update(n)
+          .set({ sentAt: new Date() })
+          .where(and(eq(n.customerId, customerId), eq(n.day, day)));
+        sent++;
+      } catch (error) {
+        logger.error({ err: error, customerId }, "sending a review e-mail failed; it is tried again at the next sweep");
+        await db.delete(n).where(and(eq(n.customerId, customerId), eq(n.day, day), isNull(n.sentAt)));
+      }
+    }
+    if (claimed.length < NOTICE_BATCH) return sent;
+  }
+}
+
+async function sendNotice(customerId: string) {
+  const [customer] = await db.select({ email: u.email, name: u.name }).from(u).where(eq(u.id, customerId)).limit(1);
+  const waiting = await db
+    .select({ channel: p.channel, scheduledAt: p.scheduledAt, caption: p.caption })
+    .from(p)
+    .where(and(eq(p.customerId, customerId), eq(p.status, "in_review")))
+    .orderBy(asc(p.scheduledAt));
+  if (!customer || waiting.length === 0) return;
+  const count = waiting.length === 1 ? "1 post waits" : `${waiting.length} posts wait`;
+  const lines = waiting.slice(0, LISTED).map((post) => {
+    const caption = post.caption.length > 80 ? `${post.caption.slice(0, 79)}…` : post.caption;
+    return `${CHANNEL_LABELS[post.channel]}, ${formatPostTime(post.scheduledAt, "UTC")}${caption ? `: “${caption}”` : ""}`;
+  });
+  if (waiting.length > LISTED) lines.push(`and ${waiting.length - LISTED} more.`);
+  await sendEmail({
+    to: customer.email,
+    subject: `${count} for your review`,
+    heading: `${count} for your review`,
+    paragraphs: [
+      `Hi ${customer.name},`,
+      "Our team has prepared posts for your content calendar. Approve each one, or tell us what to change:",
+      ...lines,
+      "We send at most one of these e-mails a day.",
+    ],
+    action: { label: "Review your posts", url: `${env.appUrl}/dashboard/calendar` },
+  });
+}
+
+/** Runs the review e-mail sweep on this node every five minutes (every node does; the claim makes that safe). */
+export function startReviewNoticeSweep(): () => void {
+  return startSweep({ everyMs: REVIEW_SWEEP_MS, work: sendReviewNotices, done: "sent review e-mails", failed: "the review e-mail sweep failed" });
+}

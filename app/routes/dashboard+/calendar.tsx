@@ -1,0 +1,237 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
+
+import { CalendarBoard } from "~/components/calendar/calendar-board";
+import { CalendarLink } from "~/components/calendar/calendar-link";
+import { NewPostForm } from "~/components/calendar/new-post-form";
+import { PostCard } from "~/components/calendar/post-card";
+import { useLivePosts } from "~/components/calendar/use-live-posts";
+import { PageHeader } from "~/components/dashboard/page-header";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { addDays, formatClock, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
+import { isUuid } from "~/domain/ids";
+import { can } from "~/domain/permissions";
+import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
+import { calendarLinkFor, renewCalendarLink } from "~/models/calendar-links.server";
+import { calendarCustomers, postQuota } from "~/models/calendar.server";
+import { addPostComment, createPost, getPostFor, listPosts, reviewPost, updatePost } from "~/models/posts.server";
+import { HttpError } from "~/utils/http.server";
+import { requireUser } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
+import { calendarWindow, timeZoneOf } from "~/web/calendar-view.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+/**
+ * /dashboard/calendar: the content calendar. Staff see every customer's posts (filter by customer
+ * and status), draft new ones and drag them to another day; a customer sees their own posts out of
+ * draft, with the plan's quota, and approves or asks for changes. Month or week as a grid from md,
+ * a list on phones; times in the viewer's zone. Live through `postUpdated`; forms work without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const staff = can(user, "posts:manage");
+  const timeZone = timeZoneOf(request);
+  const url = new URL(request.url);
+  const window = calendarWindow(url, timeZone);
+  const askedCustomer = url.searchParams.get("customerId");
+  const askedStatus = url.searchParams.get("status");
+  const customerId = staff && isUuid(askedCustomer) ? askedCustomer : undefined;
+  const status = staff && POST_STATUSES.includes(askedStatus as PostStatus) ? (askedStatus as PostStatus) : undefined;
+  const quotaOf = staff ? customerId : user.id;
+  const [posts, customers, quota, calendarLink] = await Promise.all([
+    listPosts(user, { customerId, status, from: window.from.toISOString(), to: window.to.toISOString() }),
+    staff ? calendarCustomers() : [],
+    quotaOf
+      ? postQuota(quotaOf, zonedToUtc(`${window.month}-01`, "00:00", timeZone)!, zonedToUtc(`${shiftMonth(window.month, 1)}-01`, "00:00", timeZone)!)
+      : null,
+    staff ? null : calendarLinkFor(user.id),
+  ]);
+  const { from: _from, to: _to, ...shown } = window;
+  return { staff, timeZone, window: shown, posts, customers, quota, calendarLink, filter: { customerId: customerId ?? "", status: status ?? "" } };
+}
+
+const reply = (postId: string, error: string, status = 400) => data({ postId, error }, { status });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const timeZone = timeZoneOf(request);
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const postId = String(form.get("postId") ?? "");
+  const back = new URL(request.url);
+  const to = (hash = "") => `${back.pathname}${back.search}${hash}`;
+  try {
+    if (intent === "create" && can(user, "posts:manage")) {
+      const scheduledAt = zonedToUtc(String(form.get("date") ?? ""), String(form.get("time") ?? ""), timeZone);
+      if (!scheduledAt) return reply("new", "Please give a date and a time.");
+      const parsed = createPostSchema.safeParse({
+        customerId: form.get("customerId"),
+        channel: form.get("channel"),
+        scheduledAt: scheduledAt.toISOString(),
+        caption: form.get("caption") ?? "",
+      });
+      if (!parsed.success) return reply("new", parsed.error.issues[0]!.message);
+      const post = await createPost(user, parsed.data);
+      return redirectWithToast(`/dashboard/calendar/posts/${post._id}`, { type: "success", message: "Draft saved. Add media, then send it for review." });
+    }
+    if (intent === "reschedule" && can(user, "posts:manage")) {
+      const post = await getPostFor(user, postId);
+      const scheduledAt = zonedToUtc(String(form.get("date") ?? ""), formatClock(post.scheduledAt, timeZone), timeZone);
+      if (!scheduledAt) return reply(postId, "Please give a date.");
+      await updatePost(user, postId, { scheduledAt: scheduledAt.toISOString() });
+      return redirectWithToast(to(), { type: "success", message: "Post moved." });
+    }
+    if (intent === "renew_link" && can(user, "area:customer")) {
+      await renewCalendarLink(user.id);
+      return redirectWithToast(to("#calendar-link-heading"), { type: "success", message: "New calendar link made. The old one no longer works." });
+    }
+    if (intent === "approve" || intent === "request_changes") {
+      const parsed = reviewSchema.safeParse({ decision: intent === "approve" ? "approve" : "request_changes", comment: form.get("comment") ?? undefined });
+      if (!parsed.success) return reply(postId, parsed.error.issues[0]!.message);
+      await reviewPost(user, postId, parsed.data);
+      return redirectWithToast(to(`#post-${postId}`), { type: "success", message: intent === "approve" ? "Post approved." : "Changes requested." });
+    }
+    if (intent === "comment") {
+      const parsed = commentSchema.safeParse({ body: form.get("body") ?? "" });
+      if (!parsed.success) return reply(postId, parsed.error.issues[0]!.message);
+      await addPostComment(user, postId, parsed.data.body);
+      return redirectWithToast(to(`#post-${postId}`), { type: "success", message: "Comment added." });
+    }
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) return reply(postId, error.message, error.status);
+    throw error;
+  }
+  const staffOnly = ["create", "reschedule"].includes(intent) && !can(user, "posts:manage");
+  const customerOnly = intent === "renew_link" && !can(user, "area:customer");
+  return reply(postId, "Unknown action.", staffOnly || customerOnly ? 403 : 400);
+}
+
+export default function Calendar() {
+  const { staff, timeZone, window, posts, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  useLivePosts(timeZone);
+  const keep = new URLSearchParams({
+    ...(filter.customerId ? { customerId: filter.customerId } : {}),
+    ...(filter.status ? { status: filter.status } : {}),
+  }).toString();
+  const href = (query: string) => `?${[query, keep].filter(Boolean).join("&")}`;
+  return (
+    <section aria-labelledby="calendar-heading" className="space-y-5">
+      <PageHeader
+        id="calendar-heading"
+        title="Content calendar"
+        description={staff ? "Every customer's posts. Drag a post to another day to move it." : "Your posts: approve them, or tell us what to change."}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex items-center gap-2">
+          <ButtonLink to={href(window.previous)} variant="outline" size="sm" aria-label={window.view === "week" ? "Previous week" : "Previous month"}>
+            <ChevronLeft className="size-4" aria-hidden="true" />
+          </ButtonLink>
+          <h3 className="min-w-40 text-center text-lg font-semibold text-slate-950" data-testid="calendar-title">
+            {window.title}
+          </h3>
+          <ButtonLink to={href(window.next)} variant="outline" size="sm" aria-label={window.view === "week" ? "Next week" : "Next month"}>
+            <ChevronRight className="size-4" aria-hidden="true" />
+          </ButtonLink>
+        </div>
+        <nav aria-label="Calendar view" className="flex gap-2 text-sm font-semibold">
+          <Link
+            to={href(`month=${window.month}`)}
+            aria-current={window.view === "month" ? "page" : undefined}
+            className="rounded-full px-3 py-2 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
+          >
+            Month
+          </Link>
+          <Link
+            to={href(`view=week&week=${window.view === "week" ? window.days[0] : addDays(window.today, 0)}`)}
+            aria-current={window.view === "week" ? "page" : undefined}
+            className="rounded-full px-3 py-2 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
+          >
+            Week
+          </Link>
+        </nav>
+      </div>
+      {quota ? (
+        <p data-testid="post-quota" className="text-sm font-medium text-slate-700">
+          {quota.included === null ? `${quota.used} ${quota.used === 1 ? "post" : "posts"} this month` : `${quota.used} of ${quota.included} posts this month`}
+        </p>
+      ) : null}
+      {staff ? (
+        <Form method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter posts">
+          {window.view === "week" ? <input type="hidden" name="view" value="week" /> : null}
+          <input type="hidden" name={window.view === "week" ? "week" : "month"} value={window.view === "week" ? window.days[0] : window.month} />
+          <label className="text-sm font-medium text-slate-700">
+            Customer
+            <select name="customerId" defaultValue={filter.customerId} className="mt-1 block min-h-11 rounded-xl border border-slate-300 bg-white px-3">
+              <option value="">Every customer</option>
+              {customers.map((customer) => (
+                <option key={customer._id} value={customer._id}>
+                  {customer.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm font-medium text-slate-700">
+            Status
+            <select name="status" defaultValue={filter.status} className="mt-1 block min-h-11 rounded-xl border border-slate-300 bg-white px-3">
+              <option value="">Any status</option>
+              {POST_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {POST_STATUS_LABELS[status]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="min-h-11 rounded-full border border-slate-300 bg-white px-5 text-sm font-semibold">
+            Show
+          </button>
+        </Form>
+      ) : null}
+      <CalendarBoard
+        days={window.days}
+        month={window.view === "month" ? window.month : null}
+        posts={posts}
+        timeZone={timeZone}
+        today={window.today}
+        staff={staff}
+      />
+      <p className="text-xs text-slate-500">Times in {timeZone}.</p>
+      {posts.length === 0 ? (
+        <EmptyState
+          icon={CalendarDays}
+          title="No posts in this period"
+          text={staff ? "Draft one with the form below." : "Posts our team prepares for you will appear here for review."}
+        />
+      ) : (
+        <div className="space-y-3">
+          <h3 className="text-lg font-semibold text-slate-950">Posts</h3>
+          <ul className="grid gap-3 lg:grid-cols-2" aria-label="Posts">
+            {posts.map((post) => (
+              <li key={post._id}>
+                <PostCard post={post} timeZone={timeZone} viewer={staff ? "team" : "user"} error={failed?.postId === post._id ? failed.error : undefined} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {calendarLink ? <CalendarLink url={calendarLink} /> : null}
+      {staff ? (
+        <NewPostForm
+          customers={customers}
+          defaultCustomerId={filter.customerId}
+          defaultDate={window.today}
+          error={failed?.postId === "new" ? failed.error : undefined}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Content calendar — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard" backLabel="Back to the dashboard" />;
+}

@@ -1,0 +1,274 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { ArrowLeft, UserRound } from "lucide-react";
+import { useEffect, useState } from "react";
+
+import { ChatPanel } from "~/components/chat/chat-panel";
+import { MessageList } from "~/components/chat/message-list";
+import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { CustomerPane } from "~/components/inbox/customer-pane";
+import { SavedReplyPicker } from "~/components/inbox/saved-reply-picker";
+import { ThreadHeader } from "~/components/inbox/thread-header";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/components/ui/cn";
+import { Label, Textarea } from "~/components/ui/input";
+import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
+import { latestThread, type Thread } from "~/domain/inbox";
+import { noteSchema } from "~/domain/schemas/workspace";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { getRoomMessages, markRead } from "~/models/chat.server";
+import { replyToVisitor } from "~/models/contact.server";
+import { getCustomerProfile } from "~/models/customer-profile.server";
+import { findThreadRoom, getOtherSideReceipt, getThreadByRoom, listAssignableStaff, updateThread } from "~/models/inbox.server";
+import { listSavedReplies } from "~/models/saved-replies.server";
+import { addThreadNote } from "~/models/thread-notes.server";
+import { useOptionalSocket } from "~/realtime/use-socket";
+import { requireTeam } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
+import { pageNotFound } from "~/web/guards.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+/**
+ * /dashboard/inbox/:customerId (team): one thread — the live conversation (a customer) or the
+ * contact-form messages with a reply by e-mail (a visitor) — with its internal notes between the
+ * messages, saved replies at the message box, and the customer beside it (one profile read:
+ * models/customer-profile.server.ts). Close, reopen, assign and notes are forms (no JS needed).
+ * Phones show the conversation, or with `?pane=customer` the customer.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const staff = await requireTeam(request);
+  const found = await findThreadRoom(params.customerId ?? "");
+  if (!found) throw pageNotFound();
+  const [thread, staffList, savedReplies, profile] = await Promise.all([
+    getThreadByRoom(found.roomId),
+    listAssignableStaff(),
+    listSavedReplies(),
+    found.customerId ? getCustomerProfile(found.customerId) : null,
+  ]);
+  // A visitor's thread has no live panel to mark it read: opening it does.
+  if (!found.customerId) await markRead(staff.id, found.roomId);
+  const visitorMessages = found.customerId ? [] : ((await getRoomMessages(found.roomId, {}, 100)) ?? []);
+  const seenId = found.customerId ? await getOtherSideReceipt(found.roomId, staff) : null;
+  // The e-mail reply box without JavaScript: `?insert=<saved reply>` fills it.
+  const insert = new URL(request.url).searchParams.get("insert");
+  const draft = savedReplies.find((r) => r._id === insert)?.body ?? "";
+  return {
+    key: params.customerId!,
+    roomId: found.roomId,
+    customerId: found.customerId,
+    thread,
+    profile,
+    visitorMessages,
+    seenId,
+    staffList,
+    savedReplies,
+    draft,
+    currentUser: { id: staff.id, name: staff.name, role: staff.role },
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const staff = await requireTeam(request);
+  const key = params.customerId ?? "";
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const here = new URL(request.url);
+  const back = `${here.pathname}${here.search}`;
+  if (intent === "status") {
+    const status = form.get("status") === "closed" ? "closed" : "open";
+    await updateThread(staff, key, { status }).catch(rethrowAsPage);
+    return redirectWithToast(back, { type: "success", message: status === "closed" ? "Conversation closed." : "Conversation reopened." });
+  }
+  if (intent === "assign") {
+    const raw = String(form.get("assigneeId") ?? "");
+    const assigneeId = raw === "me" ? staff.id : raw || null;
+    // An assignee who is no (longer an active) team member: the form says so, with a 400.
+    const refused = await replyOnHttpError(
+      () => updateThread(staff, key, { assigneeId }).catch(rethrowAsPage),
+      (error) => data({ intent: "assign" as const, error: error.message }, httpErrorInit(error)),
+    );
+    if (refused) return refused;
+    return redirectWithToast(back, { type: "success", message: assigneeId ? "Conversation assigned." : "Conversation unassigned." });
+  }
+  if (intent === "note") {
+    const parsed = noteSchema.safeParse({ body: form.get("body") ?? "" });
+    if (!parsed.success) return data({ intent: "note" as const, error: parsed.error.issues[0]!.message }, { status: 400 });
+    // Notes belong to customer threads; a visitor's thread id is no customer (404).
+    await addThreadNote(staff, key, parsed.data.body).catch(rethrowAsPage);
+    return redirectWithToast(back, { type: "success", message: "Note added. Only the team sees it." });
+  }
+  if (intent === "reply") {
+    const text = String(form.get("message") ?? "").trim();
+    if (!text) return { intent: "reply" as const, error: "Message cannot be empty." };
+    if (text.length > MESSAGE_MAX_LENGTH)
+      return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+    if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return { intent: "reply" as const, error: controlCharacterMessage("The message") };
+    try {
+      await replyToVisitor(key, staff, text);
+    } catch (error) {
+      if (error instanceof Response || (error as { status?: number }).status === 404) throw pageNotFound();
+      return { intent: "reply" as const, error: "Your reply was saved, but the e-mail could not be sent. Please try again later." };
+    }
+    // The saved reply put in the box (`?insert=`) is sent: the page comes back with an empty box.
+    here.searchParams.delete("insert");
+    return redirectWithToast(`${here.pathname}${here.search}`, { type: "success", message: "Reply sent by e-mail." });
+  }
+  throw redirect(back);
+}
+
+function rethrowAsPage(error: unknown): never {
+  if ((error as { status?: number }).status === 404) throw pageNotFound();
+  throw error;
+}
+
+/** The thread's status and assignee, kept live: a colleague's change shows at once. */
+function useLiveThread(initial: Thread | null, roomId: string) {
+  const { socket } = useOptionalSocket() ?? { socket: null };
+  const [thread, setThread] = useState(initial);
+  // Page data and live updates come by two roads: whichever copy is older never replaces the newer.
+  useEffect(() => setThread((current) => latestThread(current, initial)), [initial]);
+  useEffect(() => {
+    if (!socket) return;
+    const onThread = (t: Thread) => {
+      if (t.roomId === roomId) setThread((current) => latestThread(current, t));
+    };
+    socket.on("threadUpdated", onThread);
+    return () => {
+      socket.off("threadUpdated", onThread);
+    };
+  }, [socket, roomId]);
+  return thread;
+}
+
+/** The same page with `pane` set (phones: the customer) or removed (the conversation). */
+function usePaneLink(pane: "customer" | null) {
+  const params = new URLSearchParams(useLocation().search);
+  if (pane) params.set("pane", pane);
+  else params.delete("pane");
+  const s = params.toString();
+  return s ? `?${s}` : "?";
+}
+
+export default function InboxThread() {
+  const data = useLoaderData<typeof loader>();
+  const thread = useLiveThread(data.thread, data.roomId);
+  const actionData = useActionData<typeof action>();
+  const customerPane = new URLSearchParams(useLocation().search).get("pane") === "customer" && !!data.profile;
+  const toCustomer = usePaneLink("customer");
+  const toConversation = usePaneLink(null);
+  const listLink = `/dashboard/inbox${toConversation === "?" ? "" : toConversation}`;
+  const phoneLink = "inline-flex min-h-11 items-center gap-2 rounded-full px-2 text-sm font-semibold text-slate-700 hover:bg-slate-100 lg:hidden";
+  return (
+    <div className="grid h-full min-h-0 grid-cols-[minmax(0,1fr)] gap-3 lg:grid-cols-[minmax(0,1fr)_13rem] xl:grid-cols-[minmax(0,1fr)_16rem] 2xl:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className={cn("flex min-h-0 min-w-0 flex-col gap-3", customerPane && "max-lg:hidden")}>
+        <nav aria-label="Inbox panes" className="-my-1 flex flex-wrap justify-between gap-2 lg:hidden">
+          <Link to={listLink} className={phoneLink}>
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            All conversations
+          </Link>
+          {data.profile ? (
+            <Link to={toCustomer} className={phoneLink}>
+              <UserRound className="size-4" aria-hidden="true" />
+              Customer details
+            </Link>
+          ) : null}
+        </nav>
+        <ThreadHeader
+          thread={thread}
+          staffList={data.staffList}
+          currentUserId={data.currentUser.id}
+          error={actionData?.intent === "assign" ? actionData.error : null}
+        />
+        {data.customerId ? (
+          <ChatPanel
+            customerId={data.customerId}
+            currentUser={data.currentUser}
+            seenId={data.seenId}
+            notes={data.profile?.notes}
+            className="h-[70dvh] lg:h-auto lg:min-h-0 lg:flex-1"
+            composerTools={(insert) => <SavedReplyPicker id="chat-saved-reply" replies={data.savedReplies} onInsert={insert} />}
+          />
+        ) : (
+          <VisitorConversation messages={data.visitorMessages} currentUserId={data.currentUser.id} />
+        )}
+      </div>
+      {data.profile ? (
+        <aside aria-label="Customer" className={cn("min-h-0 min-w-0 lg:overflow-y-auto", !customerPane && "max-lg:hidden")}>
+          <Link to={toConversation} className={cn(phoneLink, "mb-2")}>
+            <ArrowLeft className="size-4" aria-hidden="true" />
+            Back to the conversation
+          </Link>
+          <CustomerPane profile={data.profile} noteError={actionData?.intent === "note" ? actionData.error : null} />
+        </aside>
+      ) : (
+        <aside aria-label="Visitor" className="min-w-0 text-sm max-lg:hidden">
+          <p className="rounded-2xl border border-slate-200 bg-white p-4 text-slate-600">
+            A visitor from the contact form: no account yet, so no purchases, plan or notes.
+          </p>
+        </aside>
+      )}
+    </div>
+  );
+}
+
+/** A contact-form visitor's messages and the reply by e-mail (a form: no JavaScript needed). */
+function VisitorConversation({
+  messages,
+  currentUserId,
+}: {
+  messages: ReturnType<typeof useLoaderData<typeof loader>>["visitorMessages"];
+  currentUserId: string;
+}) {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [text, setText] = useState(data.draft);
+  // A sent reply (one more message) empties the box.
+  useEffect(() => setText(data.draft), [data.draft, messages.length]);
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === "reply";
+  return (
+    <section aria-label="Visitor conversation" className="flex min-h-0 flex-1 flex-col gap-3 rounded-2xl border border-slate-200 bg-white p-4">
+      <div role="log" aria-label="Conversation" tabIndex={0} className="min-h-0 flex-1 overflow-y-auto">
+        <MessageList messages={messages} currentUserId={currentUserId} hasEarlier={false} onLoadEarlier={() => {}} />
+      </div>
+      <SavedReplyPicker
+        id="visitor-saved-reply"
+        replies={data.savedReplies}
+        withoutJs
+        onInsert={(body) => setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${body}` : body))}
+      />
+      <Form method="post" className="space-y-2">
+        <input type="hidden" name="intent" value="reply" />
+        <Label htmlFor="visitor-reply">Reply by e-mail</Label>
+        <Textarea
+          id="visitor-reply"
+          name="message"
+          rows={3}
+          maxLength={MESSAGE_MAX_LENGTH}
+          required
+          data-composer=""
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        {actionData?.intent === "reply" ? (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {actionData.error}
+          </p>
+        ) : null}
+        <Button type="submit" loading={sending}>
+          Send reply
+        </Button>
+      </Form>
+    </section>
+  );
+}
+
+/** A detail page: on phones the dashboard layout leaves out its overview and chart, so the page's own content comes first. */
+export const handle = { detail: true, workspace: true };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.thread?.customer.name ?? "Conversation"} — Inbox — BrandLift` }];
+
+export function ErrorBoundary() {
+  return <DashboardRouteError backTo="/dashboard/inbox" backLabel="Back to the inbox" />;
+}

@@ -1,0 +1,219 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Download, Filter, ShoppingCart } from "lucide-react";
+
+import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Input, Label } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { countOf, formatCents } from "~/domain/format";
+import { API_ORDER_STATUSES, ORDER_STATUS_LABELS } from "~/domain/order-status";
+import { formatDate } from "~/domain/purchase";
+import { filterDates, orderListQuerySchema } from "~/domain/schemas/ops";
+import { listOrders, ORDERS_PAGE_SIZE } from "~/models/orders-list.server";
+import { requireTeam } from "~/web/auth.server";
+
+/**
+ * /dashboard/orders?status=&search=&from=&to=&page=: every order and payment, newest first, for
+ * staff; a filter the schema refuses shows its message and the unfiltered list.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireTeam(request);
+  // A filter form sends its empty fields ("All statuses", no dates) as "": they mean no filter.
+  const raw = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ""));
+  const parsed = orderListQuerySchema.safeParse({ ...raw, limit: ORDERS_PAGE_SIZE });
+  const query = parsed.success ? parsed.data : orderListQuerySchema.parse({ limit: ORDERS_PAGE_SIZE });
+  const { orders, total } = await listOrders({ ...query, ...filterDates(query) });
+  return {
+    orders,
+    total,
+    page: query.page,
+    pages: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)),
+    filter: { status: query.status ?? "", search: query.search ?? "", from: query.from ?? "", to: query.to ?? "" },
+    filterError: parsed.success ? null : (parsed.error.issues[0]?.message ?? "Invalid filter."),
+  };
+}
+
+type OrdersData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function OrdersTab() {
+  return <OrdersView {...useLoaderData<typeof loader>()} />;
+}
+
+function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersData) {
+  const [params] = useSearchParams();
+  const exportQuery = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as [string, string][]);
+  return (
+    <section aria-labelledby="orders-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="orders-heading" className="text-xl font-bold text-slate-950">
+          Orders and payments
+        </h2>
+        <ButtonLink to={`/dashboard/orders/export.csv?${exportQuery}`} reloadDocument variant="outline" size="sm">
+          <Download className="size-4" aria-hidden="true" />
+          Export CSV
+        </ButtonLink>
+      </div>
+      <Form
+        method="get"
+        className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-2 lg:grid-cols-5"
+        aria-label="Filter orders"
+      >
+        <div className="lg:col-span-2">
+          <Label htmlFor="order-search">Search by e-mail or name</Label>
+          <Input id="order-search" type="search" name="search" defaultValue={filter.search} placeholder="name@example.com" key={filter.search} />
+        </div>
+        <div>
+          <Label htmlFor="order-status">Status</Label>
+          <select
+            id="order-status"
+            name="status"
+            defaultValue={filter.status}
+            key={filter.status}
+            className="mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900"
+          >
+            <option value="">All statuses</option>
+            {API_ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {ORDER_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <Label htmlFor="order-from">From</Label>
+          <Input id="order-from" type="date" name="from" defaultValue={filter.from} key={`from-${filter.from}`} />
+        </div>
+        <div>
+          <Label htmlFor="order-to">To</Label>
+          <Input id="order-to" type="date" name="to" defaultValue={filter.to} key={`to-${filter.to}`} />
+        </div>
+        <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-5">
+          <Button type="submit" variant="outline" size="sm">
+            <Filter className="size-4" aria-hidden="true" />
+            Apply filters
+          </Button>
+          <ButtonLink to="/dashboard/orders" variant="ghost" size="sm">
+            Clear
+          </ButtonLink>
+        </div>
+      </Form>
+      {filterError ? (
+        <p role="alert" className="text-sm font-semibold text-red-700">
+          {filterError}
+        </p>
+      ) : null}
+      <p className="text-sm text-slate-600" aria-live="polite">
+        {countOf(total, "order")}
+      </p>
+      {orders.length === 0 ? (
+        Object.values(filter).some(Boolean) ? (
+          <EmptyState
+            icon={Filter}
+            title="No orders match these filters"
+            text="Try another search, status or date range."
+            action={
+              <ButtonLink to="/dashboard/orders" variant="outline" size="sm">
+                Clear filters
+              </ButtonLink>
+            }
+          />
+        ) : (
+          <EmptyState icon={ShoppingCart} title="No orders yet" text="Orders appear here as soon as someone starts a checkout." />
+        )
+      ) : (
+        <>
+          {/* Phones: one card per order (six columns do not fit 390 px); from sm the table. */}
+          <ul aria-label="Orders" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card sm:hidden">
+            {orders.map((order) => (
+              <li key={order._id} className="space-y-1 px-4 py-3 text-sm">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="min-w-0 font-semibold break-words text-slate-950">{order.name}</p>
+                  <p className="shrink-0 text-right">
+                    <span className="font-semibold text-slate-950">{formatCents(order.amountCents, order.currency)}</span>
+                    {order.refundedCents > 0 ? (
+                      <span className="block text-xs text-red-700">−{formatCents(order.refundedCents, order.currency)} refunded</span>
+                    ) : null}
+                  </p>
+                </div>
+                <p className="break-all text-slate-600">{order.email}</p>
+                <p className="text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</p>
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <p className="flex items-center gap-2 text-slate-700">
+                    {formatDate(order.createdAt)}
+                    <OrderStatusBadge status={order.status} />
+                  </p>
+                  <Link to={`/dashboard/orders/${order._id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline">
+                    View<span className="sr-only"> order of {order.name}</span>
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {/* `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page). */}
+          <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card max-sm:hidden">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3">
+                    Date
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Customer
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    What
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {orders.map((order) => (
+                  <tr key={order._id}>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(order.createdAt)}</td>
+                    <td className="px-4 py-3">
+                      <p className="font-semibold break-words text-slate-950">{order.name}</p>
+                      <p className="break-all text-slate-600">{order.email}</p>
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
+                    <td className="px-4 py-3 text-right whitespace-nowrap">
+                      <span className="font-semibold text-slate-950">{formatCents(order.amountCents, order.currency)}</span>
+                      {order.refundedCents > 0 ? (
+                        <span className="block text-xs text-red-700">−{formatCents(order.refundedCents, order.currency)} refunded</span>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3">
+                      <OrderStatusBadge status={order.status} />
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      <Link to={`/dashboard/orders/${order._id}`} className="font-semibold text-brand-700 hover:underline">
+                        View<span className="sr-only"> order of {order.name}</span>
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <Pager page={page} pages={pages} path="/dashboard/orders" keep={Object.fromEntries(params)} />
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Orders — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <SectionBoundary<OrdersData> index message="Failed to load orders" render={(data) => <OrdersView {...data} />} />;
+}

@@ -1,0 +1,81 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Receipt } from "lucide-react";
+
+import { EmptyState } from "~/components/ui/empty-state";
+import { formatCents } from "~/domain/format";
+import { can } from "~/domain/permissions";
+import { formatDate } from "~/domain/purchase";
+import { listReceiptsForUser } from "~/models/receipts.server";
+import { requireUser } from "~/web/auth.server";
+
+/** /dashboard/receipts: every paid order and plan renewal with its date, amount and receipt. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "subscriptions:list-own")) throw redirect("/dashboard/users");
+  return { receipts: await listReceiptsForUser(user.id) };
+}
+
+export default function Receipts() {
+  const { receipts } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="receipts-heading" className="space-y-4">
+      <h2 id="receipts-heading" className="text-xl font-bold text-slate-950">
+        Receipts
+      </h2>
+      {receipts.length === 0 ? (
+        <EmptyState icon={Receipt} title="No receipts yet" text="Every payment you make appears here with its receipt." />
+      ) : (
+        // `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page).
+        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Your payments</caption>
+            <thead className="bg-slate-50 text-slate-600">
+              <tr>
+                {/* Phones: the date goes under "What", so the receipt link stays on screen. */}
+                <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">
+                  Date
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                  What
+                </th>
+                <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">
+                  Amount
+                </th>
+                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                  <span className="sr-only">Receipt</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {receipts.map((receipt) => (
+                <tr key={`${receipt.kind}-${receipt._id}`}>
+                  <td className="px-5 py-3 whitespace-nowrap max-sm:hidden">
+                    <time dateTime={receipt.paidAt}>{formatDate(receipt.paidAt)}</time>
+                  </td>
+                  <td className="px-3 py-3 sm:px-5">
+                    <time dateTime={receipt.paidAt} className="block text-xs text-slate-600 sm:hidden">
+                      {formatDate(receipt.paidAt)}
+                    </time>
+                    {receipt.description}
+                    {receipt.refundedCents > 0 ? (
+                      <span className="ml-2 text-red-700">({formatCents(receipt.refundedCents, receipt.currency)} refunded)</span>
+                    ) : null}
+                  </td>
+                  <td className="px-3 py-3 text-right font-semibold tabular-nums sm:px-5">{formatCents(receipt.amountCents, receipt.currency)}</td>
+                  <td className="px-3 py-3 text-right sm:px-5">
+                    <a href={receipt.url} className="font-semibold text-brand-700 hover:text-brand-900">
+                      View receipt<span className="sr-only"> of {formatDate(receipt.paidAt)}</span>
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Receipts — BrandLift dashboard" }];

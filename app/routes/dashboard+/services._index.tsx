@@ -1,0 +1,96 @@
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ArrowRight, ShoppingBag } from "lucide-react";
+
+import { BriefBadge } from "~/components/brief/briefs-needed";
+import { Badge, StatusBadge } from "~/components/ui/badge";
+import { ButtonLink } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { formatCents } from "~/domain/format";
+import { can } from "~/domain/permissions";
+import { formatDate } from "~/domain/purchase";
+import { listPurchasesForUser, toPurchase } from "~/models/purchases.server";
+import { listSubscriptionsForUser } from "~/models/subscriptions.server";
+import { requireUser } from "~/web/auth.server";
+
+/** /dashboard/services: the customer's purchased services. Staff have no purchases: their tab is Users. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
+  const [purchases, plans] = await Promise.all([listPurchasesForUser(user.id), listSubscriptionsForUser(user.id)]);
+  return { purchases: purchases.map(toPurchase), hasPlan: plans.length > 0 };
+}
+
+type ServicesData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function Services() {
+  return <ServicesView {...useLoaderData<typeof loader>()} />;
+}
+
+function ServicesView({ purchases, hasPlan }: ServicesData) {
+  return (
+    <section aria-labelledby="services-heading" className="space-y-4">
+      <h2 id="services-heading" className="text-xl font-bold text-slate-950">
+        Purchased Services
+      </h2>
+      {purchases.length === 0 && hasPlan ? (
+        // A subscriber without one-off purchases: their reports and messages are under their plan.
+        <p className="rounded-card border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600">
+          No one-off services yet. Your plan&apos;s reports and messages are under <strong>Open plan</strong> above.
+        </p>
+      ) : purchases.length === 0 ? (
+        <EmptyState
+          icon={ShoppingBag}
+          title="No Purchased Services"
+          text="When you buy a service it appears here, with its reports and a line to our team."
+          action={<ButtonLink to="/#a-la-carte">Browse services</ButtonLink>}
+        />
+      ) : (
+        <ul className="grid gap-4 md:grid-cols-2">
+          {purchases.map((purchase) => (
+            <li key={purchase._id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+              <div className="flex items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <h3 className="text-lg font-semibold text-slate-950">{purchase.service.name}</h3>
+                  <p className="text-sm text-slate-600">
+                    Purchased <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
+                  </p>
+                </div>
+                <p className="text-lg font-bold text-slate-950 tabular-nums">{formatCents(purchase.amountCents, purchase.currency)}</p>
+              </div>
+              <div className="flex flex-wrap items-center gap-2">
+                <StatusBadge status={purchase.status} />
+                {purchase.quantity > 1 ? <Badge tone="brand">Qty {purchase.quantity}</Badge> : null}
+                <BriefBadge brief={purchase.brief} />
+              </div>
+              <Link
+                to={`/dashboard/services/${purchase._id}`}
+                prefetch="intent"
+                className="mt-auto inline-flex items-center gap-2 self-start rounded-full text-sm font-semibold text-brand-700 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                View Details
+                <ArrowRight className="size-4" aria-hidden="true" />
+                <span className="sr-only">of {purchase.service.name}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Services — BrandLift dashboard" }];
+
+/** The spec's error state 'Error Loading Services' with Retry, which reloads only this list (a GET without JavaScript). */
+export function ErrorBoundary() {
+  return (
+    <SectionBoundary<ServicesData>
+      index
+      title="Error Loading Services"
+      message="Failed to load purchased services"
+      render={(data) => <ServicesView {...data} />}
+    />
+  );
+}
