@@ -74,7 +74,7 @@ test("the customer types, sends an image; staff see it on top with one unread, o
     const staffPanel = staff.page.getByRole("region", { name: "Support chat" });
     await expect(staffPanel.getByTestId("attachment-thumbnail")).toBeVisible();
     await expect(staffPanel.getByTestId("attachment-thumbnail")).toHaveJSProperty("complete", true);
-    await expect(first.getByTestId("unread-count")).toHaveCount(0);
+    await expect(row.getByTestId("unread-count")).toHaveCount(0);
     // The customer sees that staff have read it.
     await expect(panel.getByTestId("seen")).toHaveText("Seen");
     // …and still after a reload (the receipt is stored).

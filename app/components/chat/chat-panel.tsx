@@ -80,7 +80,15 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   }, [customerId]);
   const lastId = messages.at(-1)?._id;
   useEffect(() => {
-    if (lastId) markThreadRead(customerId, lastId, connected ? socket : null);
+    if (!lastId) return;
+    const mark = () => markThreadRead(customerId, lastId, connected ? socket : null);
+    mark();
+    // Opened in a tab that is not in front: it counts as read when the reader comes to it.
+    const onVisible = () => {
+      if (document.visibilityState === "visible") mark();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
   }, [customerId, lastId, connected, socket]);
 
   // Keep the newest message in view (scrolling the panel, never the page), also when a thumbnail

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 
 import { latestThread, type Thread } from "~/domain/inbox";
 
-import { applyThreadUpdate } from "./use-inbox";
+import { applyThreadUpdate, markListedThreadRead } from "./use-inbox";
 
 const thread = (id: string, at: string, changes: Partial<Thread> = {}): Thread => ({
   _id: id,
@@ -71,5 +71,22 @@ describe("an older copy of a thread arriving late", () => {
     const other = thread("b", "2026-11-23T10:00:00Z");
     expect(latestThread(closed, other)).toBe(other);
     expect(latestThread(null, other)).toBe(other);
+  });
+});
+
+describe("markListedThreadRead", () => {
+  const list = [thread("b", "2026-11-23T10:00:02Z"), thread("a", "2026-11-23T10:00:01Z")];
+
+  test("the thread this viewer read shows no unread; the others keep theirs", () => {
+    expect(markListedThreadRead(list, "a").map((t) => [t._id, t.unread])).toEqual([
+      ["b", 1],
+      ["a", 0],
+    ]);
+  });
+
+  test("a thread not listed, or already read, leaves the list as it was", () => {
+    expect(markListedThreadRead(list, "c")).toBe(list);
+    const read = markListedThreadRead(list, "a");
+    expect(markListedThreadRead(read, "a")).toBe(read);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 
+import { CHAT_READ_EVENT, type ChatReadDetail } from "~/components/chat/read-state";
 import { latestThread, TYPING_SHOWN_MS, type InboxFilter, type Thread } from "~/domain/inbox";
 import { useOptionalSocket, useSocketConnection } from "~/realtime/use-socket";
 
@@ -21,6 +22,11 @@ export function applyThreadUpdate(list: Thread[], thread: Thread, options: { fil
   const rest = list.filter((t) => t._id !== thread._id && t.roomId !== thread.roomId);
   if (!threadMatches(thread, options.filter, options.viewerId) || (options.searching && !listed)) return rest;
   return [...rest, thread].sort(latestFirst);
+}
+
+/** The list once this viewer's read of a thread is stored: its unread count is 0 at once, whatever the team room's `threadUpdated` says later or never. */
+export function markListedThreadRead(list: Thread[], customerId: string): Thread[] {
+  return list.some((t) => t.customer._id === customerId && t.unread > 0) ? list.map((t) => (t.customer._id === customerId ? { ...t, unread: 0 } : t)) : list;
 }
 
 /**
@@ -56,6 +62,13 @@ export function useInboxThreads(initial: Thread[], options: { filter: InboxFilte
       socket.off("typing", onTyping);
     };
   }, [socket, filter, viewerId, searching]);
+
+  // This viewer read a thread (the open chat panel's receipt was stored).
+  useEffect(() => {
+    const onRead = (event: Event) => setThreads((list) => markListedThreadRead(list, (event as CustomEvent<ChatReadDetail>).detail.customerId));
+    window.addEventListener(CHAT_READ_EVENT, onRead);
+    return () => window.removeEventListener(CHAT_READ_EVENT, onRead);
+  }, []);
 
   // A message from the customer ends their "typing…".
   useEffect(() => {
