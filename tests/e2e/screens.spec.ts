@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { ACCOUNTS, expect, NEWCOMER, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, axeAndPicture, expect, NEWCOMER, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * Every screen at a phone's 390 × 844 and a laptop's 1280 × 800, for visitors, customers and
@@ -11,7 +8,6 @@ import { ACCOUNTS, expect, NEWCOMER, storageStateFor, test, type AccountName } f
  * axe with zero violations of any impact. Phones also check that nothing overflows sideways.
  */
 
-const SCREENS_DIR = path.resolve("test-results/screens");
 const VIEWPORTS = [
   { name: "390", width: 390, height: 844 },
   { name: "1280", width: 1280, height: 800 },
@@ -377,20 +373,7 @@ async function capture(page: Page, screen: Screen, viewport: (typeof VIEWPORTS)[
   const target = typeof screen.path === "string" ? screen.path : await screen.path(page);
   await page.goto(target);
   await screen.ready(page, viewport);
-  // Let transitions settle before the picture and the audit.
-  await page.waitForLoadState("networkidle");
-  // From the top: a full-page picture of a scrolled page draws the sticky header in the middle of it.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  fs.mkdirSync(SCREENS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENS_DIR, `${screen.name}-${viewport.name}.png`), fullPage: true });
-
-  const results = await new AxeBuilder({ page }).analyze();
-  const violations = results.violations.map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(violations, `axe on ${screen.name} at ${viewport.name}`).toEqual([]);
-
-  // Nothing sticks out sideways on a phone (the page never scrolls horizontally).
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `horizontal overflow on ${screen.name} at ${viewport.name}`).toBeLessThanOrEqual(0);
+  await axeAndPicture(page, `${screen.name}-${viewport.name}`);
 }
 
 function screensFor(role: "visitor" | AccountName, screens: Screen[]) {

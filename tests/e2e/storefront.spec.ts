@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { expect, latestEmail, test } from "./fixtures";
+import { axeViolations, expect, latestEmail, test } from "./fixtures";
 
 /*
  * The storefront on the embedded default (no Stripe key): the landing page, the order modal and
@@ -297,7 +296,5 @@ test("the terms and privacy pages are real pages @no-js", async ({ page }) => {
 
 test("axe finds no serious accessibility violation on the landing page", async ({ page }) => {
   await page.goto("/");
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(await axeViolations(page, { impacts: ["serious", "critical"] })).toEqual([]);
 });
