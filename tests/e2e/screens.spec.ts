@@ -368,23 +368,29 @@ const staffScreens: Screen[] = [
   },
 ];
 
-async function capture(page: Page, screen: Screen, viewport: (typeof VIEWPORTS)[number]) {
-  await page.setViewportSize({ width: viewport.width, height: viewport.height });
-  const target = typeof screen.path === "string" ? screen.path : await screen.path(page);
-  await page.goto(target);
-  await screen.ready(page, viewport);
-  await axeAndPicture(page, `${screen.name}-${viewport.name}`);
+/** Both widths in one page: the screen's address is found once, each width loads it afresh. */
+async function capture(page: Page, screen: Screen) {
+  let target: string | null = null;
+  for (const viewport of VIEWPORTS) {
+    await test.step(`at ${viewport.name} px`, async () => {
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      target ??= typeof screen.path === "string" ? screen.path : await screen.path(page);
+      await page.goto(target);
+      await screen.ready(page, viewport);
+      await axeAndPicture(page, `${screen.name}-${viewport.name}`);
+    });
+  }
 }
 
 function screensFor(role: "visitor" | AccountName, screens: Screen[]) {
   test.describe(`${role} screens`, () => {
     if (role !== "visitor") test.use({ storageState: storageStateFor(role) });
     for (const screen of screens) {
-      for (const viewport of VIEWPORTS) {
-        test(`${screen.name} at ${viewport.name} px: screenshot and axe`, async ({ page }) => {
-          await capture(page, screen, viewport);
-        });
-      }
+      test(`${screen.name} at ${VIEWPORTS.map((v) => v.name).join(" and ")} px: screenshots and axe`, async ({ page }) => {
+        // Two pictures and two audits: twice a story's time.
+        test.setTimeout(120_000);
+        await capture(page, screen);
+      });
     }
   });
 }
