@@ -51,6 +51,8 @@ async function openMessages(page: Page) {
   await expect(panel.getByText("Connected")).toBeVisible();
   const box = panel.getByRole("textbox", { name: "Message" });
   await expect(box).toBeEnabled();
+  // The history is in (connected comes first: a count of the messages taken before it reads 0).
+  await expect(panel.getByText("Loading messages")).toHaveCount(0);
   return { panel, box, messages: panel.getByTestId("chat-message") };
 }
 
