@@ -320,10 +320,15 @@ export async function endSessionById(userId: string, sessionId: string): Promise
 const touched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
 
-/** Records the device and "last seen" of a session, at most once a minute per session and node. */
-export async function touchSession(sessionId: string, userAgent: string | null) {
+/**
+ * Records the device and "last seen" of a session, at most once a minute per session: `seenAt` is
+ * what the session's row says (its start until the first record), so a session that started or was
+ * recorded in the last minute, by any node, is not written again.
+ */
+export async function touchSession(sessionId: string, userAgent: string | null, seenAt?: Date) {
   const now = Date.now();
-  if ((touched.get(sessionId) ?? 0) > now - TOUCH_EVERY_MS) return;
+  const recorded = Math.max(touched.get(sessionId) ?? 0, seenAt?.getTime() ?? 0);
+  if (recorded > now - TOUCH_EVERY_MS) return;
   touched.set(sessionId, now);
   if (touched.size > 10_000) touched.clear();
   await db

@@ -37,17 +37,22 @@ export async function getSessionUser(token: string, kind: SessionKind): Promise<
 }
 
 /** The live session behind a secret and its user (sockets keep the id to be revoked by it). */
-export async function findSession(token: string, kind: SessionKind): Promise<{ sessionId: string; user: SessionUser; hasSecondFactor: boolean } | null> {
+export async function findSession(
+  token: string,
+  kind: SessionKind,
+): Promise<{ sessionId: string; user: SessionUser; hasSecondFactor: boolean; seenAt: Date } | null> {
   const [row] = await sessionByToken.execute({ tokenHash: hashToken(token), kind });
   if (!row || row.disabledAt) return null;
-  const { disabledAt: _disabled, sessionId, hasSecondFactor, ...user } = row;
-  return { sessionId, user, hasSecondFactor: !!hasSecondFactor };
+  const { disabledAt: _disabled, sessionId, hasSecondFactor, seenAt, ...user } = row;
+  return { sessionId, user, hasSecondFactor: !!hasSecondFactor, seenAt };
 }
 
 /** Built once, not per request: every signed-in call resolves its session with it (decision 195). */
 const sessionByToken = db
   .select({
     sessionId: schema.sessions.id,
+    // When the session was last recorded as used (its start, until then): touchSession skips a fresh one.
+    seenAt: sql<Date>`coalesce(${schema.sessions.lastSeenAt}, ${schema.sessions.createdAt})`.mapWith(schema.sessions.createdAt),
     id: schema.users.id,
     name: schema.users.name,
     email: schema.users.email,

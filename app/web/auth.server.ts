@@ -27,6 +27,8 @@ export interface Identity {
    * only set one up (the security page and its API calls) and sign out, on every transport.
    */
   setupOnly: boolean;
+  /** When the session was last recorded as used (its start until then). */
+  seenAt: Date;
 }
 
 /** Where a setup-only account is sent, and the only pages (besides signing out) it may open. */
@@ -53,7 +55,7 @@ export function getIdentity(request: Request): Promise<Identity | null> {
   if (!pending) {
     pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie")).then((identity) => {
       // The account page's session list: device and last use (at most one write a minute per session).
-      if (identity) void touchSession(identity.sessionId, request.headers.get("User-Agent"));
+      if (identity) void touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
       return identity;
     });
     identityCache.set(request, pending);
@@ -69,7 +71,7 @@ export async function resolveIdentity(bearer: string | null, cookieHeader: strin
   const found = await findSession(token, via);
   if (!found) return null;
   const setupOnly = env.team2fa === "required" && can(found.user, "area:team") && !found.hasSecondFactor;
-  return { user: found.user, via, token, sessionId: found.sessionId, setupOnly };
+  return { user: found.user, via, token, sessionId: found.sessionId, setupOnly, seenAt: found.seenAt };
 }
 
 /** The signed-in user on a page anyone may open; an account held to its second-factor set-up counts as signed out there. */

@@ -11,6 +11,7 @@ import * as accountPage from "~/routes/dashboard+/account";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { limits } from "~/utils/rate-limit.server";
+import { getIdentity } from "~/web/auth.server";
 
 import { decodeEmail, emailsTo, freshContext } from "../support/payments-helpers";
 import { bearerFor, createTestUser, sessionCookieFor, uniqueEmail } from "./authorization/helpers";
@@ -369,5 +370,35 @@ describe("the account page (plain forms, no JavaScript needed)", () => {
     const strangerCookie = await sessionCookieFor(other.id);
     expect((await post(strangerCookie, { intent: "end-session", sessionId: self.id })).status).toBe(404);
     expect(await db.$count(schema.sessions, eq(schema.sessions.id, self.id))).toBe(1);
+  });
+});
+
+describe("a session's last use", () => {
+  const lastSeen = async (sessionId: string) =>
+    (await db.select({ at: schema.sessions.lastSeenAt }).from(schema.sessions).where(eq(schema.sessions.id, sessionId)))[0]!.at;
+  const signedInRead = (token: string) =>
+    getIdentity(new Request("http://localhost/api/services/my-purchases", { headers: { Authorization: `Bearer ${token}` } }));
+
+  test("is not written for a session that started or was recorded in the last minute, and is once it is older", async () => {
+    const user = await createTestUser();
+    const token = await bearerFor(user.id);
+    const first = (await signedInRead(token))!;
+    await settleBackgroundTasks();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Started a moment ago: its start stands for its last use, nothing is written.
+    expect(await lastSeen(first.sessionId)).toBeNull();
+
+    // Started two minutes ago and never recorded: the next request records it.
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await db.update(schema.sessions).set({ createdAt: twoMinutesAgo }).where(eq(schema.sessions.id, first.sessionId));
+    await signedInRead(token);
+    await expect.poll(() => lastSeen(first.sessionId)).not.toBeNull();
+    const recorded = (await lastSeen(first.sessionId))!;
+    expect(recorded.getTime()).toBeGreaterThan(twoMinutesAgo.getTime());
+
+    // Recorded just now (by this node or another): not written again within the minute.
+    await signedInRead(token);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await lastSeen(first.sessionId))!.getTime()).toBe(recorded.getTime());
   });
 });
