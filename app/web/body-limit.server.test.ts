@@ -81,6 +81,12 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
       try {
         const request = createRemixRequest(req, res);
         let response: Response;
+        if (req.path.includes("/refused-early/")) {
+          // A route that refuses an upload at its first part: it lets the body go, then answers.
+          await request.body?.cancel();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return void (await sendRemixResponse(res, Response.json({ refused: true }, { status: 413, headers: { Connection: "close" } })));
+        }
         try {
           const type = request.headers.get("Content-Type") ?? "";
           const size = type.startsWith("application/json") ? (await request.text()).length : [...(await request.formData()).keys()].length;
@@ -150,6 +156,15 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
         pump();
       }),
     ).resolves.toBe("cut");
+  });
+
+  test("a route that lets the body go before answering: its answer reaches a client still sending (no reset first)", async () => {
+    const answer = await sendStreaming(`${url}/api/reports/service/refused-early/upload`, {
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+      bytes: 8 * MiB,
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ refused: true });
   });
 
   test("urlencoded: over 1,000 fields is a 413 while streaming, well under 1 MiB", async () => {

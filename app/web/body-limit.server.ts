@@ -163,8 +163,26 @@ export const bodyLimit: RequestHandler = (req, res, next) => {
     refuse(req, res, error);
   };
   req.on("data", count);
+  lingerWhenAbandoned(req);
   next();
 };
+
+/**
+ * A route that answers before reading the whole body (an upload refused at its first part) lets
+ * the Fetch body go, and Remix's stream then destroys the request, and with it the socket, while the
+ * client is still sending: the reset can reach the client before the answer and throw it away. While
+ * the connection is alive, that destroy reads the rest and throws it away instead, within LINGER, as
+ * after our own 413; a request whose connection has gone is destroyed as before.
+ */
+function lingerWhenAbandoned(req: IncomingMessage) {
+  const destroy = req.destroy.bind(req);
+  req.destroy = ((error?: Error) => {
+    if (req.complete || !req.socket || req.socket.destroyed) return destroy(error);
+    req.destroy = destroy;
+    discardRest(req, () => {});
+    return req;
+  }) as typeof req.destroy;
+}
 
 /** After the guard answered, the route's own (late) answer cannot be sent: drop it quietly. */
 export const bodyLimitErrors: ErrorRequestHandler = (error, req, res, next) => {

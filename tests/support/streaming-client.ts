@@ -44,14 +44,16 @@ export function sendStreaming(
         request.write(prefix);
         sent += prefix.length;
       }
-      while (!answered && !request.destroyed && sent < prefix.length + options.bytes) {
+      if (!answered && !request.destroyed && sent < prefix.length + options.bytes) {
         const remaining = prefix.length + options.bytes - sent;
         const piece = remaining >= chunk.length ? chunk : chunk.subarray(0, remaining);
         sent += piece.length;
-        if (!request.write(piece)) {
-          request.once("drain", write);
-          return;
-        }
+        // One chunk, then the event loop: an answer that has arrived is read before the next write,
+        // as a browser reads while it uploads. (Writing on in a tight loop, the client could pass the
+        // server's linger budget before reading the 413, and the reset then threw the answer away.)
+        if (request.write(piece)) setImmediate(write);
+        else request.once("drain", write);
+        return;
       }
       if (!answered && !request.destroyed) request.end();
     };
