@@ -15,7 +15,7 @@ export default defineConfig({
   // limits bound a hang, they are not the measure of speed (bench/ is).
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     // CI keeps no artifact but the log (each failure's error and call log are printed): recording

@@ -317,25 +317,28 @@ export async function endSessionById(userId: string, sessionId: string): Promise
   revokeSocketsOfSession(sessionId);
 }
 
+/** Sessions this node has written "last seen" for, and when: the row says so too once the write lands; this covers the requests in between. */
 const touched = new Map<string, number>();
 const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Records the device and "last seen" of a session, at most once a minute per session: `seenAt` is
  * what the session's row says (its start until the first record), so a session that started or was
- * recorded in the last minute, by any node, is not written again.
+ * recorded in the last minute, by any node, is not written again. The write runs after the answer.
  */
-export async function touchSession(sessionId: string, userAgent: string | null, seenAt?: Date) {
+export function touchSession(sessionId: string, userAgent: string | null, seenAt?: Date) {
   const now = Date.now();
   const recorded = Math.max(touched.get(sessionId) ?? 0, seenAt?.getTime() ?? 0);
   if (recorded > now - TOUCH_EVERY_MS) return;
   touched.set(sessionId, now);
   if (touched.size > 10_000) touched.clear();
-  await db
-    .update(schema.sessions)
-    .set({ lastSeenAt: new Date(now), ...(userAgent ? { userAgent: userAgent.slice(0, 400) } : {}) })
-    .where(eq(schema.sessions.id, sessionId))
-    .catch((error: unknown) => logger.warn({ err: error }, "could not record the session's last use"));
+  afterResponse("session last use", () =>
+    db
+      .update(schema.sessions)
+      .set({ lastSeenAt: new Date(now), ...(userAgent ? { userAgent: userAgent.slice(0, 400) } : {}) })
+      .where(eq(schema.sessions.id, sessionId))
+      .catch((error: unknown) => logger.warn({ err: error }, "could not record the session's last use")),
+  );
 }
 
 async function deliver(email: Parameters<typeof sendEmail>[0]) {

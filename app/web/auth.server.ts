@@ -55,7 +55,7 @@ export function getIdentity(request: Request): Promise<Identity | null> {
   if (!pending) {
     pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie")).then((identity) => {
       // The account page's session list: device and last use (at most one write a minute per session).
-      if (identity) void touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
+      if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
       return identity;
     });
     identityCache.set(request, pending);
