@@ -11,5 +11,9 @@ declare module "s3rver" {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Empties the store: every bucket and object goes. */
+    reset(): void;
+    /** Makes the buckets of `configureBuckets` (run does it at start). */
+    configureBuckets(): Promise<void>;
   }
 }

@@ -1,27 +1,22 @@
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
+import { fakeS3ForFile, s3Client } from "../support/s3rver";
 
 /*
  * The sweep of unsent chat uploads with the files in S3-compatible storage (s3rver on a local
  * port, as in reports-s3.test.ts). The S3_* settings must be in place before env is imported.
  */
-const s3 = s3Settings("brandlift-chat");
+const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
 const { sweepScenario } = await import("../support/chat-attachment-helpers");
 const { createAccount } = await import("../support/factories");
 
-let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);
 
-beforeAll(async () => {
-  server = await startS3rver(s3);
-});
-
 afterAll(async () => {
-  await server?.close();
+  await s3.close();
 });
 
 async function inBucket(key: string) {

@@ -1,14 +1,14 @@
 import { HeadObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
-import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
+import { fakeS3ForFile, s3Client } from "../support/s3rver";
 
 /*
  * "Your own data" with the files in S3-compatible storage (s3rver on a local port, as in
  * reports-s3.test.ts): the export streams the report file out of the bucket, and deleting the
  * account removes its chat upload and report objects. The S3_* settings precede the app's import.
  */
-const s3 = s3Settings("brandlift-own-data");
+const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
 const exportApi = await import("~/routes/api+/account.export");
@@ -16,15 +16,10 @@ const { call } = await import("../support/dashboard-helpers");
 const { customerWithData, deletionRemovesFiles } = await import("../support/own-data-helpers");
 const { readZip } = await import("../support/zip");
 
-let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);
 
-beforeAll(async () => {
-  server = await startS3rver(s3);
-});
-
 afterAll(async () => {
-  await server?.close();
+  await s3.close();
 });
 
 async function inBucket(key: string) {

@@ -1,14 +1,14 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
+import { fakeS3ForFile, s3Client } from "../support/s3rver";
 
 /*
  * Report versions and the purge with the files in S3-compatible storage (s3rver on a local port):
  * a replaced report keeps both objects; the purge of a report deleted over 30 days ago removes
  * every version's object from the bucket. The S3_* settings are set before the app is imported.
  */
-const s3 = s3Settings("brandlift-report-versions");
+const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
 const { purgeDeletedReports } = await import("~/models/report-versions.server");
@@ -17,7 +17,6 @@ const helpers = await import("../support/dashboard-helpers");
 const cases = await import("../support/reports-cases");
 const versions = await import("../support/report-versions-cases");
 
-let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);
 
 async function objectKeys() {
@@ -30,7 +29,6 @@ let customer: typeof staff;
 let serviceId: string;
 
 beforeAll(async () => {
-  server = await startS3rver(s3);
   const services = await helpers.catalogue();
   serviceId = services[1]!.id;
   staff = await helpers.createAccount("team");
@@ -39,7 +37,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  await s3.close();
 });
 
 describe("report versions on S3-compatible storage", { timeout: 60_000 }, () => {

@@ -2,20 +2,19 @@ import fs from "node:fs";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { s3Client, s3Settings, startS3rver } from "../support/s3rver";
+import { fakeS3ForFile, s3Client } from "../support/s3rver";
 
 /*
  * The same upload and download, with the files in S3-compatible storage (s3rver on a local
  * port). The S3_* settings must be in place before the app's env module is first imported.
  */
-const s3 = s3Settings("brandlift-reports");
+const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
 const { env } = await import("~/utils/env.server");
 const helpers = await import("../support/dashboard-helpers");
 const cases = await import("../support/reports-cases");
 
-let server: Awaited<ReturnType<typeof startS3rver>>;
 const client = s3Client(s3);
 
 async function objectKeys() {
@@ -28,7 +27,6 @@ let customer: typeof staff;
 let serviceId: string;
 
 beforeAll(async () => {
-  server = await startS3rver(s3);
   const services = await helpers.catalogue();
   serviceId = services[2].id;
   staff = await helpers.createAccount("team");
@@ -37,7 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  await s3.close();
 });
 
 // Megabytes through s3rver: a loaded machine takes longer than the default 20 s.

@@ -1,11 +1,8 @@
-import { s3Settings } from "../support/s3rver";
-import { freePort } from "../support/server-process";
+import { startWorkerS3 } from "../support/s3rver";
 
 /*
  * Setup of the project `unit-s3` (before tests/setup/per-file.ts): the S3 files share a worker, and
- * so one import of the app, whose storage points at one endpoint: a free port chosen once for the
- * worker, on which each file starts its own s3rver. The settings are in place before the first file
- * imports the app; each file puts the same ones again (s3Settings).
+ * so one import of the app, whose storage points at one endpoint: one s3rver for the worker, started
+ * by its first file and listening until the worker ends. Each file empties it (fakeS3ForFile).
  */
-process.env.S3_ENDPOINT ??= `http://127.0.0.1:${await freePort()}`;
-s3Settings("brandlift-files");
+if (!(globalThis as Record<symbol, unknown>)[Symbol.for("brandlift.test-worker-s3")]) await startWorkerS3();

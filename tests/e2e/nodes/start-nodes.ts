@@ -5,8 +5,8 @@ import path from "node:path";
 import postgres from "postgres";
 
 import { privateRedis } from "../../support/private-services";
-import { startS3rver } from "../../support/s3rver";
-import { freePort, startServer, type ServerProcess } from "../../support/server-process";
+import { s3EnvOf, startFakeS3 } from "../../support/s3rver";
+import { startServer, type ServerProcess } from "../../support/server-process";
 import { NODES } from "./nodes";
 
 /*
@@ -28,17 +28,8 @@ await admin.end();
 fs.rmSync(NODES.dataDir, { recursive: true, force: true });
 fs.mkdirSync(NODES.dataDir, { recursive: true });
 const redis = await privateRedis();
-const s3Port = await freePort();
-const s3Settings = {
-  port: s3Port,
-  S3_BUCKET: "e2e-nodes",
-  S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-  S3_REGION: "us-east-1",
-  S3_ACCESS_KEY_ID: "S3RVER",
-  S3_SECRET_ACCESS_KEY: "S3RVER",
-};
-const s3 = await startS3rver(s3Settings);
-const { port: _port, ...s3Env } = s3Settings;
+const s3 = await startFakeS3("e2e-nodes");
+const s3Env = s3EnvOf(s3);
 
 const shared = {
   DATABASE_URL: databaseUrl.toString(),
@@ -61,7 +52,7 @@ const nodes: ServerProcess[] = [];
 for (const port of [NODES.customerPort, NODES.staffPort]) {
   nodes.push(await startServer({ ...shared, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` }, { timeoutMs: 90_000 }));
 }
-console.log(`two nodes on ${nodes.map((node) => node.url).join(" and ")}, PostgreSQL ${NODES.database}, Redis ${redis.url}, S3 ${s3Settings.S3_ENDPOINT}`);
+console.log(`two nodes on ${nodes.map((node) => node.url).join(" and ")}, PostgreSQL ${NODES.database}, Redis ${redis.url}, S3 ${s3.S3_ENDPOINT}`);
 
 async function stop() {
   await Promise.allSettled(nodes.map((node) => node.stop()));
