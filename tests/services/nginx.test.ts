@@ -38,15 +38,14 @@ beforeAll(async () => {
   if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this suite needs PostgreSQL.");
   database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
   redis = await privateRedis();
-  const s3Port = await freePort();
   s3 = new S3rver({
-    port: s3Port,
+    port: 0,
     address: "127.0.0.1",
     silent: true,
     directory: path.join(dataDir, "s3"),
     configureBuckets: [{ name: "brandlift", configs: [] }],
   });
-  await s3.run();
+  const { port: s3Port } = await s3.run();
   const ports = [await freePort(), await freePort()];
   const proxyPort = await freePort();
   origin = `http://127.0.0.1:${proxyPort}`;
