@@ -24,12 +24,11 @@ const pureTests = [
 ];
 /*
  * Files that set the environment before importing the app, so they cannot share the workers of
- * `unit`: those that talk to the fake Stripe share one worker of their own (project `unit-stripe`,
- * one fake server for the worker), the S3 ones another (`unit-s3`, one endpoint for the worker), and
- * the rest run each in a process of its own (`unit-env`). Decision 253.
+ * `unit`: those that talk to the fake Stripe or to the fake S3 share workers of their own (project
+ * `unit-fakes`: the app of a worker points at one fake Stripe server and one s3rver, both the
+ * worker's), and the rest run each in a process of its own (`unit-env`). Decisions 253 and 256.
  */
-const stripeTests = ["tests/integration/api-exact.test.ts", "tests/integration/*.stripe.test.ts"];
-const s3Tests = ["tests/integration/*-s3.test.ts"];
+const fakesTests = ["tests/integration/api-exact.test.ts", "tests/integration/*.stripe.test.ts", "tests/integration/*-s3.test.ts"];
 const envTests = ["tests/integration/auth-smtp.test.ts"];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = [
@@ -55,7 +54,7 @@ export default defineConfig({
           // A worker runs many files: the app is imported and PGlite started once per worker, and each
           // file starts from the migrated database (tests/setup/per-file.ts). Decision 161.
           isolate: false,
-          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...stripeTests, ...s3Tests],
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests],
           env: { ...embedded, VITEST_SHARED_WORKER: "1" },
         },
       },
@@ -73,9 +72,9 @@ export default defineConfig({
         resolve: { alias },
         test: {
           ...shared,
-          setupFiles: ["tests/setup/shared-stripe.ts", ...shared.setupFiles],
-          name: "unit-stripe",
-          include: stripeTests,
+          setupFiles: ["tests/setup/shared-stripe.ts", "tests/setup/shared-s3.ts", ...shared.setupFiles],
+          name: "unit-fakes",
+          include: fakesTests,
           // Projects of one run share one pool and its width; a worker is kept for the next file of its project.
           maxWorkers: 3,
           isolate: false,
@@ -83,21 +82,6 @@ export default defineConfig({
             ...embedded,
             VITEST_SHARED_WORKER: "1",
             VITEST_SHARED_STRIPE: "1",
-          },
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          ...shared,
-          setupFiles: ["tests/setup/shared-s3.ts", ...shared.setupFiles],
-          name: "unit-s3",
-          include: s3Tests,
-          maxWorkers: 3,
-          isolate: false,
-          env: {
-            ...embedded,
-            VITEST_SHARED_WORKER: "1",
             VITEST_SHARED_S3: "1",
           },
         },
@@ -110,6 +94,8 @@ export default defineConfig({
           name: "pure",
           include: pureTests,
           maxWorkers: 3,
+          // One process runs many files: none of them holds state that outlives it (decision 256).
+          isolate: false,
           env: embedded,
         },
       },

@@ -22,7 +22,10 @@ test("grade a page, read the report card, order the recommended services and pay
   await page.goto("/");
   await page.getByRole("link", { name: "Grade my page free" }).click();
   await expect(page).toHaveURL(/\/grade$/);
-  await page.getByLabel("Followers").fill("2000");
+  // The address changes before a client navigation's page is drawn: wait for the grader itself
+  // (the landing page has a service whose name holds "Followers").
+  await expect(page.getByRole("heading", { name: "What would you grade your social media page?" })).toBeVisible();
+  await page.getByLabel("Followers", { exact: true }).fill("2000");
   await page.getByLabel("Posts per week").fill("2");
   await page.getByLabel("Average likes per post").fill("60");
   await page.getByLabel("Average comments per post").fill("6");

@@ -9,7 +9,7 @@ import Stripe from "stripe";
  * talks to it through STRIPE_API_URL, so the SDK's encoding, headers and retries are exercised.
  * Events are signed offline with the SDK's own generateTestHeaderString.
  *
- * Where one worker runs several files against one import of the app (project `unit-stripe`,
+ * Where one worker runs several files against one import of the app (project `unit-fakes`,
  * VITEST_SHARED_STRIPE=1), the app's client points at one address for the whole worker: the files
  * share one server (sharedFakeStripeServer, started by tests/setup/shared-stripe.ts), and each
  * file's fake, with its own state, answers on it from its start to its close.
@@ -82,7 +82,7 @@ export const FAKE_WEBHOOK_SECRET = "whsec_test_fake_secret";
 
 /**
  * The settings the app talks to the fake with, put into process.env (before the app is imported: it
- * reads them once). One set for every file, so files sharing a worker (project `unit-stripe`) agree.
+ * reads them once). One set for every file, so files sharing a worker (project `unit-fakes`) agree.
  */
 export function pointAppAtFakeStripe(url: string): void {
   Object.assign(process.env, {

@@ -6,10 +6,10 @@ import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 
 import { connectPostgres, wrapPglite } from "../../db/client";
-import { TEMPLATE_DATABASE } from "./database";
+import { compileWasmForShortLives, TEMPLATE_DATABASE } from "./database";
 
 /**
- * Migrate once per run: a PGlite dump that every test file loads (well under a second), or a
+ * Migrate once per run: a PGlite dump (one for every project of the run) that every test file loads (well under a second), or a
  * PostgreSQL template database that every test file copies with CREATE DATABASE … TEMPLATE.
  */
 export default async function setup(project: TestProject) {
@@ -29,6 +29,39 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
+  const shared = pgliteTemplate();
+  shared.users++;
+  project.provide("databaseTemplate", await shared.file);
+  return async () => {
+    if (--shared.users > 0) return;
+    delete (globalThis as Record<symbol, unknown>)[PGLITE_TEMPLATE];
+    await fs.rm(path.dirname(await shared.file), { recursive: true, force: true });
+  };
+}
+
+interface SharedTemplate {
+  file: Promise<string>;
+  /** Projects of this run that still use it: the last one's teardown removes it. */
+  users: number;
+}
+const PGLITE_TEMPLATE = Symbol.for("brandlift.pglite-template");
+
+/**
+ * The migrated PGlite dump, made once per run (in the process that runs the projects' global setups)
+ * however many projects use it: each project runs its global setup, and PGlite's initdb takes seconds.
+ */
+function pgliteTemplate(): SharedTemplate {
+  const global = globalThis as Record<symbol, unknown>;
+  let shared = global[PGLITE_TEMPLATE] as SharedTemplate | undefined;
+  if (!shared) {
+    shared = { file: makePgliteTemplate(), users: 0 };
+    global[PGLITE_TEMPLATE] = shared;
+  }
+  return shared;
+}
+
+async function makePgliteTemplate(): Promise<string> {
+  compileWasmForShortLives();
   const pg = new PGlite();
   const database = wrapPglite(pg);
   await database.migrate();
@@ -36,8 +69,7 @@ export default async function setup(project: TestProject) {
   await database.close();
   const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "brandlift-pglite-")), "template.tar");
   await fs.writeFile(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide("databaseTemplate", file);
-  return () => fs.rm(path.dirname(file), { recursive: true, force: true });
+  return file;
 }
 
 declare module "vitest" {

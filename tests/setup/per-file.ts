@@ -4,9 +4,8 @@ import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, inject } from "vitest";
 
-import "./console-errors";
-
 import type { Database } from "../../db/client";
+import { failTestsOnConsoleError } from "./console-errors";
 import { createTestDatabase, resetTestDatabase } from "./database";
 
 /*
@@ -42,6 +41,8 @@ if (!state) {
   const { resetRateLimits } = await import("../../app/utils/rate-limit.server");
   resetRateLimits();
 }
+failTestsOnConsoleError();
+
 // A file sharing its worker must not change the settings the app read at its first import.
 const settingsAtStart = JSON.stringify(process.env);
 

@@ -1,4 +1,6 @@
-import "./console-errors";
+import { failTestsOnConsoleError } from "./console-errors";
+
+failTestsOnConsoleError();
 
 /*
  * Setup of the `pure` project: test files of isomorphic rules and views that never reach the

@@ -55,7 +55,7 @@ export function s3EnvOf(s3: FakeS3): S3Env {
 }
 
 /**
- * The worker's one fake bucket for project `unit-s3` (tests/setup/shared-s3.ts), whose files share
+ * The worker's one fake bucket for project `unit-fakes` (tests/setup/shared-s3.ts), whose files share
  * one import of the app: started once and listening for the worker's life, its settings in
  * process.env before the first file imports the app.
  */
