@@ -154,6 +154,8 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   // The colleague's open dashboard: its next step finds the session gone.
   await colleague.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Team" }).click();
   await expect(colleague).toHaveURL(/\/login/);
+  // The address changes before the page is drawn, and the Team page has an e-mail field too.
+  await expect(colleague.getByText("Sign in to your account")).toBeVisible();
   await colleague.getByLabel("Email").fill(email);
   await colleague.getByLabel("Password", { exact: true }).fill("colleague-password-1");
   await colleague.getByRole("button", { name: "Sign In" }).click();
