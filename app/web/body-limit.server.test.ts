@@ -1,5 +1,6 @@
+import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 // Not re-exported by the package index: the adapter's own two halves.
 import { createRemixRequest, sendRemixResponse } from "@remix-run/express/dist/server.js";
 import express from "express";
@@ -81,10 +82,10 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
       try {
         const request = createRemixRequest(req, res);
         let response: Response;
-        if (req.path.includes("/refused-early/")) {
+        if (req.path.includes("/refused-early/") || req.path.includes("/refused-at-once/")) {
           // A route that refuses an upload at its first part: it lets the body go, then answers.
           await request.body?.cancel();
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (req.path.includes("/refused-early/")) await new Promise((resolve) => setTimeout(resolve, 20));
           return void (await sendRemixResponse(res, Response.json({ refused: true }, { status: 413, headers: { Connection: "close" } })));
         }
         try {
@@ -165,6 +166,40 @@ describe("the Express guard in front of a handler that reads like Remix", () => 
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ refused: true });
+  });
+
+  test("a route that lets the body go and answers at once: the connection is not closed on a client still sending", async () => {
+    // A raw client that does not read for a while, as a busy one does. Its bytes sent after the
+    // answer must still be taken (read and thrown away): a socket closed already answers the first
+    // late write with a reset, and the next write fails with EPIPE, as the CI's upload client did
+    // before it had read the answer.
+    const socket = net.connect(Number(new URL(url).port), "127.0.0.1");
+    const failures: string[] = [];
+    socket.on("error", (error: NodeJS.ErrnoException) => failures.push(error.code ?? error.message));
+    await once(socket, "connect");
+    socket.pause();
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const chunk = `${(64 * 1024).toString(16)}\r\n${"a".repeat(64 * 1024)}\r\n`;
+    socket.write(
+      "POST /api/reports/service/refused-at-once/upload HTTP/1.1\r\nHost: localhost\r\n" +
+        "Content-Type: multipart/form-data; boundary=x\r\nTransfer-Encoding: chunked\r\n\r\n" +
+        chunk,
+    );
+    await pause(300);
+    socket.write(chunk);
+    await pause(300);
+    socket.write(chunk);
+    await pause(100);
+    const received: Buffer[] = [];
+    socket.on("data", (part: Buffer) => received.push(part));
+    socket.resume();
+    socket.end("0\r\n\r\n");
+    await Promise.race([once(socket, "close"), pause(2000)]);
+    expect(failures).toEqual([]);
+    const answer = Buffer.concat(received).toString("utf8");
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('{"refused":true}');
+    socket.destroy();
   });
 
   test("urlencoded: over 1,000 fields is a 413 while streaming, well under 1 MiB", async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { ErrorRequestHandler, Response as ExpressResponse, RequestHandler } from "express";
 
 import { MAX_MEDIA_BYTES } from "~/domain/calendar";
@@ -121,15 +122,19 @@ function refuse(req: IncomingMessage, res: ExpressResponse, error: BodyLimitErro
   discardRest(req, () => end());
 }
 
+/** Requests whose rest is being read and thrown away, and what waits for the end of that. */
+const discarding = new WeakMap<IncomingMessage, { over: boolean; then: (() => void)[] }>();
+
 function discardRest(req: IncomingMessage, done: () => void) {
   if (req.complete || req.destroyed) return done();
   req.removeAllListeners("data");
-  let finished = false;
+  const state = { over: false, then: [done] };
+  discarding.set(req, state);
   const finish = (cut: boolean) => {
-    if (finished) return;
-    finished = true;
+    if (state.over) return;
+    state.over = true;
     clearTimeout(timer);
-    done();
+    for (const next of state.then) next();
     if (cut) req.socket?.destroy();
   };
   const timer = setTimeout(() => finish(true), LINGER.ms);
@@ -142,6 +147,30 @@ function discardRest(req: IncomingMessage, done: () => void) {
   req.once("end", () => finish(false));
   req.once("close", () => finish(false));
   req.resume();
+}
+
+/**
+ * An answer that closes the connection (`Connection: close`, as a refused upload's 413 does) while
+ * the client is still sending: once the answer ends, Node closes the socket, the client's next bytes
+ * meet a reset, and the client can lose the answer to it (its write fails with EPIPE before it reads
+ * what came). So the close is a lingering one: the answer ends and our side of the connection is
+ * shut (the client sees the whole answer), and the socket is closed once the rest of the body has
+ * been read and thrown away, within LINGER, as after our own 413.
+ */
+function closeAfterTheBody(req: IncomingMessage) {
+  const socket = req.socket as (Socket & { destroySoon?: () => void }) | null;
+  if (!socket || typeof socket.destroySoon !== "function") return;
+  const destroySoon = socket.destroySoon.bind(socket);
+  // Node calls it when the last answer of a connection ends (server.ts keeps no other use of it).
+  socket.destroySoon = () => {
+    socket.destroySoon = destroySoon;
+    const pending = discarding.get(req);
+    if (req.complete || req.destroyed || socket.destroyed || pending?.over) return destroySoon();
+    socket.end();
+    const close = () => socket.destroy();
+    if (pending) pending.then.push(close);
+    else discardRest(req, close);
+  };
 }
 
 /** Express guard in front of the Remix handler (see the module comment). */
@@ -164,6 +193,7 @@ export const bodyLimit: RequestHandler = (req, res, next) => {
   };
   req.on("data", count);
   lingerWhenAbandoned(req);
+  closeAfterTheBody(req);
   next();
 };
 
