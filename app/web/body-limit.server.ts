@@ -157,20 +157,26 @@ function discardRest(req: IncomingMessage, done: () => void) {
  * shut (the client sees the whole answer), and the socket is closed once the rest of the body has
  * been read and thrown away, within LINGER, as after our own 413.
  */
+const latestRequest = new WeakMap<Socket, IncomingMessage>();
+
 function closeAfterTheBody(req: IncomingMessage) {
   const socket = req.socket as (Socket & { destroySoon?: () => void }) | null;
   if (!socket || typeof socket.destroySoon !== "function") return;
-  const destroySoon = socket.destroySoon.bind(socket);
-  // Node calls it when the last answer of a connection ends (server.ts keeps no other use of it).
-  socket.destroySoon = () => {
-    socket.destroySoon = destroySoon;
-    const pending = discarding.get(req);
-    if (req.complete || req.destroyed || socket.destroyed || pending?.over) return destroySoon();
-    socket.end();
-    const close = () => socket.destroy();
-    if (pending) pending.then.push(close);
-    else discardRest(req, close);
-  };
+  // Once per connection (a kept-alive one carries many requests): the wrapper closes after the latest.
+  if (!latestRequest.has(socket)) {
+    const destroySoon = socket.destroySoon.bind(socket);
+    // Node's HTTP server calls it when the last answer of a connection has ended.
+    socket.destroySoon = () => {
+      const current = latestRequest.get(socket);
+      const pending = current && discarding.get(current);
+      if (!current || current.complete || current.destroyed || socket.destroyed || pending?.over) return destroySoon();
+      socket.end();
+      const close = () => socket.destroy();
+      if (pending) pending.then.push(close);
+      else discardRest(current, close);
+    };
+  }
+  latestRequest.set(socket, req);
 }
 
 /** Express guard in front of the Remix handler (see the module comment). */
