@@ -149,6 +149,9 @@ function discardRest(req: IncomingMessage, done: () => void) {
   req.resume();
 }
 
+/** Each connection's latest request with a body (the one its lingering close is for). */
+const latestRequest = new WeakMap<Socket, IncomingMessage>();
+
 /**
  * An answer that closes the connection (`Connection: close`, as a refused upload's 413 does) while
  * the client is still sending: once the answer ends, Node closes the socket, the client's next bytes
@@ -157,8 +160,6 @@ function discardRest(req: IncomingMessage, done: () => void) {
  * shut (the client sees the whole answer), and the socket is closed once the rest of the body has
  * been read and thrown away, within LINGER, as after our own 413.
  */
-const latestRequest = new WeakMap<Socket, IncomingMessage>();
-
 function closeAfterTheBody(req: IncomingMessage) {
   const socket = req.socket as (Socket & { destroySoon?: () => void }) | null;
   if (!socket || typeof socket.destroySoon !== "function") return;
