@@ -9,8 +9,9 @@ import { connectPostgres, wrapPglite } from "../../db/client";
 import { compileWasmForShortLives, TEMPLATE_DATABASE } from "./database";
 
 /**
- * Migrate once per run: a PGlite dump (one for every project of the run) that every test file loads (well under a second), or a
- * PostgreSQL template database that every test file copies with CREATE DATABASE … TEMPLATE.
+ * Migrate once per run: a PGlite dump that every test file loads (well under a second), one for
+ * every project of the run, or a PostgreSQL template database that every test file copies with
+ * CREATE DATABASE … TEMPLATE.
  */
 export default async function setup(project: TestProject) {
   const url = project.name === "services" ? project.config.env?.DATABASE_URL : undefined;

@@ -5,4 +5,4 @@ import { startWorkerS3 } from "../support/s3rver";
  * so one import of the app, whose storage points at one endpoint: one s3rver for the worker, started
  * by its first file and listening until the worker ends. Each file empties it (fakeS3ForFile).
  */
-if (!(globalThis as Record<symbol, unknown>)[Symbol.for("brandlift.test-worker-s3")]) await startWorkerS3();
+await startWorkerS3();

@@ -18,6 +18,11 @@ export interface FakeS3 extends S3Env {
   close(): Promise<void>;
 }
 
+/** A fake that can also be emptied in place (the shared worker's, between files). */
+interface ResettableFakeS3 extends FakeS3 {
+  reset(): Promise<void>;
+}
+
 /** The bucket of every fake: each fake is a server of its own (or, in a shared worker, emptied per file). */
 const BUCKET = "brandlift-files";
 const WORKER_S3 = Symbol.for("brandlift.test-worker-s3");
@@ -26,7 +31,7 @@ const WORKER_S3 = Symbol.for("brandlift.test-worker-s3");
  * s3rver with one bucket in a scratch directory, listening on a port the system gives it (port 0): no
  * other process can take the port between its choice and its use, as one chosen ahead could be.
  */
-export async function startFakeS3(bucket = BUCKET): Promise<FakeS3 & { reset(): Promise<void> }> {
+export async function startFakeS3(bucket = BUCKET): Promise<ResettableFakeS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "s3rver-"));
   const configureBuckets = [{ name: bucket, configs: [] }];
   const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory, configureBuckets });
@@ -49,6 +54,7 @@ export async function startFakeS3(bucket = BUCKET): Promise<FakeS3 & { reset(): 
   };
 }
 
+/** Only the settings of a fake (for a child process's environment or process.env). */
 export function s3EnvOf(s3: FakeS3): S3Env {
   const { S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = s3;
   return { S3_BUCKET, S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY };
@@ -56,12 +62,14 @@ export function s3EnvOf(s3: FakeS3): S3Env {
 
 /**
  * The worker's one fake bucket for project `unit-fakes` (tests/setup/shared-s3.ts), whose files share
- * one import of the app: started once and listening for the worker's life, its settings in
- * process.env before the first file imports the app.
+ * one import of the app: started by the worker's first file and listening for the worker's life,
+ * its settings in process.env before that file imports the app.
  */
 export async function startWorkerS3() {
+  const global = globalThis as Record<symbol, unknown>;
+  if (global[WORKER_S3]) return;
   const s3 = await startFakeS3();
-  (globalThis as Record<symbol, unknown>)[WORKER_S3] = s3;
+  global[WORKER_S3] = s3;
   Object.assign(process.env, s3EnvOf(s3));
 }
 
@@ -71,7 +79,7 @@ export async function startWorkerS3() {
  * `close`; elsewhere a server of the file's own.
  */
 export async function fakeS3ForFile(): Promise<FakeS3> {
-  const worker = (globalThis as Record<symbol, unknown>)[WORKER_S3] as Awaited<ReturnType<typeof startFakeS3>> | undefined;
+  const worker = (globalThis as Record<symbol, unknown>)[WORKER_S3] as ResettableFakeS3 | undefined;
   if (process.env.VITEST_SHARED_S3 === "1") {
     if (!worker) throw new Error("VITEST_SHARED_S3=1 without the worker's fake bucket: tests/setup/shared-s3.ts starts it");
     await worker.reset();

@@ -30,18 +30,19 @@ export function useWhenIdle<T>(
     if (runMakesBusy) busyNow.current = true;
     runLatest.current(item);
   });
-  /** While no render says busy, the waiting item goes once the reading ahead says idle too. */
-  function lookAgain() {
-    if (busyNow.current || waiting.current === null) return;
+  /** The waiting item, offered again (it waits once more if the reading ahead still says busy). */
+  function offerWaiting() {
+    if (waiting.current === null) return;
     const { item } = waiting.current;
     waiting.current = null;
     offer.current(item);
   }
+  /** While no render says busy, the waiting item goes once the reading ahead says idle too. */
+  function lookAgain() {
+    if (!busyNow.current) offerWaiting();
+  }
   useEffect(() => {
-    if (busy || waiting.current === null) return;
-    const { item } = waiting.current;
-    waiting.current = null;
-    offer.current(item);
+    if (!busy) offerWaiting();
   }, [busy]);
   return offer.current;
 }
