@@ -33,17 +33,6 @@ export const INBOX_SHORTCUTS: ReadonlyArray<readonly [key: string, what: string]
 /** Keys that send one of the page's forms. */
 const FORM_KEYS = new Set(["e", "a"]);
 
-/**
- * The router's own navigation state, which can be ahead of the page: Remix renders a navigation in a
- * transition, and a render in between (a socket event's) still shows "idle" while the previous
- * form's page data is loading. A key pressed then would cross it (CI, 28 Nov). The router Remix
- * made in the browser is `window.__remixRouter` (set by RemixBrowser); without it, the render decides.
- */
-function routerIsBusy(): boolean {
-  const router = (window as { __remixRouter?: { state: { navigation: { state: string }; revalidation: string } } }).__remixRouter;
-  return !!router && (router.state.navigation.state !== "idle" || router.state.revalidation !== "idle");
-}
-
 /** Where typing goes: keys pressed there are text, never shortcuts. */
 const TYPING = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]';
 
@@ -103,7 +92,7 @@ export function InboxShortcuts() {
   const revalidator = useRevalidator();
   const press = useCallback((key: string) => handle(key, () => setHelpOpen(true)), []);
   /** A form's key pressed while the page was busy is pressed when it is idle again. */
-  const pressWhenIdle = useWhenIdle(navigation.state !== "idle" || revalidator.state !== "idle", press, { isBusyNow: routerIsBusy });
+  const pressWhenIdle = useWhenIdle(navigation.state !== "idle" || revalidator.state !== "idle", press);
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
