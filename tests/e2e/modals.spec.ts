@@ -24,6 +24,8 @@ async function expectOnTop(page: Page, dialog: Locator) {
       .first(),
   ];
   for (const part of parts) {
+    // A dialog drawn again as its page data arrives has no box for a moment: measure once it has one.
+    await expect.poll(() => part.boundingBox()).not.toBeNull();
     const box = await part.boundingBox();
     expect(box).not.toBeNull();
     const { x, y, width, height } = box!;
