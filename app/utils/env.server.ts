@@ -54,6 +54,8 @@ const schema = z.object({
   WEB_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(64).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEAM_2FA: z.enum(["optional", "required"], { message: "must be optional or required" }).default("optional"),
+  METRICS_TOKEN: optionalString,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"]),
 });
 
 export class EnvError extends Error {
@@ -112,6 +114,10 @@ export function parseEnv(source: Record<string, string | undefined>) {
     logLevel: raw.LOG_LEVEL,
     /** "required": a team account without a second factor (authenticator or passkey) reaches only the page that sets one up. */
     team2fa: raw.TEAM_2FA,
+    /** GET /metrics answers a scrape that brings this bearer token; unset, /metrics is a 404. */
+    metricsToken: raw.METRICS_TOKEN,
+    /** OpenTelemetry traces go to this OTLP/HTTP collector; unset, no tracing code is loaded. */
+    otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
     /** Worker processes: WEB_CONCURRENCY, else every core on PostgreSQL and one on the embedded database. */
     webConcurrency: raw.WEB_CONCURRENCY ?? (raw.DATABASE_URL && raw.NODE_ENV === "production" ? os.availableParallelism() : 1),
     trustProxy: /^\d+$/.test(raw.TRUST_PROXY) ? Number(raw.TRUST_PROXY) : raw.TRUST_PROXY === "true" ? true : raw.TRUST_PROXY,
