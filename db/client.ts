@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 
+import { migrateJobQueue } from "./job-queue";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,6 +20,12 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * One SQL text with $n parameters on this database's own connection, for a library that brings its
+   * own SQL (the job engine, pg-boss: docs/decisions/270). Without values the text may hold several
+   * statements.
+   */
+  execute(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
@@ -35,6 +42,14 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  const execute: Database["execute"] = async (text, values) => {
+    // As node-postgres does, which such libraries are written for: an object parameter is JSON.
+    const params = (values ?? []).map((value) =>
+      value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value) ? JSON.stringify(value) : value,
+    );
+    const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+    return { rows: [...rows] };
+  };
   return {
     db,
     kind: "postgres",
@@ -48,6 +63,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       } finally {
         await lockClient.end({ timeout: 5 });
       }
+      await migrateJobQueue(execute);
     },
     async ping() {
       await client`select 1`;
@@ -55,16 +71,23 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     async close() {
       await client.end({ timeout: 5 });
     },
+    execute,
   };
 }
 
 export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const execute: Database["execute"] = async (text, values) => {
+    if (values?.length) return client.query<Record<string, unknown>>(text, values);
+    const results = await client.exec(text);
+    return { rows: results.at(-1)?.rows ?? [] };
+  };
   return {
     db,
     kind: "pglite",
     async migrate() {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
+      await migrateJobQueue(execute);
     },
     async ping() {
       await client.query("select 1");
@@ -72,6 +95,7 @@ export function wrapPglite(client: PGlite): Database {
     async close() {
       if (!client.closed) await client.close();
     },
+    execute,
   };
 }
 

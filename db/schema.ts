@@ -15,3 +15,4 @@ export * from "./schema/audit";
 export * from "./schema/briefs";
 export * from "./schema/security";
 export * from "./schema/report-versions";
+export * from "./schema/jobs";
