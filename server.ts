@@ -23,6 +23,7 @@ import { createApiFastPath } from "./server/api-fast-path";
 import { createAssetServer } from "./server/asset-server";
 import { runPrimary } from "./server/cluster";
 import { createLandingCache } from "./server/landing-cache";
+import { answerMetricsRequests, createMetrics, STATIC_ROUTE } from "./server/metrics";
 import { installProcessPolicy } from "./server/process-policy";
 import { requestContext, requestIdFrom } from "./server/request-context";
 import { routePollingToWorkers } from "./server/worker-polling";
@@ -34,6 +35,8 @@ import { routePollingToWorkers } from "./server/worker-polling";
  */
 
 if (cluster.isPrimary && env.webConcurrency > 1) {
+  // A scrape reaches one worker, which asks the primary to gather them all.
+  if (env.metricsToken) answerMetricsRequests();
   runPrimary(env.webConcurrency, { clusterAdapter: !env.redisUrl });
 } else {
   await startNode();
@@ -60,6 +63,8 @@ async function startNode() {
   const started = await entry.boot();
 
   const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
+  // Nothing is measured unless someone may read it (decision 274).
+  const metrics = env.metricsToken ? createMetrics(build, { token: env.metricsToken }) : undefined;
 
   const app = express();
   app.disable("x-powered-by");
@@ -92,6 +97,7 @@ async function startNode() {
   app.use((req, res, next) => (isApiPath(req.path) ? apiHeaders : pageHeaders)(req, res, next));
 
   app.use(compression());
+  if (metrics) app.get("/metrics", metrics.handler);
 
   if (vite) {
     app.use(vite.middlewares);
@@ -133,9 +139,15 @@ async function startNode() {
   const expressIp = Object.getOwnPropertyDescriptor(app.request, "ip")?.get;
   const clientIp = (req: http.IncomingMessage) =>
     (expressIp?.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined) ?? "unknown";
-  const api = vite ? undefined : createApiFastPath(build, { headers: staticHeadersOf(apiHeaders), clientIp, appUrl: env.appUrl });
+  const api = vite
+    ? undefined
+    : createApiFastPath(build, { headers: staticHeadersOf(apiHeaders), clientIp, appUrl: env.appUrl, onRoute: metrics?.labelRouteId });
   const httpServer = http.createServer((req, res) => {
-    if (!stopping && (assets?.handle(req, res) || publicFiles?.handle(req, res) || landingCache?.handleFast(req, res) || api?.handle(req, res))) return;
+    metrics?.time(req, res);
+    if (!stopping) {
+      if (assets?.handle(req, res) || publicFiles?.handle(req, res)) return void metrics?.label(res, STATIC_ROUTE);
+      if (landingCache?.handleFast(req, res) || api?.handle(req, res)) return;
+    }
     app(req, res);
   });
   httpServer.on("clientError", answerClientError);

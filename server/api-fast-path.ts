@@ -38,6 +38,8 @@ export interface ApiFastPathOptions {
   /** The client address as Express computes it (trust proxy honoured). */
   clientIp: (req: http.IncomingMessage) => string;
   appUrl: string;
+  /** Told the route id of each request it answers (the metrics' route label). */
+  onRoute?: (res: http.ServerResponse, routeId: string) => void;
 }
 
 /** Response bodies at least this long are compressed, as `compression()` does (its default threshold). */
@@ -88,6 +90,7 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
       const matched = matchRoute(routes, pathname);
       // No route, or a malformed %-escape: Express and apiRoute answer it (one implementation).
       if (!matched) return false;
+      options.onRoute?.(res, matched.route.id);
       const requestId = requestIdFrom(req.headers["x-request-id"]);
       requestContext.run({ requestId }, () => {
         serve(req, res, matched.route, matched.params, requestId).catch((error: unknown) => {

@@ -1,12 +1,19 @@
 import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
+import { RateLimiterRes } from "rate-limiter-flexible";
 
-import { supportCustomerId, type ChatMessage, type ChatUser } from "~/domain/chat";
+import { CHAT_ERRORS, MESSAGE_MAX_LENGTH, parseRoomId, supportCustomerId, type ChatMessage, type ChatUser } from "~/domain/chat";
+import { isUuid } from "~/domain/ids";
 import { isVisitorRoom, type Thread } from "~/domain/inbox";
+import { can } from "~/domain/permissions";
+import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { queryRows } from "~/utils/db-cursor.server";
+import { logger } from "~/utils/logger.server";
+import { chatMessages } from "~/utils/metrics.server";
+import { limits } from "~/utils/rate-limit.server";
 
 import { VISIBLE_STATUSES } from "./purchases.server";
-import { threadEvents } from "./thread-events.server";
+import { threadEvents, type Delivery } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
 
 /*
@@ -98,9 +105,102 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
     createdAt: row.createdAt!,
     service: row.serviceId ? { _id: row.serviceId, name: row.serviceName! } : null,
   };
+  chatMessages.inc({ type: message.messageType });
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
   return message;
+}
+
+/** Who sends: a signed-in account (the socket's user, or the page's). */
+export interface ChatSender {
+  id: string;
+  name: string;
+  role: "user" | "team";
+  profileImage: string | null;
+}
+
+/** A message as a client asked for it (socket payload or form fields), not yet checked. */
+export interface MessageRequest {
+  roomId: string;
+  text: unknown;
+  serviceId?: unknown;
+  /** messageType "file": `attachmentId` names an upload of the sender's to this room; `text` is its caption. */
+  file?: boolean;
+  attachmentId?: unknown;
+}
+
+/** Why a send was refused: the words for the sender, and what kind of refusal (the transport picks its answer from it). */
+export type RefusedSend = { ok: false; error: string; reason: "rate" | "invalid" | "room" | RefusalReason };
+export type SendOutcome = { ok: true; message: ChatMessage; delivery: Delivery } | RefusedSend;
+
+/** MESSAGE_RATE per user across all their sockets and pages (and nodes, while Redis is up). */
+export async function allowMessage(userId: string) {
+  try {
+    await limits.chatMessage.consume(userId);
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
+    logger.warn({ err: error }, "chat rate limit unavailable");
+    return true;
+  }
+}
+
+/**
+ * The one way a signed-in account sends a chat message, whatever carried it (the socket's
+ * `supportMessage`/`sendMessage`, or the message form of a page without JavaScript): the rate,
+ * the text rules, who may write in the room, then the store (one statement, which also re-checks
+ * the session). Returns the stored message and whom it goes to, or the refusal in words; the
+ * caller delivers it. Other failures (the database) throw.
+ */
+export async function sendChatMessage(sender: ChatSender, request: MessageRequest, sessionId: string): Promise<SendOutcome> {
+  const refuse = (reason: RefusedSend["reason"], error: string): RefusedSend => ({ ok: false, error, reason });
+  if (!(await allowMessage(sender.id))) return refuse("rate", CHAT_ERRORS.rate);
+  // A file's text is an optional caption: the same rules as a message, except that it may be empty.
+  if (typeof request.text !== "string" && !(request.file && request.text == null)) return refuse("invalid", CHAT_ERRORS.invalid);
+  const text = typeof request.text === "string" ? request.text.trim() : "";
+  if (text.length === 0 && !request.file) return refuse("invalid", CHAT_ERRORS.empty);
+  if (text.length > MESSAGE_MAX_LENGTH) return refuse("invalid", CHAT_ERRORS.tooLong);
+  // NUL and other control characters are refused in words (lines and tabs are fine), never stored or a failure.
+  if (hasControlCharacters(text, { multiline: true })) return refuse("invalid", controlCharacterMessage("The message"));
+  const room = parseRoomId(request.roomId);
+  if (!room || !can(sender, "chat:join-room", { roomId: request.roomId })) return refuse("room", CHAT_ERRORS.room);
+  if (request.file && !isUuid(request.attachmentId)) return refuse("attachment", CHAT_ERRORS.attachment);
+
+  const customerId = room.kind === "support" ? room.customerId : null;
+  const otherMember = room.kind === "direct" ? (room.members.find((id) => id !== sender.id) ?? null) : null;
+  const serviceId = !request.file && customerId && request.serviceId != null && request.serviceId !== "" ? request.serviceId : null;
+  if (serviceId !== null && !isUuid(serviceId)) return refuse("service", CHAT_ERRORS.service);
+  const fromTeam = can(sender, "area:team");
+
+  try {
+    const message = await storeMessage({
+      roomId: request.roomId,
+      sender: { _id: sender.id, name: sender.name, profileImage: sender.profileImage },
+      receiverId: customerId ? (fromTeam ? customerId : null) : otherMember,
+      customerId,
+      serviceId,
+      anyService: fromTeam,
+      message: text,
+      ...(request.file ? { attachmentId: request.attachmentId as string } : {}),
+      sessionId,
+    });
+    return { ok: true, message, delivery: { customerId, otherMember, senderId: sender.id, senderName: sender.name, fromTeam } };
+  } catch (error) {
+    if (!(error instanceof MessageRefusedError)) throw error;
+    const words = { session: CHAT_ERRORS.session, service: CHAT_ERRORS.service, attachment: CHAT_ERRORS.attachment }[error.reason];
+    return refuse(error.reason, words);
+  }
+}
+
+/**
+ * sendChatMessage for a page's form (no socket of the sender's carries it): the stored message
+ * then goes to the room's live sockets on every node, as the socket path's broadcast does
+ * (app/realtime listens for `posted`).
+ */
+export async function postChatMessage(sender: ChatSender, request: MessageRequest, sessionId: string): Promise<SendOutcome> {
+  const outcome = await sendChatMessage(sender, request, sessionId);
+  if (outcome.ok) threadEvents.emit("posted", outcome.message, outcome.delivery);
+  return outcome;
 }
 
 function threadOf(row: SendRow, message: ChatMessage): Thread {

@@ -1,26 +1,24 @@
 import type http from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Redis } from "ioredis";
-import { RateLimiterRes } from "rate-limiter-flexible";
 import { Server } from "socket.io";
 
-import { parseRoomId, supportRoomId } from "~/domain/chat";
-import { isUuid } from "~/domain/ids";
+import { parseRoomId, supportRoomId, type ChatMessage } from "~/domain/chat";
 import { can } from "~/domain/permissions";
-import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
-import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
+import { sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
+import { threadEvents, type Delivery } from "~/models/thread-events.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { limits } from "~/utils/rate-limit.server";
+import { countOpenSockets } from "~/utils/metrics.server";
 import { createAdapterClients } from "~/utils/redis.server";
 import { onSocketRevocation, type SocketRevocation } from "~/utils/socket-revocation.server";
 import { resolveIdentity } from "~/web/auth.server";
 import { fromOurPages } from "~/web/same-origin.server";
 
 import { registerCalendarEvents } from "./calendar-events.server";
-import { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
-import { INBOX_ERRORS, registerInboxHandlers } from "./inbox-handlers.server";
+import { CHAT_ERRORS, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
+import { registerInboxHandlers } from "./inbox-handlers.server";
 import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
 
 export { CUSTOMERS_ROOM, sessionRoom, TEAM_ROOM, userRoom, type IoServer };
@@ -60,10 +58,12 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
   }
 
   const stopRevocations = onSocketRevocation((revocation) => disconnectRevoked(io, revocation));
+  const stopCounting = countOpenSockets(() => io.engine.clientsCount);
   const sweep = setInterval(() => void disconnectEndedSessions(io), SESSION_SWEEP_MS);
   sweep.unref();
   httpServer.once("close", () => {
     stopRevocations();
+    stopCounting();
     clearInterval(sweep);
   });
 
@@ -138,6 +138,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       });
     });
   });
+  deliverPostedMessages(io);
   registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (issue 14)
   registerCalendarEvents(io); // postUpdated (issue 24.2)
 
@@ -216,74 +217,50 @@ function incoming(payload: Partial<SupportMessagePayload> | undefined): Omit<Inc
   return { text: payload?.message, serviceId: payload?.serviceId, file: payload?.messageType === "file", attachmentId: payload?.attachmentId };
 }
 
-/** MESSAGE_RATE per user across all their sockets (and nodes, while Redis is up). */
-export async function allowMessage(userId: string) {
-  try {
-    await limits.chatMessage.consume(userId);
-    return true;
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return false;
-    logger.warn({ err: error }, "chat rate limit unavailable");
-    return true;
-  }
-}
-
 /**
- * Validate, store, then broadcast: a message clients see is always in the database. The store is
- * one statement that also re-checks the socket's session (a revocation Redis could not carry,
- * an expiry, a disabled account), so a dead session stores and sends nothing, text or file.
+ * Validate, store, then broadcast: a message clients see is always in the database. The checks and
+ * the store are the model's (shared with the pages' message form); the store is one statement that
+ * also re-checks the socket's session (a revocation Redis could not carry, an expiry, a disabled
+ * account), so a dead session stores and sends nothing, text or file.
  */
 async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ack: unknown) {
-  const user = socket.data.user;
   const reply = (result: SendResult) => {
     if (!result.ok) socket.emit("error", { message: result.error });
     if (typeof ack === "function") (ack as (r: SendResult) => void)(result);
   };
 
-  if (!(await allowMessage(user.id))) return reply({ ok: false, error: CHAT_ERRORS.rate });
-  // A file's text is an optional caption: the same rules as a message, except that it may be empty.
-  if (typeof input.text !== "string" && !(input.file && input.text == null)) return reply({ ok: false, error: CHAT_ERRORS.invalid });
-  const text = typeof input.text === "string" ? input.text.trim() : "";
-  if (text.length === 0 && !input.file) return reply({ ok: false, error: CHAT_ERRORS.empty });
-  if (text.length > MESSAGE_MAX_LENGTH) return reply({ ok: false, error: CHAT_ERRORS.tooLong });
-  // NUL and other control characters are refused in words (lines and tabs are fine), never stored or a failure.
-  if (hasControlCharacters(text, { multiline: true })) return reply({ ok: false, error: controlCharacterMessage("The message") });
-  const room = parseRoomId(input.roomId);
-  if (!room || !can(user, "chat:join-room", { roomId: input.roomId })) return reply({ ok: false, error: CHAT_ERRORS.room });
-  if (input.file && !isUuid(input.attachmentId)) return reply({ ok: false, error: INBOX_ERRORS.attachment });
-
-  const customerId = room.kind === "support" ? room.customerId : null;
-  const otherMember = room.kind === "direct" ? (room.members.find((id) => id !== user.id) ?? null) : null;
-  const serviceId = !input.file && customerId && input.serviceId != null && input.serviceId !== "" ? input.serviceId : null;
-  if (serviceId !== null && !isUuid(serviceId)) return reply({ ok: false, error: CHAT_ERRORS.service });
-
   try {
-    const message = await storeMessage({
-      roomId: input.roomId,
-      sender: { _id: user.id, name: user.name, profileImage: user.profileImage },
-      receiverId: customerId ? (can(user, "area:team") ? customerId : null) : otherMember,
-      customerId,
-      serviceId,
-      anyService: can(user, "area:team"),
-      message: text,
-      ...(input.file ? { attachmentId: input.attachmentId as string } : {}),
-      sessionId: socket.data.sessionId,
-    });
-    reply({ ok: true, message });
-    socket.emit("supportMessageSent", message);
-    broadcast(io, socket, message, customerId, otherMember);
-    if (customerId && can(user, "area:team")) void notifyIfAway(io, customerId, user.name);
+    const sent = await sendChatMessage(socket.data.user, input, socket.data.sessionId);
+    if (!sent.ok) return reply({ ok: false, error: refusal(socket, sent) });
+    reply({ ok: true, message: sent.message });
+    socket.emit("supportMessageSent", sent.message);
+    deliver(io, sent.message, sent.delivery, socket.id);
   } catch (error) {
-    if (error instanceof MessageRefusedError) return reply({ ok: false, error: refusal(socket, error) });
     logger.error({ err: error, roomId: input.roomId }, "chat message not stored");
     reply({ ok: false, error: CHAT_ERRORS.failed });
   }
 }
 
+/** A stored message to the room's other sockets on every node (all but `exceptSocketId`, the sender's, which has its acknowledgement). */
+function deliver(io: IoServer, message: ChatMessage, delivery: Delivery, exceptSocketId?: string) {
+  broadcast(io, message, delivery, exceptSocketId);
+  if (delivery.customerId && delivery.fromTeam) void notifyIfAway(io, delivery.customerId, delivery.senderName);
+}
+
+/** Messages sent by a page's form (no socket carried them) go out as a socket's would. */
+function deliverPostedMessages(io: IoServer) {
+  const onPosted = (message: ChatMessage, delivery: Delivery) => deliver(io, message, delivery);
+  threadEvents.on("posted", onPosted);
+  const close = io.close.bind(io);
+  io.close = (fn) => {
+    threadEvents.off("posted", onPosted);
+    return close(fn);
+  };
+}
+
 /** What a refused sender is told; an ended session is disconnected right after that answer. */
-function refusal(socket: IoSocket, error: MessageRefusedError): string {
-  if (error.reason === "service") return CHAT_ERRORS.service;
-  if (error.reason === "attachment") return INBOX_ERRORS.attachment;
+function refusal(socket: IoSocket, refused: RefusedSend): string {
+  if (refused.reason !== "session") return refused.error;
   setImmediate(() => socket.disconnect(true));
   return SOCKET_ERRORS.unauthorized;
 }
