@@ -9,7 +9,8 @@ import { SiteHeader } from "~/components/landing/site-header";
 import { useNonce } from "~/components/nonce";
 import { useQuietAbortedLoads } from "~/components/quiet-aborted-loads";
 import { ButtonLink } from "~/components/ui/button";
-import { notify, Toaster } from "~/components/ui/toaster";
+import { FlashBanner } from "~/components/ui/flash-banner";
+import { Toaster } from "~/components/ui/toaster";
 import stylesheet from "~/styles/tailwind.css?url";
 import { env } from "~/utils/env.server";
 import { getOptionalUser } from "~/web/auth.server";
@@ -76,11 +77,14 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
-  useEffect(() => {
-    if (!toast) return;
-    void notify(toast.type, toast.message, { id: toast.id });
-  }, [toast]);
-  return <Outlet />;
+  // An action's confirmation, drawn on the page that follows (decision 281); toasts are for what
+  // only JavaScript does (a download, the upload modal).
+  return (
+    <>
+      <FlashBanner flash={toast} />
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

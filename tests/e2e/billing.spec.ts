@@ -123,7 +123,9 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("Renamed Subscriber");
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(page.getByRole("textbox", { name: "Name", exact: true })).toHaveValue("Renamed Subscriber");
-  await expect(page.getByRole("heading", { name: /Welcome back, Renamed/ })).toBeVisible();
+  // The saved name is said on the page that follows, and the sidebar greets it.
+  await expect(page.getByRole("status").filter({ hasText: "Your name was saved." })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByText("Renamed Subscriber")).toBeVisible();
 
   const passwordForm = page.getByRole("form", { name: "Password" });
   await passwordForm.getByLabel("Current password").fill("not-my-password");

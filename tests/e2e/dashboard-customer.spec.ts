@@ -158,4 +158,58 @@ test.describe("customer without purchases", () => {
     await expect(page.getByRole("heading", { name: "No Reports Available" })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("empty-reports.png"), fullPage: true });
   });
+
+  test("a confirmation is on the page that follows, stays past two seconds, and goes when dismissed or on the next page @no-js", async ({ page }, testInfo) => {
+    await page.goto("/dashboard/account");
+    // Saving the same name: a confirmation without changing the account other specs read.
+    await page.getByRole("button", { name: "Save name" }).click();
+    const notice = page.getByRole("status").filter({ hasText: "Your name was saved." });
+    await expect(notice).toBeVisible();
+    // A toast would be gone by now.
+    await page.waitForTimeout(2_500);
+    await expect(notice).toBeVisible();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.screenshot({ path: testInfo.outputPath(`confirmation-${width}.png`) });
+    }
+    await notice.getByRole("link", { name: "Dismiss" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/account$/);
+    await expect(notice).toHaveCount(0);
+
+    // Read once: the next page does not say it again.
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(notice).toBeVisible();
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Reports" }).click();
+    await expect(page.getByRole("heading", { name: "No Reports Available" })).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  });
+});
+
+test.describe("a subscriber's pages", () => {
+  test.use({ storageState: storageStateFor("subscriber") });
+
+  test("the counts and the plan card are on the overview only; every other page starts with its own content @no-js", async ({ page }, testInfo) => {
+    await page.goto("/dashboard/services");
+    await expect(page.getByRole("region", { name: "Overview" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Your plan" })).toBeVisible();
+    const pages = [
+      ["/dashboard/calendar", "Content calendar"],
+      ["/dashboard/reports", "Your Reports"],
+      ["/dashboard/receipts", "Receipts"],
+    ] as const;
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const [path, title] of pages) {
+        await page.goto(path);
+        const heading = page.getByRole("heading", { level: 2, name: title, exact: true });
+        await expect(heading).toBeVisible();
+        // Within the first screen, under the sidebar's bar on a phone: no welcome, counts or plan above it.
+        expect((await heading.boundingBox())!.y, `${path} at ${width} px`).toBeLessThan(width === 390 ? 260 : 160);
+        await expect(page.getByRole("region", { name: "Overview" })).toHaveCount(0);
+        await expect(page.getByRole("region", { name: "Your plan" })).toHaveCount(0);
+        await expect(page.getByRole("heading", { name: /^Welcome/ })).toHaveCount(0);
+        if (path === "/dashboard/calendar") await page.screenshot({ path: testInfo.outputPath(`calendar-${width}.png`) });
+      }
+    }
+  });
 });

@@ -97,8 +97,7 @@ test("first purchase: the receipt opens without a sign-in; the first password si
   await page.getByRole("button", { name: "Set Password" }).click();
   await expect(page).toHaveURL(/\/dashboard/, { timeout: 15_000 });
   await expect(page.getByRole("heading", { level: 1, name: "Welcome, Fern" })).toBeVisible();
-  if (withJs(testInfo))
-    await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Welcome to BrandLift, Fern! Your password is set." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Welcome to BrandLift, Fern! Your password is set." })).toBeVisible();
   await expect(page.getByText("Monthly Analytics Report").first()).toBeVisible();
 
   // The next visit is a returning one; and no "your password was changed" alarm went out.
@@ -126,17 +125,17 @@ test.describe("a past-due plan", () => {
   // so the runs with and without JavaScript (one after the other) can share the account.
   test.use({ storageState: storageStateFor("pastDue") });
 
-  async function failRenewal(page: Page, testInfo: TestInfo) {
+  async function failRenewal(page: Page) {
     await page.goto("/billing/test");
     await page.getByRole("button", { name: "Fail the renewal payment (simulate)" }).click();
-    // The failure is told as one: an error toast, never a green tick.
-    if (withJs(testInfo)) await expect(page.locator('[data-sonner-toast][data-type="error"]').filter({ hasText: "The renewal payment failed" })).toBeVisible();
+    // The failure is told as one, with or without JavaScript: an error notice, never a green tick.
+    await expect(page.locator('[role="status"][data-flash="error"]').filter({ hasText: "The renewal payment failed" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Payment method" })).toBeVisible();
-    await expect(page.locator('[data-sonner-toast][data-type="success"]')).toHaveCount(0);
+    await expect(page.locator('[data-flash="success"]')).toHaveCount(0);
   }
 
-  test("update the payment method from the plan card: a declined card fails again, a good one makes the plan active @no-js", async ({ page }, testInfo) => {
-    await failRenewal(page, testInfo);
+  test("update the payment method from the plan card: a declined card fails again, a good one makes the plan active @no-js", async ({ page }) => {
+    await failRenewal(page);
 
     // The e-mail's link and the dashboard both lead to the step.
     const billingLink = await linkIn(ACCOUNTS.pastDue.email, "Payment failed for your PRO PACKAGE plan", "/dashboard/billing");
@@ -156,8 +155,7 @@ test.describe("a past-due plan", () => {
 
     await page.getByRole("region", { name: "Payment method" }).getByLabel("New card number").fill("4242 4242 4242 4242");
     await page.getByRole("region", { name: "Payment method" }).getByRole("button", { name: "Update card and pay" }).click();
-    if (withJs(testInfo))
-      await expect(page.locator('[data-sonner-toast][data-type="success"]').filter({ hasText: "Payment received: your plan is active again." })).toBeVisible();
+    await expect(page.locator('[role="status"][data-flash="success"]').filter({ hasText: "Payment received: your plan is active again." })).toBeVisible();
     await expect(page.getByRole("region", { name: "Payment method" })).toHaveCount(0);
     await expect(page.getByText("Active", { exact: true })).toBeVisible();
 
@@ -168,8 +166,8 @@ test.describe("a past-due plan", () => {
     await expect(page.getByRole("region", { name: "Your plan" }).getByText("Active", { exact: true })).toBeVisible();
   });
 
-  test("retry the payment with the card on file from the plan's page @no-js", async ({ page }, testInfo) => {
-    await failRenewal(page, testInfo);
+  test("retry the payment with the card on file from the plan's page @no-js", async ({ page }) => {
+    await failRenewal(page);
     await page.goto("/dashboard");
     const card = page.getByRole("region", { name: "Your plan" }).getByRole("article", { name: "PRO PACKAGE" });
     await card.getByRole("link", { name: /Open plan/ }).click();
@@ -178,8 +176,7 @@ test.describe("a past-due plan", () => {
     await expect(planCard.getByText("Past due")).toBeVisible();
     await planCard.getByRole("button", { name: "Retry payment" }).click();
     await expect(page).toHaveURL(/\/dashboard\/plans\/[0-9a-f-]{36}$/);
-    if (withJs(testInfo))
-      await expect(page.locator('[data-sonner-toast][data-type="success"]').filter({ hasText: "Payment received: your plan is active again." })).toBeVisible();
+    await expect(page.locator('[role="status"][data-flash="success"]').filter({ hasText: "Payment received: your plan is active again." })).toBeVisible();
     await expect(page.getByRole("article", { name: "PRO PACKAGE" }).getByText("Active", { exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Retry payment" })).toHaveCount(0);
   });

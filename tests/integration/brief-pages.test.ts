@@ -4,12 +4,12 @@ import { describe, expect, test } from "vitest";
 import { setBriefQuestions } from "~/models/briefs.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
-import * as dashboard from "~/routes/dashboard+/_layout";
 import * as planEditor from "~/routes/dashboard+/catalogue_.plans.$planId";
 import * as serviceEditor from "~/routes/dashboard+/catalogue_.services.$serviceId";
 import * as orderPage from "~/routes/dashboard+/orders.$orderId";
 import * as planBriefPage from "~/routes/dashboard+/plans_.$subscriptionId.brief";
 import * as purchaseBriefPage from "~/routes/dashboard+/services_.$purchaseId.brief";
+import * as overview from "~/routes/dashboard+/services._index";
 import * as success from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";
 
@@ -268,19 +268,19 @@ describe("Brief needed, and staff reading", () => {
 
     const thanks = await callRoute(success.loader, `/purchase/success?session_id=${order.stripeSessionId}`);
     expect(thanks.data.briefs).toEqual(needed);
-    expect((await page(dashboard.loader, buyer, "/dashboard/services", {})).data.briefs).toEqual(needed);
+    expect((await page(overview.loader, buyer, "/dashboard/services", {})).data.briefs).toEqual(needed);
     const before = await page(orderPage.loader, staff, `/dashboard/orders/${order.id}`, { orderId: order.id });
     expect(before.data.briefs).toMatchObject([{ title: service.name, submittedAt: null, answers: {} }]);
 
     const path = `/dashboard/services/${purchaseId}/brief`;
     expect((await callRoute(purchaseBriefPage.action, briefPost(buyer, path, [["answers.brand", "Acme"]]), { params: { purchaseId } })).status).toBe(302);
 
-    expect((await page(dashboard.loader, buyer, "/dashboard/services", {})).data.briefs).toEqual([]);
+    expect((await page(overview.loader, buyer, "/dashboard/services", {})).data.briefs).toEqual([]);
     expect((await callRoute(success.loader, `/purchase/success?session_id=${order.stripeSessionId}`)).data.briefs).toEqual([]);
     const after = await page(orderPage.loader, staff, `/dashboard/orders/${order.id}`, { orderId: order.id });
     expect(after.data.briefs).toMatchObject([{ title: service.name, href: path, answers: { brand: "Acme" } }]);
     expect((await getCustomerProfile(buyer.id))!.briefs).toMatchObject([{ title: service.name, answers: { brand: "Acme" }, submittedAt: expect.any(String) }]);
-    // Staff have no "Brief needed" of their own.
-    expect((await page(dashboard.loader, staff, "/dashboard", {})).data.briefs).toEqual([]);
+    // Staff have no "Brief needed" of their own: the customer's overview is not theirs.
+    expect((await page(overview.loader, staff, "/dashboard/services", {})).location).toBe("/dashboard/users");
   });
 });

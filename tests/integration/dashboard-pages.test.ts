@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
 import * as staffOverview from "~/routes/dashboard+/_index";
-import * as dashboard from "~/routes/dashboard+/_layout";
 import * as servicesTab from "~/routes/dashboard+/services._index";
 import * as serviceReports from "~/routes/dashboard+/services.$purchaseId._index";
 import * as usersTab from "~/routes/dashboard+/users._index";
@@ -35,7 +34,7 @@ beforeAll(async () => {
 const page = (account: Account) => ({ cookie: account.cookie });
 
 describe("dashboard pages", () => {
-  it("the counts: staff's on the Overview page, a customer's in the layout", async () => {
+  it("the counts: staff's on the Overview page, a customer's on their overview (the Services tab)", async () => {
     // Each overview part is a section of its own: { ok: true, data } or the section's failure.
     const team = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(
       await call(staffOverview.loader, "/dashboard", { auth: page(staff) }),
@@ -47,13 +46,15 @@ describe("dashboard pages", () => {
       servicesBooked: expect.any(Number),
       totalActiveUsers: expect.any(Number),
     });
-    const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(dashboard.loader, "/dashboard", { auth: page(dana) }));
+    const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }));
     expect(mine.counts).toEqual({ ok: true, data: { role: "user", totalServicesBooked: 1, completed: 0, inProgress: 1 } });
   });
 
   it("a customer's Services tab lists only their purchases; a purchase's Reports tab only theirs", async () => {
-    const { purchases } = await readJson<{ purchases: { _id: string }[] }>(await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }));
-    expect(purchases.map((p) => p._id).sort()).toEqual([danaPurchase, refunded].sort());
+    const { purchases } = await readJson<{ purchases: { ok: true; data: { _id: string }[] } }>(
+      await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }),
+    );
+    expect(purchases.data.map((p) => p._id).sort()).toEqual([danaPurchase, refunded].sort());
     const foreign = await call(serviceReports.loader, `/dashboard/services/${danaPurchase}`, { auth: page(eli), params: { purchaseId: danaPurchase } });
     expect(foreign.status).toBe(404);
   });

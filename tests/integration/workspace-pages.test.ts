@@ -4,6 +4,7 @@ import { updatePurchase } from "~/models/purchases.server";
 import { action as loginAction } from "~/routes/_auth+/login";
 import * as overview from "~/routes/dashboard+/_index";
 import * as dashboard from "~/routes/dashboard+/_layout";
+import * as customerOverview from "~/routes/dashboard+/services._index";
 import * as work from "~/routes/dashboard+/work";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
@@ -22,8 +23,8 @@ const form = (fields: Record<string, string>) => ({
 describe("layout and overview", () => {
   test("the staff layout carries no overview; the Overview page has the cards and the 12-month chart", async () => {
     const staff = await createAccount("team");
-    const layout = await readJson<{ counts: unknown; revenue?: unknown }>(await call(dashboard.loader, "/dashboard/orders", { auth: page(staff) }));
-    expect(layout.counts).toBeNull();
+    const layout = await readJson<Record<string, unknown>>(await call(dashboard.loader, "/dashboard/orders", { auth: page(staff) }));
+    expect(layout).not.toHaveProperty("counts");
     expect(layout.revenue).toBeUndefined();
     const body = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> }; revenue: { ok: boolean; data: unknown[] } }>(
       await call(overview.loader, "/dashboard", { auth: page(staff) }),
@@ -32,12 +33,15 @@ describe("layout and overview", () => {
     expect(body.revenue.data).toHaveLength(12);
   });
 
-  test("customers keep their overview in the layout; /dashboard sends them to their services", async () => {
+  test("customers have their counts on their overview only; /dashboard sends them to it", async () => {
     const customer = await createAccount("user");
-    const layout = await readJson<{ counts: { ok: boolean; data: { role: string } } }>(
-      await call(dashboard.loader, "/dashboard/services", { auth: page(customer) }),
+    const layout = await readJson<Record<string, unknown>>(await call(dashboard.loader, "/dashboard/calendar", { auth: page(customer) }));
+    expect(layout).not.toHaveProperty("counts");
+    expect(layout).not.toHaveProperty("plans");
+    const mine = await readJson<{ counts: { ok: boolean; data: { role: string } } }>(
+      await call(customerOverview.loader, "/dashboard/services", { auth: page(customer) }),
     );
-    expect(layout.counts.data.role).toBe("user");
+    expect(mine.counts.data.role).toBe("user");
     const index = await call(overview.loader, "/dashboard", { auth: page(customer) });
     expect(index.headers.get("Location")).toBe("/dashboard/services");
   });

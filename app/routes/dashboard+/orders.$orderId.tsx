@@ -194,9 +194,6 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
   );
 }
 
-/** A detail page: on phones the dashboard layout leaves out its overview and chart, so the page's own content comes first. */
-export const handle = { detail: true };
-
 export const meta: MetaFunction = () => [{ title: "Order — BrandLift dashboard" }];
 
 export function ErrorBoundary() {

@@ -43,12 +43,6 @@ export default function PlanDetail() {
   );
 }
 
-/**
- * A detail page: on phones the dashboard layout leaves out its overview so the tabs and chat come first;
- * `plan`: the layout's "Your plan" card would repeat this page's own card, so it is left out here.
- */
-export const handle = { detail: true, plan: true };
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.subscription.plan.name ?? "Plan"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {

@@ -65,9 +65,6 @@ export default function ServiceDetail() {
   );
 }
 
-/** A detail page: on phones the dashboard layout leaves out its overview so the tabs and chat come first. */
-export const handle = { detail: true };
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.purchase.service.name ?? "Service"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {

@@ -1,25 +1,52 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
 import { ArrowRight, ShoppingBag } from "lucide-react";
 
-import { BriefBadge } from "~/components/brief/briefs-needed";
+import { PlanOverview } from "~/components/billing/plan-overview";
+import { BriefBadge, BriefsNeeded } from "~/components/brief/briefs-needed";
+import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { SectionBoundary } from "~/components/ui/section-error";
+import { SectionBoundary, SectionError } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
 import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
+import { listBriefsNeeded } from "~/models/briefs.server";
 import { listPurchasesForUser, toPurchase } from "~/models/purchases.server";
-import { listSubscriptionsForUser } from "~/models/subscriptions.server";
+import { getCustomerCounts } from "~/models/stats.server";
+import { listSubscriptionsForUser, toSubscriptions } from "~/models/subscriptions.server";
+import { markWelcomed } from "~/models/users.server";
 import { requireUser } from "~/web/auth.server";
+import { loadSection } from "~/web/sections.server";
 
-/** /dashboard/services: the customer's purchased services. Staff have no purchases: their tab is Users. */
+/**
+ * /dashboard/services: the customer's overview, where /dashboard leads: the welcome, briefs still
+ * to answer, the counts, their plans and their purchased services. The counts and the plan card
+ * live here only (decision 280): every other page starts with its own content. Each part is read
+ * on its own, so a failed one shows its error and the rest stays. Staff have no purchases: their
+ * tab is Users.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
-  const [purchases, plans] = await Promise.all([listPurchasesForUser(user.id), listSubscriptionsForUser(user.id)]);
-  return { purchases: purchases.map(toPurchase), hasPlan: plans.length > 0 };
+  const [firstVisit, counts, purchases, plans, briefs] = await Promise.all([
+    markWelcomed(user.id),
+    loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(user.id)) })),
+    loadSection("purchases", async () => (await listPurchasesForUser(user.id)).map(toPurchase)),
+    loadSection("plan", async () => toSubscriptions(await listSubscriptionsForUser(user.id))),
+    // "Brief needed" for each purchase or plan whose brief is still to send (decision 201).
+    loadSection("briefs", () => listBriefsNeeded({ userId: user.id })),
+  ]);
+  return {
+    firstName: user.name.split(" ")[0] ?? "",
+    firstVisit,
+    counts,
+    purchases,
+    // The plan card and the briefs are extras: without them the page simply shows none.
+    plans: plans.ok ? plans.data : [],
+    briefs: briefs.ok ? briefs.data : [],
+  };
 }
 
 type ServicesData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -28,7 +55,44 @@ export default function Services() {
   return <ServicesView {...useLoaderData<typeof loader>()} />;
 }
 
-function ServicesView({ purchases, hasPlan }: ServicesData) {
+function ServicesView({ firstName, firstVisit, counts, purchases, plans, briefs }: ServicesData) {
+  return (
+    <div className="space-y-8">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl">
+          {firstVisit ? "Welcome" : "Welcome back"}, {firstName}
+        </h1>
+        <p className="mt-1 text-slate-600">Your services, reports and messages in one place.</p>
+      </header>
+      <BriefsNeeded briefs={briefs} />
+      <Overview counts={counts} role="user" />
+      {plans.length > 0 ? <PlanOverview plans={plans} /> : null}
+      <PurchasedServices purchases={purchases} hasPlan={plans.length > 0} />
+    </div>
+  );
+}
+
+function PurchasedServices({ purchases: section, hasPlan }: { purchases: ServicesData["purchases"]; hasPlan: boolean }) {
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  if (!section.ok) {
+    return (
+      <section aria-labelledby="services-heading">
+        <h2 id="services-heading" className="sr-only">
+          Purchased Services
+        </h2>
+        <SectionError
+          title="Error Loading Services"
+          message="Failed to load purchased services"
+          headingLevel="h3"
+          retryHref={`${location.pathname}${location.search}`}
+          onRetry={() => void revalidator.revalidate()}
+          retrying={revalidator.state !== "idle"}
+        />
+      </section>
+    );
+  }
+  const purchases = section.data;
   return (
     <section aria-labelledby="services-heading" className="space-y-4">
       <h2 id="services-heading" className="text-xl font-bold text-slate-950">
@@ -80,6 +144,9 @@ function ServicesView({ purchases, hasPlan }: ServicesData) {
     </section>
   );
 }
+
+/** The overview brings its own h1 (the welcome); the layout names other pages for screen readers. */
+export const handle = { overview: true };
 
 export const meta: MetaFunction = () => [{ title: "Services — BrandLift dashboard" }];
 

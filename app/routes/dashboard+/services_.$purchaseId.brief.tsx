@@ -19,8 +19,6 @@ export default function PurchaseBrief() {
   return <BriefPage data={useLoaderData<typeof loader>()} reply={useActionData<typeof action>()} />;
 }
 
-export const handle = { detail: true };
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Brief for ${data?.title ?? "your service"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {

@@ -200,9 +200,6 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
   );
 }
 
-/** A detail page: on phones the page's own content comes first. */
-export const handle = { detail: true };
-
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.subscription.plan.name ?? "Subscription"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
