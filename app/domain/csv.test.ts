@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 
 import { csvAmount, csvCell } from "~/domain/csv";
@@ -38,7 +39,7 @@ describe("csvCell", () => {
 
   test("text a spreadsheet would run as a formula starts with an apostrophe", () => {
     expect(csvCell("=1+1")).toBe(`"'=1+1"`);
-    expect(csvCell("\t=1")).toBe(`"'\t=1"`);
+    expect(csvCell("\t=1")).toBe(`"'\t'=1"`);
     expect(csvCell(" =1+1")).toBe(`"' =1+1"`);
   });
 
@@ -49,8 +50,31 @@ describe("csvCell", () => {
   });
 
   test("split on commas, each cell reads back as its text (defused) and the amount as a number", () => {
-    const line = [...["x;=2+5", 'a "b";=c', "=1", "plain"].map(csvCell), csvAmount(1234)].join(",");
-    expect(split(line, ",")).toEqual(["x;=2+5", 'a "b";=c', "'=1", "plain", "12.34"]);
+    const line = [...["x;=2+5", 'a "b";=c', "=1", "plain", "Jo, Ann; Bo"].map(csvCell), csvAmount(1234)].join(",");
+    expect(split(line, ",")).toEqual(["x;'=2+5", `a "b";'=c`, "'=1", "plain", "Jo, Ann; Bo", "12.34"]);
+  });
+
+  test("a formula after a separator inside the text is defused too, for a reader that ignores the quotes", () => {
+    expect(csvCell("Jo;=2*21;")).toBe(`"Jo;'=2*21;"`);
+    expect(csvCell("a,+1")).toBe(`"a,'+1"`);
+    expect(csvCell("a;\t@x")).toBe(`"a;'\t'@x"`);
+    expect(csvCell('a; "=1')).toBe(`"a;' ""=1"`);
+    expect(csvCell("\tplain")).toBe(`"'\tplain"`);
+  });
+
+  test("property: no piece of a cell, split on , ; tab CR or LF without regard to quotes, starts a formula", () => {
+    const pieces = fc.constantFrom("=", "+", "-", "@", ",", ";", "\t", "\r", "\n", " ", '"', "'", "a", "1", "SUM(A1)", "\u00a0");
+    const text = fc.oneof(fc.string(), fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join("")));
+    fc.assert(
+      fc.property(text, (value) => {
+        const cell = csvCell(value);
+        const starts = cell.split(/[,;\t\r\n]/).filter((piece) => /^[\s"]*[=+\-@]/.test(piece));
+        expect(starts).toEqual([]);
+        // Read back with its quotes honoured, the cell is the text with apostrophes added and nothing lost.
+        expect(split(cell, ",").join(",").replace(/'/g, "")).toBe(value.replace(/'/g, ""));
+      }),
+      { numRuns: 5000, seed: 260 },
+    );
   });
 
   test("amounts stay numbers, negative ones included", () => {

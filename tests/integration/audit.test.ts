@@ -270,6 +270,7 @@ describe("the log", () => {
 
   test("the CSV quotes every text cell and defuses formulas", async () => {
     await recordAudit({ actor: staff, action: "order.refund", target: { kind: "order", id: "csv-1", label: '=HYPERLINK("x"), "quoted"' }, detail: "a, b; c" });
+    await recordAudit({ actor: staff, action: "order.refund", target: { kind: "order", id: "csv-2", label: "Jo;=2*21;" }, detail: "x,@SUM(A1);-1" });
     const response = await call(auditCsv.loader, `/dashboard/audit/export.csv?action=order.refund&actorId=${staff.id}`, { auth: { cookie: staff.cookie } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -278,6 +279,10 @@ describe("the log", () => {
     const row = lines.find((line) => line.includes('"csv-1"'))!;
     expect(row).toContain(`"'=HYPERLINK(""x""), ""quoted"""`);
     expect(row).toContain('"a, b; c"');
+    // A formula after a separator inside the text is defused for a reader that splits on it regardless of quotes.
+    const second = lines.find((line) => line.includes('"csv-2"'))!;
+    expect(second).toContain(`"Jo;'=2*21;","x,'@SUM(A1);'-1"`);
+    expect(second.split(/[,;]/).filter((piece) => /^[\s"]*[=+\-@]/.test(piece))).toEqual([]);
     expect(lines.slice(1).every((line) => line.includes('"order.refund"'))).toBe(true);
     const refused = await call(auditCsv.loader, "/dashboard/audit/export.csv?action=nope", { auth: { cookie: staff.cookie } });
     expect(refused.status).toBe(400);

@@ -235,7 +235,7 @@ describe("GET /dashboard/orders/export.csv", () => {
     );
     expect(lines).toHaveLength(4);
     expect(lines[1].startsWith(`"${c.id}",`)).toBe(true);
-    expect(lines[1]).toContain(`,"${tag};=2+5",`);
+    expect(lines[1]).toContain(`,"${tag};'=2+5",`);
     expect(lines[2].startsWith(`"${b.id}",`)).toBe(true);
     expect(lines[2]).toContain(`,"'=${tag}",`);
     expect(lines[3]).toContain(`"${tag} ""Quoted"", Name"`);
@@ -245,6 +245,9 @@ describe("GET /dashboard/orders/export.csv", () => {
     // A spreadsheet that splits on ";" (and honours quotes) finds no cell that starts a formula.
     const outsideQuotes = lines.map((line) => line.replace(/"(?:[^"]|"")*"/g, '"…"'));
     expect(outsideQuotes.filter((line) => line.includes(";"))).toEqual([]);
+    // Nor one that ignores the quotes and splits on "," or ";" (the amounts are numbers, never negative here).
+    const formulaPieces = lines.flatMap((line) => line.split(/[,;]/)).filter((piece) => /^[\s"]*[=+\-@]/.test(piece));
+    expect(formulaPieces).toEqual([]);
     expect(a.totalCents).toBeGreaterThan(0);
   });
 
