@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, eq, gte, inArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull } from "drizzle-orm";
 import ical from "ical-generator";
 
 import { CHANNEL_LABELS } from "~/domain/calendar";
@@ -56,14 +56,17 @@ export async function calendarLinkFor(customerId: string): Promise<string> {
 /** A new link; the previous one stops working at once. */
 export const renewCalendarLink = (customerId: string): Promise<string> => issue(customerId);
 
-/** The iCalendar text of the link's customer, or null for a token that is not (or no longer) a link. */
+/**
+ * The iCalendar text of the link's customer, or null for a token that is not (or no longer) a link,
+ * or whose account is disabled (the link works again if the account is enabled again).
+ */
 export async function calendarFeed(token: string, now = new Date()): Promise<string | null> {
   if (!TOKEN.test(token)) return null;
   const [link] = await db
     .select({ customerId: l.customerId, name: schema.users.name })
     .from(l)
     .innerJoin(schema.users, eq(schema.users.id, l.customerId))
-    .where(eq(l.tokenHash, hashOf(token)))
+    .where(and(eq(l.tokenHash, hashOf(token)), isNull(schema.users.disabledAt)))
     .limit(1);
   if (!link) return null;
   const posts = await db

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { createPost, reviewPost, updatePost } from "~/models/posts.server";
@@ -76,6 +77,18 @@ describe("the private iCalendar link", () => {
     expect(gone.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
     expect((await open(renewed)).status).toBe(200);
     expect(await linkOf(customer)).toBe(renewed);
+  });
+
+  test("a disabled account's link answers 404 while it is disabled, and again once it is enabled", async () => {
+    const customer = await createAccount("user");
+    const url = await linkOf(customer);
+    expect((await open(url)).status).toBe(200);
+    await db.update(schema.users).set({ disabledAt: new Date() }).where(eq(schema.users.id, customer.id));
+    const refused = await open(url);
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).toBe("Not found.\n");
+    await db.update(schema.users).set({ disabledAt: null }).where(eq(schema.users.id, customer.id));
+    expect((await open(url)).status).toBe(200);
   });
 
   test("unknown or malformed tokens are a plain 404; staff and strangers have no link", async () => {
