@@ -1,6 +1,7 @@
-import { and, eq, gte, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, ne, notLike, sql } from "drizzle-orm";
 
 import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
+import { DELETED_EMAIL_LIKE } from "~/domain/own-data";
 import { db, schema } from "~/utils/db.server";
 
 /*
@@ -35,20 +36,26 @@ export async function postQuota(customerId: string, from: Date, to: Date): Promi
   return { used: counted?.n ?? 0, included: promised.length > 0 ? promised.reduce((a, b) => a + b, 0) : null };
 }
 
-/** Customers for the staff calendar's filter: those with posts, and every customer with a live plan. */
-export async function calendarCustomers(): Promise<{ _id: string; name: string }[]> {
+/**
+ * Customers for the staff calendar: every customer account but deleted ones (whose posts went with
+ * them), each saying whether a live plan promises posts. Staff may draft for any of them (decision
+ * 282): a post can be a one-off service's deliverable, and drafting comes before a plan is bought.
+ */
+export async function calendarCustomers(): Promise<{ _id: string; name: string; livePlan: boolean }[]> {
   const u = schema.users;
   const s = schema.subscriptions;
-  const rows = await db
-    .select({ id: u.id, name: u.name })
-    .from(u)
-    .where(
-      and(
-        eq(u.role, "user"),
-        sql`(exists (select 1 from ${p} where ${p.customerId} = ${u.id}) or exists (select 1 from ${s} where ${s.userId} = ${u.id} and ${inArray(s.status, [...LIVE_SUBSCRIPTION_STATUSES])}))`,
-      ),
-    )
-    .orderBy(u.name)
-    .limit(2000);
-  return rows.map((row) => ({ _id: row.id, name: row.name }));
+  const [rows, planned] = await Promise.all([
+    db
+      .select({ id: u.id, name: u.name })
+      .from(u)
+      .where(and(eq(u.role, "user"), notLike(u.email, DELETED_EMAIL_LIKE)))
+      .orderBy(u.name)
+      .limit(2000),
+    db
+      .selectDistinct({ userId: s.userId })
+      .from(s)
+      .where(inArray(s.status, [...LIVE_SUBSCRIPTION_STATUSES])),
+  ]);
+  const live = new Set(planned.map((row) => row.userId));
+  return rows.map((row) => ({ _id: row.id, name: row.name, livePlan: live.has(row.id) }));
 }

@@ -15,6 +15,7 @@ import {
   type StaffStatus,
 } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
+import { isDeletedAccount } from "~/domain/own-data";
 import { can, type Actor } from "~/domain/permissions";
 import type { CommentJson, PostJson } from "~/domain/schemas/calendar";
 import { db, schema } from "~/utils/db.server";
@@ -147,9 +148,10 @@ function announce(post: PostJson, customerView: PostJson | null) {
   postEvents.emit("changed", post, customerView);
 }
 
+/** A customer account that is still someone's: a deleted one gets no new posts. */
 async function customerExists(id: string) {
-  const [row] = await db.select({ id: u.id, role: u.role }).from(u).where(eq(u.id, id)).limit(1);
-  return !!row && can(row, "area:customer");
+  const [row] = await db.select({ id: u.id, role: u.role, email: u.email }).from(u).where(eq(u.id, id)).limit(1);
+  return !!row && can(row, "area:customer") && !isDeletedAccount(row);
 }
 
 export async function createPost(actor: Actor, input: { customerId: string; channel: Channel; scheduledAt: string; caption: string }): Promise<PostJson> {

@@ -1,5 +1,5 @@
 import { ACCOUNTS, axeAndPicture, expect, storageStateFor, test } from "./fixtures";
-import { draftForReview, staffBrowser } from "./steps";
+import { draftForReview, PNG, staffBrowser } from "./steps";
 
 /*
  * The content calendar (issue 24.2): staff draft posts and send them for review; the customer,
@@ -48,6 +48,50 @@ test.describe("the content calendar", () => {
 
     await axeAndPicture(staff.page, "calendar-staff-1280");
     await staff.close();
+  });
+
+  test("staff draft for a customer without a plan, the grid shows each post's picture and caption start, the file field empties after an upload; a customer's staff link opens their own post", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const run = Date.now().toString(36);
+    const staff = await staffBrowser(browser, "calendarStaff", baseURL, true);
+    await staff.open("/dashboard/calendar");
+    const form = staff.page.getByRole("form", { name: "Draft a post" });
+    await expect(form.getByText("Every customer is listed.")).toBeVisible();
+    // A customer with neither a plan nor a post yet.
+    await form.getByLabel("Customer").selectOption({ label: ACCOUNTS.emptyCustomer.name });
+    await form.getByLabel("Caption").fill(`Opening week ${run}: doors open at nine, coffee on us for the first fifty guests and a raffle at noon.`);
+    await form.getByRole("button", { name: "Save draft" }).click();
+    await expect(staff.page).toHaveURL(/\/dashboard\/calendar\/posts\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+    const draftId = new URL(staff.page.url()).pathname.split("/").pop()!;
+
+    const file = staff.page.getByLabel("File");
+    await file.setInputFiles({ name: "opening.png", mimeType: "image/png", buffer: PNG });
+    await staff.page.getByRole("button", { name: "Upload" }).click();
+    await expect(staff.page.getByRole("img", { name: "Image of the post" })).toBeVisible();
+    await expect(file).toHaveValue("");
+
+    await staff.page.getByRole("link", { name: "Back to the calendar" }).click();
+    const chip = staff.page.locator(`[data-testid="calendar-chip"][data-post="${draftId}"]`);
+    await expect(chip.getByTestId("chip-caption")).toHaveText(new RegExp(`^Opening week ${run}: doors open at nine, .*…$`));
+    await expect(chip.locator("img")).toHaveAttribute("src", /^\/files\/posts\//);
+    await chip.scrollIntoViewIfNeeded();
+    await staff.page.screenshot({ path: test.info().outputPath("calendar-grid-1280.png") });
+
+    // A staff link to the customer's own post, opened by the customer: their post in their calendar.
+    await draftForReview(staff, ACCOUNTS.calendarCustomer.name, "Facebook", `Staff link ${run}`);
+    const ownId = new URL(staff.page.url()).pathname.split("/").pop()!;
+    await staff.close();
+    await page.goto(`/dashboard/calendar/posts/${ownId}`);
+    await expect(page).toHaveURL(new RegExp(`/dashboard/calendar\\?month=\\d{4}-\\d{2}#post-${ownId}$`));
+    await expect(page.getByTestId("post-card").filter({ hasText: `Staff link ${run}` })).toBeVisible();
+    // Someone else's post: a plain "Not found", never an error page.
+    await page.goto(`/dashboard/calendar/posts/${draftId}`);
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+    await expect(page.getByText("Something went wrong")).toHaveCount(0);
   });
 });
 

@@ -1,8 +1,10 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { createPost, updatePost } from "~/models/posts.server";
 import * as calendar from "~/routes/dashboard+/calendar";
 import * as postPage from "~/routes/dashboard+/calendar_.posts.$postId";
+import { deletedEmail } from "~/domain/own-data";
 import { db, schema } from "~/utils/db.server";
 
 import { callRoute } from "../support/call-route";
@@ -123,5 +125,51 @@ describe("the calendar page", () => {
       { postId },
     );
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("drafting for any customer, and a staff link in a customer's hands", () => {
+  test("staff may draft for a customer with no plan and no posts yet, who is listed as such; a deleted customer is neither listed nor drafted for", async () => {
+    const staff = await createAccount({ role: "team" });
+    const newcomer = await createAccount({ role: "user", name: "Nova Newcomer" });
+    const planned = await createAccount({ role: "user", name: "Pat Planned" });
+    const gone = await createAccount({ role: "user", name: "Gus Gone" });
+    await catalogue();
+    await db.insert(schema.subscriptions).values({ userId: planned.id, planId: "starter", status: "active", priceCents: 4900 });
+    await db.update(schema.users).set({ email: deletedEmail(gone.id), disabledAt: new Date() }).where(eq(schema.users.id, gone.id));
+
+    const { customers } = (await page(staff.id, "/dashboard/calendar?month=2030-05")).data as Awaited<ReturnType<typeof calendar.loader>>;
+    expect(customers).toContainEqual({ _id: newcomer.id, name: "Nova Newcomer", livePlan: false });
+    expect(customers).toContainEqual({ _id: planned.id, name: "Pat Planned", livePlan: true });
+    expect(customers.some((c) => c._id === gone.id)).toBe(false);
+
+    const fields = { intent: "create", channel: "instagram", date: "2030-05-06", time: "09:30", caption: "First post" };
+    const made = await submit(calendar.action, staff.id, "/dashboard/calendar", { ...fields, customerId: newcomer.id });
+    expect(made.status).toBe(302);
+    expect(made.location).toMatch(/^\/dashboard\/calendar\/posts\/[0-9a-f-]{36}$/);
+    const refused = await submit(calendar.action, staff.id, "/dashboard/calendar", { ...fields, customerId: gone.id });
+    expect(refused.status).toBe(404);
+    expect(refused.data).toMatchObject({ postId: "new", error: expect.stringMatching(/customer/i) });
+  });
+
+  test("a customer opening the staff page of their own post is sent to it in their calendar; another's, or a draft, is a plain 404", async () => {
+    const staff = await createAccount({ role: "team" });
+    const owner = await createAccount({ role: "user" });
+    const other = await createAccount({ role: "user" });
+    const post = await createPost(staff, { customerId: owner.id, channel: "instagram", scheduledAt: "2030-06-15T10:00:00Z", caption: "Yours" });
+    const draft = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2030-06-16T10:00:00Z", caption: "Not yet" });
+    await updatePost(staff, post._id, { status: "in_review" });
+    const open = async (userId: string, postId: string) =>
+      callRoute(postPage.loader, new Request(`${BASE_URL}/dashboard/calendar/posts/${postId}`, { headers: { Cookie: await sessionCookieFor(userId) } }), {
+        params: { postId },
+      });
+
+    const mine = await open(owner.id, post._id);
+    expect(mine.status).toBe(302);
+    expect(mine.location).toBe(`/dashboard/calendar?month=2030-06#post-${post._id}`);
+    expect((await open(other.id, post._id)).status).toBe(404);
+    expect((await open(owner.id, draft._id)).status).toBe(404);
+    expect((await open(owner.id, "not-a-post")).status).toBe(404);
+    expect((await open(staff.id, post._id)).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { useFetcher } from "@remix-run/react";
+import { Film } from "lucide-react";
 import { useState, type DragEvent } from "react";
 
 import { cn } from "~/components/ui/cn";
@@ -7,7 +8,8 @@ import type { PostJson } from "~/domain/schemas/calendar";
 
 /**
  * The month or week as a grid of days (from md; phones get the list of cards instead). Each post is
- * a chip at its time in the viewer's zone; a chip opens the post. Staff drag a chip onto another
+ * a chip at its time in the viewer's zone, with its first image (or a film mark for a video) and the
+ * start of its caption, so a month reads without opening each post; a chip opens the post. Staff drag a chip onto another
  * day to reschedule it (same time of day); the post's page has the same as a plain form.
  */
 export function CalendarBoard({
@@ -84,12 +86,22 @@ export function CalendarBoard({
                       data-testid="calendar-chip"
                       data-post={post._id}
                       className={cn(
-                        "block truncate rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
+                        "flex items-start gap-1.5 rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
                         chipTone[post.status],
                       )}
                     >
-                      {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
-                      {staff ? ` · ${post.customer.name}` : ""}
+                      <Thumbnail media={post.media} />
+                      <span className="min-w-0 flex-1">
+                        <span className="block truncate">
+                          {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
+                          {staff ? ` · ${post.customer.name}` : ""}
+                        </span>
+                        {post.caption.trim() ? (
+                          <span data-testid="chip-caption" className="line-clamp-2 font-normal break-words opacity-85">
+                            {captionStart(post.caption)}
+                          </span>
+                        ) : null}
+                      </span>
                       <span className="sr-only"> ({POST_STATUS_LABELS[post.status]})</span>
                     </a>
                   </li>
@@ -100,6 +112,31 @@ export function CalendarBoard({
         })}
       </div>
     </div>
+  );
+}
+
+const CAPTION_START = 60;
+
+/** The caption's first words, cut at a word within CAPTION_START characters. */
+function captionStart(caption: string): string {
+  const flat = caption.replace(/\s+/g, " ").trim();
+  if (flat.length <= CAPTION_START) return flat;
+  const cut = flat.slice(0, CAPTION_START);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > CAPTION_START / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** The post's first image, small; a film mark when its first file is a video; nothing without media. */
+function Thumbnail({ media }: { media: PostJson["media"] }) {
+  const first = media[0];
+  if (!first) return null;
+  if (first.mimeType.startsWith("image/")) {
+    return <img src={first.url} alt="" loading="lazy" decoding="async" className="size-8 shrink-0 rounded bg-white object-cover" />;
+  }
+  return (
+    <span className="flex size-8 shrink-0 items-center justify-center rounded bg-white/70">
+      <Film aria-hidden="true" className="size-4" />
+    </span>
   );
 }
 

@@ -60,7 +60,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const timeZone = timeZoneOf(request);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const postId = String(form.get("postId") ?? "");
+  // A refused draft (an unknown or deleted customer) is told on the draft form.
+  const postId = intent === "create" ? "new" : String(form.get("postId") ?? "");
   const back = new URL(request.url);
   const to = (hash = "") => `${back.pathname}${back.search}${hash}`;
   try {

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send, Upload } from "lucide-react";
 
@@ -11,10 +11,11 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { CAPTION_MAX, CHANNEL_LABELS, dayInZone, formatClock, MEDIA_ACCEPT, STAFF_STATUSES, zonedToUtc } from "~/domain/calendar";
+import { can } from "~/domain/permissions";
 import { commentSchema, updatePostSchema } from "~/domain/schemas/calendar";
 import { addPostComment, addPostMedia, getPostFor, updatePost } from "~/models/posts.server";
 import { HttpError } from "~/utils/http.server";
-import { requireTeam } from "~/web/auth.server";
+import { requireTeam, requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { timeZoneOf } from "~/web/calendar-view.server";
 import { pageNotFound } from "~/web/guards.server";
@@ -23,16 +24,19 @@ import { redirectWithToast } from "~/web/toast.server";
 /**
  * /dashboard/calendar/posts/:postId (team): one post: edit channel, date and time (the plain form
  * that reschedules without JavaScript), caption; send it for review, take it back to draft or mark it
- * published; add images or videos; its comment thread.
+ * published; add images or videos; its comment thread. A customer who follows such a link to a post
+ * of theirs is sent to it in their own calendar; any other post is a plain 404 page.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const staff = await requireTeam(request);
+  const user = await requireUser(request);
   const timeZone = timeZoneOf(request);
-  const post = await getPostFor(staff, params.postId ?? "").catch((error: unknown) => {
+  const post = await getPostFor(user, params.postId ?? "").catch((error: unknown) => {
     if (error instanceof HttpError && error.status === 404) throw pageNotFound();
     throw error;
   });
   const date = dayInZone(post.scheduledAt, timeZone);
+  // getPostFor shows a customer only their own posts out of draft.
+  if (!can(user, "posts:manage")) throw redirect(`/dashboard/calendar?month=${date.slice(0, 7)}#post-${post._id}`);
   return { post, timeZone, date, time: formatClock(post.scheduledAt, timeZone), month: date.slice(0, 7) };
 }
 
@@ -136,6 +140,8 @@ export default function CalendarPost() {
           ) : null}
           {!published ? (
             <Form
+              // A new form once the file is added: the field is empty again for the next one.
+              key={post.media.length}
               method="post"
               action="?media"
               encType="multipart/form-data"
