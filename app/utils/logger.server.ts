@@ -2,13 +2,19 @@ import { pino } from "pino";
 
 import { env } from "./env.server";
 
+/** A query parameter that is a credential: any name with "token" in it, a receipt's `key`, a signed link's `sig`. */
+const SECRET_PARAM = /([?&](?:[^=&#\s]*token[^=&#\s]*|key|sig)=)[^&#\s]*/gi;
+/** A calendar feed's address is its credential: the path segment after /calendar/ (decision 212). */
+const CALENDAR_FEED = /((?:^|:\/\/[^/?#\s]+)\/calendar\/)[^/?#\s]+/gi;
+
 /**
- * Links with a secret in their query (`/reset-password?token=…`, `/account/confirm-email?token=…`,
- * a socket's `?token=`): the value of every query parameter whose name has "token" in it is
- * replaced, so logs never hold a working link.
+ * The one redaction of links in the log (a path or a whole address): the value of
+ * every secret query parameter (`/reset-password?token=…`, `/login/magic?token=…`, a socket's
+ * `?token=`, `/receipts/…?key=…`, `/files/…?expires=…&sig=…`) and a calendar feed's token
+ * (`/calendar/<token>.ics`) are replaced, so logs never hold a working link.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&][^=&#]*token[^=&#]*=)[^&#]*/gi, "$1[redacted]");
+  return url.replace(SECRET_PARAM, "$1[redacted]").replace(CALENDAR_FEED, "$1[redacted]");
 }
 
 const url = (value: unknown) => (typeof value === "string" ? redactUrl(value) : value);
@@ -22,6 +28,6 @@ export const httpSerializers = {
 export const logger = pino({
   level: env.isTest ? "silent" : env.logLevel,
   redact: ["req.headers.authorization", "req.headers.cookie", "password", "token"],
-  // The `url` a route error logs with is redacted the same way.
-  serializers: { url },
+  // The `url` a route error logs with, and an e-mail's `link` (outbox mode), are redacted the same way.
+  serializers: { url, link: url },
 });
