@@ -12,6 +12,10 @@ import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { storage } from "~/utils/storage.server";
 
 import { assertCurrentPassword, getAccount } from "./account.server";
+import { findPlan } from "./catalogue.server";
+import { unusedPartCents } from "./plan-switch.server";
+import { cancelSubscriptionNow } from "./subscriptions-staff.server";
+import { listSubscriptionsForUser } from "./subscriptions.server";
 import { normalizeEmail } from "./users.server";
 
 /*
@@ -37,15 +41,51 @@ const roomsOfUser = (userId: string) => {
   return or(eq(m.roomId, supportRoomId(userId)), and(like(m.roomId, `%${userId}%`), notLike(m.roomId, "support-%"), notLike(m.roomId, "visitor-%")));
 };
 
+/** A live plan on the delete page: what ending it now means (decision 282). */
+export interface LivePlanToEnd {
+  id: string;
+  name: string;
+  /** When it would renew (or end, when set to cancel). */
+  periodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** The unused part of the period, credited by Stripe's proration when the plan ends now. */
+  unusedCents: number;
+  currency: string;
+}
+
+/** The customer's live plans, each with the unused part of its period as of now. */
+export async function livePlansToEnd(userId: string, now = new Date()): Promise<LivePlanToEnd[]> {
+  const rows = (await listSubscriptionsForUser(userId)).filter((row) => isLiveStatus(row.status));
+  const at = Math.floor(now.getTime() / 1000);
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      name: (await findPlan(row.planId))?.name ?? row.planId,
+      periodEnd: row.currentPeriodEnd?.toISOString() ?? null,
+      cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+      unusedCents: unusedPartCents(row, at),
+      currency: row.currency,
+    })),
+  );
+}
+
 /**
  * DELETE /api/account and the delete page. Customers only (staff are disabled by the team); the
- * password first (under the sign-in limiter, 400 when wrong); refused with 409 while a plan is
- * live (it would go on charging an account nobody can reach).
+ * password first (under the sign-in limiter, 400 when wrong). A live plan would go on charging an
+ * account nobody can reach: with `endPlans` each one is cancelled now, prorated as Stripe does,
+ * before the account goes; without it the deletion is refused with 409.
  */
-export async function deleteCustomerAccount(userId: string, password: string, clientIp: string): Promise<DeletedAccount> {
+export async function deleteCustomerAccount(userId: string, password: string, clientIp: string, options: { endPlans?: boolean } = {}): Promise<DeletedAccount> {
   const user = await getAccount(userId);
   if (user.role !== "user") throw new HttpError(403, "Only customer accounts can be deleted here.", "FORBIDDEN");
   await assertCurrentPassword(user, password, clientIp);
+  if (options.endPlans) {
+    // Before the transaction: Stripe is asked first, and a plan it could not end stops the deletion (502).
+    for (const row of (await listSubscriptionsForUser(userId)).filter((plan) => isLiveStatus(plan.status))) {
+      await cancelSubscriptionNow(row, { prorate: true });
+      logger.info({ userId, subscriptionId: row.id }, "plan ended now: its customer is deleting the account");
+    }
+  }
   const now = new Date();
   const a = schema.chatAttachments;
   const m = schema.chatMessages;

@@ -140,20 +140,35 @@ async function applyStripeSubscription(subscription: Stripe.Subscription, delete
   await db.transaction((tx) => syncSubscription(tx, subscription, deleted));
 }
 
-async function changeInStripe(row: SubscriptionRow, change: StaffPlanChange) {
+async function changeInStripe(row: SubscriptionRow, change: StaffPlanChange, prorate = false) {
   if (!stripe) return;
   if (!row.stripeSubscriptionId) throw new HttpError(409, STAFF_PLAN_MESSAGES.noStripe, "NO_STRIPE_SUBSCRIPTION");
   try {
     const answer =
       change === "cancel_now"
-        ? await stripe.subscriptions.cancel(row.stripeSubscriptionId)
+        ? await stripe.subscriptions.cancel(row.stripeSubscriptionId, prorate ? { prorate: true, invoice_now: true } : {})
         : await stripe.subscriptions.update(row.stripeSubscriptionId, { cancel_at_period_end: change === "cancel_at_period_end" });
     await applyStripeSubscription(answer, change === "cancel_now");
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    logger.warn({ err: error, subscriptionId: row.id, change }, "Stripe refused a staff plan change");
+    logger.warn({ err: error, subscriptionId: row.id, change }, "Stripe refused a plan change");
     throw new HttpError(502, STAFF_PLAN_MESSAGES.stripeFailed, "UPSTREAM_ERROR");
   }
+}
+
+/**
+ * Ends a live plan now. With Stripe its subscription is cancelled (with `prorate`, the unused part
+ * of the period is credited on a final invoice, as Stripe prorates) and the answer applied at once;
+ * in test mode the row ends directly. Staff's "cancel now" and a customer deleting their account
+ * (decision 282) both end plans here.
+ */
+export async function cancelSubscriptionNow(row: SubscriptionRow, options: { prorate?: boolean } = {}) {
+  if (stripe) await changeInStripe(row, "cancel_now", options.prorate);
+  else
+    await db
+      .update(schema.subscriptions)
+      .set({ status: "canceled", cancelAtPeriodEnd: false, updatedAt: new Date() })
+      .where(eq(schema.subscriptions.id, row.id));
 }
 
 /**
@@ -165,15 +180,12 @@ export async function changeSubscriptionByStaff(actor: Actor, id: string, change
   if (!isLiveStatus(row.status)) throw new HttpError(409, STAFF_PLAN_MESSAGES.ended, "PLAN_ENDED");
   if (change === "cancel_at_period_end" && row.cancelAtPeriodEnd) throw new HttpError(409, STAFF_PLAN_MESSAGES.alreadyCancelling, "ALREADY_CANCELLING");
   if (change === "resume" && !row.cancelAtPeriodEnd) throw new HttpError(409, STAFF_PLAN_MESSAGES.notCancelling, "NOT_CANCELLING");
-  if (stripe) await changeInStripe(row, change);
+  if (change === "cancel_now") await cancelSubscriptionNow(row);
+  else if (stripe) await changeInStripe(row, change);
   else
     await db
       .update(schema.subscriptions)
-      .set(
-        change === "cancel_now"
-          ? { status: "canceled", cancelAtPeriodEnd: false, updatedAt: new Date() }
-          : { cancelAtPeriodEnd: change === "cancel_at_period_end", updatedAt: new Date() },
-      )
+      .set({ cancelAtPeriodEnd: change === "cancel_at_period_end", updatedAt: new Date() })
       .where(eq(schema.subscriptions.id, row.id));
   logger.info({ staffId: actor.id, subscriptionId: row.id, change }, "plan changed by staff");
   await auditPlanChange(actor, row, change);

@@ -1,8 +1,10 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Page, TestInfo } from "@playwright/test";
 
 import { readZip } from "../support/zip";
 import { ACCOUNTS, expect, PASSWORD, signIn, test, type AccountName } from "./fixtures";
+import { subscribe } from "./steps";
 
 /*
  * "Your own data" (issue 25.5) with and without JavaScript (@no-js): the account page's download
@@ -63,4 +65,26 @@ test("download your data as a zip with account.json, then delete the account, wh
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/login/);
+});
+
+test("deleting the account while a plan runs: the page offers to end it now, prorated, and the same form ends it and deletes the account @no-js", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const email = `delete-plan-${withJs(testInfo) ? "js" : "nojs"}-${crypto.randomBytes(4).toString("hex")}@e2e.test`;
+  const password = "delete-with-plan-1";
+  await (await subscribe(page, "STARTER PACKAGE", { name: "Dara Deleter", email, password })).setPassword();
+  await page.goto("/dashboard/account/delete");
+  const running = page.getByRole("region", { name: "Your plan is still running" });
+  await expect(running).toContainText("STARTER PACKAGE, renews on");
+  await expect(running).toContainText(/prorates the unused part of this period, about \$\d+\.\d{2}/);
+  await expect(running.getByRole("link", { name: "Open the plan" })).toHaveAttribute("href", /^\/dashboard\/plans\/[0-9a-f-]{36}$/);
+  await screens(page, testInfo, "delete-with-plan");
+
+  await page.getByLabel("Your password").fill(password);
+  await page.getByRole("checkbox", { name: "End my plan now, prorated as described above." }).check();
+  await page.getByRole("checkbox", { name: /I understand/ }).check();
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your account was deleted." })).toBeVisible();
 });

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { DELETED_NAME, OWN_DATA_MESSAGES } from "~/domain/own-data";
 import { createSession, getSessionUser } from "~/models/sessions.server";
 import { verifyLogin } from "~/models/users.server";
+import * as accountApi from "~/routes/api+/account";
 import * as exportApi from "~/routes/api+/account.export";
 import * as deletePage from "~/routes/dashboard+/account_.delete";
 import { settleBackgroundTasks } from "~/utils/background.server";
@@ -160,7 +161,7 @@ describe("DELETE /api/account", () => {
     expect(hostile.status).toBe(400);
   });
 
-  test("refused with 409 while a plan is active; staff get a 403; signed out a 401", async () => {
+  test("refused with 409 while a plan is active, unless asked to end it first; staff get a 403; signed out a 401", async () => {
     const { account } = await customerWithData();
     await db
       .insert(schema.subscriptions)
@@ -169,6 +170,15 @@ describe("DELETE /api/account", () => {
     expect(refused.status).toBe(409);
     expect(await readJson(refused)).toMatchObject({ code: "SUBSCRIPTION_ACTIVE", message: OWN_DATA_MESSAGES.activePlan });
     expect(await getSessionUser(account.bearer, "bearer")).not.toBeNull();
+    // Asked to end it first: the plan ends now, then the account goes.
+    const ended = await call(accountApi.action, "/api/account", {
+      auth: account,
+      method: "DELETE",
+      body: JSON.stringify({ password: OWNER_PASSWORD, endPlans: true }),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(ended.status).toBe(200);
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.userId, account.id)))[0]!.status).toBe("canceled");
 
     const staff = await createAccount({ role: "team", password: OWNER_PASSWORD });
     expect((await deleteAccount(staff, OWNER_PASSWORD)).status).toBe(403);
@@ -202,6 +212,48 @@ describe("/dashboard/account/delete (a plain form)", () => {
     const again = await call(deletePage.loader, "/dashboard/account/delete", { auth: { cookie: account.cookie } });
     expect(again.status).toBe(302);
     expect(again.headers.get("Location")).toMatch(/^\/login\?/);
+  });
+
+  test("while a plan runs: the page shows it with its unused part; the deletion asks to end it now, and then ends it and deletes the account", async () => {
+    const { account } = await customerWithData();
+    const periodEnd = new Date(Date.now() + 15 * 86_400_000);
+    const [plan] = await db
+      .insert(schema.subscriptions)
+      .values({ userId: account.id, planId: "pro", status: "active", priceCents: 15900, currentPeriodEnd: periodEnd, stripeSubscriptionId: `sub_${unique()}` })
+      .returning();
+    const page = await readJson<{ plans: { id: string; name: string; periodEnd: string; unusedCents: number }[] }>(
+      await call(deletePage.loader, "/dashboard/account/delete", { auth: { cookie: account.cookie } }),
+    );
+    expect(page.plans).toHaveLength(1);
+    expect(page.plans[0]).toMatchObject({ id: plan!.id, periodEnd: periodEnd.toISOString() });
+    // About half of a month is left: about half of $159.
+    expect(page.plans[0]!.unusedCents).toBeGreaterThan(7000);
+    expect(page.plans[0]!.unusedCents).toBeLessThan(8700);
+
+    const kept = await post(account.cookie, { password: OWNER_PASSWORD, confirm: "yes" });
+    expect(kept.status).toBe(409);
+    expect(await kept.json()).toEqual({ fieldErrors: { endPlans: OWN_DATA_MESSAGES.activePlan } });
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, plan!.id)))[0]!.status).toBe("active");
+
+    const done = await post(account.cookie, { password: OWNER_PASSWORD, confirm: "yes", endPlans: "yes" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/");
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, plan!.id)))[0]).toMatchObject({
+      status: "canceled",
+      cancelAtPeriodEnd: false,
+    });
+    expect(await getSessionUser(account.bearer, "bearer")).toBeNull();
+  });
+
+  test("a wrong password ends no plan", async () => {
+    const { account } = await customerWithData();
+    const [plan] = await db
+      .insert(schema.subscriptions)
+      .values({ userId: account.id, planId: "pro", status: "active", priceCents: 15900, stripeSubscriptionId: `sub_${unique()}` })
+      .returning();
+    const wrong = await post(account.cookie, { password: "nope-nope-nope", confirm: "yes", endPlans: "yes" });
+    expect(wrong.status).toBe(400);
+    expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, plan!.id)))[0]!.status).toBe("active");
   });
 
   test("staff are sent back to their account page", async () => {

@@ -47,19 +47,19 @@ const patch = apiRoute(
 /**
  * DELETE /api/account {password}: a customer deletes their account (decision 240): name and e-mail
  * anonymised, every session, token and socket ended, files removed, orders kept for the books.
- * A wrong password is a 400 (limited like sign-in); a live plan a 409.
+ * A wrong password is a 400 (limited like sign-in); a live plan a 409, unless `endPlans` ends it first.
  */
 const remove = apiRoute(
   {
     method: "DELETE",
     auth: "user",
     body: accountDeleteSchema,
-    errors: [409, 429],
+    errors: [409, 429, 502],
     response: z.object({ status: z.literal("success") }),
-    summary: "Delete your customer account (needs password); refused with 409 while a plan is active.",
+    summary: "Delete your customer account (needs password); a live plan is ended first with endPlans, else refused with 409.",
   },
   async ({ user, body, clientIp }) => {
-    await deleteCustomerAccount(user.id, body.password, clientIp);
+    await deleteCustomerAccount(user.id, body.password, clientIp, { endPlans: body.endPlans });
     return { status: "success" };
   },
 );

@@ -1,15 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
+import type { ReactNode } from "react";
 
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
-import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
+import { formatCents } from "~/domain/format";
 import { accountDeleteFormSchema, OWN_DATA_MESSAGES } from "~/domain/own-data";
 import { can } from "~/domain/permissions";
-import { deleteCustomerAccount } from "~/models/account-deletion.server";
-import { listSubscriptionsForUser } from "~/models/subscriptions.server";
+import { formatDate } from "~/domain/purchase";
+import { deleteCustomerAccount, livePlansToEnd } from "~/models/account-deletion.server";
 import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { endSession, requireUser } from "~/web/auth.server";
@@ -18,8 +19,10 @@ import { redirectWithToast } from "~/web/toast.server";
 
 /*
  * /dashboard/account/delete (customers): what deleting the account does, then the password and a
- * tick box, posted as a plain form (works without JavaScript). Staff are sent back to their
- * account page: their accounts are disabled by the team, not deleted.
+ * tick box, posted as a plain form (works without JavaScript). While a plan runs, the same form
+ * offers to end it now, prorated as Stripe does, or points to the plan's page to let it run out
+ * (decision 282). Staff are sent back to their account page: their accounts are disabled by the
+ * team, not deleted.
  */
 
 type Reply = { fieldErrors?: Record<string, string>; formError?: string };
@@ -32,8 +35,7 @@ async function requireCustomer(request: Request) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireCustomer(request);
-  const plans = await listSubscriptionsForUser(user.id);
-  return { hasLivePlan: plans.some((plan) => (LIVE_SUBSCRIPTION_STATUSES as readonly string[]).includes(plan.status)) };
+  return { plans: await livePlansToEnd(user.id) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -45,10 +47,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<Reply>({ fieldErrors }, { status: 400 });
   }
   try {
-    await deleteCustomerAccount(user.id, parsed.data.password, clientIp(request, context));
+    await deleteCustomerAccount(user.id, parsed.data.password, clientIp(request, context), { endPlans: parsed.data.endPlans === "yes" });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const reply: Reply = error.code === "WRONG_PASSWORD" ? { fieldErrors: { password: error.message } } : { formError: error.message };
+    const reply: Reply =
+      error.code === "WRONG_PASSWORD"
+        ? { fieldErrors: { password: error.message } }
+        : error.code === "SUBSCRIPTION_ACTIVE"
+          ? { fieldErrors: { endPlans: error.message } }
+          : { formError: error.message };
     return data<Reply>(reply, { status: error.status, headers: error.headers });
   }
   // The session is already gone; the browser's cookie goes too.
@@ -56,7 +63,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function DeleteAccountPage() {
-  const { hasLivePlan } = useLoaderData<typeof loader>();
+  const { plans } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -87,11 +94,7 @@ export default function DeleteAccountPage() {
           (a zip of your records and reports).
         </p>
 
-        {hasLivePlan ? (
-          <p role="status" className="rounded-xl bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
-            {OWN_DATA_MESSAGES.activePlan}
-          </p>
-        ) : null}
+        {plans.length > 0 ? <LivePlans plans={plans} /> : null}
 
         <Form method="post" className="grid gap-4 sm:max-w-md" aria-labelledby="delete-heading">
           {reply?.formError ? (
@@ -102,31 +105,73 @@ export default function DeleteAccountPage() {
           <Field id="delete-password" label="Your password" error={reply?.fieldErrors?.password}>
             {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" required />}
           </Field>
-          <div>
-            <label className="flex items-start gap-3 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                name="confirm"
-                value="yes"
-                required
-                aria-invalid={reply?.fieldErrors?.confirm ? true : undefined}
-                aria-describedby={reply?.fieldErrors?.confirm ? "delete-confirm-error" : undefined}
-                className="mt-0.5 size-5 shrink-0 accent-red-700"
-              />
-              <span>I understand that my account and its data will be deleted for good.</span>
-            </label>
-            {reply?.fieldErrors?.confirm ? (
-              <p id="delete-confirm-error" role="alert" className="mt-1 text-sm font-medium text-red-700">
-                {reply.fieldErrors.confirm}
-              </p>
-            ) : null}
-          </div>
+          {plans.length > 0 ? (
+            <TickBox name="endPlans" error={reply?.fieldErrors?.endPlans}>
+              {plans.length === 1 ? "End my plan now" : "End my plans now"}, prorated as described above.
+            </TickBox>
+          ) : null}
+          <TickBox name="confirm" error={reply?.fieldErrors?.confirm}>
+            I understand that my account and its data will be deleted for good.
+          </TickBox>
           <Button type="submit" variant="danger" loading={busy} className="justify-self-start">
             Delete my account
           </Button>
         </Form>
       </div>
     </section>
+  );
+}
+
+type LivePlan = ReturnType<typeof useLoaderData<typeof loader>>["plans"][number];
+
+/** A plan still running: when it renews or ends, what ending it now gives back, and the other way. */
+function LivePlans({ plans }: { plans: LivePlan[] }) {
+  return (
+    <section aria-labelledby="live-plans-heading" className="space-y-3 rounded-xl border border-amber-300 bg-amber-50 px-4 py-4 text-sm text-amber-950">
+      <h3 id="live-plans-heading" className="font-semibold">
+        {plans.length === 1 ? "Your plan is still running" : "Your plans are still running"}
+      </h3>
+      <ul className="space-y-2">
+        {plans.map((plan) => (
+          <li key={plan.id}>
+            <strong>{plan.name}</strong>
+            {plan.periodEnd ? `, ${plan.cancelAtPeriodEnd ? "ends" : "renews"} on ${formatDate(plan.periodEnd)}` : ""}. Ending it now stops it today; Stripe
+            prorates the unused part of this period, about <strong>{formatCents(plan.unusedCents, plan.currency)}</strong>, as a credit on its final invoice.{" "}
+            <a href={`/dashboard/plans/${plan.id}`} className="font-semibold underline underline-offset-2">
+              Open the plan
+            </a>{" "}
+            to let it run to the end of the period instead (Manage billing), then come back.
+          </li>
+        ))}
+      </ul>
+      <p>To delete your account now, tick the box below: the plan ends first, then the account is deleted.</p>
+    </section>
+  );
+}
+
+/** A required tick box with its error under it (said again by the field's description). */
+function TickBox({ name, error, children }: { name: string; error?: string; children: ReactNode }) {
+  const errorId = `delete-${name}-error`;
+  return (
+    <div>
+      <label className="flex items-start gap-3 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          name={name}
+          value="yes"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="mt-0.5 size-5 shrink-0 accent-red-700"
+        />
+        <span>{children}</span>
+      </label>
+      {error ? (
+        <p id={errorId} role="alert" className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
