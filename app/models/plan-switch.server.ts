@@ -62,13 +62,23 @@ function periodStart(end: Date) {
   return start;
 }
 
-/** Test mode: Stripe's proration, line by line (each rounded to the cent), for the time left at `at`. */
-function prorate(row: SubscriptionRow, plan: PlanRecord, at: number) {
+/** The share of the current period still to come at `at` (seconds), between 0 and 1. */
+function periodLeft(row: SubscriptionRow, at: number) {
   const end = row.currentPeriodEnd ?? new Date((at + 30 * DAY) * 1000);
   const endSeconds = Math.floor(end.getTime() / 1000);
   const startSeconds = Math.floor(periodStart(end).getTime() / 1000);
-  const left = Math.min(1, Math.max(0, (endSeconds - at) / Math.max(1, endSeconds - startSeconds)));
+  return Math.min(1, Math.max(0, (endSeconds - at) / Math.max(1, endSeconds - startSeconds)));
+}
+
+/** Test mode: Stripe's proration, line by line (each rounded to the cent), for the time left at `at`. */
+function prorate(row: SubscriptionRow, plan: PlanRecord, at: number) {
+  const left = periodLeft(row, at);
   return { creditCents: Math.round(row.priceCents * left), chargeCents: Math.round(plan.priceCents * left) };
+}
+
+/** The plan's unused time at `at` (seconds), in cents: what Stripe's proration credits when it ends now. */
+export function unusedPartCents(row: SubscriptionRow, at: number): number {
+  return Math.round(row.priceCents * periodLeft(row, at));
 }
 
 /** The item and product of our Stripe subscription, for a new price on the same product. */
