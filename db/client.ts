@@ -43,9 +43,11 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
   });
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
-    // As node-postgres does, which such libraries are written for: an object parameter is JSON.
+    // As node-postgres does, which such libraries are written for: an object parameter is JSON, undefined is NULL.
     const params = (values ?? []).map((value) =>
-      value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value) ? JSON.stringify(value) : value,
+      value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value)
+        ? JSON.stringify(value)
+        : (value ?? null),
     );
     const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
     return { rows: [...rows] };

@@ -5,7 +5,8 @@ import { connectDatabase, type Database } from "#db/client";
 
 import { env } from "./env.server";
 
-export type { Db, Tx } from "#db/client";
+export type { Database, Db, Tx } from "#db/client";
+export { JOB_SCHEMA } from "#db/job-queue";
 export * as schema from "#db/schema";
 /** The catalogue's seed (db/seed.ts); the app reaches it through app/models/catalogue.server.ts. */
 export { seedCatalogue } from "#db/seed";

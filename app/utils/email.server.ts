@@ -1,35 +1,127 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { eq, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 
+import { db, schema, type Tx } from "./db.server";
 import { env } from "./env.server";
+import { defineJob, jobs, type RunningJob } from "./jobs.server";
 import { logger } from "./logger.server";
 
-/** An address, or a name and address (nodemailer quotes the name). */
-type Mailbox = string | { name: string; address: string };
-
-export interface Email {
-  to: string | string[];
-  /** Where a reply goes when it should reach a person rather than MAIL_FROM (a visitor, the team). */
-  replyTo?: Mailbox | Mailbox[];
-  subject: string;
-  /** Plain paragraphs and an optional call to action; rendered to branded HTML and to text. */
-  heading: string;
-  paragraphs: string[];
-  action?: { label: string; url: string };
-  footer?: string;
-}
+/** What an e-mail says (stored as it is, rendered when it is sent). */
+export type Email = schema.EmailMessage;
 
 let transport: Transporter | undefined;
 
 function smtpTransport() {
-  transport ??= nodemailer.createTransport(env.smtpUrl);
+  // Bounded waits: a server that accepts the connection and then says nothing fails the attempt
+  // (the job retries it later) instead of holding it for nodemailer's default of minutes.
+  transport ??= nodemailer.createTransport({ url: env.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   return transport;
 }
 
+/** What the e-mail is about, for the staff's pages (an order's, a customer's). */
+export interface EmailAbout {
+  /** Store it (and its sending job) in this transaction: it exists only if the change commits. */
+  tx?: Tx;
+  orderId?: string;
+  /** The account it is for; by default the account of its first recipient, if there is one. */
+  userId?: string;
+}
+
+/*
+ * Every e-mail is a row first and is then sent by a job (docs/decisions/271): retried with backoff
+ * for more than a day while SMTP fails, sent by one node, kept across restarts. Without SMTP_URL the
+ * same job writes an .eml file to the outbox.
+ */
+const EMAIL_JOB = defineJob<{ emailId: string }>({
+  kind: "email",
+  // 30 s doubling (with jitter): the 12th retry comes 34 to 68 hours after the first attempt.
+  retryLimit: 12,
+  retryDelaySeconds: 30,
+  // Longer than the SMTP timeouts above: an attempt still running is never taken over.
+  leaseSeconds: 120,
+  run: ({ emailId }, job) => deliverStoredEmail(emailId, job),
+});
+
+/**
+ * Stores the e-mail and its sending job (in `about.tx` when given) and answers their ids. Outside a
+ * transaction it is also sent at once, while the caller waits (a reset link arrives in seconds):
+ * if that attempt fails the job tries again later. Inside one, send it after the commit with
+ * `sendStoredEmails`.
+ */
+export async function sendEmail(email: Email, about: EmailAbout = {}): Promise<{ id: string; jobId: string }> {
+  const stored = about.tx ? await storeEmail(about.tx, email, about) : await db.transaction((tx) => storeEmail(tx, email, about));
+  if (!about.tx) await sendStoredEmails([stored.jobId]);
+  return stored;
+}
+
+/** Sends e-mails stored in a transaction that has committed, now, on this node (each once). */
+export async function sendStoredEmails(jobIds: string[]) {
+  for (const jobId of jobIds) {
+    await jobs.runNow(EMAIL_JOB.kind, jobId).catch((error: unknown) => logger.warn({ err: error, job: jobId }, "an e-mail stays queued"));
+  }
+}
+
+/** A stored e-mail sent again (a staff action): a new job for the same row. Answers false for an unknown id. */
+export async function resendStoredEmail(emailId: string) {
+  const jobId = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(schema.emails)
+      .set({ state: "queued", lastError: null, updatedAt: new Date() })
+      .where(eq(schema.emails.id, emailId))
+      .returning({ id: schema.emails.id });
+    return row ? jobs.enqueue(EMAIL_JOB.kind, { emailId }, { tx }) : null;
+  });
+  if (!jobId) return false;
+  await sendStoredEmails([jobId]);
+  return true;
+}
+
+async function storeEmail(tx: Tx, email: Email, about: EmailAbout) {
+  const recipients = [email.to].flat();
+  const first = recipients[0]!.toLowerCase();
+  const [row] = await tx
+    .insert(schema.emails)
+    .values({
+      recipient: recipients.join(", "),
+      subject: email.subject,
+      message: email,
+      orderId: about.orderId ?? null,
+      userId: about.userId ?? sql`(select ${schema.users.id} from ${schema.users} where lower(${schema.users.email}) = ${first} limit 1)`,
+    })
+    .returning({ id: schema.emails.id });
+  const jobId = await jobs.enqueue(EMAIL_JOB.kind, { emailId: row!.id }, { tx });
+  return { id: row!.id, jobId };
+}
+
+async function deliverStoredEmail(emailId: string, job: RunningJob) {
+  const [row] = await db.select().from(schema.emails).where(eq(schema.emails.id, emailId));
+  // Gone (its account was deleted) or already sent by an earlier run of this job: nothing to do.
+  if (!row || row.state === "sent") return;
+  try {
+    await transmit(row.message);
+  } catch (error) {
+    await db
+      .update(schema.emails)
+      .set({
+        state: job.lastAttempt ? "failed" : "retrying",
+        attempts: sql`${schema.emails.attempts} + 1`,
+        lastError: error instanceof Error ? error.message : String(error),
+        updatedAt: new Date(),
+      })
+      .where(eq(schema.emails.id, emailId));
+    throw error;
+  }
+  await db
+    .update(schema.emails)
+    .set({ state: "sent", attempts: sql`${schema.emails.attempts} + 1`, lastError: null, sentAt: new Date(), updatedAt: new Date() })
+    .where(eq(schema.emails.id, emailId));
+}
+
 /** Sends over SMTP with SMTP_URL; otherwise writes an .eml file to the outbox and logs its links. */
-export async function sendEmail(email: Email) {
+async function transmit(email: Email) {
   const message = {
     from: env.mailFrom,
     to: email.to,

@@ -10,11 +10,16 @@ import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "dr
 export const EMAIL_STATES = ["queued", "sent", "retrying", "failed"] as const;
 export type EmailState = (typeof EMAIL_STATES)[number];
 
-/** What an e-mail says: rendered to HTML and text when it is sent (app/utils/email.server.ts). */
+/** An address, or a name and address (nodemailer quotes the name). */
+type Mailbox = string | { name: string; address: string };
+
+/** What an e-mail says: rendered to branded HTML and to text when it is sent (app/utils/email.server.ts). */
 export interface EmailMessage {
   to: string | string[];
-  replyTo?: string | { name: string; address: string } | (string | { name: string; address: string })[];
+  /** Where a reply goes when it should reach a person rather than MAIL_FROM (a visitor, the team). */
+  replyTo?: Mailbox | Mailbox[];
   subject: string;
+  /** Plain paragraphs and an optional call to action. */
   heading: string;
   paragraphs: string[];
   action?: { label: string; url: string };

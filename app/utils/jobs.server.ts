@@ -1,0 +1,352 @@
+import { and, eq, lte, sql } from "drizzle-orm";
+import PgBoss from "pg-boss";
+
+import { database as appDatabase, JOB_SCHEMA, schema, type Database, type Tx } from "./db.server";
+import { logger } from "./logger.server";
+
+/*
+ * One job engine for every background job (docs/decisions/270): pg-boss on the app's own database,
+ * PostgreSQL or the embedded PGlite, through the app's own connection. pg-boss keeps the jobs:
+ * a claim is `FOR UPDATE SKIP LOCKED` (a job runs on one node), a failure is retried with
+ * exponential backoff, a job whose node died is failed by the lease (`expireInSeconds`) and retried
+ * elsewhere, and a job that ran out of attempts stays `failed` with its error. This file adds the
+ * loop that runs them, recurring jobs (once across nodes: docs/decisions/272) and the staff's view.
+ */
+
+/** What a handler is told about the run. */
+export interface RunningJob {
+  id: string;
+  kind: string;
+  /** Attempts before this one. */
+  retryCount: number;
+  /** Whether a failure now is final (no attempt is left). */
+  lastAttempt: boolean;
+}
+
+export interface JobKind<T extends object = Record<string, never>> {
+  kind: string;
+  run: (data: T, job: RunningJob) => Promise<unknown>;
+  /** Retries after the first attempt, with `retryDelaySeconds` doubling each time (and jitter). */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /** How long a run may hold the job: past it, the job is failed and retried elsewhere. */
+  leaseSeconds: number;
+  /** A recurring job: enqueued every `everyMs` by whichever node comes first. */
+  everyMs?: number;
+}
+
+const kinds = new Map<string, JobKind<object>>();
+
+/** Registers a kind of job (at module load, beside the code it runs). */
+export function defineJob<T extends object>(definition: JobKind<T>) {
+  kinds.set(definition.kind, definition as unknown as JobKind<object>);
+  return definition;
+}
+
+type Execute = Database["execute"];
+
+/** pg-boss's SQL inside a drizzle transaction: `$n` placeholders become the statement's parameters. */
+function inTransaction(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const chunks = [];
+      let last = 0;
+      for (const match of text.matchAll(/\$(\d+)/g)) {
+        chunks.push(sql.raw(text.slice(last, match.index)));
+        // node-postgres sends undefined as NULL; drizzle would leave the placeholder out.
+        const value = values[Number(match[1]) - 1] ?? null;
+        chunks.push(sql`${value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) ? JSON.stringify(value) : value}`);
+        last = match.index + match[0].length;
+      }
+      chunks.push(sql.raw(text.slice(last)));
+      const result = (await tx.execute(sql.join(chunks))) as unknown as { rows?: unknown[] } | unknown[];
+      return { rows: Array.isArray(result) ? result : (result.rows ?? []) } as never;
+    },
+  };
+}
+
+export interface JobEngineOptions {
+  database?: Database;
+  /** How often a node looks for due jobs and recurring ones. */
+  pollMs?: number;
+  /** Whether this engine runs pg-boss's maintenance (leases, archive) on its own timer. */
+  supervise?: boolean;
+  now?: () => Date;
+}
+
+export class JobEngine {
+  readonly boss: PgBoss;
+  private readonly database: Database;
+  private readonly execute: Execute;
+  private readonly pollMs: number;
+  private readonly now: () => Date;
+  private started: Promise<void> | undefined;
+  private readonly queues = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private draining: Promise<number> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(options: JobEngineOptions = {}) {
+    this.database = options.database ?? appDatabase;
+    this.execute = (text, values) => this.database.execute(text, values);
+    this.pollMs = options.pollMs ?? 2000;
+    this.now = options.now ?? (() => new Date());
+    this.boss = new PgBoss({
+      db: { executeSql: (text: string, values?: unknown[]) => this.execute(text, values) as never },
+      schema: JOB_SCHEMA,
+      migrate: false,
+      schedule: false,
+      supervise: options.supervise ?? false,
+      maintenanceIntervalSeconds: 30,
+      // A failed job stays on the jobs page for 30 days, with its error, until it is retried.
+      archiveFailedAfterSeconds: 30 * 24 * 3600,
+      archiveCompletedAfterSeconds: 24 * 3600,
+    });
+    this.boss.on("error", (error) => logger.warn({ err: error }, "job engine maintenance failed"));
+  }
+
+  private ready() {
+    this.started ??= this.boss.start().then(() => undefined);
+    return this.started;
+  }
+
+  private queueOptions(kind: string) {
+    const definition = kinds.get(kind);
+    if (!definition) throw new Error(`Unknown job kind: ${kind}`);
+    return {
+      name: kind,
+      retryLimit: definition.retryLimit,
+      retryDelay: definition.retryDelaySeconds,
+      retryBackoff: true,
+      expireInSeconds: definition.leaseSeconds,
+    };
+  }
+
+  private async queue(kind: string) {
+    await this.ready();
+    if (this.queues.has(kind)) return;
+    // createQueue does nothing when it exists; updateQueue keeps a changed policy in step.
+    await this.boss.createQueue(kind, this.queueOptions(kind));
+    await this.boss.updateQueue(kind, this.queueOptions(kind));
+    this.queues.add(kind);
+  }
+
+  /** Stores a job (inside `tx` when given: it exists only if the transaction commits). Answers its id. */
+  async enqueue(kind: string, data: object = {}, options: { tx?: Tx } = {}): Promise<string> {
+    let id: string | null;
+    if (options.tx) {
+      // Everything through the transaction's own connection: PGlite has one, and a query beside
+      // the open transaction would wait for it forever.
+      const inTx = new PgBoss({ db: inTransaction(options.tx), schema: JOB_SCHEMA, migrate: false, schedule: false, supervise: false });
+      if (!this.queues.has(kind)) await inTx.createQueue(kind, this.queueOptions(kind));
+      id = await inTx.send(kind, data);
+    } else {
+      await this.queue(kind);
+      id = await this.boss.send(kind, data);
+    }
+    if (!id) throw new Error(`The job engine did not store a ${kind} job`);
+    return id;
+  }
+
+  /**
+   * Runs one stored job here and now, if no node has claimed it yet (a reset link goes out while the
+   * person waits, not at the next poll). Answers whether this node ran it.
+   */
+  async runNow(kind: string, id: string): Promise<boolean> {
+    await this.queue(kind);
+    const { rows } = await this.execute(
+      `UPDATE ${JOB_SCHEMA}.job SET state = 'active', started_on = now(),
+         retry_count = CASE WHEN started_on IS NOT NULL THEN retry_count + 1 ELSE retry_count END
+       WHERE name = $1 AND id = $2 AND state < 'active'
+       RETURNING id, name, data, retry_count AS "retryCount", retry_limit AS "retryLimit"`,
+      [kind, id],
+    );
+    const [job] = rows as unknown as ClaimedJob[];
+    if (!job) return false;
+    await this.track(this.handle(job));
+    return true;
+  }
+
+  /** Claims and runs every job due now, kind by kind, a batch at a time. Answers how many ran. */
+  async runDue(): Promise<number> {
+    let ran = 0;
+    for (const kind of kinds.keys()) {
+      await this.queue(kind);
+      for (let round = 0; round < 20 && !this.stopped; round++) {
+        const jobs = (await this.boss.fetch<object>(kind, { batchSize: 10, includeMetadata: true })) ?? [];
+        await Promise.all(
+          jobs.map((job) => this.track(this.handle({ id: job.id, name: kind, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit }))),
+        );
+        ran += jobs.length;
+        if (jobs.length < 10) break;
+      }
+    }
+    return ran;
+  }
+
+  /** Enqueues each recurring job whose time has come; a row lock makes one node the one that does. */
+  async enqueueRecurring(now = this.now()): Promise<string[]> {
+    const enqueued: string[] = [];
+    for (const definition of kinds.values()) {
+      if (!definition.everyMs) continue;
+      await this.queue(definition.kind);
+      const due = await this.database.db.transaction(async (tx) => {
+        await tx.insert(schema.jobSchedules).values({ kind: definition.kind, nextRunAt: now }).onConflictDoNothing();
+        const [row] = await tx
+          .update(schema.jobSchedules)
+          .set({ nextRunAt: new Date(now.getTime() + definition.everyMs!) })
+          .where(and(eq(schema.jobSchedules.kind, definition.kind), lte(schema.jobSchedules.nextRunAt, now)))
+          .returning();
+        if (row) await this.enqueue(definition.kind, {}, { tx });
+        return Boolean(row);
+      });
+      if (due) enqueued.push(definition.kind);
+    }
+    return enqueued;
+  }
+
+  /** pg-boss's maintenance: fails jobs whose lease ran out (so they are retried), archives old ones. */
+  async maintain() {
+    await this.ready();
+    await this.boss.maintain();
+  }
+
+  /** One round of the loop: recurring jobs due, then every due job. */
+  async poll(): Promise<number> {
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      let ran = 0;
+      do {
+        this.again = false;
+        await this.enqueueRecurring();
+        ran += await this.runDue();
+      } while (this.again && !this.stopped);
+      return ran;
+    })().finally(() => (this.draining = undefined));
+    return this.draining;
+  }
+
+  /** Starts this node's loop: every `pollMs`, and at once on `kick`. */
+  async start() {
+    await this.ready();
+    this.stopped = false;
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        void this.poll()
+          .catch((error: unknown) => logger.warn({ err: error }, "the job loop failed: trying again"))
+          .finally(() => !this.stopped && tick());
+      }, this.pollMs);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  /** Looks for due jobs now rather than at the next poll (a job was just stored). */
+  kick() {
+    if (!this.timer || this.stopped) return;
+    void this.poll().catch((error: unknown) => logger.warn({ err: error }, "the job loop failed: trying again"));
+  }
+
+  /** Stops the loop and waits for the jobs running here; a job cut short is retried by its lease. */
+  async stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.draining?.catch(() => 0);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    if (this.started) await this.boss.stop({ graceful: false, close: false });
+    this.started = undefined;
+    this.queues.clear();
+  }
+
+  /** A failed job queued again with one more attempt. Answers its kind, or null when no failed job has that id. */
+  async retryFailed(id: string): Promise<string | null> {
+    const { rows } = await this.execute(`SELECT name FROM ${JOB_SCHEMA}.job WHERE id = $1 AND state = 'failed'`, [id]);
+    const kind = rows[0]?.name as string | undefined;
+    if (!kind) return null;
+    await this.queue(kind);
+    await this.boss.retry(kind, id);
+    this.kick();
+    return kind;
+  }
+
+  private track<T>(promise: Promise<T>) {
+    this.inFlight.add(promise);
+    return promise.finally(() => this.inFlight.delete(promise));
+  }
+
+  private async handle(job: ClaimedJob) {
+    const definition = kinds.get(job.name);
+    const running: RunningJob = { id: job.id, kind: job.name, retryCount: job.retryCount, lastAttempt: job.retryCount >= job.retryLimit };
+    try {
+      if (!definition) throw new Error(`Unknown job kind: ${job.name}`);
+      await definition.run(job.data ?? {}, running);
+      await this.boss.complete(job.name, job.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn({ err: error, job: job.id, kind: job.name, attempt: job.retryCount + 1, final: running.lastAttempt }, "a background job failed");
+      await this.boss.fail(job.name, job.id, { message });
+    }
+  }
+}
+
+interface ClaimedJob {
+  id: string;
+  name: string;
+  data: object | null;
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** This process's engine: started by boot (app/web/boot.server.ts), used by every job's producer. */
+export const jobs = new JobEngine();
+
+export const JOB_STATES = ["created", "retry", "active", "completed", "failed", "cancelled"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** How many jobs there are of each kind in each state (the jobs page, metrics). */
+export async function jobCounts(database: Database = appDatabase): Promise<{ kind: string; state: JobState; count: number }[]> {
+  const { rows } = await database.execute(
+    `SELECT name AS kind, state::text AS state, count(*)::int AS count FROM ${JOB_SCHEMA}.job
+     WHERE name NOT LIKE '\\_\\_pgboss%' GROUP BY name, state ORDER BY name, state`,
+  );
+  return rows as { kind: string; state: JobState; count: number }[];
+}
+
+export interface ListedJob {
+  id: string;
+  kind: string;
+  state: JobState;
+  attempts: number;
+  createdAt: Date;
+  startedAt: Date | null;
+  nextAttemptAt: Date;
+  error: string | null;
+}
+
+/** The latest jobs in one state, newest first (the jobs page). */
+export async function listJobs(state: JobState, limit = 50, database: Database = appDatabase): Promise<ListedJob[]> {
+  const { rows } = await database.execute(
+    `SELECT id, name AS kind, state::text AS state, retry_count + CASE WHEN started_on IS NULL THEN 0 ELSE 1 END AS attempts,
+       created_on AS "createdAt", started_on AS "startedAt", start_after AS "nextAttemptAt", output->>'message' AS error
+     FROM ${JOB_SCHEMA}.job WHERE state = $1::${JOB_SCHEMA}.job_state AND name NOT LIKE '\\_\\_pgboss%'
+     ORDER BY created_on DESC LIMIT $2`,
+    [state, limit],
+  );
+  return (rows as unknown as ListedJob[]).map((row) => ({
+    ...row,
+    createdAt: new Date(row.createdAt),
+    startedAt: row.startedAt ? new Date(row.startedAt) : null,
+    nextAttemptAt: new Date(row.nextAttemptAt),
+  }));
+}
+
+/** A failed job queued again with one more attempt. Answers its kind, or null when no failed job has that id. */
+export function retryFailedJob(id: string) {
+  return jobs.retryFailed(id);
+}
