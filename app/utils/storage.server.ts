@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 
 import { env } from "./env.server";
@@ -15,6 +15,8 @@ export interface Storage {
   put(key: string, body: Readable, contentType: string): Promise<void>;
   get(key: string): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /** Every stored key (backups read them all; a disk upload still being written is left out). */
+  list(): AsyncIterable<string>;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/._-]*$/;
@@ -50,6 +52,17 @@ export function diskStorage(root: string): Storage {
     async delete(key) {
       await fs.rm(resolve(key), { force: true });
     },
+    async *list() {
+      const entries = await fs.readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return [];
+        throw error;
+      });
+      const keys = entries
+        .filter((entry) => entry.isFile() && !entry.name.endsWith(".part"))
+        .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+        .sort();
+      yield* keys;
+    },
   };
 }
 
@@ -81,6 +94,14 @@ export function s3Storage(config: NonNullable<typeof env.s3>): Storage {
     async delete(key) {
       assertKey(key);
       await client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: key }));
+    },
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: config.bucket, ContinuationToken: token }));
+        for (const object of page.Contents ?? []) if (object.Key) yield object.Key;
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 }
