@@ -13,7 +13,7 @@ import { listThreadNotes } from "./thread-notes.server";
 
 /*
  * Everything staff know about one customer, read once: the inbox's customer pane and the
- * customer page (/dashboard/customers/:id) both show this (docs/decisions/185).
+ * customer page (/dashboard/users/:id) both show this (docs/decisions/185, 280).
  */
 
 const GRADES_SHOWN = 10;

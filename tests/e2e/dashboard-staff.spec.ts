@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 
-import { ACCOUNTS, expect, latestEmail, storageStateFor, test } from "./fixtures";
+import { ACCOUNTS, DELETED_CUSTOMER_ID, expect, latestEmail, storageStateFor, test } from "./fixtures";
 
 /**
  * Staff: find a customer, open them, upload a report (with and without JavaScript), mark the
@@ -69,6 +69,43 @@ test("users list with search, user detail with tabs, and back @no-js", async ({ 
   await expect(page).toHaveURL(userUrl);
   await page.getByRole("link", { name: "Back to users" }).click();
   await expect(page).toHaveURL(/\/dashboard\/users$/);
+});
+
+test("one page per customer, its former address leading there; a deleted customer's page says so, with no chat, upload or open work @no-js", async ({
+  page,
+}, testInfo) => {
+  await openCasey(page);
+  const userUrl = new URL(page.url()).pathname;
+  await page.goto(userUrl.replace("/dashboard/users/", "/dashboard/customers/"));
+  await expect(page).toHaveURL(new RegExp(`${userUrl}$`));
+  await expect(page.getByRole("navigation", { name: "Customer" })).toBeVisible();
+  for (const section of ["Orders and receipts", "Grader", "Internal notes"]) {
+    await expect(page.getByRole("region", { name: section, exact: true })).toBeVisible();
+  }
+  await expect(calendar(page).getByRole("link", { name: /Upload Report/ })).toBeVisible();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.screenshot({ path: testInfo.outputPath(`customer-page-${width}.png`), fullPage: true });
+  }
+
+  await page.goto(`/dashboard/users/${DELETED_CUSTOMER_ID}`);
+  await expect(page.getByRole("heading", { level: 2, name: "Deleted customer" })).toBeVisible();
+  await expect(page.getByText("This customer deleted their account")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Customer" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Open in the inbox" })).toHaveCount(0);
+  const purchase = page.locator('li[aria-labelledby^="purchase-"]');
+  await expect(purchase).toHaveCount(1);
+  await expect(purchase.getByText("Cancelled", { exact: true })).toBeVisible();
+  await expect(purchase.getByText("In progress", { exact: true })).toHaveCount(0);
+  await expect(purchase.getByRole("link", { name: /Upload Report/ })).toHaveCount(0);
+  await expect(purchase.getByRole("button", { name: /Mark as completed/ })).toHaveCount(0);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.screenshot({ path: testInfo.outputPath(`deleted-customer-${width}.png`), fullPage: true });
+  }
+  await page.goto(`/dashboard/users/${DELETED_CUSTOMER_ID}/message`);
+  await expect(page.getByText("the conversation was deleted with it")).toBeVisible();
+  await expect(page.getByPlaceholder("Type Message Here")).toHaveCount(0);
 });
 
 test("a customer with no purchases", async ({ page }) => {

@@ -52,6 +52,9 @@ export const ACCOUNTS = {
 export type AccountName = keyof typeof ACCOUNTS;
 
 /** A new account's unused set-password link (seeded for the screens spec; the account has no password yet). */
+/** A customer who deleted their account, with paid work that was still open (seed.ts): staff see the page as such. */
+export const DELETED_CUSTOMER_ID = "5e1e7ed0-0000-4000-8000-000000000280";
+
 export const NEWCOMER = { email: "newcomer@e2e.test", name: "Nova Newcomer", setPasswordToken: "e2e-screens-newcomer-set-password-0123456789ab" } as const;
 
 /** The session cookies of every account, made once by the global setup. */

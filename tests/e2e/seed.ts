@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 
 import { seedCatalogue } from "#db/seed";
 import { supportRoomId } from "~/domain/chat";
+import { DELETED_NAME, deletedEmail } from "~/domain/own-data";
 import { storeMessage } from "~/models/chat-send.server";
 import { seedDemo } from "~/models/demo.server";
 import { database, db, schema } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken } from "~/utils/tokens.server";
 
-import { ACCOUNTS, NEWCOMER, PASSWORD } from "./fixtures";
+import { ACCOUNTS, DELETED_CUSTOMER_ID, NEWCOMER, PASSWORD } from "./fixtures";
 
 await database.migrate();
 await seedCatalogue(db);
@@ -314,5 +315,34 @@ await db
     questions: [{ key: "celebrate", label: "What should your first posts celebrate?", kind: "text", required: true }],
   })
   .onConflictDoNothing();
+
+// A customer who deleted their account, with paid work still open (decision 280): their row and
+// books stay, under the deleted account's name and address.
+const [gone] = await db
+  .insert(schema.users)
+  .values({ id: DELETED_CUSTOMER_ID, email: "gone@e2e.test", name: "Gale Gone", role: "user", passwordHash })
+  .onConflictDoNothing()
+  .returning();
+if (gone) {
+  const [goneService] = await db.select().from(schema.services).orderBy(schema.services.sortOrder).limit(1);
+  const [goneOrder] = await db
+    .insert(schema.orders)
+    .values({
+      email: deletedEmail(gone.id),
+      name: DELETED_NAME,
+      userId: gone.id,
+      status: "paid",
+      totalCents: goneService!.priceCents,
+      stripeSessionId: "cs_e2e_deleted_seed",
+    })
+    .returning();
+  await db
+    .insert(schema.purchases)
+    .values({ orderId: goneOrder!.id, serviceId: goneService!.id, userId: gone.id, amountCents: goneService!.priceCents, status: "in_progress" });
+  await db
+    .update(schema.users)
+    .set({ name: DELETED_NAME, email: deletedEmail(gone.id), passwordHash: null, disabledAt: new Date() })
+    .where(eq(schema.users.id, gone.id));
+}
 
 await database.close();

@@ -308,19 +308,25 @@ test.describe("the customer page", () => {
       url.searchParams.set("pane", "customer");
       await page.goto(url.toString());
       await page.getByRole("link", { name: "Open the customer page" }).click();
-      await expect(page).toHaveURL(/\/dashboard\/customers\/[0-9a-f-]{36}$/);
+      // One page per customer (decision 280): the user detail, with everything else beside its tabs.
+      await expect(page).toHaveURL(/\/dashboard\/users\/[0-9a-f-]{36}$/);
       await expect(page.getByRole("heading", { name: ACCOUNTS.workCustomer.name, level: 2 })).toBeVisible();
       await expect(page.getByText(ACCOUNTS.workCustomer.email)).toBeVisible();
-      for (const section of ["Plan and billing", "Purchases", "Orders and receipts", "Reports", "Grader", "Internal notes"]) {
+      for (const section of ["Reports", "Orders and receipts", "Grader", "Internal notes"]) {
         await expect(page.getByRole("region", { name: section, exact: true })).toBeVisible();
       }
-      await expect(page.getByTestId("customer-purchase")).toHaveCount(2);
+      await expect(page.getByRole("region", { name: "Reports", exact: true }).locator('li[aria-labelledby^="purchase-"]')).toHaveCount(2);
       await expect(page.getByTestId("customer-grade")).toContainText("B · 72/100");
-      await expect(page.getByRole("region", { name: "Support chat" })).toBeVisible();
       const note = `Customer page note ${viewport.width} ${Date.now()}`;
       await page.getByLabel("Add a note").fill(note);
       await page.getByRole("button", { name: "Add note" }).click();
       await expect(page.getByRole("region", { name: "Internal notes" }).getByText(note)).toBeVisible();
+      await expect(page).toHaveURL(/\/dashboard\/users\/[0-9a-f-]{36}$/);
+      await page
+        .getByRole("navigation", { name: "Customer" })
+        .getByRole("link", { name: /^Message/ })
+        .click();
+      await expect(page.getByRole("region", { name: "Support chat" })).toBeVisible();
     });
   }
 });
@@ -339,6 +345,10 @@ test.describe("axe and pictures", () => {
     await expect(page.getByRole("complementary", { name: "Customer" })).toBeVisible();
     await axeAndPicture(page, "workspace-inbox-customer-390", { fullPage: false });
     await page.getByRole("link", { name: "Open the customer page" }).click();
+    await page
+      .getByRole("navigation", { name: "Customer" })
+      .getByRole("link", { name: /^Message/ })
+      .click();
     await expect(page.getByRole("region", { name: "Support chat" }).getByText("Connected")).toBeVisible();
     await axeAndPicture(page, "workspace-customer-page-390", { fullPage: false });
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -1,17 +1,22 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
+import { DELETED_NAME } from "~/domain/own-data";
 import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createSavedReply } from "~/models/saved-replies.server";
 import * as conversation from "~/routes/api+/chat.conversation.$userId";
-import * as customerPage from "~/routes/dashboard+/customers.$customerId";
+import * as formerAddress from "~/routes/dashboard+/customers.$customerId";
 import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
 import * as savedRepliesPage from "~/routes/dashboard+/saved-replies";
+import * as customerPage from "~/routes/dashboard+/users.$userId";
+import * as reportsTab from "~/routes/dashboard+/users.$userId._index";
+import * as messageTab from "~/routes/dashboard+/users.$userId.message";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
-import { postInThread } from "../support/factories";
+import { createAccount as accountWithPassword, postInThread } from "../support/factories";
+import { deleteAccount, OWNER_PASSWORD } from "../support/own-data-helpers";
 
 /** The inbox's customer pane, the customer page and the saved replies page (issue 23.2, 23.5): one profile read, notes and replies from forms. */
 
@@ -115,20 +120,21 @@ describe("the inbox thread", () => {
 });
 
 describe("the customer page", () => {
-  test("everything about one customer; a note from its form; a staff id is 404", async () => {
+  test("one page for everything about a customer; a note from its form; the former address leads to it; a staff id is 404", async () => {
     const services = await catalogue();
     const staff = await createAccount("team");
     const customer = await createAccount("user", { name: "Cleo Customer" });
     await createPurchase(customer.user.id, services[0]!);
     await postInThread(customer, "Hi there");
-    const path = `/dashboard/customers/${customer.user.id}`;
-    const params = { customerId: customer.user.id };
+    const path = `/dashboard/users/${customer.user.id}`;
+    const params = { userId: customer.user.id };
 
-    type Loaded = { profile: { customer: { name: string }; purchases: unknown[]; receipts: unknown[]; notes: { body: string }[] } };
+    type Loaded = { deleted: boolean; profile: { customer: { name: string }; purchases: unknown[]; receipts: unknown[]; notes: { body: string }[] } };
     const loaded = await readJson<Loaded>(await call(customerPage.loader, path, { auth: page(staff), params }));
     expect(loaded.profile.customer.name).toBe("Cleo Customer");
     expect(loaded.profile.purchases).toHaveLength(1);
     expect(loaded.profile.receipts).toHaveLength(1);
+    expect(loaded.deleted).toBe(false);
 
     const tooLong = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x".repeat(5001) }) });
     expect(tooLong.status).toBe(400);
@@ -139,8 +145,45 @@ describe("the customer page", () => {
       "Prefers e-mail.",
     ]);
 
-    const notACustomer = await call(customerPage.loader, `/dashboard/customers/${staff.user.id}`, { auth: page(staff), params: { customerId: staff.user.id } });
+    const former = await call(formerAddress.loader, `/dashboard/customers/${customer.user.id}`, {
+      auth: page(staff),
+      params: { customerId: customer.user.id },
+    });
+    expect(former.status).toBe(301);
+    expect(former.headers.get("Location")).toBe(path);
+    expect(
+      (await call(formerAddress.loader, `/dashboard/customers/${customer.user.id}`, { auth: page(customer), params: { customerId: customer.user.id } })).status,
+    ).toBe(403);
+
+    const notACustomer = await call(customerPage.loader, `/dashboard/users/${staff.user.id}`, { auth: page(staff), params: { userId: staff.user.id } });
     expect(notACustomer.status).toBe(404);
+  });
+
+  test("a deleted customer's page says so: no chat, no upload or status change, their open work shown as cancelled", async () => {
+    const services = await catalogue();
+    const staff = await createAccount("team");
+    const customer = await accountWithPassword({ role: "user", password: OWNER_PASSWORD });
+    const open = await createPurchase(customer.user.id, services[1]!);
+    expect((await deleteAccount(customer, OWNER_PASSWORD)).status).toBe(200);
+    const path = `/dashboard/users/${customer.user.id}`;
+    const params = { userId: customer.user.id };
+
+    const loaded = await readJson<{ deleted: boolean; profile: { customer: { name: string } } }>(
+      await call(customerPage.loader, path, { auth: page(staff), params }),
+    );
+    expect(loaded.deleted).toBe(true);
+    expect(loaded.profile.customer.name).toBe(DELETED_NAME);
+    const tab = await readJson<{ gone: boolean; purchases: { status: string }[] }>(await call(reportsTab.loader, path, { auth: page(staff), params }));
+    expect(tab).toMatchObject({ gone: true, purchases: [{ status: "cancelled" }] });
+    expect(await readJson(await call(messageTab.loader, `${path}/message`, { auth: page(staff), params }))).toMatchObject({ deleted: true });
+
+    const status = await call(reportsTab.action, path, {
+      auth: page(staff),
+      params,
+      ...form({ intent: "status", purchaseId: open.purchase.id, status: "completed" }),
+    });
+    expect(status.status).toBe(409);
+    expect(await readJson(status)).toMatchObject({ statusError: expect.stringMatching(/deleted their account/) });
   });
 });
 
@@ -174,9 +217,13 @@ describe("the saved replies page", () => {
 test("a note on something that is no id at all is a 404, not a failed query", async () => {
   const staff = await createAccount("team");
   for (const bad of ["a\u0000b", "not-an-id"]) {
-    const params = { customerId: bad };
-    const onPage = await call(customerPage.action, "/dashboard/customers/x", { auth: page(staff), params, ...form({ intent: "note", body: "x" }) });
+    const onPage = await call(customerPage.action, "/dashboard/users/x", {
+      auth: page(staff),
+      params: { userId: bad },
+      ...form({ intent: "note", body: "x" }),
+    });
     expect(onPage.status).toBe(404);
+    const params = { customerId: bad };
     const inInbox = await call(inboxThread.action, "/dashboard/inbox/x", { auth: page(staff), params, ...form({ intent: "note", body: "x" }) });
     expect(inInbox.status).toBe(404);
   }

@@ -159,30 +159,6 @@ export function GraderSection({ profile, idPrefix }: { profile: CustomerProfileJ
   );
 }
 
-export function ReportsSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
-  return (
-    <Section title="Reports" id={`${idPrefix}-reports`}>
-      {profile.reports.length === 0 ? (
-        <p className="mt-1 text-slate-600">No reports yet.</p>
-      ) : (
-        <ul className="mt-2 space-y-1.5">
-          {profile.reports.map((r) => (
-            <li key={r._id}>
-              <a href={`/files/reports/${r._id}`} className="font-medium text-brand-700 hover:underline">
-                {r.title}
-              </a>{" "}
-              <span className="text-slate-600">
-                · {r.service?.name ? `${r.service.name} · ` : ""}
-                {formatDate(r.createdAt)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Section>
-  );
-}
-
 /** A note's own look: amber, marked "Internal note", so nobody mistakes it for a message the customer saw. */
 export function NoteCard({ note, className }: { note: NoteJson; className?: string }) {
   return (
@@ -195,8 +171,11 @@ export function NoteCard({ note, className }: { note: NoteJson; className?: stri
   );
 }
 
-/** The notes and the form to add one (posts `intent=note` to the page it is on; no JavaScript needed). */
-export function NotesSection({ profile, idPrefix, error }: { profile: CustomerProfileJson; idPrefix: string; error?: string | null }) {
+/**
+ * The notes and the form to add one (posts `intent=note` to `action`, by default the page it is on;
+ * no JavaScript needed).
+ */
+export function NotesSection({ profile, idPrefix, error, action }: { profile: CustomerProfileJson; idPrefix: string; error?: string | null; action?: string }) {
   const navigation = useNavigation();
   const adding = navigation.state !== "idle" && navigation.formData?.get("intent") === "note";
   const field = `${idPrefix}-note-body`;
@@ -217,7 +196,7 @@ export function NotesSection({ profile, idPrefix, error }: { profile: CustomerPr
             ))}
         </ul>
       )}
-      <Form method="post" className="mt-3 space-y-2" key={profile.notes.length}>
+      <Form method="post" action={action} className="mt-3 space-y-2" key={profile.notes.length}>
         <input type="hidden" name="intent" value="note" />
         <Label htmlFor={field}>Add a note</Label>
         <Textarea

@@ -15,7 +15,7 @@ export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJ
       <GraderSection profile={profile} idPrefix="pane" />
       <NotesSection profile={profile} idPrefix="pane" error={noteError} />
       <Link
-        to={`/dashboard/customers/${profile.customer._id}`}
+        to={`/dashboard/users/${profile.customer._id}`}
         className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
       >
         Open the customer page

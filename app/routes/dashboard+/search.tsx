@@ -23,7 +23,7 @@ function toGroups(rows: SearchRows): SearchGroups {
   return {
     customers: rows.customers.map((c) => ({
       id: c.id,
-      href: `/dashboard/customers/${c.id}`,
+      href: `/dashboard/users/${c.id}`,
       title: c.name,
       detail: c.disabled ? `${c.email} · disabled` : c.email,
     })),

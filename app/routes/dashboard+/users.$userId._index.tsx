@@ -9,6 +9,7 @@ import { Button, buttonClassName } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
+import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
 import { z } from "~/domain/zod";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchase } from "~/models/purchases.server";
@@ -20,15 +21,24 @@ import { readForm } from "~/web/body-limit.server";
 import { loadCustomer } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 
+const isOpen = (status: string) => status === "pending" || status === "in_progress";
+
 const statusForm = z.object({
   intent: z.literal("status"),
   purchaseId: z.string(),
   status: z.enum(WORK_STATUSES),
 });
 
-/** The Reports tab of a customer (staff): each purchase, its reports, Upload Report and its status. */
+/** A deleted customer's page changes nothing: their open work can no longer be delivered (decision 280). */
+const DELETED_CUSTOMER = "This customer deleted their account: nothing more is delivered to them.";
+
+/**
+ * The Reports tab of a customer (staff): each purchase, its reports, Upload Report and its status.
+ * A deleted customer's purchases are shown as they ended, without uploads or status changes.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { customer } = await loadCustomer(request, params.userId);
+  const gone = isDeletedAccount(customer);
   const [purchases, reports, deleted] = await Promise.all([
     listPurchasesForUser(customer.id),
     listReportsForUser(customer.id),
@@ -37,7 +47,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const hasPlan = (await listSubscriptionsForUser(customer.id)).length > 0;
   return {
     userId: customer.id,
-    purchases: purchases.map(toPurchase),
+    // The books keep the purchase as it was; to staff, work nobody can receive any more reads as cancelled.
+    purchases: purchases.map(toPurchase).map((p) => (gone && isOpen(p.status) ? { ...p, status: "cancelled" as const } : p)),
+    gone,
     reports: reports.map(toReportJson),
     deleted: deleted.map((row) => ({ id: row.id, title: row.title, deletedAt: row.deletedAt!.toISOString() })),
     hasPlan,
@@ -47,6 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
   const page = `/dashboard/users/${customer.id}`;
+  if (isDeletedAccount(customer)) return data({ uploadError: DELETED_CUSTOMER, statusError: DELETED_CUSTOMER }, { status: 409 });
   // The upload form without JavaScript: multipart, with the purchase in the URL (?upload=).
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
     const purchase = await findPurchase(new URL(request.url).searchParams.get("upload") ?? "");
@@ -85,12 +98,12 @@ export function ErrorBoundary() {
   return <SectionBoundary<UserReportsData> index message="Failed to load user purchases" render={(data) => <UserReportsView {...data} />} />;
 }
 
-function UserReportsView({ userId, purchases, reports, deleted, hasPlan }: UserReportsData) {
+function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }: UserReportsData) {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const page = `/dashboard/users/${userId}`;
-  const uploading = purchases.find((p) => p._id === params.get("upload") && isWorkStatus(p.status));
+  const uploading = gone ? undefined : purchases.find((p) => p._id === params.get("upload") && isWorkStatus(p.status));
   const statusError = actionData && "statusError" in actionData ? actionData.statusError : null;
 
   if (purchases.length === 0) {
@@ -108,7 +121,7 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan }: UserR
       ) : null}
       <ul className="space-y-4">
         {purchases.map((purchase) => {
-          const paid = isWorkStatus(purchase.status);
+          const paid = !gone && isWorkStatus(purchase.status);
           return (
             <li
               key={purchase._id}
@@ -143,7 +156,7 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan }: UserR
               <ReportList
                 reports={reports.filter((r) => r.service._id === purchase.service._id)}
                 empty="No reports uploaded for this service yet."
-                manageBase={page}
+                manageBase={gone ? undefined : page}
               />
             </li>
           );

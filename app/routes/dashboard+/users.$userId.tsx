@@ -1,68 +1,115 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, Outlet, useLoaderData } from "@remix-run/react";
-import { Mail } from "lucide-react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
+import { Inbox, Mail, UserX } from "lucide-react";
 
 import { StaffPlanList } from "~/components/billing/staff-plan-list";
 import { OnlineBadge } from "~/components/chat/online-badge";
+import { BriefsSection, GraderSection, NotesSection, OrdersSection } from "~/components/customer/customer-sections";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
+import { ButtonLink } from "~/components/ui/button";
 import { SectionBoundary } from "~/components/ui/section-error";
+import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
+import { noteSchema } from "~/domain/schemas/workspace";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
-import { toUserJson } from "~/models/customers.server";
-import { listSubscriptionsForUser, toSubscriptions } from "~/models/subscriptions.server";
-import { loadCustomer } from "~/web/guards.server";
+import { getCustomerProfile } from "~/models/customer-profile.server";
+import { addThreadNote } from "~/models/thread-notes.server";
+import { readForm } from "~/web/body-limit.server";
+import { loadCustomer, pageNotFound } from "~/web/guards.server";
+import { redirectWithToast } from "~/web/toast.server";
 
-/** /dashboard/users/:userId (staff): one customer, with Reports and Message tabs (its unread count on Message). */
+/**
+ * /dashboard/users/:userId (staff): the one page of a customer (decision 280). Who they are, their
+ * plans, the spec's Reports and Message tabs, and beside them briefs, orders and receipts, grader
+ * results and the team's notes (a plain form posted here). A customer who deleted their account
+ * is shown as such: no chat, no uploads, nothing to change.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  // The unread badge is an extra: the customer still shows when it cannot be read.
-  const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
-  const plans = await toSubscriptions(await listSubscriptionsForUser(customer.id));
-  return { customer: toUserJson(customer), unread: byCustomer[customer.id] ?? 0, staffId: staff.id, plans };
+  const [profile, unread] = await Promise.all([
+    getCustomerProfile(customer.id),
+    // The unread badge is an extra: the customer still shows when it cannot be read.
+    getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> })),
+  ]);
+  if (!profile) throw pageNotFound();
+  return { profile, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
-export default function UserDetail() {
-  const { customer, unread, staffId, plans } = useLoaderData<typeof loader>();
+/** A note for the team (the form of the Internal notes section). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { staff, customer } = await loadCustomer(request, params.userId);
+  const form = await readForm(request);
+  if (form.get("intent") !== "note") return data({ intent: "note" as const, error: "Unknown action." }, { status: 400 });
+  const parsed = noteSchema.safeParse({ body: form.get("body") ?? "" });
+  if (!parsed.success) return data({ intent: "note" as const, error: parsed.error.issues[0]!.message }, { status: 400 });
+  await addThreadNote(staff, customer.id, parsed.data.body);
+  return redirectWithToast(`/dashboard/users/${customer.id}`, { type: "success", message: "Note added. Only the team sees it." });
+}
+
+export default function CustomerPage() {
+  const { profile, deleted, unread, staffId } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { customer } = profile;
   const base = `/dashboard/users/${customer._id}`;
   return (
     <section aria-labelledby="user-heading" className="space-y-6">
       <BackLink to="/dashboard/users">Back to users</BackLink>
       <div className="flex flex-wrap items-center gap-4 rounded-card border border-slate-200 bg-white p-6 shadow-card">
         <span aria-hidden="true" className="flex size-14 items-center justify-center rounded-full bg-brand-100 text-xl font-bold text-brand-800">
-          {customer.name.trim().charAt(0).toUpperCase() || "?"}
+          {deleted ? <UserX className="size-6" /> : customer.name.trim().charAt(0).toUpperCase() || "?"}
         </span>
-        <div className="min-w-0">
+        <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <h2 id="user-heading" className="text-2xl font-bold break-words text-slate-950">
               {customer.name}
             </h2>
-            <OnlineBadge userId={customer._id} />
+            {deleted ? null : <OnlineBadge userId={customer._id} />}
           </div>
-          <p className="flex items-center gap-2 text-sm break-all text-slate-600">
-            <Mail className="size-4 shrink-0" aria-hidden="true" />
-            <a href={`mailto:${customer.email}`} className="hover:text-brand-700">
-              {customer.email}
-            </a>
+          {deleted ? (
+            <p className="text-sm text-slate-700">
+              This customer deleted their account: their name, e-mail, messages, files and reports are gone. Orders and purchases stay on the books; work that
+              was still open can no longer be delivered and shows as cancelled.
+            </p>
+          ) : (
+            <p className="flex items-center gap-2 text-sm break-all text-slate-600">
+              <Mail className="size-4 shrink-0" aria-hidden="true" />
+              <a href={`mailto:${customer.email}`} className="hover:text-brand-700">
+                {customer.email}
+              </a>
+            </p>
+          )}
+          <p className="text-sm text-slate-600">
+            Customer since {formatDate(customer.createdAt)}
+            {customer.disabled && !deleted ? " · the account is disabled" : ""}
           </p>
-          <p className="text-sm text-slate-600">Customer since {formatDate(customer.createdAt)}</p>
-          <Link to={`/dashboard/customers/${customer._id}`} className="text-sm font-semibold text-brand-700 hover:underline">
-            Everything about this customer
-          </Link>
+        </div>
+        {deleted ? null : (
+          <ButtonLink to={`/dashboard/inbox/${customer._id}`} variant="outline" size="sm">
+            <Inbox className="size-4" aria-hidden="true" />
+            Open in the inbox
+          </ButtonLink>
+        )}
+      </div>
+      {profile.plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={profile.plans} /> : null}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-6">
+          {deleted ? null : <DetailTabs label="Customer" base={base} customerId={customer._id} unread={unread} viewer={{ id: staffId, role: "team" }} />}
+          <Outlet />
+        </div>
+        <div className="min-w-0 space-y-4">
+          <BriefsSection profile={profile} idPrefix="customer" />
+          <OrdersSection profile={profile} idPrefix="customer" />
+          <GraderSection profile={profile} idPrefix="customer" />
+          <NotesSection profile={profile} idPrefix="customer" error={actionData?.error} action={base} />
         </div>
       </div>
-      {plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={plans} /> : null}
-      <DetailTabs label="Customer" base={base} customerId={customer._id} unread={unread} viewer={{ id: staffId, role: "team" }} />
-      <Outlet />
     </section>
   );
 }
 
-/** A detail page: on phones the dashboard layout leaves out its overview so the tabs and chat come first. */
-export const handle = { detail: true };
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.name ?? "User"} — BrandLift dashboard` }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.profile.customer.name ?? "Customer"} — BrandLift dashboard` }];
 
 export function ErrorBoundary() {
   return <SectionBoundary message="Failed to load the user" fallback={<DashboardRouteError backTo="/dashboard/users" backLabel="Back to users" />} />;
