@@ -183,7 +183,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     req.on("data", (chunk) => (raw += chunk));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake");
-      const params = qs.parse(raw) as Record<string, unknown>;
+      // The SDK sends a DELETE's parameters (a cancellation's proration) in the query string.
+      const params = { ...qs.parse(url.search.slice(1)), ...qs.parse(raw) } as Record<string, unknown>;
       const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
       requests.push({ method: req.method ?? "GET", path: url.pathname, params, idempotencyKey, authorization: req.headers.authorization });
       if (!req.headers.authorization?.startsWith("Bearer sk_")) return stripeError(res, 401, "Invalid API Key provided.");

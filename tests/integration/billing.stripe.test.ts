@@ -22,6 +22,8 @@ const { createPlanOrder } = await import("~/models/orders.server");
 const { getTeamCounts } = await import("~/models/stats.server");
 const { getSubscriptionMetrics } = await import("~/models/subscriptions.server");
 const { revenueByMonth } = await import("~/models/revenue.server");
+const { deleteCustomerAccount } = await import("~/models/account-deletion.server");
+const { hashPassword } = await import("~/utils/password.server");
 const { bearerFor, sessionCookieFor } = await import("./authorization/helpers");
 const { getToast } = await import("~/web/toast.server");
 
@@ -344,6 +346,19 @@ describe("staff and Stripe (issues 20.10, 20.11)", () => {
     expect(await rowOf(subscriptionId)).toMatchObject({ cancelAtPeriodEnd: false });
     await changeSubscriptionByStaff(staff, row.id, "cancel_now");
     expect(fake.subscriptions.get(subscriptionId)).toMatchObject({ status: "canceled" });
+    expect(await rowOf(subscriptionId)).toMatchObject({ status: "canceled" });
+  });
+
+  test("a customer deleting their account with a running plan ends it through Stripe now, prorated on a final invoice", async () => {
+    const { subscriptionId } = await subscribe("pro");
+    const row = await rowOf(subscriptionId);
+    await db
+      .update(schema.users)
+      .set({ passwordHash: await hashPassword("deleting-now-1") })
+      .where(eq(schema.users.id, row.userId!));
+    await deleteCustomerAccount(row.userId!, "deleting-now-1", "10.9.9.9", { endPlans: true });
+    const cancel = fake.requests.filter((r) => r.method === "DELETE" && r.path === `/v1/subscriptions/${subscriptionId}`).at(-1);
+    expect(cancel?.params).toMatchObject({ prorate: "true", invoice_now: "true" });
     expect(await rowOf(subscriptionId)).toMatchObject({ status: "canceled" });
   });
 
