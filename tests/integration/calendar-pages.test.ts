@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
+import { deletedEmail } from "~/domain/own-data";
 import { createPost, updatePost } from "~/models/posts.server";
 import * as calendar from "~/routes/dashboard+/calendar";
 import * as postPage from "~/routes/dashboard+/calendar_.posts.$postId";
-import { deletedEmail } from "~/domain/own-data";
 import { db, schema } from "~/utils/db.server";
 
 import { callRoute } from "../support/call-route";
@@ -136,7 +136,10 @@ describe("drafting for any customer, and a staff link in a customer's hands", ()
     const gone = await createAccount({ role: "user", name: "Gus Gone" });
     await catalogue();
     await db.insert(schema.subscriptions).values({ userId: planned.id, planId: "starter", status: "active", priceCents: 4900 });
-    await db.update(schema.users).set({ email: deletedEmail(gone.id), disabledAt: new Date() }).where(eq(schema.users.id, gone.id));
+    await db
+      .update(schema.users)
+      .set({ email: deletedEmail(gone.id), disabledAt: new Date() })
+      .where(eq(schema.users.id, gone.id));
 
     const { customers } = (await page(staff.id, "/dashboard/calendar?month=2030-05")).data as Awaited<ReturnType<typeof calendar.loader>>;
     expect(customers).toContainEqual({ _id: newcomer.id, name: "Nova Newcomer", livePlan: false });

@@ -46,7 +46,9 @@ describe("dashboard pages", () => {
       servicesBooked: expect.any(Number),
       totalActiveUsers: expect.any(Number),
     });
-    const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }));
+    const mine = await readJson<{ counts: { ok: boolean; data: Record<string, unknown> } }>(
+      await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }),
+    );
     expect(mine.counts).toEqual({ ok: true, data: { role: "user", totalServicesBooked: 1, completed: 0, inProgress: 1 } });
   });
 
