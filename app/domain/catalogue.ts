@@ -70,11 +70,6 @@ export function packageLineName(service: { name: string }, tier: { name: string 
   return `${service.name} (${tier.name})`;
 }
 
-/** "STARTER PACKAGE (monthly)": how a plan is named on an order. */
-export function planLineName(plan: { name: string }) {
-  return `${plan.name} (monthly)`;
-}
-
 /** "$49": whole dollars drop the cents. */
 export function formatPlanAmount(plan: Pick<PlanView, "priceCents">): string {
   return new Intl.NumberFormat("en-US", {

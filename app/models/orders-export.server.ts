@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 
 import { csvAmount, csvCell } from "~/domain/csv";
+import { planChargeOf, planLineName } from "~/domain/order";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
 import type { OrderStatus } from "~/domain/status";
 import { cursorBatches, queryRows } from "~/utils/db-cursor.server";
@@ -31,7 +32,10 @@ interface ExportRow {
   paidAt: Date | string | null;
   stripeSessionId: string | null;
   stripePaymentIntentId: string | null;
+  /** A services order's lines; null for a plan's payment, named from the two columns below. */
   lines: string | null;
+  planName: string | null;
+  billingReason: string | null;
 }
 
 export const CSV_HEADER = [
@@ -61,8 +65,9 @@ function exportQuery(filter: OrderFilter, after?: { at: string; id: string }, li
       "orders"."total_cents" as "totalCents", "orders"."refunded_cents" as "refundedCents", "orders"."currency",
       "orders"."paid_at" as "paidAt", "orders"."stripe_session_id" as "stripeSessionId",
       "orders"."stripe_payment_intent_id" as "stripePaymentIntentId",
-      case when "orders"."kind" = 'subscription' then coalesce("orders"."plan_id", 'plan') || ' plan (monthly)'
-        when "orders"."kind" = 'renewal' then coalesce("orders"."plan_id", 'plan') || ' plan (renewal)'
+      coalesce((select "plans"."name" from "plans" where "plans"."key" = "orders"."plan_id"), upper(coalesce("orders"."plan_id", 'monthly')) || ' plan') as "planName",
+      (select "invoices"."billing_reason" from "invoices" where "invoices"."id" = "orders"."id") as "billingReason",
+      case when "orders"."kind" <> 'services' then null
         else (select string_agg("services"."name" || ' x' || "purchases"."quantity", '; ' order by "purchases"."created_at", "services"."name")
               from "purchases" join "services" on "services"."id" = "purchases"."service_id"
               where "purchases"."order_id" = "orders"."id") end as "lines"
@@ -94,6 +99,12 @@ const PAID = new Set<OrderStatus>(["paid", "partially_refunded", "refunded"]);
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
+/** A plan's payment is named as on its receipt and the orders list (decision 264). */
+function linesOf(row: ExportRow): string | null {
+  if (row.kind !== "subscription" && row.kind !== "renewal") return row.lines;
+  return planLineName(row.planName ?? "Monthly plan", planChargeOf(row.kind, row.billingReason));
+}
+
 function csvLine(row: ExportRow) {
   return [
     csvCell(row.id),
@@ -109,7 +120,7 @@ function csvLine(row: ExportRow) {
     csvAmount(PAID.has(row.status) ? row.totalCents - row.refundedCents : 0),
     csvCell(row.currency),
     csvCell(iso(row.paidAt)),
-    csvCell(row.lines),
+    csvCell(linesOf(row)),
     csvCell(row.stripeSessionId),
     csvCell(row.stripePaymentIntentId),
   ].join(",");

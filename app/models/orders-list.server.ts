@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
+import { planChargeOf, planLineName, type PlanCharge } from "~/domain/order";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
 import { orderTimeline, type TimelineEntry } from "~/domain/order-timeline";
 import type { orderJson } from "~/domain/schemas/ops";
@@ -41,7 +42,13 @@ type OrderLineJson = OrderJson["lines"][number];
 
 /** An order as the screens take it: the API's shape with money in integer cents (dollars are the API's edge). */
 export type OrderLine = Omit<OrderLineJson, "price"> & { priceCents: number };
-export type Order = Omit<OrderJson, "amount" | "refunded" | "lines"> & { amountCents: number; refundedCents: number; lines: OrderLine[] };
+export type Order = Omit<OrderJson, "amount" | "refunded" | "lines"> & {
+  amountCents: number;
+  refundedCents: number;
+  lines: OrderLine[];
+  /** A plan's payment: its sign-up, a renewal or a switch (the screens' label); null for services. */
+  charge: PlanCharge | null;
+};
 
 /**
  * An e-mail address (anything with "@") matches the addresses it starts, through an index on
@@ -63,7 +70,10 @@ export function orderConditions({ status, search, from, to }: OrderFilter): SQL 
 }
 
 const customerColumns = { customerId: schema.users.id, customerName: schema.users.name, customerEmail: schema.users.email };
-type ListedOrder = OrderRow & { customerId: string | null; customerName: string | null; customerEmail: string | null };
+type ListedOrder = OrderRow & { customerId: string | null; customerName: string | null; customerEmail: string | null; billingReason: string | null };
+
+/** What a plan's payment paid for; null for services. */
+const chargeOf = (order: ListedOrder): PlanCharge | null => (order.kind === "services" ? null : planChargeOf(order.kind, order.billingReason));
 
 export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter }: OrderListQuery = {}) {
   const where = orderConditions(filter);
@@ -139,6 +149,10 @@ function ordersColumns() {
     >`coalesce(${orders.subscriptionId}, (select ${schema.subscriptions.id} from ${schema.subscriptions} where ${schema.subscriptions.orderId} = ${orders.id} limit 1))`.as(
       "subscription_id",
     ),
+    // A later payment's order has its invoice's id (decision 175): its billing reason tells a switch from a renewal.
+    billingReason: sql<string | null>`(select ${schema.invoices.billingReason} from ${schema.invoices} where ${schema.invoices.id} = ${orders.id})`.as(
+      "billing_reason",
+    ),
     stripeSessionId: orders.stripeSessionId,
     stripePaymentIntentId: orders.stripePaymentIntentId,
     stripeCustomerId: orders.stripeCustomerId,
@@ -149,7 +163,7 @@ function ordersColumns() {
 }
 
 /** The lines of these orders in two indexed queries: services' purchases, and plans by key. */
-async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLine[]>> {
+async function linesOf(orders: ListedOrder[]): Promise<Map<string, OrderLine[]>> {
   const byOrder = new Map<string, OrderLine[]>();
   const serviceOrders = orders.filter((o) => o.kind === "services").map((o) => o.id);
   if (serviceOrders.length > 0) {
@@ -177,9 +191,7 @@ async function linesOf(orders: OrderRow[]): Promise<Map<string, OrderLine[]>> {
   for (const order of planOrders) {
     const key = order.planId ?? "plan";
     const name = planNames.get(key) ?? `${key.toUpperCase()} plan`;
-    byOrder.set(order.id, [
-      { service: { _id: key, name: `${name} (${order.kind === "renewal" ? "renewal" : "monthly"})` }, priceCents: order.totalCents, quantity: 1 },
-    ]);
+    byOrder.set(order.id, [{ service: { _id: key, name: planLineName(name, chargeOf(order)!) }, priceCents: order.totalCents, quantity: 1 }]);
   }
   return byOrder;
 }
@@ -213,11 +225,12 @@ function toOrder(row: ListedOrder, lines: OrderLine[]): Order {
     kind: row.kind === "services" ? "services" : "plan",
     renewal: row.kind === "renewal",
     subscriptionId: row.subscriptionId ?? null,
+    charge: chargeOf(row),
   };
 }
 
 /** The API's edge: an order with its money in dollars. */
-export function toOrderJson({ amountCents, refundedCents, lines, ...order }: Order): OrderJson {
+export function toOrderJson({ amountCents, refundedCents, lines, charge: _charge, ...order }: Order): OrderJson {
   return {
     ...order,
     amount: centsToDollars(amountCents),

@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
-import { planLineName } from "~/domain/catalogue";
 import { isUuid } from "~/domain/ids";
-import type { OrderLine } from "~/domain/order";
+import { planLineName, type OrderLine } from "~/domain/order";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
@@ -82,7 +81,7 @@ export async function createPlanOrder(buyer: Buyer, planId: string): Promise<Che
       .values({ orderId: created.id, planId: plan.key, priceCents: plan.priceCents, currency: plan.currency, status: "incomplete" });
     return created;
   });
-  const line = { name: planLineName(plan), description: plan.tagline, amountCents: plan.priceCents, currency: plan.currency, quantity: 1 };
+  const line = { name: planLineName(plan.name, "sign-up"), description: plan.tagline, amountCents: plan.priceCents, currency: plan.currency, quantity: 1 };
   return startCheckout(order, "subscription", [line], plan.key);
 }
 
@@ -114,7 +113,7 @@ export async function findOrder(id: string): Promise<Order | null> {
 export async function orderLines(order: Order): Promise<OrderLine[]> {
   if (order.kind === "subscription") {
     const plan = order.planId ? await findPlan(order.planId) : null;
-    return [{ name: plan ? planLineName(plan) : "Monthly plan", amountCents: order.totalCents, quantity: 1, recurring: true }];
+    return [{ name: plan ? planLineName(plan.name, "sign-up") : "Monthly plan", amountCents: order.totalCents, quantity: 1, recurring: true }];
   }
   const rows = await db
     .select({ name: schema.services.name, amountCents: schema.purchases.amountCents, quantity: schema.purchases.quantity })
@@ -136,7 +135,7 @@ export async function selectionOf(orderId: string): Promise<{ names: string[]; h
   if (!order || (order.status !== "pending" && order.status !== "cancelled")) return null;
   if (order.kind === "subscription") {
     const plan = order.planId ? await findPlan(order.planId) : null;
-    return plan ? { names: [planLineName(plan)], href: `/?planId=${encodeURIComponent(plan.key)}` } : null;
+    return plan ? { names: [planLineName(plan.name, "sign-up")], href: `/?planId=${encodeURIComponent(plan.key)}` } : null;
   }
   const rows = await db
     .select({ id: schema.services.id, slug: schema.services.slug, name: schema.services.name, active: schema.services.active })

@@ -17,7 +17,8 @@ import { syncSubscription, type SubscriptionRow } from "./subscriptions.server";
  * (invoices.createPreview) and the switch its subscriptions.update at the same proration instant;
  * in test mode the same arithmetic is done here and the switch's invoice is handed to the
  * webhook's dispatcher like the test billing page's other buttons. Either way the proration's
- * invoice is a `subscription_update`: an order of kind renewal (decision 175).
+ * invoice is a `subscription_update`: an order of kind renewal (decision 175) for the new plan, named
+ * "Switch to <plan>, prorated" everywhere (decision 264).
  */
 
 export const SWITCH_MESSAGES = {
@@ -161,6 +162,8 @@ export async function switchPlan(row: SubscriptionRow, planKey: string, proratio
         items: [{ id: item.id, price_data: priceData(plan, product) }],
         proration_behavior: "always_invoice",
         proration_date: at,
+        // The proration's invoice carries the subscription's metadata: it names the plan paid for.
+        metadata: { planId: plan.key },
         expand: ["latest_invoice"],
       });
       await db.transaction((tx) => syncSubscription(tx, updated));
@@ -186,7 +189,7 @@ export async function switchPlan(row: SubscriptionRow, planKey: string, proratio
       hosted_invoice_url: null,
       status_transitions: { paid_at: now },
       lines: { data: [{ period: { start: at, end: Math.floor(periodEnd.getTime() / 1000) } }] },
-      parent: { subscription_details: { subscription: row.stripeSubscriptionId, metadata: ref } },
+      parent: { subscription_details: { subscription: row.stripeSubscriptionId, metadata: { ...ref, planId: plan.key } } },
     });
   }
   await deliver("customer.subscription.updated", {

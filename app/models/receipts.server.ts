@@ -4,12 +4,13 @@ import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Receipt, ReceiptJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
+import { planChargeOf, planLineName } from "~/domain/order";
 import { can, type Actor } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
 
-import { findPlan } from "./catalogue.server";
+import { findPlan, listPlans } from "./catalogue.server";
 
 /*
  * Receipts: every paid order and every renewal invoice of a customer, the printable receipt page
@@ -49,6 +50,8 @@ export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
     : [];
   const hosted = new Map(orderInvoices.filter((i) => i.url).map((i) => [i.orderId, i.url!]));
   const renewals = await selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId)));
+  const planNames = new Map((await listPlans()).map((plan) => [plan.key, plan.name]));
+  const planName = (key: string | null) => (key ? (planNames.get(key) ?? key) : "Monthly plan");
   const receipts: Receipt[] = [
     ...orders.map((order) => ({
       _id: order.id,
@@ -59,9 +62,9 @@ export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
       currency: order.currency,
       paidAt: (order.paidAt ?? order.createdAt).toISOString(),
       url: hosted.get(order.id) ?? receiptPageUrl("order", order.id),
-      description: order.kind === "subscription" ? "Monthly plan, first month" : "Services order",
+      description: order.kind === "subscription" ? planLineName(planName(order.planId), "sign-up") : "Services order",
     })),
-    ...renewals.map(({ invoice, refunded }) => ({
+    ...renewals.map(({ invoice, refunded, planId, paidPlanId }) => ({
       _id: invoice.id,
       id: invoice.id,
       kind: "invoice" as const,
@@ -70,7 +73,7 @@ export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
       currency: invoice.currency,
       paidAt: invoice.paidAt.toISOString(),
       url: invoice.hostedInvoiceUrl ?? receiptPageUrl("invoice", invoice.id),
-      description: "Monthly plan renewal",
+      description: planLineName(planName(paidPlanId ?? planId), planChargeOf("renewal", invoice.billingReason)),
     })),
   ];
   return receipts.sort((a, b) => b.paidAt.localeCompare(a.paidAt));
@@ -90,6 +93,8 @@ function selectRenewals() {
       invoice: schema.invoices,
       subscriptionUserId: schema.subscriptions.userId,
       planId: schema.subscriptions.planId,
+      // The plan the money was for (a switch's new plan), kept on its order.
+      paidPlanId: schema.orders.planId,
       refunded: schema.orders.refundedCents,
     })
     .from(schema.invoices)
@@ -174,7 +179,7 @@ async function invoiceReceipt(id: string) {
   const ownerId = row?.invoice.userId ?? row?.subscriptionUserId ?? null;
   if (!row || !row.invoice.renewal || !ownerId) return null;
   const [owner] = await db.select({ name: schema.users.name, email: schema.users.email }).from(schema.users).where(eq(schema.users.id, ownerId));
-  const planName = (await findPlan(row.planId ?? ""))?.name ?? "Monthly plan";
+  const planName = (await findPlan(row.paidPlanId ?? row.planId ?? ""))?.name ?? "Monthly plan";
   const invoice = row.invoice;
   return {
     ownerId,
@@ -184,7 +189,7 @@ async function invoiceReceipt(id: string) {
       number: `BL-${invoice.id.slice(0, 8).toUpperCase()}`,
       paidAt: invoice.paidAt,
       customer: owner ?? { name: "", email: "" },
-      lines: [{ description: `${planName} (monthly renewal)`, amountCents: invoice.amountCents, quantity: 1 }],
+      lines: [{ description: planLineName(planName, planChargeOf("renewal", invoice.billingReason)), amountCents: invoice.amountCents, quantity: 1 }],
       totalCents: invoice.amountCents,
       refundedCents: row.refunded ?? invoice.refundedCents,
       currency: invoice.currency,
@@ -198,8 +203,13 @@ async function invoiceReceipt(id: string) {
 /** What an order paid for: its plan, or its services (the order's own prices). */
 async function receiptLines(order: typeof schema.orders.$inferSelect) {
   if (order.kind !== "services") {
-    const period = order.kind === "renewal" ? "monthly renewal" : "first month";
-    return [{ description: `${(await findPlan(order.planId ?? ""))?.name ?? "Monthly plan"} (${period})`, amountCents: order.totalCents, quantity: 1 }];
+    // A later payment's order has its invoice's id (decision 175): the invoice says whether it was a switch.
+    const [invoice] =
+      order.kind === "renewal"
+        ? await db.select({ billingReason: schema.invoices.billingReason }).from(schema.invoices).where(eq(schema.invoices.id, order.id)).limit(1)
+        : [];
+    const planName = (await findPlan(order.planId ?? ""))?.name ?? "Monthly plan";
+    return [{ description: planLineName(planName, planChargeOf(order.kind, invoice?.billingReason)), amountCents: order.totalCents, quantity: 1 }];
   }
   const rows = await db
     .select({ description: schema.services.name, amountCents: schema.purchases.amountCents, quantity: schema.purchases.quantity })

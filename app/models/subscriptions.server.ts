@@ -244,7 +244,7 @@ export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolea
   // The first invoice's money is the plan order's; every later one is a renewal (or a switch's proration).
   const renewal = invoice.billing_reason !== "subscription_create";
   const recorded = await recordInvoice(tx, invoice, { orderId: renewal ? null : ours.orderId, userId: ours.userId, subscriptionId: ours.id, renewal });
-  if (recorded && renewal) await recordRenewalOrder(tx, recorded, ours);
+  if (recorded && renewal) await recordRenewalOrder(tx, recorded, ours, await planPaidFor(tx, invoice, metadata, ours));
   const periodEnd = toDate(invoice.lines?.data?.[0]?.period?.end);
   const later = periodEnd && (!ours.currentPeriodEnd || periodEnd > ours.currentPeriodEnd);
   await tx
@@ -260,10 +260,22 @@ export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolea
 }
 
 /**
+ * The plan an invoice's money is for. A switch's proration pays for the new plan, which the switch
+ * names in the subscription's metadata (`planId`, see plan-switch.server.ts): the invoice may arrive
+ * before or after the subscription's own update, so the plan row is not a safe witness.
+ */
+async function planPaidFor(tx: Tx, invoice: Stripe.Invoice, metadata: Record<string, string> | null, ours: SubscriptionRow): Promise<string> {
+  const named = metadata?.planId;
+  if (invoice.billing_reason !== "subscription_update" || !named || named === ours.planId) return ours.planId;
+  const [plan] = await tx.select({ key: schema.plans.key }).from(schema.plans).where(eq(schema.plans.key, named)).limit(1);
+  return plan?.key ?? ours.planId;
+}
+
+/**
  * A renewal is an order of its own (kind "renewal", the invoice's id as its id): the orders list, the
  * CSV and revenue read one table, and staff open, refund and follow it like any order (decision 175).
  */
-async function recordRenewalOrder(tx: Tx, invoice: typeof schema.invoices.$inferSelect, subscription: SubscriptionRow) {
+async function recordRenewalOrder(tx: Tx, invoice: typeof schema.invoices.$inferSelect, subscription: SubscriptionRow, planId: string) {
   const [owner] = subscription.userId
     ? await tx.select({ email: schema.users.email, name: schema.users.name }).from(schema.users).where(eq(schema.users.id, subscription.userId))
     : [];
@@ -283,7 +295,7 @@ async function recordRenewalOrder(tx: Tx, invoice: typeof schema.invoices.$infer
       status: "paid",
       totalCents: invoice.amountCents,
       currency: invoice.currency,
-      planId: subscription.planId,
+      planId,
       subscriptionId: subscription.id,
       stripePaymentIntentId: invoice.stripePaymentIntentId,
       stripeCustomerId: subscription.stripeCustomerId,

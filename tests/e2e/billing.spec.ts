@@ -86,7 +86,7 @@ test.describe.serial("a subscriber and the staff", () => {
     await page.getByRole("link", { name: "Back to your dashboard" }).click();
     await expect(page.getByRole("region", { name: "Your plan" }).getByText("Active", { exact: true })).toBeVisible();
     await page.getByRole("link", { name: "Receipts" }).click();
-    await expect(page.getByRole("cell", { name: "Monthly plan, first month" })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "PRO PACKAGE (monthly)" })).toBeVisible();
     await expect(page.getByRole("cell", { name: "$159.00" })).toBeVisible();
   });
 
@@ -160,6 +160,43 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await expect(page.getByText(email, { exact: true })).toBeVisible();
   await page.goto("/dashboard/account");
   await expect(page).toHaveURL(/\/login/);
+});
+
+// A switch in the middle of a period is charged at once, and named as the switch it is, for the new plan.
+test.describe.serial("a plan switch's payment", () => {
+  const email = unique("switch");
+  const SWITCH = "Switch to PRO PACKAGE, prorated";
+
+  test("is named as a switch to the new plan on the subscriber's receipts", async ({ page }) => {
+    await subscribeAndSignIn(page, "STARTER PACKAGE", email);
+    await page.goto("/billing/test");
+    await page.getByLabel("Switch to").selectOption("pro");
+    await page.getByRole("button", { name: "Switch plan" }).click();
+    await page
+      .getByRole("alertdialog", { name: /^Switch from STARTER PACKAGE to PRO PACKAGE/ })
+      .getByRole("button", { name: /^Switch and pay \$/ })
+      .click();
+    await expect(page.getByRole("article", { name: "PRO PACKAGE" })).toBeVisible();
+    await page.goto("/dashboard/receipts");
+    await expect(page.getByRole("cell", { name: SWITCH })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "STARTER PACKAGE (monthly)" })).toBeVisible();
+  });
+
+  test.describe("staff", () => {
+    test.use({ storageState: storageStateFor("team") });
+
+    test("see the same words in the orders list, on the order's page and in the CSV", async ({ page }) => {
+      await page.goto(`/dashboard/orders?search=${encodeURIComponent(email)}`);
+      await expect(page.getByRole("cell", { name: SWITCH })).toBeVisible();
+      await page.getByRole("row").filter({ hasText: SWITCH }).getByRole("link", { name: /View/ }).click();
+      await expect(page.getByRole("heading", { name: "Order of Pat Subscriber" })).toBeVisible();
+      await expect(page.getByText(SWITCH)).toBeVisible();
+      await expect(page.getByText("Plan switch, prorated")).toBeVisible();
+      const csv = await (await page.request.get(`/dashboard/orders/export.csv?search=${encodeURIComponent(email)}`)).text();
+      expect(csv).toContain(`"${SWITCH}"`);
+      expect(csv).not.toContain("(renewal)");
+    });
+  });
 });
 
 test.describe("the test billing page asks first", () => {

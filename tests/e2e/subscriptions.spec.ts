@@ -59,5 +59,5 @@ test("find a plan, see its payments, cancel at period end after confirming, then
   await expect(page.getByText("Plan renewal")).toBeVisible();
   await page.goto("/dashboard/orders?search=pia-plan%40e2e.test");
   await expect(page.getByText("2 orders", { exact: true })).toBeVisible();
-  await expect(page.getByRole("cell", { name: "VIP TREATMENT (renewal)" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "VIP TREATMENT (monthly renewal)" })).toBeVisible();
 });

@@ -292,6 +292,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           return send(res, 200, subscription);
         }
         if (params.cancel_at_period_end !== undefined) subscription.cancel_at_period_end = params.cancel_at_period_end === "true";
+        if (params.metadata) subscription.metadata = { ...(subscription.metadata as Record<string, unknown>), ...(params.metadata as Record<string, unknown>) };
         const newPrice = (params.items as Array<{ price_data?: { unit_amount: string } }> | undefined)?.[0]?.price_data?.unit_amount;
         let latest: Session | null = null;
         if (newPrice !== undefined) {

@@ -12,7 +12,7 @@ const fake = await startFakeStripe();
 pointAppAtFakeStripe(fake.url);
 
 const { db, schema } = await import("~/utils/db.server");
-const { eq } = await import("drizzle-orm");
+const { and, eq } = await import("drizzle-orm");
 const webhookRoute = await import("~/routes/api+/stripe.webhook");
 const mySubscriptions = await import("~/routes/api+/subscriptions.my");
 const myReceipts = await import("~/routes/api+/receipts.my");
@@ -306,6 +306,7 @@ const { changeSubscriptionByStaff } = await import("~/models/subscriptions-staff
 const { previewPlanSwitch, switchPlan } = await import("~/models/plan-switch.server");
 const { refundOrder } = await import("~/models/refunds.server");
 const { createTestUser } = await import("./authorization/helpers");
+const { listReceiptsForUser } = await import("~/models/receipts.server");
 
 describe("staff and Stripe (issues 20.10, 20.11)", () => {
   const rowOf = async (stripeSubscriptionId: string) =>
@@ -331,8 +332,19 @@ describe("staff and Stripe (issues 20.10, 20.11)", () => {
     const switched = await switchPlan(row, "vip", preview.prorationDate);
     expect(switched.chargedCents).toBe(preview.dueNowCents);
     const update = fake.requests.filter((r) => r.path === `/v1/subscriptions/${subscriptionId}` && r.method === "POST").at(-1)!;
-    expect(update.params).toMatchObject({ proration_behavior: "always_invoice", proration_date: String(preview.prorationDate) });
+    expect(update.params).toMatchObject({ proration_behavior: "always_invoice", proration_date: String(preview.prorationDate), metadata: { planId: "vip" } });
     expect(await rowOf(subscriptionId)).toMatchObject({ planId: "vip", priceCents: 58900 });
+
+    // Its invoice names the new plan in the subscription's metadata: the payment is the switch to VIP.
+    const invoice = fake.invoice(subscriptionId, { billingReason: "subscription_update", amount: preview.dueNowCents });
+    expect((await deliver("invoice.paid", invoice)).status).toBe(200);
+    const [payment] = await db
+      .select()
+      .from(schema.orders)
+      .where(and(eq(schema.orders.subscriptionId, row.id), eq(schema.orders.kind, "renewal")));
+    expect(payment).toMatchObject({ planId: "vip", totalCents: preview.dueNowCents });
+    const receipts = await listReceiptsForUser(row.userId!);
+    expect(receipts.map((r) => r.description)).toContain("Switch to VIP TREATMENT, prorated");
   });
 
   test("staff cancel at period end, resume and end a plan through Stripe's subscriptions API", async () => {

@@ -1,4 +1,5 @@
-import { formatPlanPrice, planLineName, type PlanView } from "~/domain/catalogue";
+import { formatPlanPrice, type PlanView } from "~/domain/catalogue";
+import { planLineName } from "~/domain/order";
 import { PLAN_INTENT } from "~/domain/order-intents";
 
 import { OrderModal, type OrderModalProps } from "./order-modal";
@@ -16,7 +17,7 @@ export function PlanOrderModal({ plan, ...props }: PlanOrderModalProps) {
       open={!!plan}
       title={plan ? `Subscribe to ${plan.name}` : ""}
       description={plan ? `${formatPlanPrice(plan)}, billed monthly. Cancel any time.` : undefined}
-      lines={plan ? [{ name: planLineName(plan), amountCents: plan.priceCents, recurring: true }] : []}
+      lines={plan ? [{ name: planLineName(plan.name, "sign-up"), amountCents: plan.priceCents, recurring: true }] : []}
       hidden={{ intent: PLAN_INTENT, planId: plan?.key ?? "" }}
     />
   );

@@ -8,6 +8,7 @@ import { OrderTimeline } from "~/components/dashboard/order-timeline";
 import { RefundPanel } from "~/components/dashboard/refund-panel";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { dollarsToCents, formatCents } from "~/domain/format";
+import { PLAN_CHARGE_LABELS } from "~/domain/order";
 import { formatDate } from "~/domain/purchase";
 import { refundFormSchema } from "~/domain/schemas/subscriptions";
 import { listBriefsForStaff } from "~/models/briefs.server";
@@ -130,7 +131,7 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
           <div>
             <Dt>Kind</Dt>
             <dd>
-              {order.kind === "services" ? "Services" : order.renewal ? "Plan renewal" : "Plan sign-up"}
+              {order.charge ? `Plan ${PLAN_CHARGE_LABELS[order.charge].toLowerCase()}` : "Services"}
               {order.subscriptionId ? (
                 <>
                   {" · "}

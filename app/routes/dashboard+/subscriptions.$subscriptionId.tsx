@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
+import { PLAN_CHARGE_LABELS } from "~/domain/order";
 import { formatDate } from "~/domain/purchase";
 import { staffPlanChangeSchema } from "~/domain/schemas/subscriptions";
 import { changeSubscriptionByStaff, getStaffSubscription, type StaffPlanChange } from "~/models/subscriptions-staff.server";
@@ -174,7 +175,7 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
             {payments.map((payment) => (
               <li key={payment._id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm" data-testid="plan-payment">
                 <div className="min-w-0">
-                  <p className="font-semibold text-slate-950">{payment.renewal ? "Renewal" : "Sign-up"}</p>
+                  <p className="font-semibold text-slate-950">{PLAN_CHARGE_LABELS[payment.charge ?? "sign-up"]}</p>
                   <p className="text-slate-600">{formatDate(payment.paidAt ?? payment.createdAt)}</p>
                 </div>
                 <p className="ml-auto text-right">
@@ -188,7 +189,7 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
                   {payment.status === "paid" || payment.status === "partially_refunded" ? "Open or refund" : "Open"}
                   <span className="sr-only">
                     {" "}
-                    the {payment.renewal ? "renewal" : "sign-up"} of {formatDate(payment.paidAt ?? payment.createdAt)}
+                    the {PLAN_CHARGE_LABELS[payment.charge ?? "sign-up"].toLowerCase()} of {formatDate(payment.paidAt ?? payment.createdAt)}
                   </span>
                 </Link>
               </li>
