@@ -410,7 +410,7 @@ async function sendReminder(reminder: ClaimedReminder) {
   });
 }
 
-/** Runs the reminder sweep on this node every ten minutes (every node does; the claim makes that safe). */
+/** The reminder sweep, every ten minutes, as a job (once across nodes). */
 export function startBriefReminderSweep(): () => void {
-  return startSweep({ everyMs: BRIEF_REMINDER_SWEEP_MS, work: sendBriefReminders, done: "sent brief reminders", failed: "the brief reminder sweep failed" });
+  return startSweep({ kind: "brief-reminders", everyMs: BRIEF_REMINDER_SWEEP_MS, work: sendBriefReminders, done: "sent brief reminders", failed: "the brief reminder sweep failed" });
 }

@@ -126,9 +126,10 @@ export async function sweepPendingOrders(now = new Date()): Promise<Record<Pendi
   }
 }
 
-/** Runs the sweep on this node every ten minutes (every node does; the claims keep them apart). */
+/** The sweep, every ten minutes, as a job (once across nodes). */
 export function startPendingOrderSweep(): () => void {
   return startSweep({
+    kind: "pending-orders",
     everyMs: PENDING_SWEEP_INTERVAL_MS,
     work: () => sweepPendingOrders(),
     done: "pending-order sweep",

@@ -101,7 +101,7 @@ async function sendNotice(customerId: string) {
   });
 }
 
-/** Runs the review e-mail sweep on this node every five minutes (every node does; the claim makes that safe). */
+/** The review e-mail sweep, every five minutes, as a job (once across nodes). */
 export function startReviewNoticeSweep(): () => void {
-  return startSweep({ everyMs: REVIEW_SWEEP_MS, work: sendReviewNotices, done: "sent review e-mails", failed: "the review e-mail sweep failed" });
+  return startSweep({ kind: "review-notices", everyMs: REVIEW_SWEEP_MS, work: sendReviewNotices, done: "sent review e-mails", failed: "the review e-mail sweep failed" });
 }

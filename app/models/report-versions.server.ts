@@ -195,9 +195,10 @@ export async function purgeDeletedReports(now = Date.now()): Promise<number> {
   }
 }
 
-/** Runs the purge on this node every hour (every node does; the purge is safe to run at once). */
+/** The purge, every hour, as a job (once across nodes). */
 export function startReportPurge(): () => void {
   return startSweep({
+    kind: "report-purge",
     everyMs: REPORT_PURGE_INTERVAL_MS,
     work: purgeDeletedReports,
     done: "purged deleted reports",

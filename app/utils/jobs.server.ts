@@ -43,6 +43,11 @@ export function defineJob<T extends object>(definition: JobKind<T>) {
   return definition;
 }
 
+/** Forgets a kind of job: this node no longer runs it or enqueues it. */
+export function unregisterJob(kind: string) {
+  kinds.delete(kind);
+}
+
 type Execute = Database["execute"];
 
 /** pg-boss's SQL inside a drizzle transaction: `$n` placeholders become the statement's parameters. */
@@ -69,8 +74,8 @@ export interface JobEngineOptions {
   database?: Database;
   /** How often a node looks for due jobs and recurring ones. */
   pollMs?: number;
-  /** Whether this engine runs pg-boss's maintenance (leases, archive) on its own timer. */
-  supervise?: boolean;
+  /** How often a started node runs pg-boss's maintenance (leases run out, old jobs archived). */
+  maintenanceMs?: number;
   now?: () => Date;
 }
 
@@ -83,6 +88,8 @@ export class JobEngine {
   private started: Promise<void> | undefined;
   private readonly queues = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private maintenanceTimer: NodeJS.Timeout | undefined;
+  private readonly maintenanceMs: number;
   private readonly inFlight = new Set<Promise<unknown>>();
   private draining: Promise<number> | undefined;
   private again = false;
@@ -92,19 +99,19 @@ export class JobEngine {
     this.database = options.database ?? appDatabase;
     this.execute = (text, values) => this.database.execute(text, values);
     this.pollMs = options.pollMs ?? 2000;
+    this.maintenanceMs = options.maintenanceMs ?? 30_000;
     this.now = options.now ?? (() => new Date());
     this.boss = new PgBoss({
       db: { executeSql: (text: string, values?: unknown[]) => this.execute(text, values) as never },
       schema: JOB_SCHEMA,
       migrate: false,
       schedule: false,
-      supervise: options.supervise ?? false,
-      maintenanceIntervalSeconds: 30,
+      // Maintenance runs on the loop's own timer (start): a node that only stores jobs runs none.
+      supervise: false,
       // A failed job stays on the jobs page for 30 days, with its error, until it is retried.
       archiveFailedAfterSeconds: 30 * 24 * 3600,
       archiveCompletedAfterSeconds: 24 * 3600,
     });
-    this.boss.on("error", (error) => logger.warn({ err: error }, "job engine maintenance failed"));
   }
 
   private ready() {
@@ -244,6 +251,12 @@ export class JobEngine {
       this.timer.unref();
     };
     tick();
+    // Every node may run it: expiring a lease is one guarded statement, and a second run finds nothing.
+    this.maintenanceTimer = setInterval(
+      () => void this.maintain().catch((error: unknown) => logger.warn({ err: error }, "job maintenance failed")),
+      this.maintenanceMs,
+    );
+    this.maintenanceTimer.unref();
   }
 
   /** Looks for due jobs now rather than at the next poll (a job was just stored). */
@@ -256,6 +269,7 @@ export class JobEngine {
   async stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.maintenanceTimer);
     this.timer = undefined;
     await this.draining?.catch(() => 0);
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);

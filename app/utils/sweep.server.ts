@@ -1,17 +1,22 @@
-import { logger } from "~/utils/logger.server";
+import { defineJob, unregisterJob } from "./jobs.server";
+import { logger } from "./logger.server";
 
 /**
- * Runs a background job on this node every `everyMs` (every node runs it: each job claims its rows,
- * so several nodes at once are safe). What it did is logged when it did anything (`work` answers a
- * count, or counts by kind); a failure is logged and the next round tries again. Returns the stop.
+ * A recurring background job run by the job engine (app/utils/jobs.server.ts): enqueued every
+ * `everyMs` by whichever node comes first, run once, on one node. What it did is logged when it did
+ * anything (`work` answers a count, or counts by kind); a failure is retried twice, then kept as a
+ * failed job on the jobs page, and the next round runs anyway. Returns the unregistration.
  */
 export function startSweep({
+  kind,
   everyMs,
   work,
   done,
   failed,
   didSomething = (counts) => Object.values(counts).some((count) => count > 0),
 }: {
+  /** Its name on the jobs page; by default made from `done`. */
+  kind?: string;
   everyMs: number;
   work: () => Promise<number | Record<string, number>>;
   /** The log line when the round did something. */
@@ -21,15 +26,23 @@ export function startSweep({
   /** Whether the round's counts are worth a log line (default: any of them above 0). */
   didSomething?: (counts: Record<string, number>) => boolean;
 }): () => void {
-  const run = () =>
-    void work().then(
-      (result) => {
+  const name = kind ?? done.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  defineJob({
+    kind: name,
+    everyMs,
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+    leaseSeconds: 15 * 60,
+    run: async () => {
+      try {
+        const result = await work();
         const counts: Record<string, number> = typeof result === "number" ? { count: result } : result;
         if (didSomething(counts)) logger.info(counts, done);
-      },
-      (error: unknown) => logger.warn({ err: error }, failed),
-    );
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+      } catch (error) {
+        logger.warn({ err: error }, failed);
+        throw error;
+      }
+    },
+  });
+  return () => unregisterJob(name);
 }

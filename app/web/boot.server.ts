@@ -8,10 +8,11 @@ import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { database } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { jobs } from "~/utils/jobs.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago. */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, and the job engine's loop (e-mails, and the recurring jobs: the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago). */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
@@ -20,6 +21,7 @@ export async function boot() {
   await redisReady(1000);
   if (stopSweeps.length === 0) {
     stopSweeps.push(startUnsentAttachmentSweep(), startPendingOrderSweep(), startBriefReminderSweep(), startReviewNoticeSweep(), startReportPurge());
+    await jobs.start();
   }
   return {
     database: database.kind,
@@ -28,13 +30,15 @@ export async function boot() {
   };
 }
 
-/** The background jobs this node started (app/utils/sweep.server.ts), stopped on shutdown. */
+/** The recurring jobs this node registered (app/utils/sweep.server.ts), forgotten on shutdown. */
 const stopSweeps: (() => void)[] = [];
 
 export async function shutdown() {
   for (const stop of stopSweeps.splice(0)) stop();
   // A reset e-mail asked for just before the stop still goes out.
   await settleBackgroundTasks();
+  // Jobs running here finish; one cut short by a kill is retried elsewhere when its lease runs out.
+  await jobs.stop();
   if (redis) await redis.quit().catch(() => redis?.disconnect());
   await database.close();
 }

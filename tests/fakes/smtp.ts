@@ -18,17 +18,24 @@ export interface FakeSmtp {
   messages: ReceivedEmail[];
   /** Resolves with the first message to this address that matches, waiting up to `timeoutMs`. */
   waitFor(to: string, match?: (email: ReceivedEmail) => boolean, timeoutMs?: number): Promise<ReceivedEmail>;
+  /** While true, every message is refused with 451 (a server that is there but not taking mail). */
+  refusing: boolean;
   close(): Promise<void>;
 }
 
 export async function startFakeSmtp(): Promise<FakeSmtp> {
   const messages: ReceivedEmail[] = [];
   const waiters = new Set<() => void>();
+  const state = { refusing: false };
   const server = new SMTPServer({
     authOptional: true,
     // No STARTTLS: the test server has no certificate, and nodemailer upgrades whenever it is offered.
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (!state.refusing) return callback();
+      callback(Object.assign(new Error("Mailbox unavailable, try again later"), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -48,6 +55,12 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(value: boolean) {
+      state.refusing = value;
+    },
     waitFor(to, match = () => true, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
         const check = () => {

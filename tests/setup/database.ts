@@ -48,7 +48,7 @@ export async function createTestDatabase(template: string): Promise<Database> {
 }
 
 /**
- * Back to the migrated template: every table of the app emptied (the template's tables are empty) and
+ * Back to the migrated template: every table of the app emptied (and every job of pg-boss) (the template's tables are empty) and
  * every sequence restarted, in one statement. Rows are deleted with triggers off for the statement
  * (foreign keys, and the audit log's refusal to delete), not truncated: a truncate makes new files for every table it names, which in PGlite took
  * 50–90 ms even with the tables empty (a delete: 5–40 ms, measured on 44 tables).
@@ -66,6 +66,9 @@ begin
   for name in select format('%I.%I', schemaname, sequencename) from pg_sequences where schemaname = 'public' loop
     execute format('alter sequence %s restart', name);
   end loop;
+  -- The job engine's jobs (its queues stay, as the template has them once a file made them).
+  delete from pgboss.job;
+  delete from pgboss.archive;
 end
 $reset$`),
   );
