@@ -4,6 +4,8 @@
  * ("Tue 3 Dec, 14:00 CET": stored in UTC, shown in the viewer's named time zone, decision 210).
  */
 
+import { yearInRange } from "~/domain/dates";
+
 export const CHANNELS = ["instagram", "tiktok", "facebook", "linkedin", "x", "youtube"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -149,7 +151,7 @@ export function zonedToUtc(date: string, time: string, timeZone: string): Date |
   const t = /^(\d{2}):(\d{2})$/.exec(time);
   if (!d || !t) return null;
   const [year, month, day, hour, minute] = [Number(d[1]), Number(d[2]), Number(d[3]), Number(t[1]), Number(t[2])];
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return null;
+  if (!yearInRange(year) || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return null;
   const naive = Date.UTC(year, month - 1, day, hour, minute);
   if (new Date(naive).getUTCDate() !== day) return null;
   // Two passes settle the offset across a daylight-saving change.

@@ -12,6 +12,7 @@ import {
   TIME_ZONE_COOKIE,
   zonedToUtc,
 } from "~/domain/calendar";
+import { dayField, monthField } from "~/domain/dates";
 
 /*
  * What a calendar screen shows: the viewer's time zone (a cookie the page sets from the browser's
@@ -49,10 +50,22 @@ export interface CalendarWindow {
   today: string;
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const monthParam = monthField("month");
+const weekParam = dayField("week");
 
-/** `?view=week&week=2026-11-30` or `?month=2026-12`; anything else falls back to the current month or week. */
+/** A date the URL gives, checked as every date input is (a 400 naming it); absent: null. */
+function asked<T extends typeof monthParam | typeof weekParam>(url: URL, name: string, schema: T): string | null {
+  const value = url.searchParams.get(name);
+  if (value === null || value === "") return null;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Response(parsed.error.issues[0]!.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return parsed.data;
+}
+
+/**
+ * `?view=week&week=2026-11-30` or `?month=2026-12`; without one, the current month or week. A month
+ * or week that is not a date in range is a 400 naming it.
+ */
 export function calendarWindow(url: URL, timeZone: string, now = new Date()): CalendarWindow {
   const today = dayInZone(now, timeZone);
   const view = url.searchParams.get("view") === "week" ? "week" : "month";
@@ -62,16 +75,14 @@ export function calendarWindow(url: URL, timeZone: string, now = new Date()): Ca
   let previous: string;
   let next: string;
   if (view === "week") {
-    const asked = url.searchParams.get("week") ?? "";
-    const start = mondayOf(DAY.test(asked) && Number.isFinite(Date.parse(asked)) ? asked : today);
+    const start = mondayOf(asked(url, "week", weekParam) ?? today);
     days = daysFrom(start, 7);
     month = start.slice(0, 7);
     title = `Week of ${dayLabel(start)}`;
     previous = `view=week&week=${addDays(start, -7)}`;
     next = `view=week&week=${addDays(start, 7)}`;
   } else {
-    const asked = url.searchParams.get("month") ?? "";
-    month = MONTH.test(asked) ? asked : today.slice(0, 7);
+    month = asked(url, "month", monthParam) ?? today.slice(0, 7);
     days = monthGrid(month);
     title = monthLabel(month);
     previous = `month=${shiftMonth(month, -1)}`;

@@ -1,4 +1,5 @@
 import { CAPTION_MAX, CHANNELS, COMMENT_MAX, POST_STATUSES, STAFF_STATUSES } from "~/domain/calendar";
+import { dateTimeField, dayOrDateTimeField } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
 import { ROLES } from "~/domain/status";
 import { text, z } from "~/domain/zod";
@@ -9,9 +10,7 @@ import { text, z } from "~/domain/zod";
  */
 
 const channel = z.enum(CHANNELS, { error: `Channel must be one of ${CHANNELS.join(", ")}.` });
-const scheduledAt = z.iso
-  .datetime({ offset: true, error: "scheduledAt must be an ISO 8601 date and time, e.g. 2026-12-03T14:00:00Z." })
-  .transform((value) => new Date(value).toISOString());
+const scheduledAt = dateTimeField("scheduledAt");
 const caption = text(
   z
     .string({ error: "Caption must be text." })
@@ -62,16 +61,10 @@ export const reviewSchema = z.object({
 
 export const commentSchema = z.object({ body: commentBody("Comment", "Please write a comment.") });
 
-const isoQuery = (name: string) =>
-  z
-    .string()
-    .refine((value) => Number.isFinite(Date.parse(value)), { error: `${name} must be an ISO 8601 date or date and time.` })
-    .optional();
-
 export const listPostsQuery = z.object({
   customerId: uuid("customerId must be a customer's id.").optional(),
-  from: isoQuery("from"),
-  to: isoQuery("to"),
+  from: dayOrDateTimeField("from").optional(),
+  to: dayOrDateTimeField("to").optional(),
   status: z.enum(POST_STATUSES, { error: `status must be one of ${POST_STATUSES.join(", ")}.` }).optional(),
 });
 

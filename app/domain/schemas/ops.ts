@@ -1,3 +1,4 @@
+import { dayField } from "~/domain/dates";
 import { API_ORDER_STATUSES } from "~/domain/order-status";
 import { ROLES } from "~/domain/status";
 import { line, text, z } from "~/domain/zod";
@@ -11,18 +12,13 @@ import { emailField, nameField } from "./order";
 
 const isoDate = z.string().meta({ format: "date-time" });
 const id = z.string().meta({ format: "uuid" });
-const day = (label: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-11-23.`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} must be a date like 2026-11-23.`);
 
 /** GET /api/orders and the orders page: every filter optional. Dates are whole UTC days, both inclusive. */
 export const orderFilterSchema = z.object({
   status: z.enum(API_ORDER_STATUSES, { error: `Status must be one of ${API_ORDER_STATUSES.join(", ")}.` }).optional(),
   search: line(z.string().trim().max(200, "The search is too long."), "The search").optional(),
-  from: day("From").optional(),
-  to: day("To").optional(),
+  from: dayField("From").optional(),
+  to: dayField("To").optional(),
 });
 
 export const orderListQuerySchema = orderFilterSchema.extend({

@@ -1,3 +1,4 @@
+import { dayField } from "~/domain/dates";
 import { z } from "~/domain/zod";
 
 /** The "My work" page's filter and its forms (issue 23). */
@@ -10,7 +11,7 @@ export const workFormSchema = z.discriminatedUnion("intent", [
     intent: z.literal("due"),
     purchaseId: z.string().uuid({ error: "Purchase not found." }),
     // A date input sends YYYY-MM-DD, or nothing to clear the date.
-    dueOn: z.union([z.literal(""), z.iso.date({ error: "Please give a date." })]),
+    dueOn: z.union([z.literal(""), dayField("The due date")]),
   }),
   z.object({ intent: z.literal("complete"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),
   z.object({ intent: z.literal("unassign"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),

@@ -1,17 +1,17 @@
 import { z } from "zod";
 
+import { dateTimeField } from "~/domain/dates";
 import { purchaseJson, successData } from "~/domain/schemas/api";
 import { getPurchaseFor, toPurchaseJson, updatePurchase, WORK_STATUSES } from "~/models/purchases.server";
 import { apiRoute } from "~/web/api.server";
 
 const params = z.object({ id: z.string() });
 const ASSIGNEE_MESSAGE = "assigneeId must be a team member's id or null.";
-const DUE_MESSAGE = "dueAt must be a date and time (ISO 8601) or null.";
 const body = z
   .object({
     status: z.enum(WORK_STATUSES, { error: "Status must be in_progress or completed." }).optional(),
     assigneeId: z.string({ error: ASSIGNEE_MESSAGE }).uuid({ error: ASSIGNEE_MESSAGE }).nullable().optional(),
-    dueAt: z.iso.datetime({ offset: true, error: DUE_MESSAGE }).nullable().optional(),
+    dueAt: dateTimeField("dueAt").nullable().optional(),
   })
   .refine((b) => b.status !== undefined || b.assigneeId !== undefined || b.dueAt !== undefined, {
     error: "Nothing to change: give status, assigneeId or dueAt.",

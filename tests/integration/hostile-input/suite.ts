@@ -22,6 +22,9 @@ const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/
 export const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
 
 const HOSTILE = ["a\u0000b", "x\u0001\u001by\u007f"];
+/** Dates a lax parser takes that nothing can use (year 0, the end of JavaScript's range), for every date input. */
+const OUT_OF_RANGE_DATES = ["0000-01-01", "275760-09-13", "0000-01", "0000-01-01T00:00:00Z"];
+const DATE_NAME = /^(?:from|to|month|week|date|due|dueOn|dueAt|scheduledAt)$/;
 /** Query parameters the app reads somewhere: each is tried on a GET route that reads its whole query. */
 const QUERY_NAMES = [
   "search",
@@ -288,6 +291,18 @@ export function hostileInputSuite(shard: number, shards: number) {
         if (row.method !== "GET") {
           const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
           for (const broken of BROKEN_BODIES) await check(broken.label, target, broken.body);
+        }
+        // Every date the route reads, query or body, out of range.
+        for (const value of OUT_OF_RANGE_DATES) {
+          const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+          const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
+          if (row.method === "GET") {
+            const read = namesRead(await check("as listed", target, undefined)).filter((name) => DATE_NAME.test(name));
+            for (const name of read) await check(`date ${name}`, withQuery(target, name, value), undefined);
+          } else if (body) {
+            for (const variant of bodyVariants(body, value))
+              if (DATE_NAME.test(variant.label.split(/[ .]/).pop()!)) await check(`date ${variant.label}`, target, variant.body);
+          }
         }
         expect(failures).toEqual([]);
       },
