@@ -34,8 +34,16 @@ const fields: Record<string, { schema: z.ZodType; input: (name: string) => unkno
     input: (name) => ({ name, email: "a@b.test", services: [{ serviceId: "x", pricingType: "one_time", quantity: 1 }] }),
     path: ["name"],
   },
-  "contact first name": { schema: contactFormSchema, input: (firstName) => ({ intent: "contact", firstName, email: "a@b.test" }), path: ["firstName"] },
-  "contact last name": { schema: contactFormSchema, input: (lastName) => ({ intent: "contact", lastName, email: "a@b.test" }), path: ["lastName"] },
+  "contact first name": {
+    schema: contactFormSchema,
+    input: (firstName) => ({ intent: "contact", firstName, email: "a@b.test", message: "Hello" }),
+    path: ["firstName"],
+  },
+  "contact last name": {
+    schema: contactFormSchema,
+    input: (lastName) => ({ intent: "contact", lastName, email: "a@b.test", message: "Hello" }),
+    path: ["lastName"],
+  },
   "grader name": { schema: gradeRequestSchema, input: (name) => ({ answers: {}, name }), path: ["name"] },
   "team invite name": { schema: inviteBodySchema, input: (name) => ({ name, email: "a@b.test" }), path: ["name"] },
   "service name": { schema: serviceCreateBody, input: (name) => ({ name, price: 10 }), path: ["name"] },

@@ -15,7 +15,7 @@ export interface ContactMessageInput {
   firstName?: string;
   lastName?: string;
   email: string;
-  message?: string;
+  message: string;
 }
 
 /** Stores the message first (it is never lost), then tells the team; a mail failure is only logged. */

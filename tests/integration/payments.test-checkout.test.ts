@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
+import { CONTACT_MESSAGE_REQUIRED } from "~/domain/schemas/order";
 import * as landing from "~/routes/_index";
 import * as servicesRoute from "~/routes/api+/services";
 import * as purchaseRoute from "~/routes/api+/services.purchase";
@@ -250,7 +251,18 @@ describe("the contact form", () => {
   const contact = (fields: Record<string, string>, context = freshContext()) =>
     responseOf(() => landing.action({ request: formRequest("/?index", { intent: "contact", ...fields }), params: {}, context }));
 
-  test("needs only an e-mail; stores the message, e-mails the team and sets a thank-you toast", async () => {
+  test("an empty or blank message is refused with a clear error, and nothing is stored", async () => {
+    const email = uniqueEmail("silent");
+    const tries: Record<string, string>[] = [{ email }, { email, message: "" }, { email, message: "   \n  " }];
+    for (const fields of tries) {
+      const refused = await contact(fields);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).result.error.message).toEqual([CONTACT_MESSAGE_REQUIRED]);
+    }
+    expect(await db.$count(schema.contactMessages, eq(schema.contactMessages.email, email))).toBe(0);
+  });
+
+  test("needs an e-mail and a message; stores the message, e-mails the team and sets a thank-you toast", async () => {
     const staff = await createTestUser({ role: "team" });
     const email = uniqueEmail("visitor");
     const response = await contact({ email, message: "Can you help with TikTok?" });
@@ -268,14 +280,14 @@ describe("the contact form", () => {
     const missing = await contact({ message: "hi" });
     expect(missing.status).toBe(400);
     expect((await missing.json()).result.error.email).toEqual(["Email is required"]);
-    expect((await contact({ email: "nope" })).status).toBe(400);
+    expect((await contact({ email: "nope", message: "Hello" })).status).toBe(400);
     const before = await db.$count(schema.contactMessages);
-    expect((await contact({ email: uniqueEmail(), website: "http://spam.example" })).status).toBe(400);
+    expect((await contact({ email: uniqueEmail(), message: "Hello", website: "http://spam.example" })).status).toBe(400);
     expect(await db.$count(schema.contactMessages)).toBe(before);
 
     const context = freshContext();
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await contact({ email: uniqueEmail() }, context)).status);
+    for (let i = 0; i < 6; i++) statuses.push((await contact({ email: uniqueEmail(), message: "Hello" }, context)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });

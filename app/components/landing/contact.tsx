@@ -109,8 +109,17 @@ export function ContactSection({ FormComponent = "form", action, errors, default
                 >
                   {(control) => <Input {...control} type="email" name="email" required autoComplete="email" defaultValue={defaultValues?.email} />}
                 </Field>
-                <Field id="contact-message" label="Message" error={fieldError("message")} className="sm:col-span-2">
-                  {(control) => <Textarea {...control} name="message" rows={5} defaultValue={defaultValues?.message} />}
+                <Field
+                  id="contact-message"
+                  label={
+                    <>
+                      Message <span className="font-normal text-slate-600">(required)</span>
+                    </>
+                  }
+                  error={fieldError("message")}
+                  className="sm:col-span-2"
+                >
+                  {(control) => <Textarea {...control} name="message" rows={5} required defaultValue={defaultValues?.message} />}
                 </Field>
               </div>
               {formError ? (

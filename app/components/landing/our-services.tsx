@@ -4,7 +4,6 @@ import { useState } from "react";
 import { SectionHeading } from "~/components/landing/section-heading";
 import { serviceArt } from "~/components/landing/service-art";
 import { ServiceDetailModal } from "~/components/landing/service-detail-modal";
-import { StarRating } from "~/components/ui/star-rating";
 import type { PackageView, ShowcaseService } from "~/domain/catalogue";
 import { formatCents } from "~/domain/format";
 
@@ -47,7 +46,6 @@ function ServiceCard({ service, onOpen }: { service: ShowcaseService; onOpen: ()
       <img src={art.image} alt="" width={640} height={360} loading="lazy" decoding="async" className="aspect-video w-full bg-brand-50 object-cover" />
       <div className="flex flex-1 flex-col p-6">
         <h3 className="text-xl font-semibold text-slate-950">{service.name}</h3>
-        {art.rating !== undefined ? <StarRating rating={art.rating} reviewCount={art.reviewCount} className="mt-2" /> : null}
         <p className="mt-3 line-clamp-3 flex-1 text-sm leading-relaxed text-slate-600">{service.description}</p>
         <div className="mt-6 flex items-center justify-between gap-4 border-t border-slate-100 pt-5">
           <span className="text-sm text-slate-600">Packages from</span>

@@ -3,7 +3,6 @@ import { Check, ShoppingBag } from "lucide-react";
 import { serviceArt } from "~/components/landing/service-art";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
-import { StarRating } from "~/components/ui/star-rating";
 import { Tabs } from "~/components/ui/tabs";
 import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
 import { formatCents } from "~/domain/format";
@@ -43,7 +42,6 @@ export function ServiceDetailModal({ service, onClose, onOrderNow, hydrated = fa
             decoding="async"
             className="aspect-video w-full rounded-2xl bg-brand-50 object-cover"
           />
-          {art.rating !== undefined ? <StarRating rating={art.rating} reviewCount={art.reviewCount} /> : null}
           <p className="text-base leading-relaxed text-slate-700">{service.description}</p>
           {hydrated ? (
             <Tabs

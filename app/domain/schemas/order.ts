@@ -41,12 +41,18 @@ export const planFormSchema = z.object({
   planId: z.string({ error: "Please choose one of our plans." }).max(32),
 });
 
+export const CONTACT_MESSAGE_REQUIRED = "Please write your message.";
+
 export const contactFormSchema = z.object({
   intent: z.literal(CONTACT_INTENT),
   firstName: line(z.string().trim().max(100, "First name must be at most 100 characters"), "First name").optional(),
   lastName: line(z.string().trim().max(100, "Last name must be at most 100 characters"), "Last name").optional(),
   email: emailField,
-  message: text(z.string().trim().max(5000, "Message must be at most 5,000 characters"), "Message").optional(),
+  // A message is what the form is for: an empty one is refused (decision 265).
+  message: text(
+    z.string({ error: CONTACT_MESSAGE_REQUIRED }).trim().min(1, CONTACT_MESSAGE_REQUIRED).max(5000, "Message must be at most 5,000 characters"),
+    "Message",
+  ),
   website: z.string().optional(),
 });
 
