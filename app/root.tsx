@@ -30,6 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       user: user ? { id: user.id, name: user.name, role: user.role } : null,
       toast,
       testMode: !env.stripe,
+      // The footer's copyright year, from the server's clock at render (never the browser's).
+      year: new Date().getUTCFullYear(),
     },
     headers ? { headers } : undefined,
   );

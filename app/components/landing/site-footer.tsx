@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
 
 import { Logo } from "~/components/ui/logo";
 
@@ -9,6 +9,9 @@ const footerLinks = [
 ];
 
 export function SiteFooter() {
+  // The root loader's year, so the server and the hydrated page say the same; a page whose root
+  // loader failed (the error page) reads the clock it renders with.
+  const year = (useRouteLoaderData("root") as { year?: number } | undefined)?.year ?? new Date().getUTCFullYear();
   return (
     <footer className="render-when-near bg-slate-950 text-slate-300">
       <div className="mx-auto flex max-w-7xl flex-col gap-8 px-4 py-12 sm:px-6 md:flex-row md:items-center md:justify-between lg:px-8">
@@ -32,7 +35,7 @@ export function SiteFooter() {
         </nav>
       </div>
       <div className="border-t border-white/10">
-        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-400 sm:px-6 lg:px-8">© 2023 BrandLift. All rights reserved.</p>
+        <p className="mx-auto max-w-7xl px-4 py-6 text-sm text-slate-400 sm:px-6 lg:px-8">© {year} BrandLift. All rights reserved.</p>
       </div>
     </footer>
   );

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { SectionHeading } from "~/components/landing/section-heading";
 import { Button } from "~/components/ui/button";
@@ -60,6 +60,23 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
       else next.delete(id);
       return next;
     });
+  // A box ticked before hydration (or restored by the browser on Back) is in the DOM but not in the
+  // state: the picker starts from the form as the browser holds it, and reads it again on a restore.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const readTicks = () => {
+      const form = formRef.current;
+      if (!form) return;
+      const ticked = [...form.querySelectorAll<HTMLInputElement>('input[name="services"]')].filter((box) => box.checked).map((box) => box.value);
+      setSelected(new Set(ticked));
+    };
+    readTicks();
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) readTicks();
+    };
+    window.addEventListener("pageshow", onPageShow);
+    return () => window.removeEventListener("pageshow", onPageShow);
+  }, []);
   const chosen = services.filter((service) => selected.has(service.id));
   const servicesError = errors?.services?.[0];
   // Every message of a refused post, once, in the order of the form.
@@ -76,7 +93,14 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
         ) : (
           // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
           // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.
-          <Form method="post" action="/?index#a-la-carte-form" id="a-la-carte-form" className="mt-12 scroll-mt-24" aria-labelledby="a-la-carte-heading">
+          <Form
+            ref={formRef}
+            method="post"
+            action="/?index#a-la-carte-form"
+            id="a-la-carte-form"
+            className="mt-12 scroll-mt-24"
+            aria-labelledby="a-la-carte-heading"
+          >
             <input type="hidden" name="intent" value={ORDER_INTENT} />
             {!hydrated && problems.length > 0 ? (
               <div role="alert" aria-labelledby="a-la-carte-problems" className="mb-6 rounded-card border border-red-200 bg-red-50 p-4 text-sm text-red-800">
