@@ -56,7 +56,9 @@ async function startNode() {
   // In production this file runs as <build>/server.js, beside server/ and client/.
   const BUILD_DIR = path.dirname(fileURLToPath(import.meta.url));
   const BUILD_PATH = path.join(BUILD_DIR, "server/index.js");
-  const loadBuild = async () => (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
+  const loadPlainBuild = async () => (vite ? await vite.ssrLoadModule("virtual:remix/server-build") : await import(BUILD_PATH)) as ServerBuild;
+  // With traces on, each loader and action runs in a span of its own (server/tracing.ts).
+  const loadBuild = env.otlpEndpoint ? async () => (await import("./server/tracing")).traceBuild(await loadPlainBuild()) : loadPlainBuild;
 
   const build = await loadBuild();
   const entry = build.entry.module as unknown as Entry;

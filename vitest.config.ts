@@ -36,6 +36,7 @@ const buildTests = [
   "tests/integration/user-create.test.ts",
   "tests/integration/migrations.test.ts",
   "tests/integration/forgery-server.test.ts",
+  "tests/integration/observability.test.ts",
 ];
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
 

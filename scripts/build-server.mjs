@@ -4,10 +4,16 @@ import { build } from "esbuild";
 
 import { sourceStamp, STAMP_FILE } from "./source-stamp.mjs";
 
-// server.ts → build/server.js; node_modules stay external (they are runtime dependencies).
+// server/entry.ts → build/server.js, and what it imports on demand (server.ts, tracing) → build/server-*.js
+// chunks beside it, loaded only when imported; node_modules stay external (runtime dependencies).
+const outdir = process.env.BUILD_DIR ?? "build";
+fs.mkdirSync(outdir, { recursive: true });
+for (const file of fs.readdirSync(outdir)) if (/^server-.*\.js$/.test(file)) fs.rmSync(path.join(outdir, file));
 await build({
-  entryPoints: ["server.ts"],
-  outfile: `${process.env.BUILD_DIR ?? "build"}/server.js`,
+  entryPoints: { server: "server/entry.ts" },
+  outdir,
+  splitting: true,
+  chunkNames: "server-[name]-[hash]",
   bundle: true,
   platform: "node",
   format: "esm",

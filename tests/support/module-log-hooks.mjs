@@ -1,0 +1,13 @@
+import fs from "node:fs";
+
+let file;
+
+export function initialize(data) {
+  file = data.file;
+}
+
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (file && resolved.url.includes("/@opentelemetry/")) fs.appendFileSync(file, `${resolved.url}\n`);
+  return resolved;
+}
