@@ -29,6 +29,15 @@ export interface ChatAttachment {
   fileSize: number;
 }
 
+/** A thread as a page's loader reads it (the chat without JavaScript): the newest page, or with `?before=<id>` the page before that message. */
+export interface ChatThreadPage {
+  messages: ChatMessage[];
+  /** Older messages exist: "Show earlier messages" links to `?before=<first id>`. */
+  hasEarlier: boolean;
+  /** The message this page ends before (an older page is shown), else null. */
+  before: string | null;
+}
+
 /** An attachment's stable address: it asks the session on every request (docs/decisions/180). */
 export const attachmentPath = (attachmentId: string) => `/files/chat/${attachmentId}`;
 
@@ -44,6 +53,9 @@ export const CHAT_ERRORS = {
   service: "That service was not found.",
   invalid: "Invalid message.",
   failed: "Message could not be sent. Please try again.",
+  attachment: "That attachment was not found. Please upload it again.",
+  /** The sender's session ended between the page and the send. */
+  session: "Your session has ended. Please sign in again.",
 } as const;
 
 /*

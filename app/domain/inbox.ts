@@ -81,3 +81,23 @@ export function checkAttachmentFile(file: { name: string; size: number }): strin
   if (!ATTACHMENT_TYPES[extensionOf(file.name)]) return ATTACHMENT_MESSAGES.type;
   return undefined;
 }
+
+/**
+ * The placeholders a saved reply may hold, filled with the customer's (or visitor's) details when
+ * the reply is inserted in the message box (browser) or sent from the form (server): never sent
+ * as written. Docs: the saved replies page lists them.
+ */
+export const SAVED_REPLY_PLACEHOLDERS = {
+  "{name}": "the customer's name",
+  "{first_name}": "their first name",
+  "{email}": "their e-mail address",
+} as const;
+
+const PLACEHOLDER = /\{\s*(name|first_name|email)\s*\}/gi;
+
+/** A saved reply's text with its placeholders filled in for `person`; a visitor who gave no name is "there" ("Hi there"). */
+export function fillReplyPlaceholders(text: string, person: { name: string | null; email: string | null }): string {
+  const name = person.name?.trim() || "there";
+  const values: Record<string, string> = { name, first_name: name.split(/\s+/)[0]!, email: person.email?.trim() ?? "" };
+  return text.replace(PLACEHOLDER, (_, key: string) => values[key.toLowerCase()]!);
+}

@@ -16,7 +16,7 @@ import { storage } from "~/utils/storage.server";
 import { startSweep } from "~/utils/sweep.server";
 
 import { contentDisposition } from "./report-links.server";
-import { receiveReportUpload } from "./report-upload.server";
+import { receiveReportUpload, type StoredUpload } from "./report-upload.server";
 
 /*
  * Files sent in a chat: the report upload rules (streamed, 10 MiB counted on the way, extension
@@ -56,36 +56,85 @@ async function roomExists(roomId: string) {
  * stored file is removed before the error leaves; so is a half-received file (a cancelled upload).
  */
 export async function receiveAttachment(actor: Actor, request: Request): Promise<AttachmentRow> {
-  await consumeUploadPoint(actor.id);
-  if ((await storedBytes(db, actor.id)) >= ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
-  let upload;
+  await checkUploadAllowed(actor.id);
+  const upload = await receive(request);
   try {
-    upload = await receiveReportUpload(request, "file", RULES);
+    const roomId = upload.fields.roomId ?? "";
+    if (!roomId) throw new HttpError(400, ATTACHMENT_MESSAGES.roomRequired, "INVALID_INPUT");
+    await checkRoom(actor, roomId);
+    if (!upload.file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
+    return await recordUpload(actor, roomId, upload.file);
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
+}
+
+/**
+ * A message form (the chat without JavaScript): its text fields and, when a file was chosen, that
+ * file received for `roomId` under the rules and limits of POST /api/chat/attachments. An upload
+ * point is spent only when a file comes. Null `attachment`: no file was chosen.
+ */
+export async function receiveMessageForm(
+  actor: Actor,
+  request: Request,
+  roomId: string,
+): Promise<{ fields: Record<string, string>; attachment: AttachmentRow | null }> {
+  const upload = await receive(request, () => checkUploadAllowed(actor.id));
+  try {
+    if (!upload.file) return { fields: upload.fields, attachment: null };
+    await checkRoom(actor, roomId);
+    return { fields: upload.fields, attachment: await recordUpload(actor, roomId, upload.file) };
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
+}
+
+/** An upload of the sender's that its message did not take (the message was refused): gone at once, not a day later. */
+export async function discardUnsentAttachment(row: Pick<AttachmentRow, "id" | "storageKey">): Promise<void> {
+  const deleted = await db
+    .delete(a)
+    .where(and(eq(a.id, row.id), isNull(a.messageId), isNull(a.briefId)))
+    .returning({ id: a.id });
+  if (deleted.length > 0)
+    await storage.delete(row.storageKey).catch((error: unknown) => logger.warn({ err: error }, "removing a refused chat attachment's file failed"));
+}
+
+/** The rate and the quota, before any byte of a file is read. */
+async function checkUploadAllowed(uploaderId: string) {
+  await consumeUploadPoint(uploaderId);
+  if ((await storedBytes(db, uploaderId)) >= ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
+}
+
+/** The multipart body, the file checked as a chat attachment (the report rules' words made the chat's). */
+async function receive(request: Request, beforeFile?: () => Promise<void>) {
+  try {
+    return await receiveReportUpload(request, "file", { ...RULES, beforeFile });
   } catch (error) {
     if (error instanceof HttpError && error.status === 415) throw new HttpError(415, ATTACHMENT_MESSAGES.type, error.code);
     if (error instanceof HttpError && error.code === "FILE_REQUIRED") throw new HttpError(400, ATTACHMENT_MESSAGES.file, error.code);
     throw error;
   }
-  try {
-    const roomId = upload.fields.roomId ?? "";
-    if (!roomId) throw new HttpError(400, ATTACHMENT_MESSAGES.roomRequired, "INVALID_INPUT");
-    if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
-    const file = upload.file;
-    if (!file) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
-    // The uploader's row is locked while the quota is summed, so two uploads at once cannot both fit.
-    return await db.transaction(async (tx) => {
-      await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, actor.id)).for("update");
-      if ((await storedBytes(tx, actor.id)) + file.size > ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
-      const [row] = await tx
-        .insert(a)
-        .values({ roomId, uploaderId: actor.id, storageKey: file.key, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.size })
-        .returning();
-      return row!;
-    });
-  } catch (error) {
-    await upload.discard();
-    throw error;
-  }
+}
+
+/** Someone else's room answers 404 like a missing one. */
+async function checkRoom(actor: Actor, roomId: string) {
+  if (!canJoinRoom(actor, roomId) || !(await roomExists(roomId))) throw notFound(ATTACHMENT_MESSAGES.room);
+}
+
+/** The stored file's row; the quota summed under the uploader's row lock. */
+async function recordUpload(actor: Actor, roomId: string, file: StoredUpload): Promise<AttachmentRow> {
+  // The uploader's row is locked while the quota is summed, so two uploads at once cannot both fit.
+  return await db.transaction(async (tx) => {
+    await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, actor.id)).for("update");
+    if ((await storedBytes(tx, actor.id)) + file.size > ATTACHMENT_QUOTA_BYTES) throw quotaExceeded();
+    const [row] = await tx
+      .insert(a)
+      .values({ roomId, uploaderId: actor.id, storageKey: file.key, fileName: file.fileName, mimeType: file.mimeType, fileSize: file.size })
+      .returning();
+    return row!;
+  });
 }
 
 type Queryable = Pick<typeof db, "select">;

@@ -105,24 +105,31 @@ export async function getThreadByRoom(roomId: string): Promise<Thread | null> {
   return row ? toThread(row) : null;
 }
 
+/** A thread's room, its customer (null: a contact-form visitor) and who they are (saved-reply placeholders). */
+export interface ThreadRoom {
+  roomId: string;
+  customerId: string | null;
+  person: { name: string | null; email: string | null };
+}
+
 /**
  * The thread a key names: a customer account's id (whose thread is created on first use), or a
  * visitor thread's own id. Null when it names neither.
  */
-export async function findThreadRoom(key: string): Promise<{ roomId: string; customerId: string | null } | null> {
+export async function findThreadRoom(key: string): Promise<ThreadRoom | null> {
   if (!isUuid(key)) return null;
   const [visitor] = await db
-    .select({ roomId: t.roomId })
+    .select({ roomId: t.roomId, name: t.visitorName, email: t.visitorEmail })
     .from(t)
     .where(and(eq(t.id, key), isNull(t.customerId)))
     .limit(1);
-  if (visitor) return { roomId: visitor.roomId, customerId: null };
+  if (visitor) return { roomId: visitor.roomId, customerId: null, person: { name: visitor.name, email: visitor.email } };
   const [account] = await db
-    .select({ id: schema.users.id })
+    .select({ id: schema.users.id, name: schema.users.name, email: schema.users.email })
     .from(schema.users)
     .where(and(eq(schema.users.id, key), eq(schema.users.role, "user")))
     .limit(1);
-  return account ? { roomId: supportRoomId(account.id), customerId: account.id } : null;
+  return account ? { roomId: supportRoomId(account.id), customerId: account.id, person: { name: account.name, email: account.email } } : null;
 }
 
 export interface ThreadChanges {

@@ -138,6 +138,8 @@ export interface UploadRules {
   keyPrefix: string;
   /** The file's limit (default the report's 10 MiB); past it, 413. */
   maxBytes?: number;
+  /** Runs when a file part begins, before any of its bytes is read (a form whose file is optional counts an upload only then); throwing refuses it. */
+  beforeFile?: () => Promise<void>;
 }
 const REPORT_RULES: UploadRules = { types: REPORT_TYPES, keyPrefix: "reports" };
 
@@ -176,6 +178,7 @@ export async function receiveReportUpload(request: Request, fileField = "report"
       await drain(part.data, spend);
       return undefined;
     }
+    await rules.beforeFile?.();
     if (!rules.types[extension]) throw wrongType();
     const { head, iterator, done } = await peek(part.data);
     if (head.byteLength === 0) throw noFile();

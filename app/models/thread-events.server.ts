@@ -1,10 +1,12 @@
 import { EventEmitter } from "node:events";
 
+import type { ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 
 /*
  * What changed in support threads, after the commit: the socket layer (app/realtime) listens and
- * tells the team (`threadUpdated`) and the thread's members (`read`). Models cannot import the
+ * tells the team (`threadUpdated`), the thread's members (`read`) and, for a message sent by a
+ * page's form, the room (`supportMessage`/`newMessage`, as a socket's send). Models cannot import the
  * socket server, and this keeps every writer (socket, HTTP, contact form) on one path.
  */
 
@@ -15,10 +17,22 @@ export interface ReadReceipt {
   customerId: string | null;
 }
 
+/** Whom a sent message goes to: its support thread's customer, or a direct room's other member. */
+export interface Delivery {
+  customerId: string | null;
+  otherMember: string | null;
+  senderId: string;
+  senderName: string;
+  /** A team member wrote: the customer is e-mailed when no socket of theirs is open. */
+  fromTeam: boolean;
+}
+
 interface ThreadEventMap {
   /** The thread's last message, unread count, status or assignee changed; with the thread when the writer has it. */
   changed: [roomId: string, thread?: Thread];
   read: [receipt: ReadReceipt];
+  /** A message sent from a page's form (not a socket): the socket layer delivers it live. */
+  posted: [message: ChatMessage, delivery: Delivery];
 }
 
 export const threadEvents = new EventEmitter<ThreadEventMap>();

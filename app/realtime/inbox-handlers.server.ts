@@ -19,7 +19,7 @@ import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
 
 export const INBOX_ERRORS = {
   read: "You cannot mark that message as read.",
-  attachment: "That attachment was not found. Please upload it again.",
+  attachment: CHAT_ERRORS.attachment,
 } as const;
 
 export function registerInboxHandlers(io: IoServer) {

@@ -2,6 +2,7 @@ import type { Server, Socket } from "socket.io";
 
 import type { ChatMessage } from "~/domain/chat";
 import { notifyCustomerOfReply } from "~/models/chat.server";
+import type { Delivery } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
 
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from "./events";
@@ -30,17 +31,16 @@ export async function socketsAnywhere(io: IoServer, room: string) {
 /**
  * Support threads go to the room, to every socket of the customer, and to the team room (the
  * shared inbox: unread counts for staff who have not opened the thread); a socket in several of
- * these rooms gets it once. The sender's own socket has its acknowledgement instead.
+ * these rooms gets it once. A socket's send leaves out that socket (`exceptSocketId`: it has its
+ * acknowledgement); a page's form has no socket to leave out.
  */
-export function broadcast(io: IoServer, socket: IoSocket, message: ChatMessage, customerId: string | null, otherMember: string | null) {
-  if (customerId) {
-    io.to([message.roomId, userRoom(customerId), TEAM_ROOM])
-      .except(socket.id)
-      .emit("supportMessage", message);
-  } else {
-    const rooms = [message.roomId, userRoom(socket.data.user.id), ...(otherMember ? [userRoom(otherMember)] : [])];
-    io.to(rooms).except(socket.id).emit("newMessage", message);
-  }
+export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery, exceptSocketId?: string) {
+  const { customerId, otherMember, senderId } = delivery;
+  const rooms = customerId
+    ? [message.roomId, userRoom(customerId), TEAM_ROOM]
+    : [message.roomId, userRoom(senderId), ...(otherMember ? [userRoom(otherMember)] : [])];
+  const to = exceptSocketId ? io.to(rooms).except(exceptSocketId) : io.to(rooms);
+  to.emit(customerId ? "supportMessage" : "newMessage", message);
 }
 
 /** E-mails the customer a staff reply when no socket of theirs is open anywhere. */

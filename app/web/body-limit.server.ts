@@ -35,6 +35,9 @@ export const UPLOAD_PATHS: RegExp[] = [
   /^\/api\/subscriptions\/[^/]+\/reports$/,
   /^\/api\/chat\/attachments$/,
   /^\/dashboard\/(?:services|plans)\/[^/]+\/brief(?:\/?|\.data)$/,
+  // The chat's message form (a file may go with it): the customer's Messages and a thread of the inbox.
+  /^\/dashboard\/messages(?:\/?|\.data)$/,
+  /^\/dashboard\/inbox\/[^/]+(?:\/?|\.data)$/,
 ];
 
 /** Routes that take a post's media: the larger limit. */

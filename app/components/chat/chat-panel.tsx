@@ -1,8 +1,10 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { Link, useLocation } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
 import { Spinner } from "~/components/ui/spinner";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import type { ChatThreadPage } from "~/domain/chat";
 import { can, type Actor } from "~/domain/permissions";
 import type { NoteJson } from "~/domain/schemas/workspace";
 import { SocketProvider, useOptionalSocket, useSocketConnection, type SocketStatus } from "~/realtime/use-socket";
@@ -27,6 +29,17 @@ export interface ChatPanelProps {
   composerTools?: (insert: (text: string) => void) => ReactNode;
   /** Sizing from the page around it (the inbox fills its pane); a fixed height otherwise. */
   className?: string;
+  /**
+   * The thread as the page's loader read it, and the page's action sends its message form: the
+   * chat then works without JavaScript (decision 266). Without it, the panel points to a page that has it.
+   */
+  page?: {
+    thread: ChatThreadPage;
+    /** The page's message form was refused: why, and the text to put back in the box. */
+    error?: string | null;
+    /** The box's text as the page came (a saved reply put in without JavaScript, a refused message's text). */
+    draft?: string;
+  };
 }
 
 /**
@@ -59,14 +72,41 @@ const STATUS_TEXT: Record<Exclude<SocketStatus, "connected">, string> = {
   offline: "Offline. Reload the page to reconnect.",
 };
 
-function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId = null, notes, composerTools, className }: ChatPanelProps) {
+/** This page's address with `before` set (an older page) or removed; the saved reply put in (`insert`) goes when a message is posted. */
+function usePageLinks() {
+  const location = useLocation();
+  const at = (before: string | null, dropInsert = false) => {
+    const params = new URLSearchParams(location.search);
+    if (before) params.set("before", before);
+    else params.delete("before");
+    if (dropInsert) params.delete("insert");
+    const query = params.toString();
+    return `${location.pathname}${query ? `?${query}` : ""}`;
+  };
+  return { before: (id: string) => at(id), newest: at(null), action: at(null, true) };
+}
+
+function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId = null, notes, composerTools, className, page }: ChatPanelProps) {
   // The connection is open while the chat is on screen; leaving it (another tab) closes it.
   useSocketConnection();
   const hydrated = useHydrated();
+  const links = usePageLinks();
   const { socket, status } = useOptionalSocket() ?? { socket: null, status: "connecting" as const };
   const connected = status === "connected";
-  const conversation = useConversation({ customerId, socket, connected, serviceId });
-  const { messages, send } = conversation;
+  const conversation = useConversation({ customerId, socket, connected, serviceId, initial: page?.thread ?? null });
+  const { messages } = conversation;
+  // The page form's refusal shows until the next send.
+  const [formError, setFormError] = useState(page?.error ?? null);
+  useEffect(() => setFormError(page?.error ?? null), [page?.error]);
+  const liveSend = conversation.send;
+  const send = useCallback(
+    (text: string, attachmentId?: string) => {
+      setFormError(null);
+      return liveSend(text, attachmentId);
+    },
+    [liveSend],
+  );
+  const serverRendered = !hydrated && !!page;
   const activity = useThreadActivity({ socket, roomId: conversation.roomId, viewerId: currentUser.id, messages, initialSeenId: seenId });
   const isCustomer = can(currentUser, "area:customer");
 
@@ -144,10 +184,16 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         tabIndex={0}
         className="flex-1 overflow-y-auto px-4 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
       >
-        {!hydrated ? (
-          // Said once, and no spinner: live chat truly needs JavaScript.
+        {!hydrated && !page ? (
+          // Said once, and no spinner: this panel reads the thread live; the Messages page (the inbox for staff) works without JavaScript.
           <noscript>
-            <p className="py-8 text-center text-sm text-slate-700">The chat needs JavaScript. Please enable it to read and send messages.</p>
+            <p className="py-8 text-center text-sm text-slate-700">
+              The chat needs JavaScript here. Read and answer it on{" "}
+              <Link to={isCustomer ? "/dashboard/messages" : `/dashboard/inbox/${customerId}`} className="font-semibold text-brand-700 underline">
+                {isCustomer ? "your Messages page" : "its inbox page"}
+              </Link>
+              .
+            </p>
           </noscript>
         ) : conversation.loading ? (
           <Spinner label="Loading messages" />
@@ -159,10 +205,18 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
             currentUserId={currentUser.id}
             hasEarlier={conversation.hasEarlier}
             onLoadEarlier={() => void conversation.loadEarlier()}
+            earlierHref={serverRendered && messages[0] ? links.before(messages[0]._id) : undefined}
             seenOwnId={activity.seenOwnId}
             notes={notes}
           />
         )}
+        {serverRendered && page.thread.before ? (
+          <p className="mt-3 text-center">
+            <a href={links.newest} className="text-sm font-semibold text-brand-700 hover:underline">
+              Show the newest messages
+            </a>
+          </p>
+        ) : null}
         {activity.typing ? (
           <p data-testid="typing" className="mt-3 text-xs font-medium text-slate-600 italic">
             {isCustomer ? "Support" : (activity.typing.name ?? "The customer")} is typing…
@@ -171,7 +225,18 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         {conversation.loadError ? <p className="mt-2 text-sm text-red-700">{conversation.loadError}</p> : null}
       </div>
 
-      <Composer roomId={conversation.roomId} connected={connected} error={conversation.sendError} send={send} onTyped={activity.typed} tools={composerTools} />
+      {hydrated || page ? (
+        <Composer
+          roomId={conversation.roomId}
+          connected={connected}
+          error={conversation.sendError ?? formError}
+          send={send}
+          onTyped={activity.typed}
+          tools={composerTools}
+          action={page ? links.action : undefined}
+          initialText={page?.draft}
+        />
+      ) : null}
     </section>
   );
 }

@@ -29,6 +29,7 @@ export function MessageList({
   currentUserId,
   hasEarlier,
   onLoadEarlier,
+  earlierHref,
   seenOwnId = null,
   notes = [],
 }: {
@@ -36,6 +37,8 @@ export function MessageList({
   currentUserId: string;
   hasEarlier: boolean;
   onLoadEarlier: () => void;
+  /** Without JavaScript: the page with the earlier messages (a link instead of the button). */
+  earlierHref?: string;
   /** Our newest message the other side has read: "Seen" under it. */
   seenOwnId?: string | null;
   /** Staff's internal notes, placed between the messages by time in a style of their own. */
@@ -60,9 +63,15 @@ export function MessageList({
     <ol className="flex flex-col gap-3" aria-label="Messages">
       {hasEarlier ? (
         <li className="self-center">
-          <button type="button" onClick={onLoadEarlier} className="text-sm font-semibold text-brand-700 hover:underline">
-            Load earlier messages
-          </button>
+          {earlierHref ? (
+            <a href={earlierHref} className="text-sm font-semibold text-brand-700 hover:underline">
+              Show earlier messages
+            </a>
+          ) : (
+            <button type="button" onClick={onLoadEarlier} className="text-sm font-semibold text-brand-700 hover:underline">
+              Load earlier messages
+            </button>
+          )}
         </li>
       ) : null}
       {messages.map((m, index) => {

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { cn } from "~/components/ui/cn";
 import { supportCustomerId, type ChatMessage } from "~/domain/chat";
+import type { Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { useOptionalSocket } from "~/realtime/use-socket";
 
@@ -19,13 +20,28 @@ export function countMessage(counts: Counts, m: ChatMessage, viewer: { id: strin
 }
 
 /**
+ * The counts after one `threadUpdated` (staff): the thread's own unread figure, which also covers
+ * what no message event tells (a colleague read or answered it, a contact-form message). A copy
+ * older than one already applied (`appliedAt`, per thread) changes nothing.
+ */
+export function countThread(counts: Counts, thread: Thread, appliedAt: Map<string, string>): Counts {
+  const key = thread.customer._id;
+  const last = appliedAt.get(key);
+  if (last && last > thread.updatedAt) return counts;
+  appliedAt.set(key, thread.updatedAt);
+  return (counts[key] ?? 0) === thread.unread ? counts : { ...counts, [key]: thread.unread };
+}
+
+/**
  * Unread counts per support thread, starting from the loader's figures and kept live by the
  * socket: a message from the other side adds one; reading the thread (or, for staff, any staff
- * reply in it) clears it. viewer "team" counts customer messages; viewer "user" counts replies.
+ * reply in it) clears it; staff also take each thread's figure from `threadUpdated`. viewer "team"
+ * counts customer messages; viewer "user" counts replies.
  */
 export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role: "user" | "team" }): Counts {
   const { socket } = useOptionalSocket() ?? { socket: null };
   const [counts, setCounts] = useState<Counts>(initial);
+  const appliedAt = useRef(new Map<string, string>());
   const initialKey = JSON.stringify(initial);
   useEffect(() => setCounts(JSON.parse(initialKey) as Counts), [initialKey]);
 
@@ -42,10 +58,18 @@ export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role:
       if (isThreadOnScreen(supportCustomerId(m.roomId) ?? "")) return;
       setCounts((c) => countMessage(c, m, { id: viewer.id, role: viewer.role }));
     };
+    const onThread = (thread: Thread) => {
+      // The open chat panel marks it read itself (no +1 then 0 flicker).
+      if (isThreadOnScreen(thread.customer._id)) return;
+      setCounts((c) => countThread(c, thread, appliedAt.current));
+    };
     socket.on("supportMessage", onMessage);
+    // Only the team room gets `threadUpdated`.
+    if (can({ id: viewer.id, role: viewer.role }, "area:team")) socket.on("threadUpdated", onThread);
     return () => {
       window.removeEventListener(CHAT_READ_EVENT, onRead);
       socket.off("supportMessage", onMessage);
+      socket.off("threadUpdated", onThread);
     };
   }, [socket, viewer.id, viewer.role]);
 

@@ -55,16 +55,21 @@ export function useConversation({
   socket,
   connected,
   serviceId,
+  initial = null,
 }: {
   customerId: string;
   socket: ClientSocket | null;
   connected: boolean;
   serviceId?: string | null;
+  /** The thread as the page's loader read it: shown at once (also without JavaScript), no first fetch. */
+  initial?: { messages: ChatMessage[]; hasEarlier: boolean } | null;
 }) {
   const roomId = supportRoomId(customerId);
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [hasEarlier, setHasEarlier] = useState(false);
+  const [messages, setMessages] = useState<ChatMessage[]>(initial?.messages ?? []);
+  const [loading, setLoading] = useState(!initial);
+  const [hasEarlier, setHasEarlier] = useState(initial?.hasEarlier ?? false);
+  const seed = useRef(initial);
+  seed.current = initial;
   const [loadError, setLoadError] = useState<string | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
   const latest = useRef<ChatMessage[]>([]);
@@ -101,11 +106,20 @@ export function useConversation({
   );
 
   useEffect(() => {
-    latest.current = [];
-    setMessages([]);
-    setLoading(true);
-    void catchUp();
+    // Another thread (or the first): the page's copy when it has one, else the newest page by HTTP.
+    const page = seed.current;
+    latest.current = page?.messages ?? [];
+    setMessages(latest.current);
+    setHasEarlier(page?.hasEarlier ?? false);
+    setLoading(!page);
+    if (!page) void catchUp();
   }, [catchUp]);
+
+  // The page's data read again (after a form's post, a note, an assignment): whatever it adds joins in.
+  const initialMessages = initial?.messages;
+  useEffect(() => {
+    if (initialMessages) add(initialMessages);
+  }, [initialMessages, add]);
 
   useEffect(() => {
     if (!socket) return;

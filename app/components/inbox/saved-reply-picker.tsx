@@ -2,22 +2,26 @@ import { Form, useLocation } from "@remix-run/react";
 
 import { Button } from "~/components/ui/button";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { fillReplyPlaceholders } from "~/domain/inbox";
 import type { SavedReplyJson } from "~/domain/schemas/workspace";
 
 const selectClass = "block h-9 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-2 text-sm text-slate-900";
 
 /**
- * The team's saved replies at the message box. With JavaScript, choosing one adds its text to the
- * draft; without it (the e-mail reply form only: live chat needs JavaScript anyway) a GET form
- * reloads the page with the reply in the box (`?insert=`), when `withoutJs` is set.
+ * The team's saved replies at the message box, their placeholders ({name} …) filled in for
+ * `person`. With JavaScript, choosing one adds its text to the draft; without it a GET form
+ * reloads the page with the reply in the box (`?insert=`, filled by the loader), when `withoutJs` is set.
  */
 export function SavedReplyPicker({
   replies,
+  person,
   onInsert,
   withoutJs = false,
   id,
 }: {
   replies: SavedReplyJson[];
+  /** Whom the reply is for: its placeholders' values. */
+  person: { name: string | null; email: string | null };
   onInsert: (text: string) => void;
   withoutJs?: boolean;
   id: string;
@@ -63,7 +67,7 @@ export function SavedReplyPicker({
         value=""
         onChange={(event) => {
           const reply = replies.find((r) => r._id === event.target.value);
-          if (reply) onInsert(reply.body);
+          if (reply) onInsert(fillReplyPlaceholders(reply.body, person));
         }}
       >
         <option value="" disabled>

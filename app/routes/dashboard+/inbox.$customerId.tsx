@@ -13,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Label, Textarea } from "~/components/ui/input";
 import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
-import { latestThread, type Thread } from "~/domain/inbox";
+import { fillReplyPlaceholders, latestThread, type Thread } from "~/domain/inbox";
 import { noteSchema } from "~/domain/schemas/workspace";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getRoomMessages, markRead } from "~/models/chat.server";
@@ -23,8 +23,9 @@ import { findThreadRoom, getOtherSideReceipt, getThreadByRoom, listAssignableSta
 import { listSavedReplies } from "~/models/saved-replies.server";
 import { addThreadNote } from "~/models/thread-notes.server";
 import { useOptionalSocket } from "~/realtime/use-socket";
-import { requireTeam } from "~/web/auth.server";
+import { requireIdentity, requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
+import { loadChatThreadPage, sendMessageForm } from "~/web/chat-form.server";
 import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
 import { pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
@@ -33,8 +34,9 @@ import { redirectWithToast } from "~/web/toast.server";
  * /dashboard/inbox/:customerId (team): one thread — the live conversation (a customer) or the
  * contact-form messages with a reply by e-mail (a visitor) — with its internal notes between the
  * messages, saved replies at the message box, and the customer beside it (one profile read:
- * models/customer-profile.server.ts). Close, reopen, assign and notes are forms (no JS needed).
- * Phones show the conversation, or with `?pane=customer` the customer.
+ * models/customer-profile.server.ts). Close, reopen, assign, notes and the message box are forms
+ * (no JS needed: a message posts here as multipart, decision 266; saved replies go in with
+ * `?insert=`, their placeholders filled). Phones show the conversation, or with `?pane=customer` the customer.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const staff = await requireTeam(request);
@@ -50,9 +52,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!found.customerId) await markRead(staff.id, found.roomId);
   const visitorMessages = found.customerId ? [] : ((await getRoomMessages(found.roomId, {}, 100)) ?? []);
   const seenId = found.customerId ? await getOtherSideReceipt(found.roomId, staff) : null;
-  // The e-mail reply box without JavaScript: `?insert=<saved reply>` fills it.
+  const chat = found.customerId ? await loadChatThreadPage(found.roomId, request) : null;
+  // The message box without JavaScript: `?insert=<saved reply>` fills it, for this customer.
   const insert = new URL(request.url).searchParams.get("insert");
-  const draft = savedReplies.find((r) => r._id === insert)?.body ?? "";
+  const saved = savedReplies.find((r) => r._id === insert)?.body;
+  const draft = saved ? fillReplyPlaceholders(saved, found.person) : "";
   return {
     key: params.customerId!,
     roomId: found.roomId,
@@ -60,6 +64,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     thread,
     profile,
     visitorMessages,
+    chat,
+    person: found.person,
     seenId,
     staffList,
     savedReplies,
@@ -71,9 +77,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
   const key = params.customerId ?? "";
+  const here = new URL(request.url);
+  // The message box is the one multipart form here (it may carry a file).
+  if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) return sendReply(request, key, here);
   const form = await readForm(request);
   const intent = form.get("intent");
-  const here = new URL(request.url);
   const back = `${here.pathname}${here.search}`;
   if (intent === "status") {
     const status = form.get("status") === "closed" ? "closed" : "open";
@@ -99,7 +107,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(back, { type: "success", message: "Note added. Only the team sees it." });
   }
   if (intent === "reply") {
-    const text = String(form.get("message") ?? "").trim();
+    // Saved-reply placeholders are filled for the visitor, never sent as written.
+    const person = (await findThreadRoom(key))?.person ?? { name: null, email: null };
+    const text = fillReplyPlaceholders(String(form.get("message") ?? "").trim(), person);
     if (!text) return { intent: "reply" as const, error: "Message cannot be empty." };
     if (text.length > MESSAGE_MAX_LENGTH)
       return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
@@ -115,6 +125,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(`${here.pathname}${here.search}`, { type: "success", message: "Reply sent by e-mail." });
   }
   throw redirect(back);
+}
+
+/** A message in a customer's thread from the page's form: placeholders filled, then the thread again (without the saved reply put in). */
+async function sendReply(request: Request, key: string, here: URL) {
+  const found = await findThreadRoom(key);
+  // A visitor has no live thread: their answer goes by e-mail (intent "reply").
+  if (!found?.customerId) throw pageNotFound();
+  const refused = await sendMessageForm(await requireIdentity(request), request, found.roomId, (text) => fillReplyPlaceholders(text, found.person));
+  if (refused) return data({ intent: "message" as const, error: refused.error, draft: refused.text }, { status: refused.status });
+  here.searchParams.delete("insert");
+  here.searchParams.delete("before");
+  return redirect(`${here.pathname}${here.search}`);
 }
 
 function rethrowAsPage(error: unknown): never {
@@ -180,14 +202,19 @@ export default function InboxThread() {
           currentUserId={data.currentUser.id}
           error={actionData?.intent === "assign" ? actionData.error : null}
         />
-        {data.customerId ? (
+        {data.customerId && data.chat ? (
           <ChatPanel
             customerId={data.customerId}
             currentUser={data.currentUser}
             seenId={data.seenId}
             notes={data.profile?.notes}
             className="h-[70dvh] lg:h-auto lg:min-h-0 lg:flex-1"
-            composerTools={(insert) => <SavedReplyPicker id="chat-saved-reply" replies={data.savedReplies} onInsert={insert} />}
+            page={{
+              thread: data.chat,
+              error: actionData?.intent === "message" ? actionData.error : null,
+              draft: actionData?.intent === "message" ? actionData.draft : data.draft,
+            }}
+            composerTools={(insert) => <SavedReplyPicker id="chat-saved-reply" replies={data.savedReplies} person={data.person} withoutJs onInsert={insert} />}
           />
         ) : (
           <VisitorConversation messages={data.visitorMessages} currentUserId={data.currentUser.id} />
@@ -235,6 +262,7 @@ function VisitorConversation({
       <SavedReplyPicker
         id="visitor-saved-reply"
         replies={data.savedReplies}
+        person={data.person}
         withoutJs
         onInsert={(body) => setText((t) => (t.trim() ? `${t.trimEnd()}\n\n${body}` : body))}
       />

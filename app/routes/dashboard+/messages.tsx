@@ -1,25 +1,40 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { supportRoomId } from "~/domain/chat";
 import { can } from "~/domain/permissions";
 import { getOtherSideReceipt } from "~/models/inbox.server";
-import { requireUser } from "~/web/auth.server";
+import { requireIdentity } from "~/web/auth.server";
+import { loadChatThreadPage, sendMessageForm } from "~/web/chat-form.server";
 
 /**
  * /dashboard/messages (customers): their one support thread, whatever they bought — or nothing.
- * The Message tab of each service opens the same thread. Staff have the inbox instead.
+ * The Message tab of each service opens the same thread. Staff have the inbox instead. The thread
+ * is read here and the message form posts here, so it works without JavaScript; with it, the
+ * socket carries both (decision 266).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const { user } = await requireIdentity(request);
   if (can(user, "inbox:manage")) throw redirect("/dashboard/inbox");
-  return { currentUser: { id: user.id, name: user.name, role: user.role }, seenId: await getOtherSideReceipt(supportRoomId(user.id), user) };
+  const roomId = supportRoomId(user.id);
+  const [seenId, thread] = await Promise.all([getOtherSideReceipt(roomId, user), loadChatThreadPage(roomId, request)]);
+  return { currentUser: { id: user.id, name: user.name, role: user.role }, seenId, thread };
+}
+
+/** The message form: always the customer's own thread (the server decides, whatever the form says); then the thread again. */
+export async function action({ request }: ActionFunctionArgs) {
+  const identity = await requireIdentity(request);
+  if (!can(identity.user, "area:customer")) throw new Response("Staff answer customers from the inbox.", { status: 403 });
+  const refused = await sendMessageForm(identity, request, supportRoomId(identity.user.id));
+  if (refused) return data({ error: refused.error, draft: refused.text }, { status: refused.status });
+  return redirect("/dashboard/messages");
 }
 
 export default function Messages() {
-  const { currentUser, seenId } = useLoaderData<typeof loader>();
+  const { currentUser, seenId, thread } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
   return (
     <section aria-labelledby="messages-heading" className="space-y-4">
       <div>
@@ -28,7 +43,12 @@ export default function Messages() {
         </h2>
         <p className="text-sm text-slate-600">Ask us anything: one conversation with the whole BrandLift team.</p>
       </div>
-      <ChatPanel customerId={currentUser.id} currentUser={currentUser} seenId={seenId} />
+      <ChatPanel
+        customerId={currentUser.id}
+        currentUser={currentUser}
+        seenId={seenId}
+        page={{ thread, error: refused?.error ?? null, draft: refused?.draft }}
+      />
     </section>
   );
 }

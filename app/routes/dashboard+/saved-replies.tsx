@@ -8,6 +8,7 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, Input, Textarea } from "~/components/ui/input";
+import { SAVED_REPLY_PLACEHOLDERS } from "~/domain/inbox";
 import { REPLY_BODY_MAX, REPLY_TITLE_MAX, savedReplySchema } from "~/domain/schemas/workspace";
 import { createSavedReply, deleteSavedReply, listSavedReplies } from "~/models/saved-replies.server";
 import { requireTeam } from "~/web/auth.server";
@@ -89,6 +90,15 @@ export default function SavedReplies() {
           <Field label="Reply" error={failed && failed.field !== "title" ? failed.error : undefined}>
             {(control) => <Textarea {...control} name="body" rows={5} required maxLength={REPLY_BODY_MAX} />}
           </Field>
+          <p data-testid="reply-placeholders" className="text-sm text-slate-600">
+            Filled in for each customer when the reply is used:{" "}
+            {Object.entries(SAVED_REPLY_PLACEHOLDERS).map(([placeholder, meaning], index, all) => (
+              <span key={placeholder}>
+                <code className="rounded bg-slate-100 px-1 font-mono text-slate-800">{placeholder}</code> {meaning}
+                {index < all.length - 1 ? ", " : "."}
+              </span>
+            ))}
+          </p>
           <Button type="submit" loading={busy("create")}>
             <Plus className="size-4" aria-hidden="true" />
             Save reply
