@@ -14,6 +14,7 @@ import { revokeSocketsOfSession } from "~/utils/socket-revocation.server";
 import { isUniqueViolation } from "~/utils/sql.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
+import { endedPasskeysSentence, endRecentPasskeys } from "./passkeys.server";
 import { revokeAllSessions, revokeOtherSessions } from "./sessions.server";
 import { findUserByEmail, getUserById, normalizeEmail, type User } from "./users.server";
 
@@ -220,7 +221,8 @@ export async function checkEmailUndo(token: string): Promise<EmailUndoResult> {
 
 /**
  * "This was not me": the old address comes back (once, within seven days), pending changes and
- * reset links end, and every session and API token of the account ends with its sockets.
+ * reset links end, every session and API token of the account ends with its sockets, and so do the
+ * passkeys added in the last 24 hours (decision 258).
  */
 export async function undoEmailChange(token: string): Promise<EmailUndoResult> {
   const fail = (failure: EmailUndoFailure): EmailUndoResult => ({ ok: false, failure, message: EMAIL_UNDO_FAILURES[failure] });
@@ -235,6 +237,7 @@ export async function undoEmailChange(token: string): Promise<EmailUndoResult> {
   if (result === null) return fail("used");
   if (result === "taken") return fail("taken");
   await revokeAllSessions(result.user.id);
+  const endedPasskeys = await endRecentPasskeys(result.user.id, "ended when an e-mail change was undone");
   await deliver({
     to: result.user.email,
     subject: "Your BrandLift e-mail address was restored",
@@ -242,6 +245,7 @@ export async function undoEmailChange(token: string): Promise<EmailUndoResult> {
     paragraphs: [
       `Hi ${result.user.name},`,
       `Your BrandLift account uses this address again instead of ${result.oldEmail}, and every device has been signed out.`,
+      ...(endedPasskeys.length > 0 ? [endedPasskeysSentence(endedPasskeys)] : []),
       "Choose a new password now with 'Forgot your password?' on the sign-in page, and let our team know if anything else looks wrong.",
     ],
     action: { label: "Choose a new password", url: `${env.appUrl}/forgot-password` },

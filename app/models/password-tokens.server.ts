@@ -8,6 +8,7 @@ import { logger } from "~/utils/logger.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
+import { endedPasskeysSentence, endRecentPasskeys } from "./passkeys.server";
 import { revokeAllSessions } from "./sessions.server";
 import { findUserByEmail, type User } from "./users.server";
 
@@ -15,7 +16,9 @@ import { findUserByEmail, type User } from "./users.server";
  * Reset and set-password links: a 256-bit secret of which only the SHA-256 is stored, usable once.
  * A reset link lasts one hour; a new account's first-password link (in the purchase e-mail) seven
  * days (docs/decisions/145). A new link replaces every unused older one, and using a link ends every
- * session and API token of the account.
+ * session and API token of the account; a reset link also ends the passkeys added in the last 24
+ * hours (decision 258). Using a link is a first factor only: a first password signs in through the
+ * same second step as any sign-in (decision 257).
  */
 
 export type PasswordTokenPurpose = "reset" | "set";
@@ -100,7 +103,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
       .update(schema.passwordTokens)
       .set({ usedAt: now })
       .where(and(eq(schema.passwordTokens.tokenHash, hashToken(token)), isNull(schema.passwordTokens.usedAt), gt(schema.passwordTokens.expiresAt, now)))
-      .returning({ id: schema.passwordTokens.id, userId: schema.passwordTokens.userId });
+      .returning({ id: schema.passwordTokens.id, userId: schema.passwordTokens.userId, purpose: schema.passwordTokens.purpose });
     if (!spent) return null;
     const [before] = await tx.select({ passwordHash: schema.users.passwordHash }).from(schema.users).where(eq(schema.users.id, spent.userId)).for("update");
     const [updated] = await tx.update(schema.users).set({ passwordHash, updatedAt: now }).where(eq(schema.users.id, spent.userId)).returning();
@@ -108,13 +111,15 @@ export async function resetPasswordWithToken(token: string, password: string): P
       .update(schema.passwordTokens)
       .set({ usedAt: now })
       .where(and(eq(schema.passwordTokens.userId, spent.userId), ne(schema.passwordTokens.id, spent.id), isNull(schema.passwordTokens.usedAt)));
-    return updated ? { ...updated, firstPassword: !before?.passwordHash } : null;
+    return updated ? { ...updated, firstPassword: !before?.passwordHash, purpose: spent.purpose } : null;
   });
   if (!user) return { ok: false, failure: "used", message: TOKEN_FAILURES.used };
-  const { firstPassword, ...account } = user;
+  const { firstPassword, purpose, ...account } = user;
   await revokeAllSessions(account.id);
-  // A first password changes nothing anyone could have been signed in with: no alarm to send.
-  if (!firstPassword) await deliver(passwordChangedEmail(account), "password changed");
+  // Whoever held the mailbox may have added a passkey: a reset ends the day's new ones.
+  const endedPasskeys = purpose === "reset" ? await endRecentPasskeys(account.id, "ended by a password reset through an e-mailed link") : [];
+  // A first password changes nothing anyone could have been signed in with: no alarm to send, unless passkeys ended.
+  if (!firstPassword || endedPasskeys.length > 0) await deliver(passwordChangedEmail(account, endedPasskeys), "password changed");
   return { ok: true, user: account, firstPassword };
 }
 
@@ -172,14 +177,15 @@ function setPasswordEmail(user: Recipient, token: string) {
   };
 }
 
-function passwordChangedEmail(user: Recipient) {
+function passwordChangedEmail(user: Recipient, endedPasskeys: string[]) {
   return {
     to: user.email,
     subject: "Your BrandLift password was changed",
     heading: "Your password was changed",
     paragraphs: [
       `Hi ${user.name},`,
-      "The password of your BrandLift account was just changed, and every device that was signed in has been signed out.",
+      "The password of your BrandLift account was just changed through an e-mailed link, and every device that was signed in has been signed out.",
+      ...(endedPasskeys.length > 0 ? [endedPasskeysSentence(endedPasskeys)] : []),
       "If this was not you, reset your password straight away with 'Forgot your password?' on the sign-in page and let our team know.",
     ],
     action: { label: "Sign in", url: `${env.appUrl}/login` },

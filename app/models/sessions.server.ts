@@ -109,3 +109,12 @@ export async function revokeOtherSessions(userId: string, keepToken: string) {
     .returning({ id: schema.sessions.id });
   for (const { id } of ended) revokeSocketsOfSession(id);
 }
+
+/** When a live session began (its sign-in), or null when it has ended. */
+export async function sessionStartedAt(sessionId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ createdAt: schema.sessions.createdAt })
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.id, sessionId), gt(schema.sessions.expiresAt, sql`now()`)));
+  return row?.createdAt ?? null;
+}

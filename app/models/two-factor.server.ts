@@ -40,6 +40,24 @@ export async function hasTotp(userId: string): Promise<boolean> {
   return !!row;
 }
 
+/** The second factors an account has: an authenticator app that is on, and passkeys. */
+export interface SecondFactors {
+  totp: boolean;
+  passkey: boolean;
+}
+
+/**
+ * What a sign-in of this account asks for after its first factor (decision 257): the same two
+ * factors the session lookup's `hasSecondFactor` counts, so TEAM_2FA=required and the sign-in agree.
+ */
+export async function secondFactorsOf(userId: string): Promise<SecondFactors> {
+  const [totp, [passkey]] = await Promise.all([
+    hasTotp(userId),
+    db.select({ id: schema.passkeys.id }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).limit(1),
+  ]);
+  return { totp, passkey: !!passkey };
+}
+
 export interface TwoFactorStatus {
   enabled: boolean;
   enabledAt: Date | null;
@@ -202,15 +220,18 @@ export async function createSignInChallenge(userId: string, kind: "cookie" | "be
   return token;
 }
 
-/** The account a live challenge of this transport belongs to, or null (unknown, expired, used up). */
-export async function challengeUser(token: string, kind: "cookie" | "bearer"): Promise<string | null> {
+/**
+ * The account a live challenge belongs to, or null (unknown, expired, used up). Without a transport,
+ * either: the passkey options of a second step are the same for a browser and a JSON client.
+ */
+export async function challengeUser(token: string, kind?: "cookie" | "bearer"): Promise<string | null> {
   const [row] = await db
     .select({ userId: schema.signInChallenges.userId })
     .from(schema.signInChallenges)
     .where(
       and(
         eq(schema.signInChallenges.tokenHash, hashToken(token)),
-        eq(schema.signInChallenges.kind, kind),
+        kind ? eq(schema.signInChallenges.kind, kind) : undefined,
         gt(schema.signInChallenges.expiresAt, sql`now()`),
         sql`${schema.signInChallenges.attempts} < ${CHALLENGE_TRIES}`,
       ),
@@ -219,10 +240,11 @@ export async function challengeUser(token: string, kind: "cookie" | "bearer"): P
 }
 
 /**
- * Answers a challenge with a code. A try is counted before the code is checked (so parallel
- * guesses cannot exceed 5); the right code ends the challenge and names the account.
+ * Answers a challenge: `verify` checks the answer (a code, or a passkey of the account) for the
+ * challenge's account. A try is counted before it runs (so parallel guesses cannot exceed 5); a
+ * right answer ends the challenge and names the account. `verify` may throw its own HttpError.
  */
-export async function answerSignInChallenge(token: string, kind: "cookie" | "bearer", code: string): Promise<string> {
+export async function answerSignInChallenge(token: string, kind: "cookie" | "bearer", verify: (userId: string) => Promise<boolean>): Promise<string> {
   const [row] = await db
     .update(schema.signInChallenges)
     .set({ attempts: sql`${schema.signInChallenges.attempts} + 1` })
@@ -236,8 +258,18 @@ export async function answerSignInChallenge(token: string, kind: "cookie" | "bea
     )
     .returning({ userId: schema.signInChallenges.userId, attempts: schema.signInChallenges.attempts });
   if (!row) throw new HttpError(400, CHALLENGE_MESSAGES.expired, "CHALLENGE_EXPIRED");
-  if (!(await verifySecondFactor(row.userId, code))) {
+  const spendIfUsedUp = async () => {
     if (row.attempts >= CHALLENGE_TRIES) await db.delete(schema.signInChallenges).where(eq(schema.signInChallenges.tokenHash, hashToken(token)));
+  };
+  let right: boolean;
+  try {
+    right = await verify(row.userId);
+  } catch (error) {
+    await spendIfUsedUp();
+    throw error;
+  }
+  if (!right) {
+    await spendIfUsedUp();
     throw new HttpError(401, TWO_FACTOR_MESSAGES.wrongCode, "INVALID_CODE");
   }
   await db.delete(schema.signInChallenges).where(eq(schema.signInChallenges.tokenHash, hashToken(token)));

@@ -90,11 +90,27 @@ test("two-factor: set up with a QR code, sign in with a code, turn off with a re
   const codes = page.getByRole("list", { name: "Your recovery codes" }).getByRole("listitem");
   await expect(codes).toHaveCount(10);
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
+  // The codes can be downloaded as a text file (without JavaScript too) and, with it, copied.
+  const download = page.getByRole("link", { name: "Download codes" });
+  await expect(download).toHaveAttribute("download", "brandlift-recovery-codes.txt");
+  expect(decodeURIComponent((await download.getAttribute("href"))!)).toContain(recovery.join("\n"));
+  if (testInfo.project.name !== "no-js") {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy codes" }).click();
+    await expect(page.getByText("Copied to the clipboard.")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(recovery[9]!);
+  } else {
+    await expect(page.getByRole("button", { name: "Copy codes" })).toHaveCount(0);
+  }
   await shoot(page, testInfo, `two-factor-recovery-codes-${testInfo.project.name}`);
   // Shown once: a fresh look at the page has none of them.
   await page.goto("/dashboard/security");
   await expect(page.getByText("10 of 10 recovery codes left")).toBeVisible();
   await expect(page.getByText(recovery[0]!)).toHaveCount(0);
+  // This suite's server is at an IP address, where browsers refuse passkeys: the page says so plainly.
+  await expect(testInfo.project.name === "no-js" ? page.getByText("Adding a passkey needs JavaScript") : page.getByTestId("passkey-unavailable")).toContainText(
+    testInfo.project.name === "no-js" ? "needs JavaScript" : "Passkeys need a domain name",
+  );
 
   // Sign out; signing in now asks for a code on a second step.
   await page.getByRole("button", { name: "Logout" }).first().click();
@@ -178,11 +194,22 @@ test.describe("passkeys (virtual authenticator)", () => {
     expect((await refused.json()).code).toBe("SECOND_FACTOR_REQUIRED");
     await shoot(page, testInfo, "security-required");
 
+    // Adding one asks for the password first: a wrong one adds nothing.
+    await page.getByLabel("Your password").fill("not the password");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await expect(page.getByText("Your current password is not correct.")).toBeVisible();
+    expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(0);
+    await page.getByLabel("Your password").fill(PASSWORD);
     await page.getByRole("button", { name: "Add a passkey" }).click();
     await expect(page.getByRole("list", { name: "Your passkeys" }).getByRole("listitem")).toHaveCount(1);
     expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1);
     await expect(page.getByText("Your team requires two-factor sign-in")).toHaveCount(0);
     await shoot(page, testInfo, "security-passkey-added");
+    // Renamed in place (a plain form).
+    await page.locator("summary", { hasText: "Rename" }).click();
+    await page.getByLabel("New name").fill("Work laptop");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await expect(page.getByRole("list", { name: "Your passkeys" }).getByText("Work laptop", { exact: true })).toBeVisible();
     // A passkey counts as both factors: the rest of the dashboard opens.
     await page.goto(`${origin}/dashboard/orders`);
     await expect(page).toHaveURL(`${origin}/dashboard/orders`);

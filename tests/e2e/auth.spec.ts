@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { ACCOUNTS, test as base, expect, latestEmail, PASSWORD, storageStateFor } from "./fixtures";
+import { ACCOUNTS, test as base, expect, latestEmail, NEWCOMER, PASSWORD, storageStateFor } from "./fixtures";
 
 /*
  * Sign-in, sign-out, forgot and reset password, in Chromium with and without JavaScript.
@@ -171,12 +171,21 @@ test.describe("forgot password", () => {
 });
 
 test.describe("reset password", () => {
-  test("without a token it goes to /forgot-password; validation and a bad link's message @no-js", async ({ page }, testInfo) => {
+  test("without a token it goes to /forgot-password; a bad link says so on opening; validation @no-js", async ({ page }, testInfo) => {
     await page.goto("/reset-password");
     await expect(page).toHaveURL(/\/forgot-password$/);
 
+    // A link that cannot be used says so at once: no form to fill in first.
     await page.goto("/reset-password?token=made-up-token");
     await expect(page.getByRole("heading", { name: "Reset Password" })).toBeVisible();
+    await expect(page.getByText("This link is not valid. Please request a new one.")).toBeVisible();
+    await expect(page.getByLabel("New Password")).toHaveCount(0);
+    await page.getByRole("link", { name: "Request another reset e-mail" }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+
+    // The form's checks, on a usable link (the screens spec's newcomer: nothing valid is submitted, so it stays unused).
+    await page.goto(`/reset-password?token=${NEWCOMER.setPasswordToken}`);
+    await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
     if (withJs(testInfo)) {
       // Each field has its own show/hide toggle.
       await page.getByRole("button", { name: "Show password" }).nth(1).click();
@@ -185,19 +194,14 @@ test.describe("reset password", () => {
       await page.getByRole("button", { name: "Show password" }).click();
       await expect(page.getByLabel("New Password")).toHaveAttribute("type", "text");
     }
-    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByRole("button", { name: "Set Password" }).click();
     await expect(page.getByText("Password is required", { exact: true })).toBeVisible();
     await expect(page.getByText("Confirm Password is required")).toBeVisible();
     await page.getByLabel("New Password").fill("short");
     await page.getByLabel("Confirm Password").fill("different");
-    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByRole("button", { name: "Set Password" }).click();
     await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
     await expect(page.getByText("Passwords must match")).toBeVisible();
-
-    await page.getByLabel("New Password").fill("long enough password");
-    await page.getByLabel("Confirm Password").fill("long enough password");
-    await page.getByRole("button", { name: "Reset Password" }).click();
-    await expect(page.getByText("Failed to reset password: This link is not valid. Please request a new one.")).toBeVisible();
   });
 });
 
@@ -222,11 +226,12 @@ test.describe("an unexpected failure shows the catalogue's message", () => {
   });
 
   test("an unexpected failure shows 'Failed to reset password. Please try again later.'", async ({ page }) => {
-    await page.goto("/reset-password?token=made-up-token");
+    // A usable link (the newcomer's): the submission fails in the network, so it is never spent.
+    await page.goto(`/reset-password?token=${NEWCOMER.setPasswordToken}`);
     await failSubmissions(page, "reset-password");
     await page.getByLabel("New Password").fill("long enough password");
     await page.getByLabel("Confirm Password").fill("long enough password");
-    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.getByRole("button", { name: "Set Password" }).click();
     await expect(page.getByText("Failed to reset password. Please try again later.")).toBeVisible();
   });
 });
@@ -288,12 +293,9 @@ test.describe("forgot → e-mail → reset → sign in", () => {
     await fillSignIn(page, account.email, second);
     await expect(page).toHaveURL(/\/dashboard/);
 
+    // The used link says so on opening, before any password is typed.
     await page.goto(firstLink.pathname + firstLink.search);
-    await page.getByLabel("New Password").fill("third password value");
-    await page.getByLabel("Confirm Password").fill("third password value");
-    await page.getByRole("button", { name: "Reset Password" }).click();
-    await expect(
-      page.getByText("Failed to reset password: This link has already been used or replaced by a newer one. Please request a new one."),
-    ).toBeVisible();
+    await expect(page.getByText("This link has already been used or replaced by a newer one. Please request a new one.")).toBeVisible();
+    await expect(page.getByLabel("New Password")).toHaveCount(0);
   });
 });

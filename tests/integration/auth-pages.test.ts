@@ -181,8 +181,10 @@ describe("/forgot-password and /reset-password", () => {
   test("/reset-password without a token goes to /forgot-password", async () => {
     const response = await run(resetLoader, new Request(`${BASE_URL}/reset-password`));
     expect(response.headers.get("Location")).toBe("/forgot-password");
+    // A link that cannot be used says so as the page opens.
     expect((await run(resetLoader, new Request(`${BASE_URL}/reset-password?token=abc`))).data).toEqual({
       token: "abc",
+      unusable: "This link is not valid. Please request a new one.",
       newAccount: false,
       invitedStaff: false,
     });
@@ -215,7 +217,7 @@ describe("/forgot-password and /reset-password", () => {
     await run(forgotAction, formRequest("/forgot-password", { email: user.email }));
     const email = await waitForOutboxEmail(user.email, (e) => e.subject === "Reset your BrandLift password");
     const token = new URL(passwordLinkIn(email.raw)).searchParams.get("token")!;
-    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token, newAccount: false, invitedStaff: false });
+    expect((await run(resetLoader, new Request(passwordLinkIn(email.raw)))).data).toEqual({ token, unusable: null, newAccount: false, invitedStaff: false });
 
     const done = await run(resetAction, formRequest("/reset-password", { token, password: "my new password", confirmPassword: "my new password" }));
     expect(done.status).toBe(302);

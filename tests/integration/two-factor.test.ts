@@ -111,7 +111,7 @@ describe("the JSON API", () => {
     const first = await call(loginApiAction, jsonRequest("/api/auth/login", { email: account.email, password: PASSWORD }));
     expect(first.status).toBe(200);
     const firstBody = await first.json();
-    expect(firstBody).toEqual({ status: "success", data: { twoFactorRequired: true, challenge: expect.any(String) } });
+    expect(firstBody).toEqual({ status: "success", data: { twoFactorRequired: true, challenge: expect.any(String), methods: ["totp"] } });
     expect(JSON.stringify(firstBody)).not.toContain("token");
 
     const wrong = await call(secondStepAction, jsonRequest("/api/auth/2fa", { challenge: firstBody.data.challenge, code: "123456" }));

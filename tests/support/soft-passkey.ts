@@ -10,7 +10,8 @@ import { isoCBOR } from "@simplewebauthn/server/helpers";
 
 interface SoftPasskey {
   register(options: { challenge: string }): RegistrationResponseJSON;
-  signIn(options: { challenge: string }): AuthenticationResponseJSON;
+  /** `userVerified: false`: presence only (a security key without a PIN), as the UP flag alone. */
+  signIn(options: { challenge: string }, how?: { userVerified?: boolean }): AuthenticationResponseJSON;
 }
 
 export function softPasskey(appUrl: string): SoftPasskey {
@@ -58,11 +59,12 @@ export function softPasskey(appUrl: string): SoftPasskey {
         },
       };
     },
-    signIn(options) {
+    signIn(options, how = {}) {
       counter += 1;
       const count = Buffer.alloc(4);
       count.writeUInt32BE(counter);
-      const authData = Buffer.concat([rpIdHash, Buffer.from([0x05]), count]);
+      // 0x01 user present, 0x04 user verified.
+      const authData = Buffer.concat([rpIdHash, Buffer.from([how.userVerified === false ? 0x01 : 0x05]), count]);
       const json = clientData("webauthn.get", options.challenge);
       const signature = crypto.sign("sha256", Buffer.concat([authData, crypto.createHash("sha256").update(json).digest()]), privateKey);
       return {

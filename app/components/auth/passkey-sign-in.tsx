@@ -4,6 +4,7 @@ import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
 
 import { Button } from "~/components/ui/button";
+import { passkeyHostProblem } from "~/domain/passkey-host";
 
 async function requestOptions() {
   const response = await fetch("/api/auth/passkey/options", { method: "POST", headers: { Accept: "application/json" } });
@@ -15,7 +16,8 @@ async function requestOptions() {
 /**
  * Sign in with a passkey: offered in the e-mail field's autofill where the browser can (conditional
  * UI), and by a button. The answer is posted to the sign-in action like any form, which makes the
- * session. Needs JavaScript (WebAuthn is a browser API): without it neither is shown.
+ * session. Needs JavaScript (WebAuthn is a browser API): without it neither is shown, nor on a host
+ * where passkeys cannot work (an IP address: the security page says why).
  */
 export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   const submit = useSubmit();
@@ -27,7 +29,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
     submit({ intent: "passkey", credential: JSON.stringify(credential), redirectTo }, { method: "post", action: "/login" });
 
   useEffect(() => {
-    if (!browserSupportsWebAuthn()) return;
+    if (!browserSupportsWebAuthn() || passkeyHostProblem(window.location.hostname)) return;
     setSupported(true);
     let stopped = false;
     void (async () => {

@@ -1,50 +1,137 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useSubmit } from "@remix-run/react";
+import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
+import { KeyRound } from "lucide-react";
+import { useEffect, useState } from "react";
 
 import { FormAlert } from "~/components/auth/auth-layout";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { useIsPending } from "~/components/ui/use-is-pending";
+import { passkeyHostProblem } from "~/domain/passkey-host";
+
+type Method = "totp" | "passkey";
 
 /**
- * The second step of signing in to an account with two-factor on: the challenge rides in a hidden
- * field (it is the server's, stored hashed, 5 minutes, 5 tries), so the step works without JavaScript.
+ * The second step of signing in to an account with a second factor: a code from the authenticator
+ * app (or a recovery code), and/or one of the account's passkeys. The challenge rides in a hidden
+ * field (it is the server's, stored hashed, 5 minutes, 5 tries), so the code works without
+ * JavaScript; a passkey needs it (WebAuthn is a browser API), and the step says so.
  */
-export function SecondFactorForm({ challenge, redirectTo, error }: { challenge: string; redirectTo?: string | null; error?: string | null }) {
+export function SecondFactorForm({
+  challenge,
+  redirectTo,
+  error,
+  methods,
+}: {
+  challenge: string;
+  redirectTo?: string | null;
+  error?: string | null;
+  methods: Method[];
+}) {
   const submitting = useIsPending();
+  const withCode = methods.includes("totp");
+  const withPasskey = methods.includes("passkey");
   return (
-    <Form method="post" action="/login" className="space-y-5" aria-labelledby="second-factor-title">
+    <div className="space-y-5">
       <h2 id="second-factor-title" className="text-lg font-semibold text-slate-900">
         Two-factor sign-in
       </h2>
-      <p className="text-sm text-slate-600">Open your authenticator app and enter the 6-digit code it shows for BrandLift.</p>
-      <input type="hidden" name="intent" value="second-factor" />
-      <input type="hidden" name="challenge" value={challenge} />
-      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <FormAlert id="second-factor-error" errors={error} />
-      <Field id="second-factor-code" label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
-        {(control) => (
-          <Input
-            {...control}
-            name="code"
-            required
-            maxLength={40}
-            autoComplete="one-time-code"
-            autoCapitalize="none"
-            spellCheck={false}
-            autoFocus
-            placeholder="123456"
-            aria-describedby={[control["aria-describedby"], error ? "second-factor-error" : null].filter(Boolean).join(" ") || undefined}
-          />
-        )}
-      </Field>
-      <Button type="submit" size="lg" className="w-full" loading={submitting}>
-        Verify and sign in
-      </Button>
+      {withPasskey ? <PasskeyStep challenge={challenge} redirectTo={redirectTo} only={!withCode} /> : null}
+      {withCode ? (
+        <Form method="post" action="/login" className="space-y-5" aria-labelledby="second-factor-title">
+          <p className="text-sm text-slate-600">Open your authenticator app and enter the 6-digit code it shows for BrandLift.</p>
+          <input type="hidden" name="intent" value="second-factor" />
+          <input type="hidden" name="challenge" value={challenge} />
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <Field id="second-factor-code" label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
+            {(control) => (
+              <Input
+                {...control}
+                name="code"
+                required
+                maxLength={40}
+                autoComplete="one-time-code"
+                autoCapitalize="none"
+                spellCheck={false}
+                autoFocus={!withPasskey}
+                placeholder="123456"
+                aria-describedby={[control["aria-describedby"], error ? "second-factor-error" : null].filter(Boolean).join(" ") || undefined}
+              />
+            )}
+          </Field>
+          <Button type="submit" size="lg" className="w-full" loading={submitting}>
+            Verify and sign in
+          </Button>
+        </Form>
+      ) : null}
       <p className="text-center text-sm">
         <Link to="/login" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
           Start over
         </Link>
       </p>
-    </Form>
+    </div>
+  );
+}
+
+/** "Use your passkey": options for this step's account, the browser's dialog, then the answer posted to the sign-in action. */
+function PasskeyStep({ challenge, redirectTo, only }: { challenge: string; redirectTo?: string | null; only: boolean }) {
+  const submit = useSubmit();
+  const [problem, setProblem] = useState<string | null | undefined>(undefined);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setProblem(passkeyHostProblem(window.location.hostname) ?? (browserSupportsWebAuthn() ? null : "This browser cannot use passkeys.")), []);
+  if (problem === undefined) {
+    return only ? <p className="text-sm text-slate-700">Your second step is a passkey, which needs JavaScript: turn it on to finish signing in.</p> : null;
+  }
+  if (problem) {
+    return (
+      <p role="status" className="rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm font-medium text-amber-900">
+        {problem}
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-slate-600">Confirm with one of the passkeys you added to this account.</p>
+      <Button
+        type="button"
+        size="lg"
+        variant={only ? "primary" : "outline"}
+        className="w-full"
+        loading={busy}
+        onClick={async () => {
+          setFailure(null);
+          setBusy(true);
+          try {
+            const response = await fetch("/api/auth/passkey/options", {
+              method: "POST",
+              headers: { Accept: "application/json", "Content-Type": "application/json" },
+              body: JSON.stringify({ challenge }),
+            });
+            const body = (await response.json()) as { data?: { options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }; message?: string };
+            if (!response.ok || !body.data) throw new Error(body.message ?? "Passkey sign-in is not available right now.");
+            const credential = await startAuthentication({ optionsJSON: body.data.options });
+            submit(
+              { intent: "second-factor-passkey", challenge, credential: JSON.stringify(credential), ...(redirectTo ? { redirectTo } : {}) },
+              { method: "post", action: "/login" },
+            );
+          } catch (caught) {
+            const name = (caught as { name?: string }).name;
+            setFailure(name === "NotAllowedError" || name === "AbortError" ? "Passkey sign-in was cancelled." : (caught as Error).message);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <KeyRound aria-hidden="true" className="size-5" />
+        Use your passkey
+      </Button>
+      {failure ? (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {failure}
+        </p>
+      ) : null}
+    </div>
   );
 }

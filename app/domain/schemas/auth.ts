@@ -83,7 +83,6 @@ const challengeField = z.preprocess(blankToUndefined, z.string({ error: SECOND_F
 
 export const codeSchema = z.object({ code: codeField });
 export const secondFactorSchema = z.object({ challenge: challengeField, code: codeField, redirectTo: z.string().optional() });
-export const apiSecondFactorSchema = secondFactorSchema.omit({ redirectTo: true });
 
 /** A WebAuthn answer as @simplewebauthn/browser hands it over (registration or authentication). */
 const PASSKEY_INVALID = "The passkey answer is not valid. Please try again.";
@@ -113,7 +112,35 @@ export const passkeyCredentialField = z.preprocess((value) => {
     return undefined;
   }
 }, passkeyCredentialSchema);
+/** The JSON API's second step: a code, or a passkey's answer to the step's options (one of them). */
+export const apiSecondFactorSchema = z.object({ challenge: challengeField, code: codeField.optional(), credential: passkeyCredentialSchema.optional() });
+/** The sign-in form's second step answered with a passkey (posted by the page's script). */
+export const passkeySecondStepSchema = z.object({ challenge: challengeField, credential: passkeyCredentialField, redirectTo: z.string().optional() });
+
+/**
+ * What proves it is the owner adding a passkey, beyond the session (decision 258): the password, or
+ * a code when the authenticator app is on. An account with neither signs in again first.
+ */
+export const PASSKEY_PROOF_MESSAGES = {
+  passwordRequired: "Enter your password to add a passkey.",
+  codeRequired: "Enter a code from your authenticator app (or a recovery code) to add a passkey.",
+  signInAgain: "To add a passkey, sign in again first (e-mail yourself a sign-in link from the sign-in page): your account has no password to confirm it with.",
+} as const;
+export const passkeyProofSchema = z.object({
+  password: z.preprocess(blankToUndefined, z.string().max(PASSWORD_MAX_LENGTH, { error: AUTH_MESSAGES.passwordTooLong }).optional()),
+  code: codeField.optional(),
+});
+
 export const passkeyNameField = z.preprocess(
   (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
   line(z.string().max(60, { error: "A passkey name has at most 60 characters." }), "Passkey name").optional(),
 );
+
+/** Renaming a passkey (the security page and PATCH /api/account/passkeys/:id). */
+export const PASSKEY_NAME_REQUIRED = "Enter a name for the passkey.";
+export const passkeyRenameSchema = z.object({
+  name: z.preprocess(
+    (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
+    line(z.string({ error: PASSKEY_NAME_REQUIRED }).max(60, { error: "A passkey name has at most 60 characters." }), "Passkey name"),
+  ),
+});

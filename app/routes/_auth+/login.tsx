@@ -15,7 +15,14 @@ import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { notify } from "~/components/ui/toaster";
 import { useIsPending } from "~/components/ui/use-is-pending";
-import { forgotPasswordSchema, loginSchema, passkeyCredentialField, SECOND_FACTOR_MESSAGES, secondFactorSchema } from "~/domain/schemas/auth";
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  passkeyCredentialField,
+  passkeySecondStepSchema,
+  SECOND_FACTOR_MESSAGES,
+  secondFactorSchema,
+} from "~/domain/schemas/auth";
 import { MAGIC_LINK_MESSAGES } from "~/models/magic-links.server";
 import { verifyPasskeySignIn } from "~/models/passkeys.server";
 import { HttpError } from "~/utils/http.server";
@@ -26,7 +33,7 @@ import { startMagicLink, withSignInLimits } from "~/web/auth-limits.server";
 import { getIdentity } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { checkHoneypot } from "~/web/honeypot.server";
-import { afterFirstFactor, answerChallenge, completeBrowserSignIn } from "~/web/sign-in.server";
+import { afterFirstFactor, answerChallenge, completeBrowserSignIn, secondStepMethods, type SecondStepMethod } from "~/web/sign-in.server";
 
 export const links = authLinks;
 
@@ -39,8 +46,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type LoginReply = {
   result?: SubmissionResult<string[]>;
-  /** The second step (two-factor on): its challenge, and what went wrong with the last code. */
-  secondFactor?: { challenge: string; redirectTo: string | null; error: string | null };
+  /** The second step (a second factor set): its challenge, how it may be answered, and what went wrong with the last answer. */
+  secondFactor?: { challenge: string; redirectTo: string | null; error: string | null; methods: SecondStepMethod[] };
   magicLink?: { error: string | null; sent: string | null };
 };
 
@@ -50,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request.clone());
   checkHoneypot(form);
   if (form.get("intent") === "second-factor") return secondStep(request, form, clientIp(request, context));
+  if (form.get("intent") === "second-factor-passkey") return secondStepWithPasskey(request, form, clientIp(request, context));
   if (form.get("intent") === "passkey") return passkeyStep(request, form, clientIp(request, context));
   if (form.get("intent") === "magic-link") return magicLinkStep(form, clientIp(request, context));
   const submission = parseWithZod(form, { schema: loginSchema });
@@ -71,7 +79,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const step = await afterFirstFactor(user, "cookie");
   if (step.kind === "second-factor") {
-    return data<LoginReply>({ secondFactor: { challenge: step.challenge, redirectTo: submission.value.redirectTo ?? null, error: null } });
+    return data<LoginReply>({
+      secondFactor: { challenge: step.challenge, redirectTo: submission.value.redirectTo ?? null, error: null, methods: step.methods },
+    });
   }
   return completeBrowserSignIn(request, user, submission.value.redirectTo, clientIp(request, context));
 }
@@ -89,7 +99,7 @@ async function magicLinkStep(form: FormData, ip: string) {
   return data<LoginReply>({ magicLink: { error: null, sent: MAGIC_LINK_MESSAGES.sent } });
 }
 
-/** A passkey's answer (posted by the page's script): both factors at once. */
+/** A passkey's answer (posted by the page's script): both factors at once when it verified the person (decision 257). */
 async function passkeyStep(request: Request, form: FormData, ip: string) {
   const parsed = passkeyCredentialField.safeParse(form.get("credential"));
   if (!parsed.success) return data<LoginReply>({ result: formError(parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE) }, { status: 400 });
@@ -105,23 +115,41 @@ async function passkeyStep(request: Request, form: FormData, ip: string) {
 /** The code of the second step: a wrong one asks again (401), a spent challenge starts over. */
 async function secondStep(request: Request, form: FormData, ip: string) {
   const parsed = secondFactorSchema.safeParse(Object.fromEntries(form));
-  const challenge = typeof form.get("challenge") === "string" ? String(form.get("challenge")) : "";
-  const redirectTo = typeof form.get("redirectTo") === "string" ? String(form.get("redirectTo")) : null;
-  const again = (error: string, status: number, headers?: Record<string, string>) =>
-    data<LoginReply>({ secondFactor: { challenge, redirectTo, error } }, { status, headers });
   if (!parsed.success) {
     const challengeIssue = parsed.error.issues.find((issue) => issue.path[0] === "challenge");
     if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
-    return again(parsed.error.issues[0]?.message ?? SECOND_FACTOR_MESSAGES.codeRequired, 400);
+    return secondStepAgain(form, parsed.error.issues[0]?.message ?? SECOND_FACTOR_MESSAGES.codeRequired, 400);
   }
+  return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { code: parsed.data.code }), parsed.data.redirectTo);
+}
+
+/** The second step answered with one of the account's passkeys (posted by the step's script). */
+async function secondStepWithPasskey(request: Request, form: FormData, ip: string) {
+  const parsed = passkeySecondStepSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const challengeIssue = parsed.error.issues.find((issue) => issue.path[0] === "challenge");
+    if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
+    return secondStepAgain(form, parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE, 400);
+  }
+  const credential = parsed.data.credential as unknown as AuthenticationResponseJSON;
+  return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { credential }), parsed.data.redirectTo);
+}
+
+async function finishSecondStep(request: Request, form: FormData, ip: string, answer: () => ReturnType<typeof answerChallenge>, redirectTo?: string) {
   try {
-    const user = await answerChallenge(ip, parsed.data.challenge, "cookie", parsed.data.code);
-    return await completeBrowserSignIn(request, user, parsed.data.redirectTo, ip);
+    return await completeBrowserSignIn(request, await answer(), redirectTo, ip);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     if (error.code === "CHALLENGE_EXPIRED") return data<LoginReply>({ result: formError(error.message) }, { status: 400 });
-    return again(error.message, error.status, error.headers);
+    return secondStepAgain(form, error.message, error.status, error.headers);
   }
+}
+
+/** The same second step again, with what went wrong (its ways of answering looked up anew). */
+async function secondStepAgain(form: FormData, error: string, status: number, headers?: Record<string, string>) {
+  const challenge = typeof form.get("challenge") === "string" ? String(form.get("challenge")) : "";
+  const redirectTo = typeof form.get("redirectTo") === "string" ? String(form.get("redirectTo")) : null;
+  return data<LoginReply>({ secondFactor: { challenge, redirectTo, error, methods: await secondStepMethods(challenge) } }, { status, headers });
 }
 
 /** In the browser: no answer at all (offline) is the same 'Login failed…' on the form, and no page reload. */

@@ -8,14 +8,14 @@ import { useIsPending } from "~/components/ui/use-is-pending";
 import { consumeMagicLink, MAGIC_LINK_MESSAGES } from "~/models/magic-links.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { readForm } from "~/web/body-limit.server";
-import { afterFirstFactor, completeBrowserSignIn } from "~/web/sign-in.server";
+import { afterFirstFactor, completeBrowserSignIn, type SecondStepMethod } from "~/web/sign-in.server";
 
 export const links = authLinks;
 
 /*
  * /login/magic?token=…: the e-mailed sign-in link. Opening it only shows a button (mail scanners
- * that fetch links do not spend it); the POST spends it once. An account with two-factor on is
- * asked for its code next, on the sign-in form's second step.
+ * that fetch links do not spend it); the POST spends it once. An account with a second factor is
+ * asked for it next (a code or a passkey), on the sign-in form's second step.
  */
 
 const tokenOf = (value: unknown) => (typeof value === "string" && value.length > 0 && value.length <= 200 ? value : null);
@@ -26,14 +26,14 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { token };
 }
 
-type Reply = { error?: string; secondFactor?: { challenge: string; redirectTo: null; error: null } };
+type Reply = { error?: string; secondFactor?: { challenge: string; redirectTo: null; error: null; methods: SecondStepMethod[] } };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const token = tokenOf((await readForm(request)).get("token"));
   const user = token ? await consumeMagicLink(token) : null;
   if (!user) return data<Reply>({ error: MAGIC_LINK_MESSAGES.invalid }, { status: 400 });
   const step = await afterFirstFactor(user, "cookie");
-  if (step.kind === "second-factor") return data<Reply>({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null } });
+  if (step.kind === "second-factor") return data<Reply>({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
   return completeBrowserSignIn(request, user, null, clientIp(request, context));
 }
 

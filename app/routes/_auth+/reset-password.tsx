@@ -6,19 +6,19 @@ import { ArrowLeft } from "lucide-react";
 
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
+import { SecondFactorForm } from "~/components/auth/second-factor-form";
 import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { Field } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { useIsPending } from "~/components/ui/use-is-pending";
 import { resetPasswordSchema } from "~/domain/schemas/auth";
-import { passwordTokenPurpose, resetPasswordWithToken } from "~/models/password-tokens.server";
-import { createSession } from "~/models/sessions.server";
+import { checkPasswordToken, passwordTokenPurpose, resetPasswordWithToken, TOKEN_FAILURES } from "~/models/password-tokens.server";
 import { clientIp } from "~/utils/rate-limit.server";
-import { sessionCookie, sessionCookieHeader } from "~/web/auth.server";
+import { sessionCookie } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { checkHoneypot } from "~/web/honeypot.server";
-import { noteBrowserSignIn } from "~/web/sign-in-device.server";
+import { afterFirstFactor, completeBrowserSignIn } from "~/web/sign-in.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 export const links = authLinks;
@@ -30,9 +30,16 @@ const SECRET_FIELDS = ["password", "confirmPassword"];
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token")?.trim();
   if (!token) throw redirect("/forgot-password");
+  // A link that cannot be used says so on opening, before a password is typed twice.
+  const failure = await checkPasswordToken(token);
   // A new account's link (after the first order, or a staff invitation) sets a first password.
-  const link = await passwordTokenPurpose(token);
-  return { token, newAccount: link?.purpose === "set", invitedStaff: link?.purpose === "set" && link.role === "team" };
+  const link = failure ? null : await passwordTokenPurpose(token);
+  return {
+    token,
+    unusable: failure ? TOKEN_FAILURES[failure] : null,
+    newAccount: link?.purpose === "set",
+    invitedStaff: link?.purpose === "set" && link.role === "team",
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -49,21 +56,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const result = submission.reply({ formErrors: [`Failed to reset password: ${outcome.message}`], hideFields: SECRET_FIELDS });
     return data({ result }, { status: 400 });
   }
-  // A first password (after a purchase or an invitation): the buyer is signed in and welcomed.
+  // A first password (after a purchase or an invitation) signs in, through the same decision as
+  // every sign-in: an account with a second factor is asked for it first (decision 257).
   if (outcome.firstPassword) {
-    const session = await createSession(outcome.user.id, "cookie");
+    const step = await afterFirstFactor(outcome.user, "cookie");
+    if (step.kind === "second-factor") return data({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
+    const welcome = `Welcome to ${outcome.user.role === "team" ? "the BrandLift team" : "BrandLift"}, ${outcome.user.name.split(" ")[0]}! Your password is set.`;
     // The account's first device: recorded without an e-mail (decision 233).
-    const headers = new Headers();
-    headers.append("Set-Cookie", await sessionCookieHeader(session.token, session.expiresAt));
-    headers.append("Set-Cookie", await noteBrowserSignIn(request, outcome.user.id, clientIp(request, context), { quiet: true }));
-    return redirectWithToast(
-      "/dashboard",
-      {
-        type: "success",
-        message: `Welcome to ${outcome.user.role === "team" ? "the BrandLift team" : "BrandLift"}, ${outcome.user.name.split(" ")[0]}! Your password is set.`,
-      },
-      { headers },
-    );
+    return completeBrowserSignIn(request, outcome.user, null, clientIp(request, context), { quiet: true, message: welcome });
   }
   // Every session of the account has ended; this browser's cookie, if any, goes too.
   return redirectWithToast(
@@ -74,13 +74,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ResetPasswordPage() {
-  const { token, newAccount, invitedStaff } = useLoaderData<typeof loader>();
+  const { token, unusable, newAccount, invitedStaff } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const secondFactor = actionData && "secondFactor" in actionData ? actionData.secondFactor : null;
   const navigation = useNavigation();
   const submitting = useIsPending();
   const [form, fields] = useForm({
     id: "reset-password",
-    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    lastResult: navigation.state === "idle" && actionData && "result" in actionData ? actionData.result : undefined,
     constraint: getZodConstraint(resetPasswordSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -90,6 +91,34 @@ export default function ResetPasswordPage() {
   const tokenInput = inputProps(fields.token, { type: "hidden" });
   const password = passwordInputProps(fields.password);
   const confirm = passwordInputProps(fields.confirmPassword);
+  const backToSignIn = (
+    <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to Sign In
+    </Link>
+  );
+
+  if (secondFactor) {
+    return (
+      <AuthLayout title="Your password is set" subtitle="One more step: your account asks for a second factor.">
+        <SecondFactorForm {...secondFactor} />
+      </AuthLayout>
+    );
+  }
+  if (unusable) {
+    return (
+      <AuthLayout title="Reset Password" subtitle="This link cannot set a password." footer={backToSignIn}>
+        <div className="space-y-5">
+          <FormAlert errors={unusable} />
+          <p className="text-sm text-slate-700">
+            <Link to="/forgot-password" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+              Request another reset e-mail
+            </Link>
+          </p>
+        </div>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout
@@ -101,12 +130,7 @@ export default function ResetPasswordPage() {
             ? "Welcome to BrandLift! Choose a password for your new account (at least 8 characters) to sign in to your dashboard."
             : "Choose a new password for your account: at least 8 characters."
       }
-      footer={
-        <Link to="/login" className="inline-flex items-center gap-1.5 font-semibold text-brand-700 underline-offset-4 hover:underline">
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to Sign In
-        </Link>
-      }
+      footer={backToSignIn}
     >
       <Form method="post" {...getFormProps(form)} className="relative space-y-5">
         <HoneypotField id="reset-website" />

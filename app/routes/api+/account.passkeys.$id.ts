@@ -1,11 +1,29 @@
 import { z } from "zod";
 
-import { removePasskey } from "~/models/passkeys.server";
+import { isoDate } from "~/domain/schemas/api";
+import { passkeyRenameSchema } from "~/domain/schemas/auth";
+import { removePasskey, renamePasskey } from "~/models/passkeys.server";
 import { methodNotAllowed } from "~/utils/http.server";
-import { apiRoute, uuidParam } from "~/web/api.server";
+import { apiMethods, apiRoute, uuidParam } from "~/web/api.server";
+
+const passkeyJson = z.object({ _id: z.string(), name: z.string(), createdAt: isoDate, lastUsedAt: isoDate.nullable() });
+
+/** PATCH /api/account/passkeys/:id {name}: renames one of your passkeys (another account's: 404). */
+const rename = apiRoute(
+  {
+    method: "PATCH",
+    auth: "any",
+    duringSetup: true,
+    params: z.object({ id: uuidParam("Passkey not found.") }),
+    body: passkeyRenameSchema,
+    response: z.object({ status: z.literal("success"), data: z.object({ passkey: passkeyJson }) }),
+    summary: "Rename one of your passkeys.",
+  },
+  async ({ user, params, body }) => ({ status: "success", data: { passkey: await renamePasskey(user.id, params.id, body.name) } }),
+);
 
 /** DELETE /api/account/passkeys/:id: removes one of your passkeys (another account's: 404). */
-export const action = apiRoute(
+const remove = apiRoute(
   {
     method: "DELETE",
     auth: "any",
@@ -19,5 +37,7 @@ export const action = apiRoute(
     return { status: "success" };
   },
 );
+
+export const action = apiMethods(rename, remove);
 
 export const loader = methodNotAllowed;

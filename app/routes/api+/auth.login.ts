@@ -14,12 +14,16 @@ import { afterFirstFactor } from "~/web/sign-in.server";
 
 const response = z.union([
   signedInResponse,
-  z.object({ status: z.literal("success"), data: z.object({ twoFactorRequired: z.literal(true), challenge: z.string() }) }),
+  z.object({
+    status: z.literal("success"),
+    data: z.object({ twoFactorRequired: z.literal(true), challenge: z.string(), methods: z.array(z.enum(["totp", "passkey"])) }),
+  }),
 ]);
 
 /**
  * POST /api/auth/login {email, password}: a bearer token for the JSON client (Authorization: Bearer <token>).
- * An account with two-factor on gets no token yet: a challenge to answer at POST /api/auth/2fa.
+ * An account with a second factor (an authenticator app or a passkey) gets no token yet: a challenge
+ * to answer at POST /api/auth/2fa, and the ways it may be answered ("totp", "passkey").
  */
 export const action = apiRoute(
   {
@@ -37,7 +41,7 @@ export const action = apiRoute(
       throw error;
     });
     const step = await afterFirstFactor(user, "bearer");
-    if (step.kind === "second-factor") return { status: "success", data: { twoFactorRequired: true, challenge: step.challenge } };
+    if (step.kind === "second-factor") return { status: "success", data: { twoFactorRequired: true, challenge: step.challenge, methods: step.methods } };
     const { token } = await createSession(user.id, "bearer");
     noteApiSignIn(request, user.id, clientIp);
     return { status: "success", message: LOGIN_SUCCESS_MESSAGE, data: { token, user: toApiUser(user) } };

@@ -4,49 +4,46 @@ import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { KeyRound, ShieldAlert, ShieldCheck, Smartphone } from "lucide-react";
 import type { ReactNode } from "react";
 
-import { AddPasskey } from "~/components/auth/add-passkey";
+import { PasskeysPanel } from "~/components/account/passkeys-panel";
+import { RecoveryCodes } from "~/components/account/recovery-codes";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { formatDate } from "~/domain/purchase";
-import { codeSchema, passkeyCredentialField } from "~/domain/schemas/auth";
+import { codeSchema, passkeyCredentialField, passkeyRenameSchema } from "~/domain/schemas/auth";
 import { getAccount } from "~/models/account.server";
-import { addPasskey, listPasskeys, removePasskey } from "~/models/passkeys.server";
-import {
-  confirmTotpSetup,
-  disableTotp,
-  otpauthUrl,
-  pendingTotpSecret,
-  qrCodeSvg,
-  regenerateRecoveryCodes,
-  startTotpSetup,
-  twoFactorStatus,
-} from "~/models/two-factor.server";
+import { addPasskey, listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
+import { disableTotp, otpauthUrl, pendingTotpSecret, qrCodeSvg, regenerateRecoveryCodes, startTotpSetup, twoFactorStatus } from "~/models/two-factor.server";
+import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { requireIdentity } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
-import { withCodeLimits } from "~/web/sign-in.server";
+import { passkeyProofOf } from "~/web/passkey-proof.server";
+import { turnOnTotp, withCodeLimits } from "~/web/sign-in.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /*
  * /dashboard/security (every role): two-factor sign-in with an authenticator app (set up with a
  * QR code drawn on the server, or the secret typed in; verified by a first code; ten recovery
- * codes shown once, made anew with a code; turned off with a code). With TEAM_2FA=required it is the one page a staff
- * account without a second factor may open. Plain forms: the same with and without JavaScript.
+ * codes shown once, made anew with a code; turned off with a code) and passkeys (added after the
+ * owner confirms, renamed, removed). With TEAM_2FA=required it is the one page a staff account
+ * without a second factor may open. Plain forms, the same with and without JavaScript, except adding
+ * a passkey (WebAuthn is a browser API).
  */
 
-type Intent = "start-2fa" | "verify-2fa" | "new-recovery-codes" | "disable-2fa" | "add-passkey" | "remove-passkey";
+type Intent = "start-2fa" | "verify-2fa" | "new-recovery-codes" | "disable-2fa" | "add-passkey" | "rename-passkey" | "remove-passkey";
 type Reply = { intent: Intent; error?: string; recoveryCodes?: string[] };
-const INTENTS: Intent[] = ["start-2fa", "verify-2fa", "new-recovery-codes", "disable-2fa", "add-passkey", "remove-passkey"];
+const INTENTS: Intent[] = ["start-2fa", "verify-2fa", "new-recovery-codes", "disable-2fa", "add-passkey", "rename-passkey", "remove-passkey"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const identity = await requireIdentity(request);
   const userId = identity.user.id;
-  const [account, status, pending, passkeys] = await Promise.all([
+  const [account, status, pending, passkeys, proof] = await Promise.all([
     getAccount(userId),
     twoFactorStatus(userId),
     pendingTotpSecret(userId),
     listPasskeys(userId),
+    passkeyProofOf(userId, identity.sessionId),
   ]);
   const setup = pending && !status.enabled ? { secret: pending, qrSvg: await qrCodeSvg(otpauthUrl(pending, account.email)) } : null;
   return {
@@ -54,6 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     twoFactor: { enabled: status.enabled, enabledAt: status.enabledAt?.toISOString() ?? null, recoveryCodesLeft: status.recoveryCodesLeft },
     setup,
     passkeys,
+    passkeyProof: { kind: proof.proof, recent: !!proof.recentUntil && proof.recentUntil.getTime() > Date.now() },
+    // Passkeys belong to APP_URL's host name: the page says where they cannot work (an IP address).
+    siteHost: new URL(env.appUrl).hostname,
   };
 }
 
@@ -70,6 +70,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const passkey = await addPasskey(user.id, credential.data as unknown as RegistrationResponseJSON, null, request.headers.get("User-Agent"));
       return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey added (${passkey.name}).` });
     }
+    if (intent === "rename-passkey") {
+      const parsed = passkeyRenameSchema.safeParse(form);
+      if (!parsed.success) return data<Reply>({ intent, error: parsed.error.issues[0]?.message }, { status: 400 });
+      const renamed = await renamePasskey(user.id, String(form.passkeyId ?? ""), parsed.data.name);
+      return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey renamed (${renamed.name}).` });
+    }
     if (intent === "remove-passkey") {
       const removed = await removePasskey(user.id, String(form.passkeyId ?? ""));
       return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey removed (${removed.name}).` });
@@ -82,7 +88,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!parsed.success) return data<Reply>({ intent, error: parsed.error.issues[0]?.message }, { status: 400 });
     const ip = clientIp(request, context);
     if (intent === "verify-2fa") {
-      const { recoveryCodes } = await withCodeLimits(ip, user.id, () => confirmTotpSetup(user.id, parsed.data.code));
+      // Every other session and token of the account ends, as after a password change.
+      const { recoveryCodes } = await turnOnTotp(identity, parsed.data.code, ip);
       // Shown this once, in the answer itself (no redirect): they are stored only hashed.
       return data<Reply>({ intent, recoveryCodes });
     }
@@ -99,7 +106,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SecurityPage() {
-  const { required, twoFactor, setup, passkeys } = useLoaderData<typeof loader>();
+  const { required, twoFactor, setup, passkeys, passkeyProof, siteHost } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: Intent) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -125,13 +132,7 @@ export default function SecurityPage() {
             {reply?.intent === "new-recovery-codes" ? "New recovery codes: the old ones no longer work." : "Two-factor sign-in is on."} Keep these codes
             somewhere safe: each one signs you in once if you lose your phone. <strong>They are shown only now.</strong>
           </p>
-          <ol className="mt-4 grid grid-cols-2 gap-2 font-mono text-base sm:max-w-md" aria-labelledby="recovery-heading">
-            {recoveryCodes.map((code) => (
-              <li key={code} className="rounded-lg bg-slate-100 px-3 py-2 text-center text-slate-900">
-                {code}
-              </li>
-            ))}
-          </ol>
+          <RecoveryCodes codes={recoveryCodes} headingId="recovery-heading" />
         </Panel>
       ) : null}
 
@@ -220,51 +221,12 @@ export default function SecurityPage() {
       </Panel>
 
       <Panel icon={<KeyRound aria-hidden="true" className="size-5" />} title="Passkeys" id="passkeys">
-        <p className="text-sm text-slate-700">
-          Sign in with your fingerprint, face or device PIN instead of a password. A passkey counts as both factors: no code is asked.
-        </p>
-        {errorFor("add-passkey") || errorFor("remove-passkey") ? (
-          <p role="alert" className="mt-3 text-sm font-medium text-red-700">
-            {errorFor("add-passkey") ?? errorFor("remove-passkey")}
-          </p>
-        ) : null}
-        {passkeys.length > 0 ? (
-          <ul className="mt-4 divide-y divide-slate-200" aria-label="Your passkeys">
-            {passkeys.map((passkey) => (
-              <li key={passkey._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                <div>
-                  <p className="font-semibold text-slate-900">{passkey.name}</p>
-                  <p className="text-sm text-slate-600">
-                    Added <time dateTime={passkey.createdAt}>{formatDate(passkey.createdAt)}</time>
-                    {passkey.lastUsedAt ? (
-                      <>
-                        {" "}
-                        · last used <time dateTime={passkey.lastUsedAt}>{formatDate(passkey.lastUsedAt)}</time>
-                      </>
-                    ) : null}
-                  </p>
-                </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="remove-passkey" />
-                  <input type="hidden" name="passkeyId" value={passkey._id} />
-                  <Button
-                    type="submit"
-                    variant="outline"
-                    size="sm"
-                    loading={pending("remove-passkey") && navigation.formData?.get("passkeyId") === passkey._id}
-                  >
-                    Remove<span className="sr-only"> passkey {passkey.name}</span>
-                  </Button>
-                </Form>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="mt-3 text-sm text-slate-600">No passkeys yet.</p>
-        )}
-        <div className="mt-4">
-          <AddPasskey />
-        </div>
+        <PasskeysPanel
+          passkeys={passkeys}
+          error={errorFor("add-passkey") ?? errorFor("rename-passkey") ?? errorFor("remove-passkey")}
+          proof={passkeyProof}
+          siteHost={siteHost}
+        />
       </Panel>
     </section>
   );
