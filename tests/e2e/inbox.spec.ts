@@ -13,8 +13,8 @@ const PNG = Buffer.from(
   "hex",
 );
 
-async function openAs(browser: Browser, account: AccountName) {
-  const context = await browser.newContext({ storageState: storageStateFor(account) });
+async function openAs(browser: Browser, account: AccountName, javaScriptEnabled = true) {
+  const context = await browser.newContext({ storageState: storageStateFor(account), javaScriptEnabled });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (msg) => {
@@ -121,6 +121,99 @@ test("a contact-form message shows up in the inbox, and the reply goes out by e-
     await expect.poll(() => latestEmail(email)).toContain("Yes, we do. A quote follows.");
     expect(staff.errors).toEqual([]);
   } finally {
+    await staff.context.close();
+  }
+});
+
+test("a message with a file from Messages, a saved reply filled in for the customer, each side's thread shown again, with or without JavaScript @no-js", async ({
+  browser,
+}, testInfo) => {
+  const javaScriptEnabled = testInfo.project.use.javaScriptEnabled !== false;
+  const customer = await openAs(browser, "inboxCustomer", javaScriptEnabled);
+  const staff = await openAs(browser, "inboxStaff", javaScriptEnabled);
+  try {
+    await customer.page.goto("/dashboard/messages");
+    const panel = customer.page.getByRole("region", { name: "Support chat" });
+    // The thread is on the page (the seeded welcome), with or without a connection.
+    await expect(panel.getByText("Hi Indy! How can we help?")).toBeVisible();
+    await expect(javaScriptEnabled ? panel.getByText("Connected") : panel.getByLabel("Attach a file")).toBeVisible();
+
+    const caption = `Our brand guide ${Date.now()}`;
+    await panel.getByLabel("Attach a file").setInputFiles({ name: "guide.png", mimeType: "image/png", buffer: PNG });
+    await panel.locator("textarea[name=message]").fill(caption);
+    await panel.getByRole("button", { name: /^Send (message|file)$/ }).click();
+    const sent = panel.getByTestId("chat-message").filter({ hasText: caption });
+    await expect(sent).toHaveCount(1);
+    await expect(sent.getByTestId("attachment-thumbnail")).toBeVisible();
+
+    // A saved reply whose {first_name} is filled in for this customer, inserted from the inbox's message box.
+    const title = `Got it ${Date.now()}`;
+    await staff.page.goto("/dashboard/saved-replies");
+    await staff.page.getByLabel("Title", { exact: true }).fill(title);
+    await staff.page.getByLabel("Reply", { exact: true }).fill("Thanks {first_name}, we have your file.");
+    await staff.page.getByRole("button", { name: "Save reply" }).click();
+    await expect(staff.page.getByTestId("saved-reply").filter({ hasText: title })).toBeVisible();
+
+    await staff.page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.inboxCustomer.email)}`);
+    await staff.page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.inboxCustomer.name }).getByRole("link").click();
+    const staffPanel = staff.page.getByRole("region", { name: "Support chat" });
+    const received = staffPanel.getByTestId("chat-message").filter({ hasText: caption });
+    await expect(received).toHaveCount(1);
+    await expect(received.getByTestId("attachment-thumbnail")).toBeVisible();
+    await expect(javaScriptEnabled ? staffPanel.getByText("Connected") : staffPanel.getByLabel("Attach a file")).toBeVisible();
+
+    await staffPanel.getByLabel("Saved reply").selectOption({ label: title });
+    // Without JavaScript the choice is a GET form: the page comes back with the reply in the box.
+    if (!javaScriptEnabled) await staffPanel.getByRole("button", { name: "Insert" }).click();
+    const box = staffPanel.locator("textarea[name=message]");
+    await expect(box).toHaveValue("Thanks Indy, we have your file.");
+    const reply = `Thanks Indy, we have your file. ${Date.now()}`;
+    await box.fill(reply);
+    await staffPanel.getByRole("button", { name: "Send message" }).click();
+    await expect(staffPanel.getByTestId("chat-message").filter({ hasText: reply })).toHaveCount(1);
+    await expect(box).toHaveValue("");
+
+    await customer.page.reload();
+    await expect(panel.getByTestId("chat-message").filter({ hasText: reply })).toContainText(ACCOUNTS.inboxStaff.name);
+    expect(customer.errors).toEqual([]);
+    expect(staff.errors).toEqual([]);
+  } finally {
+    await customer.context.close();
+    await staff.context.close();
+  }
+});
+
+test("with JavaScript the same message box goes by the socket: each message shows once on both sides, live, and no page is posted", async ({ browser }) => {
+  const customer = await openAs(browser, "inboxCustomer");
+  const staff = await openAs(browser, "inboxStaff");
+  try {
+    const posts: string[] = [];
+    for (const side of [customer, staff]) side.page.on("request", (request) => void (request.method() === "POST" && posts.push(request.url())));
+    await customer.page.goto("/dashboard/messages");
+    const panel = customer.page.getByRole("region", { name: "Support chat" });
+    await expect(panel.getByText("Connected")).toBeVisible();
+    await staff.page.goto(`/dashboard/inbox?search=${encodeURIComponent(ACCOUNTS.inboxCustomer.email)}`);
+    await staff.page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.inboxCustomer.name }).getByRole("link").click();
+    const staffPanel = staff.page.getByRole("region", { name: "Support chat" });
+    await expect(staffPanel.getByText("Connected")).toBeVisible();
+
+    const question = `Live question ${Date.now()}`;
+    await panel.getByPlaceholder("Type Message Here").fill(question);
+    await panel.getByRole("button", { name: "Send message" }).click();
+    await expect(staffPanel.getByTestId("chat-message").filter({ hasText: question })).toHaveCount(1);
+    const answer = `Live answer ${Date.now()}`;
+    await staffPanel.getByPlaceholder("Type Message Here").fill(answer);
+    await staffPanel.getByPlaceholder("Type Message Here").press("Enter");
+    await expect(panel.getByTestId("chat-message").filter({ hasText: answer })).toHaveCount(1);
+    // Each side's own message stays single (its acknowledgement, its echo and any page data merged by id).
+    await customer.page.waitForTimeout(500);
+    await expect(panel.getByTestId("chat-message").filter({ hasText: question })).toHaveCount(1);
+    await expect(staffPanel.getByTestId("chat-message").filter({ hasText: answer })).toHaveCount(1);
+    expect(posts.filter((url) => /\/dashboard\/(messages|inbox\/)/.test(url))).toEqual([]);
+    expect(customer.errors).toEqual([]);
+    expect(staff.errors).toEqual([]);
+  } finally {
+    await customer.context.close();
     await staff.context.close();
   }
 });
