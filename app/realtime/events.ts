@@ -2,7 +2,7 @@ import type { ChatMessage } from "~/domain/chat";
 import type { Thread } from "~/domain/inbox";
 import type { PostJson } from "~/domain/schemas/calendar";
 
-export { CHAT_ERRORS, MESSAGE_MAX_LENGTH, type ChatMessage } from "~/domain/chat";
+export { CHAT_ERRORS, type ChatMessage } from "~/domain/chat";
 
 /** The Socket.IO events, shared by the server and the browser (docs/api.md). */
 
