@@ -1,4 +1,4 @@
-import { PASSKEY_PROOF_MESSAGES } from "~/domain/schemas/auth";
+import { PASSKEY_PROOF_MESSAGES, type PasskeyProof } from "~/domain/schemas/auth";
 import { assertCurrentPassword, getAccount } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
 import { hasTotp, TWO_FACTOR_MESSAGES, verifySecondFactor } from "~/models/two-factor.server";
@@ -13,7 +13,6 @@ import { withCodeLimits } from "~/web/sign-in.server";
  * challenge, and so nothing a new passkey could answer.
  */
 
-export type PasskeyProof = "code" | "password" | "recent-sign-in";
 export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
 
 /** What this account confirms a new passkey with, and (for an account with neither) until when its sign-in counts as recent. */

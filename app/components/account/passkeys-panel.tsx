@@ -1,9 +1,10 @@
 import { Form, useNavigation } from "@remix-run/react";
 
-import { AddPasskey, type PasskeyProof } from "~/components/auth/add-passkey";
+import { AddPasskey } from "~/components/auth/add-passkey";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { formatDate } from "~/domain/purchase";
+import type { PasskeyProof } from "~/domain/schemas/auth";
 
 interface Passkey {
   _id: string;

@@ -7,8 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { passkeyHostProblem } from "~/domain/passkey-host";
-
-export type PasskeyProof = "code" | "password" | "recent-sign-in";
+import type { PasskeyProof } from "~/domain/schemas/auth";
 
 /**
  * "Add a passkey": the owner confirms (a code when the authenticator app is on, else the password;

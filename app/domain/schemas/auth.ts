@@ -121,6 +121,8 @@ export const passkeySecondStepSchema = z.object({ challenge: challengeField, cre
  * What proves it is the owner adding a passkey, beyond the session (decision 258): the password, or
  * a code when the authenticator app is on. An account with neither signs in again first.
  */
+/** What an account confirms a new passkey with. */
+export type PasskeyProof = "code" | "password" | "recent-sign-in";
 export const PASSKEY_PROOF_MESSAGES = {
   passwordRequired: "Enter your password to add a passkey.",
   codeRequired: "Enter a code from your authenticator app (or a recovery code) to add a passkey.",
