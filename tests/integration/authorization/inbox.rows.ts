@@ -56,6 +56,16 @@ const pngFor = (roomOf: (f: Fixtures) => string) => (f: Fixtures) => ({
   },
 });
 
+/** The chat's message form as a browser sends it without JavaScript: multipart, no file chosen. */
+const messageForm = {
+  multipart: () => {
+    const form = new FormData();
+    form.append("message", "A question from the form");
+    form.append("file", new Blob([]), "");
+    return form;
+  },
+};
+
 export const rows: AuthorizationRow[] = [
   // Pages
   { route: "dashboard+/inbox.tsx", method: "GET", path: "/dashboard/inbox", expect: staffPage },
@@ -90,10 +100,26 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/inbox/" } }),
   },
   {
+    route: "dashboard+/inbox.$customerId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/inbox/${f.customerA.id}`,
+    note: "the message form (multipart)",
+    body: messageForm,
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/inbox/" } }),
+  },
+  {
     route: "dashboard+/messages.tsx",
     method: "GET",
     path: "/dashboard/messages",
     expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/inbox" } }),
+  },
+  {
+    route: "dashboard+/messages.tsx",
+    method: "POST",
+    path: "/dashboard/messages",
+    note: "the message form: always the customer's own thread",
+    body: messageForm,
+    expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/messages" }, team: 403 }),
   },
 
   // API
