@@ -11,6 +11,7 @@ import type { OrderStatus } from "~/domain/status";
 import { listBriefsNeeded } from "~/models/briefs.server";
 import { findOrderBySession, fulfilCheckoutSession, orderLines, retrieveCheckoutSession } from "~/models/orders.server";
 import { logger } from "~/utils/logger.server";
+import { getOptionalUser } from "~/web/auth.server";
 
 const STRIPE_SESSION_ID = /^[\w-]{1,255}$/;
 
@@ -28,7 +29,10 @@ function outcomeOf(status: OrderStatus): Outcome {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id")?.trim();
-  if (!sessionId) return data({ outcome: "unknown" as Outcome, order: null, briefs: [] }, { status: 404 });
+  // A signed-in customer is sent to their dashboard, and is not asked to set a password they have.
+  const viewer = await getOptionalUser(request);
+  const user = viewer ? { name: viewer.name, email: viewer.email } : null;
+  if (!sessionId) return data({ outcome: "unknown" as Outcome, order: null, briefs: [], user }, { status: 404 });
   // Checkout session ids are letters, digits and underscores; anything else never reaches Stripe or the database.
   if (!STRIPE_SESSION_ID.test(sessionId)) throw new Response("The session_id is not valid.", { status: 400 });
   try {
@@ -39,10 +43,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     logger.error({ err: error, sessionId }, "fulfilment from the success page failed");
   }
   const order = await findOrderBySession(sessionId);
-  if (!order) return data({ outcome: "unknown" as Outcome, order: null, briefs: [] }, { status: 404 });
+  if (!order) return data({ outcome: "unknown" as Outcome, order: null, briefs: [], user }, { status: 404 });
   const outcome = outcomeOf(order.status);
   return {
     outcome,
+    user,
     // Each purchase or plan of this order whose brief is still to answer (its link asks the buyer to sign in first).
     briefs: outcome === "paid" ? await listBriefsNeeded({ orderId: order.id }) : [],
     order: {
@@ -65,7 +70,7 @@ const HEADINGS: Record<Outcome, string> = {
 };
 
 export default function PurchaseSuccess() {
-  const { outcome, order, briefs } = useLoaderData<typeof loader>();
+  const { outcome, order, briefs, user } = useLoaderData<typeof loader>();
   const Icon = outcome === "paid" ? CircleCheck : outcome === "confirming" ? Clock : outcome === "not-paid" ? CircleX : CircleHelp;
   return (
     <div className="flex min-h-screen flex-col">
@@ -109,8 +114,9 @@ export default function PurchaseSuccess() {
               </h2>
               <OrderSummary lines={order.lines} />
               <p className="mt-4 text-sm text-slate-600">
-                We have also e-mailed you an order confirmation. New here? That e-mail brings a link to set your password, so you can follow your services in
-                the dashboard.
+                {user
+                  ? "We have also e-mailed you an order confirmation. Your dashboard shows this order and its services as they progress."
+                  : "We have also e-mailed you an order confirmation. New here? That e-mail brings a link to set your password, so you can follow your services in the dashboard."}
               </p>
             </section>
           ) : null}
@@ -120,7 +126,7 @@ export default function PurchaseSuccess() {
               Go to Home Page
             </ButtonLink>
             {outcome === "paid" || outcome === "confirming" ? (
-              <ButtonLink to="/login" size="lg">
+              <ButtonLink to={user ? "/dashboard" : "/login"} size="lg">
                 <LayoutDashboard className="size-5" />
                 View Dashboard
               </ButtonLink>

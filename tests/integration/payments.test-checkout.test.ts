@@ -11,7 +11,7 @@ import * as successRoute from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";
 
 import { settle } from "../support/call-route";
-import { createTestUser } from "../support/factories";
+import { createTestUser, sessionCookieFor } from "../support/factories";
 import { readOutbox } from "../support/outbox";
 import { CONTEXT, decodeEmail, emailsTo, formRequest, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
@@ -242,8 +242,20 @@ describe("the success page", () => {
     for (const query of ["?session_id=cs_test_nobody_paid_this", ""]) {
       const page = await success(query);
       expect(page.status).toBe(404);
-      expect(await page.json()).toEqual({ outcome: "unknown", order: null, briefs: [] });
+      expect(await page.json()).toEqual({ outcome: "unknown", order: null, briefs: [], user: null });
     }
+  });
+
+  test("a signed-in customer is pointed to their dashboard, never asked to set a password", async () => {
+    const email = uniqueEmail("signed-in");
+    const sessionId = sessionIdOf((await orderFromLanding({ name: "Signed In", email, services: services[4].id })).headers.get("Location")!);
+    await pay(sessionId, GOOD_CARD);
+    const [buyer] = await db.select().from(schema.users).where(eq(schema.users.email, email));
+    const request = new Request(`http://localhost/purchase/success?session_id=${sessionId}`, { headers: { Cookie: await sessionCookieFor(buyer.id) } });
+    const signedIn = await responseOf(() => successRoute.loader({ request, params: {}, context: CONTEXT }));
+    expect(await signedIn.json()).toMatchObject({ outcome: "paid", user: { email } });
+    // The same page signed out is for a buyer who may have no password yet.
+    expect(await (await success(`?session_id=${sessionId}`)).json()).toMatchObject({ outcome: "paid", user: null });
   });
 });
 

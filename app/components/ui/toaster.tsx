@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, startTransition, Suspense, useEffect, useState } from "react";
 
 /** Spec: toasts appear top-right on a dark theme and close automatically after 2 seconds. */
 export const TOAST_DURATION_MS = 2000;
@@ -24,8 +24,12 @@ function Ready() {
 export function Toaster() {
   const [mounted, setMounted] = useState(false);
   useEffect(() => {
-    mount = () => setMounted(true);
-    if (wanted) setMounted(true);
+    // A transition: the lazy toaster may suspend while its chunk loads. As an urgent update (a
+    // sign-in's toast arrives while the page still hydrates) it could land in React's synchronous
+    // re-render of the root, where suspending is React 18's error #345 (decision 263).
+    const show = () => startTransition(() => setMounted(true));
+    mount = show;
+    if (wanted) show();
     return () => {
       mount = null;
     };
