@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { io as connect } from "socket.io-client";
@@ -9,6 +10,7 @@ import { env } from "~/utils/env.server";
 
 import { sendSupport, ThreadClient, type ChatClient } from "../support/chat-helpers";
 import { createNodesDatabase, nodesAccount } from "../support/chat-nodes-helpers";
+import { parseMetrics } from "../support/prometheus";
 import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
 
 /*
@@ -16,6 +18,7 @@ import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess
  * them through the primary (cluster adapter); SIGTERM drains both and the primary exits 0.
  */
 
+const METRICS_TOKEN = "workers-metrics-token";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-workers-"));
 let database: Awaited<ReturnType<typeof createNodesDatabase>>;
 let server: ServerProcess;
@@ -42,7 +45,7 @@ beforeAll(async () => {
   ensureBuild();
   if (!env.databaseUrl) throw new Error("DATABASE_URL is not set: this suite needs PostgreSQL.");
   database = await createNodesDatabase(env.databaseUrl, inject("databaseTemplate"));
-  server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: "2", DATA_DIR: dataDir, LOG_LEVEL: "info" });
+  server = await startServer({ DATABASE_URL: database.url, WEB_CONCURRENCY: "2", DATA_DIR: dataDir, LOG_LEVEL: "info", METRICS_TOKEN: METRICS_TOKEN });
   // /healthz answers as soon as one worker listens; wait for the second (the primary replaces a
   // worker that fails its boot, e.g. losing a race to seed the catalogue on a fresh database).
   // Wait until both workers have logged that they listen: only then does the primary hand
@@ -151,6 +154,29 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
       await atStaff.has(["after the upgrade"], 10_000);
     } finally {
       upgrading.close();
+    }
+  }, 60_000);
+
+  test("one scrape of /metrics counts the requests of both workers", async () => {
+    // Each request and each scrape on a connection of its own: the primary hands them to the workers in turn.
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .get(`${server.url}${path}`, { agent: false, headers }, (res) => {
+            let body = "";
+            res.on("data", (chunk: Buffer) => (body += chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on("error", reject);
+      });
+    for (let i = 0; i < 20; i++) expect((await get("/api/services")).status).toBe(200);
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const { status, body } = await get("/metrics", { Authorization: `Bearer ${METRICS_TOKEN}` });
+      expect(status).toBe(200);
+      const served = parseMetrics(body)
+        .filter((s) => s.name === "http_request_duration_seconds_count" && s.labels.route === "/api/services")
+        .reduce((sum, s) => sum + s.value, 0);
+      expect(served).toBe(20);
     }
   }, 60_000);
 
