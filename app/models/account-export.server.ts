@@ -5,7 +5,9 @@ import { and, eq, like, notLike, or } from "drizzle-orm";
 
 import { supportRoomId, type ChatMessage } from "~/domain/chat";
 import { db, schema } from "~/utils/db.server";
+import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
+import { consume, limits, release } from "~/utils/rate-limit.server";
 import { storage } from "~/utils/storage.server";
 
 import { getAccount, toAccountJson } from "./account.server";
@@ -92,6 +94,36 @@ async function collectRecords(userId: string) {
     signInDevices,
     reports,
   };
+}
+
+export const EXPORT_RUNNING_MESSAGE = "Your data export is still being prepared. Please wait until it has finished, then try again.";
+
+/**
+ * An export may start for this account: one at a time (on every node), and a few an hour; past
+ * either, a 429 (decision 262). Answers the function that ends this one's turn (called once, when
+ * its zip has been read, abandoned or has failed); a node that dies mid-export loses the turn
+ * after the lease's half hour.
+ */
+export async function startAccountExport(userId: string): Promise<() => void> {
+  try {
+    await consume(limits.accountExportRunning, userId);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 429) throw new HttpError(429, EXPORT_RUNNING_MESSAGE, "RATE_LIMITED", { "Retry-After": "60" });
+    throw error;
+  }
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    release(limits.accountExportRunning, userId).catch((error: unknown) => logger.warn({ err: error, userId }, "could not end an account export's turn"));
+  };
+  try {
+    await consume(limits.accountExport, userId);
+  } catch (error) {
+    end();
+    throw error;
+  }
+  return end;
 }
 
 /**

@@ -71,6 +71,9 @@ export const limits = {
   chatMessage: limiter("chat-message", MESSAGE_RATE.points, MESSAGE_RATE.windowMs / 1000),
   /** Chat attachment uploads per user (app/domain/attachment-limits.ts). */
   chatUpload: limiter("chat-upload", ATTACHMENT_UPLOADS_PER_WINDOW, ATTACHMENT_UPLOAD_WINDOW_SECONDS),
+  /** Data exports per account an hour, and the one running per account (a lease given back when it ends; decision 262). */
+  accountExport: limiter("account-export", 3, 3600),
+  accountExportRunning: limiter("account-export-running", 1, 1800),
 };
 
 /** A 429 says how long to wait: the Retry-After in words ("…Please try again in about an hour."). */
@@ -102,6 +105,11 @@ export async function ensureAvailable(limit: RateLimiterAbstract, key: string) {
 /** Gives back a point `consume` spent (a successful sign-in is not a failure). */
 export async function refund(limit: RateLimiterAbstract, ...keys: string[]) {
   await Promise.all(keys.map((key) => limit.reward(key.toLowerCase(), 1)));
+}
+
+/** Forgets the key's count, refused attempts included: a lease (one at a time) given back. */
+export async function release(limit: RateLimiterAbstract, key: string) {
+  await limit.delete(key.toLowerCase());
 }
 
 /** Spends a point without refusing: the refusal comes on the next attempt. */

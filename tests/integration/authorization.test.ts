@@ -79,7 +79,14 @@ async function invoke(module: RouteModule, request: Request, params: Record<stri
   const handler = request.method === "GET" ? module.loader : module.action;
   if (!handler) return { status: request.method === "GET" && module.default ? 200 : 405 };
   try {
-    return outcomeOf(await handler({ request, params, context: loadContext() }));
+    const result: unknown = await handler({ request, params, context: loadContext() });
+    // A body nobody reads is let go, as a client that hangs up does (a streamed export ends its turn).
+    if (result instanceof Response && result.body) {
+      await result.body.cancel();
+      // The stream's own close comes on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return outcomeOf(result);
   } catch (error) {
     if (error instanceof Response || isDataWithInit(error)) return outcomeOf(error);
     return { status: 500, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

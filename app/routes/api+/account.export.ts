@@ -2,7 +2,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 
 import { exportFileName } from "~/domain/own-data";
 import { z } from "~/domain/zod";
-import { accountExport } from "~/models/account-export.server";
+import { accountExport, startAccountExport } from "~/models/account-export.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -20,11 +20,21 @@ export const loader = apiRoute(
       format: "binary",
       description: "A zip: account.json (profile, orders, purchases, subscriptions, receipts, messages, posts, reports) and reports/…",
     }),
-    summary: "Download your own data: a zip of account.json and your report files.",
+    errors: [429],
+    summary: "Download your own data: a zip of account.json and your report files. One at a time per account, 3 an hour.",
   },
   async ({ user }) => {
     const now = new Date();
-    const zip = await accountExport(user.id, now);
+    const end = await startAccountExport(user.id);
+    let zip;
+    try {
+      zip = await accountExport(user.id, now);
+    } catch (error) {
+      end();
+      throw error;
+    }
+    // Read to the end, abandoned by the client, or failed: the account may export again.
+    for (const event of ["end", "close", "error"]) zip.once(event, end);
     return new Response(createReadableStreamFromReadable(zip), {
       headers: {
         "Content-Type": "application/zip",
