@@ -31,12 +31,14 @@ export const AUDIT_ACTIONS = {
   "security.recovery_codes": "Made new recovery codes",
   "security.passkey_add": "Added a passkey",
   "security.passkey_remove": "Removed a passkey",
+  "job.retry": "Retried a failed background job",
+  "email.resend": "Sent an e-mail again",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
-export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post";
+export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -60,6 +62,8 @@ export function auditTargetHref(kind: string, id: string): string | null {
       return `/dashboard/catalogue/plans/${id}`;
     case "subscription":
       return `/dashboard/subscriptions/${id}`;
+    case "job":
+      return "/dashboard/jobs";
     case "post":
       return `/dashboard/calendar/posts/${id}`;
     default:

@@ -3,6 +3,7 @@ import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 
 import { BriefList } from "~/components/customer/customer-sections";
 import { BackLink } from "~/components/dashboard/back-link";
+import { EmailList } from "~/components/dashboard/email-list";
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { OrderTimeline } from "~/components/dashboard/order-timeline";
 import { RefundPanel } from "~/components/dashboard/refund-panel";
@@ -12,6 +13,7 @@ import { PLAN_CHARGE_LABELS } from "~/domain/order";
 import { formatDate } from "~/domain/purchase";
 import { refundFormSchema } from "~/domain/schemas/subscriptions";
 import { listBriefsForStaff } from "~/models/briefs.server";
+import { emailsOfOrder } from "~/models/emails.server";
 import { getOrderDetail } from "~/models/orders-list.server";
 import { previewRefund, refundOrder } from "~/models/refunds.server";
 import { HttpError } from "~/utils/http.server";
@@ -22,14 +24,15 @@ import { redirectWithToast } from "~/web/toast.server";
 
 /**
  * /dashboard/orders/:orderId: one order for staff: its lines, the customer, Stripe's ids, the
- * e-mails sent and its refunds, with the refund form (full or partial; works without JavaScript).
+ * e-mails sent (with their state, and Send again) and its refunds, with the refund form (full or partial; works without JavaScript).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireTeam(request);
   const detail = await getOrderDetail(params.orderId ?? "");
   if (!detail) throw pageNotFound();
   // One key per rendered form: submitting it twice (a double click, a resent POST) refunds once.
-  return { ...detail, briefs: await listBriefsForStaff({ orderId: detail.order._id }), refundKey: crypto.randomUUID() };
+  const [briefs, emails] = await Promise.all([listBriefsForStaff({ orderId: detail.order._id }), emailsOfOrder(detail.order._id)]);
+  return { ...detail, briefs, emails, refundKey: crypto.randomUUID() };
 }
 
 /**
@@ -78,7 +81,7 @@ function Dt({ children }: { children: React.ReactNode }) {
   return <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{children}</dt>;
 }
 
-function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustomerId, timeline, refundKey, briefs }: OrderData) {
+function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustomerId, timeline, refundKey, briefs, emails }: OrderData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const leftCents = order.amountCents - order.refundedCents;
@@ -189,6 +192,8 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
           busy={navigation.state === "submitting"}
         />
       </div>
+
+      <EmailList emails={emails} back={`/dashboard/orders/${order._id}`} headingId="order-emails-heading" />
 
       <OrderTimeline entries={timeline} />
     </section>

@@ -7,6 +7,7 @@ import { OnlineBadge } from "~/components/chat/online-badge";
 import { BriefsSection, GraderSection, NotesSection, OrdersSection } from "~/components/customer/customer-sections";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
+import { EmailList } from "~/components/dashboard/email-list";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { SectionBoundary } from "~/components/ui/section-error";
@@ -15,6 +16,7 @@ import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
+import { emailsOfCustomer } from "~/models/emails.server";
 import { addThreadNote } from "~/models/thread-notes.server";
 import { readForm } from "~/web/body-limit.server";
 import { loadCustomer, pageNotFound } from "~/web/guards.server";
@@ -28,13 +30,14 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const [profile, unread] = await Promise.all([
+  const [profile, emails, unread] = await Promise.all([
     getCustomerProfile(customer.id),
+    emailsOfCustomer(customer.id),
     // The unread badge is an extra: the customer still shows when it cannot be read.
     getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> })),
   ]);
   if (!profile) throw pageNotFound();
-  return { profile, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
+  return { profile, emails, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
 /** A note for the team (the form of the Internal notes section). */
@@ -49,7 +52,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerPage() {
-  const { profile, deleted, unread, staffId } = useLoaderData<typeof loader>();
+  const { profile, emails, deleted, unread, staffId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { customer } = profile;
   const base = `/dashboard/users/${customer._id}`;
@@ -102,6 +105,7 @@ export default function CustomerPage() {
           <BriefsSection profile={profile} idPrefix="customer" />
           <OrdersSection profile={profile} idPrefix="customer" />
           <GraderSection profile={profile} idPrefix="customer" />
+          <EmailList emails={emails} back={base} headingId="customer-emails-heading" />
           <NotesSection profile={profile} idPrefix="customer" error={actionData?.error} action={base} />
         </div>
       </div>

@@ -1,5 +1,7 @@
 import { seedCatalogue } from "#db/seed";
-import { db, schema } from "~/utils/db.server";
+import { database, db, schema } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { defineJob, jobs } from "~/utils/jobs.server";
 
 import { byRole, createTestUser, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
@@ -31,6 +33,14 @@ const staffApi = byRole({ anonymous: 401, customer: 403, team: 200 });
 const staffCreate = byRole({ anonymous: 401, customer: 403, team: 201 });
 const staffPost = byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/" } });
 const freshOrder = async () => paidOrder();
+defineJob({ kind: "authorization-row", retryLimit: 0, retryDelaySeconds: 1, leaseSeconds: 60, run: async () => {} });
+/** A failed job of its own per call (a retry spends it). */
+const failedJob = async () => {
+  const id = await jobs.enqueue("authorization-row");
+  await database.execute(`update pgboss.job set state = 'failed' where id = $1`, [id]);
+  return id;
+};
+const storedEmail = async () => (await sendEmail({ to: "authz-email@authz.test", subject: "Row", heading: "Row", paragraphs: ["Row."] })).id;
 const freshUser = async () => (await createTestUser({ role: "user", name: "Disable Me" })).id;
 
 export const rows: AuthorizationRow[] = [
@@ -62,6 +72,29 @@ export const rows: AuthorizationRow[] = [
   },
   { route: "dashboard+/orders.export[.]csv.ts", method: "GET", path: "/dashboard/orders/export.csv?status=paid", expect: staffPage },
   { route: "dashboard+/team.tsx", method: "GET", path: "/dashboard/team", expect: staffPage },
+  { route: "dashboard+/jobs.tsx", method: "GET", path: "/dashboard/jobs", expect: staffPage },
+  {
+    route: "dashboard+/jobs.$jobId.retry.ts",
+    method: "POST",
+    path: async () => `/dashboard/jobs/${await failedJob()}/retry`,
+    body: () => ({ form: {} }),
+    expect: staffPost,
+  },
+  {
+    route: "dashboard+/jobs.$jobId.retry.ts",
+    method: "POST",
+    path: "/dashboard/jobs/not-a-job/retry",
+    note: "no such job",
+    body: () => ({ form: {} }),
+    expect: byRole({ anonymous: login, customer: 403, team: 404 }),
+  },
+  {
+    route: "dashboard+/emails.$emailId.resend.ts",
+    method: "POST",
+    path: async () => `/dashboard/emails/${await storedEmail()}/resend`,
+    body: () => ({ form: { back: "/dashboard/orders" } }),
+    expect: staffPost,
+  },
   {
     route: "dashboard+/team.tsx",
     method: "POST",
