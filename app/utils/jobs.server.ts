@@ -10,7 +10,7 @@ import { logger } from "./logger.server";
  * a claim is `FOR UPDATE SKIP LOCKED` (a job runs on one node), a failure is retried with
  * exponential backoff, a job whose node died is failed by the lease (`expireInSeconds`) and retried
  * elsewhere, and a job that ran out of attempts stays `failed` with its error. This file adds the
- * loop that runs them, recurring jobs (once across nodes: docs/decisions/272) and the staff's view.
+ * loop that runs them, recurring jobs (once across nodes) and the staff's view.
  */
 
 /** What a handler is told about the run. */
