@@ -1,5 +1,6 @@
 import { NoteCard } from "~/components/customer/customer-sections";
 import { cn } from "~/components/ui/cn";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ChatMessage } from "~/domain/chat";
 import type { NoteJson } from "~/domain/schemas/workspace";
 
@@ -44,6 +45,8 @@ export function MessageList({
   /** Staff's internal notes, placed between the messages by time in a style of their own. */
   notes?: NoteJson[];
 }) {
+  // The page's copy is drawn in the server's time zone: once hydrated, each time is drawn again in the reader's.
+  const hydrated = useHydrated();
   // Notes older than the first loaded message wait until earlier messages are loaded.
   const from = hasEarlier ? (messages[0]?.createdAt ?? "") : "";
   const notesBefore = (index: number) =>
@@ -86,7 +89,9 @@ export function MessageList({
             <span className="text-xs text-slate-600">
               <span className="font-semibold text-slate-800">{own ? "You" : m.senderId.name}</span>
               {" · "}
-              <time dateTime={m.createdAt}>{formatMessageTime(m.createdAt)}</time>
+              <time key={hydrated ? "local" : "page"} dateTime={m.createdAt} suppressHydrationWarning>
+                {formatMessageTime(m.createdAt)}
+              </time>
             </span>
             {m.messageType === "file" && m.attachment ? <AttachmentView attachment={m.attachment} own={own} /> : null}
             {m.messageType !== "file" || !m.attachment || m.message !== m.attachment.fileName ? (
