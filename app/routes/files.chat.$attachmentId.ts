@@ -10,8 +10,7 @@ import {
 } from "~/models/chat-attachments.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { requireUser } from "~/web/auth.server";
-import { pageNotFound } from "~/web/guards.server";
+import { pageNotFound, requireFileReader } from "~/web/guards.server";
 
 /*
  * GET /files/chat/:attachmentId — a chat attachment at a stable address (docs/decisions/180):
@@ -50,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** The attachment when the signed-in user may open it, else null (404 for a stranger as for a missing file). */
 async function memberAttachment(request: Request, id: string): Promise<AttachmentRow | null> {
-  const user = await requireUser(request);
+  const user = await requireFileReader(request);
   try {
     return await getAttachmentFor(user, id);
   } catch (error) {

@@ -3,18 +3,16 @@ import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remi
 import { getPostMediaFor, openPostMedia } from "~/models/posts.server";
 import { contentDisposition } from "~/models/report-links.server";
 import { logger } from "~/utils/logger.server";
-import { getIdentity, requireUser } from "~/web/auth.server";
-import { pageNotFound } from "~/web/guards.server";
+import { pageNotFound, requireFileReader } from "~/web/guards.server";
 
 /*
  * GET /files/posts/:mediaId — a post's image or video at a stable address: staff, and the post's
  * customer once it is out of draft (session cookie or bearer, asked on every request). Signed out:
- * the sign-in page; anyone else, or no such file: 404. Served inline, sandboxed.
+ * the sign-in page; anyone else (an account held to its second-factor set-up too), or no such file: 404. Served inline, sandboxed.
  */
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const identity = await getIdentity(request);
-  const user = identity?.user ?? (await requireUser(request));
+  const user = await requireFileReader(request);
   const media = await getPostMediaFor(user, params.mediaId ?? "");
   if (!media) return pageNotFound();
   let body;

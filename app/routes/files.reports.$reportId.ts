@@ -2,7 +2,7 @@ import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remi
 
 import { contentDisposition, findReport, getReportFor, openReportFile, verifyDownloadSignature, type ReportRow } from "~/models/reports.server";
 import { logger } from "~/utils/logger.server";
-import { getIdentity } from "~/web/auth.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { pageNotFound } from "~/web/guards.server";
 
 /*
@@ -23,8 +23,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       logger.warn({ reportId }, "refused a report download with a bad or expired signature");
     }
   } else {
-    const identity = await getIdentity(request);
-    if (identity && !identity.setupOnly) report = await getReportFor(identity.user, reportId).catch(() => null);
+    const user = await getOptionalUser(request);
+    if (user) report = await getReportFor(user, reportId).catch(() => null);
   }
   if (!report) return pageNotFound();
 

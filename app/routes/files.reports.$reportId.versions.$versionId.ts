@@ -4,7 +4,7 @@ import { can } from "~/domain/permissions";
 import { findReportVersion } from "~/models/report-versions.server";
 import { contentDisposition, openReportFile } from "~/models/reports.server";
 import { logger } from "~/utils/logger.server";
-import { getIdentity } from "~/web/auth.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { pageNotFound } from "~/web/guards.server";
 
 /*
@@ -12,8 +12,9 @@ import { pageNotFound } from "~/web/guards.server";
  * (session or bearer) only: customers only ever get the current file. Anything else: 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const identity = await getIdentity(request);
-  if (!identity || !can(identity.user, "reports:list-any")) return pageNotFound();
+  // An account held to its second-factor set-up counts as signed out here, as everywhere.
+  const user = await getOptionalUser(request);
+  if (!user || !can(user, "reports:list-any")) return pageNotFound();
   const version = await findReportVersion(params.reportId ?? "", params.versionId ?? "");
   if (!version) return pageNotFound();
   let body;

@@ -3,7 +3,7 @@ import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchase } from "~/models/purchases.server";
 import { getSubscriptionFor, toSubscription } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
-import { requireTeam, requireUser } from "~/web/auth.server";
+import { getIdentity, requireTeam, requireUser } from "~/web/auth.server";
 
 /*
  * Guards shared by the dashboard's browser loaders and actions. Each loader calls one of these
@@ -16,6 +16,15 @@ export const pageNotFound = () =>
     status: 404,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
+
+/**
+ * File routes (/files/…) read with the session: the signed-in user; signed out, the sign-in page; an
+ * account held to its second-factor set-up is a stranger there (404), as on every other file route.
+ */
+export async function requireFileReader(request: Request) {
+  if ((await getIdentity(request))?.setupOnly) throw pageNotFound();
+  return requireUser(request);
+}
 
 /** A page-level 404 for a model's "not found or not yours" HttpError; other errors go on. */
 export function asPageError(error: unknown): never {
