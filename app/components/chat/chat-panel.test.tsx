@@ -1,5 +1,4 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { StaticRouter } from "react-router-dom/server";
 import { describe, expect, test } from "vitest";
 
 import type { ChatMessage } from "~/domain/chat";
@@ -22,13 +21,18 @@ const message: ChatMessage = {
 
 const render = (url: string, error: string | null = null) =>
   renderToStaticMarkup(
-    <StaticRouter location={url}>
+    <>
       <ChatPanel
         customerId={customer.id}
         currentUser={customer}
-        page={{ thread: { messages: [message], hasEarlier: true, before: null }, error, draft: error ? "kept text" : undefined }}
+        page={{
+          thread: { messages: [message], hasEarlier: true, before: null },
+          location: { pathname: new URL(url, "http://x").pathname, search: new URL(url, "http://x").search },
+          error,
+          draft: error ? "kept text" : undefined,
+        }}
       />
-    </StaticRouter>,
+    </>,
   );
 
 describe("the chat panel drawn by the server", () => {

@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
@@ -35,6 +35,8 @@ export interface ChatPanelProps {
    */
   page?: {
     thread: ChatThreadPage;
+    /** The page's address (the form posts to it; earlier messages are `?before=` on it). */
+    location: { pathname: string; search: string };
     /** The page's message form was refused: why, and the text to put back in the box. */
     error?: string | null;
     /** The box's text as the page came (a saved reply put in without JavaScript, a refused message's text). */
@@ -72,9 +74,8 @@ const STATUS_TEXT: Record<Exclude<SocketStatus, "connected">, string> = {
   offline: "Offline. Reload the page to reconnect.",
 };
 
-/** This page's address with `before` set (an older page) or removed; the saved reply put in (`insert`) goes when a message is posted. */
-function usePageLinks() {
-  const location = useLocation();
+/** The page's address with `before` set (an older page) or removed; the saved reply put in (`insert`) goes when a message is posted. */
+function pageLinks(location: { pathname: string; search: string }) {
   const at = (before: string | null, dropInsert = false) => {
     const params = new URLSearchParams(location.search);
     if (before) params.set("before", before);
@@ -90,7 +91,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   // The connection is open while the chat is on screen; leaving it (another tab) closes it.
   useSocketConnection();
   const hydrated = useHydrated();
-  const links = usePageLinks();
+  const links = pageLinks(page?.location ?? { pathname: "", search: "" });
   const { socket, status } = useOptionalSocket() ?? { socket: null, status: "connecting" as const };
   const connected = status === "connected";
   const conversation = useConversation({ customerId, socket, connected, serviceId, initial: page?.thread ?? null });

@@ -176,7 +176,8 @@ export default function InboxThread() {
   const data = useLoaderData<typeof loader>();
   const thread = useLiveThread(data.thread, data.roomId);
   const actionData = useActionData<typeof action>();
-  const customerPane = new URLSearchParams(useLocation().search).get("pane") === "customer" && !!data.profile;
+  const location = useLocation();
+  const customerPane = new URLSearchParams(location.search).get("pane") === "customer" && !!data.profile;
   const toCustomer = usePaneLink("customer");
   const toConversation = usePaneLink(null);
   const listLink = `/dashboard/inbox${toConversation === "?" ? "" : toConversation}`;
@@ -211,6 +212,7 @@ export default function InboxThread() {
             className="h-[70dvh] lg:h-auto lg:min-h-0 lg:flex-1"
             page={{
               thread: data.chat,
+              location,
               error: actionData?.intent === "message" ? actionData.error : null,
               draft: actionData?.intent === "message" ? actionData.draft : data.draft,
             }}

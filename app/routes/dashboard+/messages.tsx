@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
@@ -35,6 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Messages() {
   const { currentUser, seenId, thread } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
+  const location = useLocation();
   return (
     <section aria-labelledby="messages-heading" className="space-y-4">
       <div>
@@ -47,7 +48,7 @@ export default function Messages() {
         customerId={currentUser.id}
         currentUser={currentUser}
         seenId={seenId}
-        page={{ thread, error: refused?.error ?? null, draft: refused?.draft }}
+        page={{ thread, location, error: refused?.error ?? null, draft: refused?.draft }}
       />
     </section>
   );
