@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-import { axeViolations, expect, latestEmail, test } from "./fixtures";
+import { axeViolations, expect, latestEmail, storageStateFor, test } from "./fixtures";
 
 /*
  * The storefront on the embedded default (no Stripe key): the landing page, the order modal and
@@ -80,7 +80,10 @@ test("the landing page shows every section with its headings, prices and plans @
   ]) {
     await expect(footer.getByRole("link", { name })).toHaveAttribute("href", href);
   }
-  await expect(footer).toContainText("© 2023");
+  // The year is the server's at render, not a year typed into the page.
+  await expect(footer).toContainText(`© ${new Date().getUTCFullYear()} BrandLift`);
+  // No stars without reviews behind them (decision 265).
+  await expect(services.getByText(/out of 5|reviews?\b/)).toHaveCount(0);
 });
 
 test("the order modal: Continue waits for a tick, lists the choices, validates, and closes", async ({ page }) => {
@@ -115,6 +118,51 @@ test("the order modal: Continue waits for a tick, lists the choices, validates, 
   await expect(dialog).toBeVisible();
   await page.mouse.click(5, 450);
   await expect(dialog).toBeHidden();
+});
+
+test("a box ticked while the page loads counts once the page is ready", async ({ page }) => {
+  // The page's scripts are held until a box is ticked: the tick lands before React hydrates.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const loading = page.goto("/");
+  const audit = page.getByRole("checkbox", { name: /Social Media Audit/ });
+  await audit.check();
+  release();
+  await loading;
+  await expect(audit).toBeChecked();
+  await expect(page.getByText(/^1 selected · \$28\.99$/)).toBeVisible();
+  const continueButton = page.getByRole("button", { name: "Continue", exact: true });
+  await expect(continueButton).toBeEnabled();
+  await page.unrouteAll();
+
+  // Away and Back: the picker counts what the browser gives back, ticked or restored.
+  await page.getByRole("checkbox", { name: /Profile Makeover/ }).check();
+  await page.goto("/terms");
+  await page.goBack();
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const ticked = await page.getByRole("checkbox", { checked: true }).count();
+  await expect(page.getByText(ticked === 0 ? "Tick at least one service to continue." : new RegExp(`^${ticked} selected · `))).toBeVisible();
+  await expect(continueButton).toBeEnabled({ enabled: ticked > 0 });
+});
+
+test.describe("signed in", () => {
+  test.use({ storageState: storageStateFor("customer") });
+
+  test("a customer's success page links to their dashboard and asks for no password", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("checkbox", { name: /Social Media Audit/ }).check();
+    await page.getByRole("button", { name: "Continue", exact: true }).click();
+    await page.getByRole("dialog", { name: "Complete your order" }).getByRole("button", { name: "Submit Order" }).click();
+    await payWithTestCard(page);
+    await expect(page.getByRole("link", { name: "View Dashboard" })).toHaveAttribute("href", "/dashboard");
+    await expect(page.getByText(/set your password/)).toHaveCount(0);
+    await page.getByRole("link", { name: "View Dashboard" }).click();
+    await expect(page).toHaveURL(/\/dashboard/);
+  });
 });
 
 test("the order modal shows 'Submitting...' while it submits and then goes to the checkout", async ({ page }) => {
@@ -245,10 +293,17 @@ test("a plan's Continue opens the order form for a monthly subscription @no-js",
   await payWithTestCard(page);
 });
 
-test("the contact form needs only an e-mail and thanks the visitor @no-js", async ({ page }) => {
+test("the contact form needs an e-mail and a message, refuses a blank one, and thanks the visitor @no-js", async ({ page }) => {
   await page.goto("/#contact");
   const form = page.getByRole("form", { name: "Send us a message" });
   await form.getByLabel(/E-mail/).fill(unique("contact"));
+  // Spaces pass the browser's own check; the server refuses them and says why, beside the field.
+  await form.getByLabel(/Message/).fill("   ");
+  await form.getByRole("button", { name: "Send" }).click();
+  await expect(form.getByText("Please write your message.")).toBeVisible();
+  await expect(form.getByLabel(/Message/)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toHaveCount(0);
+  await form.getByLabel(/Message/).fill("Can you run our Instagram?");
   await form.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeVisible();
 });
@@ -266,6 +321,7 @@ test.describe("without JavaScript", () => {
     await page.goto("/#contact");
     const form = page.getByRole("form", { name: "Send us a message" });
     await form.getByLabel(/E-mail/).fill(unique("in-view"));
+    await form.getByLabel(/Message/).fill("Hello from a phone without JavaScript");
     await form.getByRole("button", { name: "Send" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeInViewport();
   });
