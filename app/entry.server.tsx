@@ -84,5 +84,17 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
     databaseUnavailable.add(request);
     return void logger.warn({ err: error, url: request.url }, "database unavailable");
   }
+  // A method a route does not take (405) or a path no route matches (404): the client's mistake, not ours.
+  if (isClientRoutingError(error)) return void logger.info({ url: request.url, method: request.method, reason: (error as Error).message }, "refused request");
   logger.error({ err: error, url: request.url }, "unhandled route error");
 };
+
+/** The errors Remix's router makes for a request no route handles (it answers 404 or 405 itself). */
+function isClientRoutingError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    /^(?:You made an? \w+ request to ".*" but did not provide an? `(?:action|loader)` for route|Invalid request method "|No route matches URL ")/s.test(
+      error.message,
+    )
+  );
+}
