@@ -1,11 +1,11 @@
-import { pino } from "pino";
+import { symbols } from "pino";
 import { afterEach, describe, expect, test } from "vitest";
 
 import { httpSerializers, logger, redactUrl } from "./logger.server";
 
 /** What the real logger writes, captured from its own stream while the test runs at info level. */
 function captureLog(run: () => void): Record<string, unknown>[] {
-  const stream = (logger as unknown as Record<symbol, { write: (line: string) => void }>)[pino.symbols.streamSym]!;
+  const stream = (logger as unknown as Record<symbol, { write: (line: string) => void }>)[symbols.streamSym]!;
   const write = stream.write;
   const lines: string[] = [];
   const level = logger.level;
