@@ -7,6 +7,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { InlineStylesProvider } from "~/components/inline-styles";
 import { NonceProvider } from "~/components/nonce";
 import inlineCss from "~/styles/tailwind.css?inline";
+
+import "~/models/backlog-metrics.server";
+
 import { isDatabaseUnavailable } from "~/utils/db.server";
 import { isBodyLimitError } from "~/web/body-limit.server";
 import { deferHydration } from "~/web/deferred-hydration.server";
