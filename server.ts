@@ -13,7 +13,7 @@ import { pinoHttp } from "pino-http";
 
 import type * as EntryModule from "./app/entry.server";
 import { env } from "./app/utils/env.server";
-import { isApiPath } from "./app/utils/http.server";
+import { errorBody, isApiPath } from "./app/utils/http.server";
 import { httpSerializers, logger } from "./app/utils/logger.server";
 import { bodyLimit, bodyLimitErrors } from "./app/web/body-limit.server";
 import { answerClientError } from "./app/web/client-error.server";
@@ -120,6 +120,14 @@ async function startNode() {
   app.use(bodyLimit);
   app.use(privateCache);
   if (landingCache) app.use(landingCache.middleware);
+
+  // A malformed percent-encoding in an /api path is the documented 400 whatever the method, before
+  // Remix matches a route (which would answer 405 to a method the route does not take).
+  app.use((req, res, next) => {
+    if (!isApiPath(req.path) || decodablePath(req.path)) return next();
+    res.status(400).set("Cache-Control", "no-store");
+    res.json(errorBody("The URL's path is not valid percent-encoding.", "MALFORMED_PATH", res.locals.requestId as string));
+  });
 
   // A RegExp, not "*": Express would decode the path as a parameter and answer HTML on bad percent-encoding.
   app.all(
@@ -239,4 +247,13 @@ function staticHeadersOf(middleware: express.RequestHandler): Record<string, str
   };
   middleware({ headers: {}, method: "GET", url: "/api", path: "/api" } as express.Request, res as unknown as express.Response, () => {});
   return headers;
+}
+
+function decodablePath(path: string) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

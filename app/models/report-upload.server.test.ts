@@ -40,6 +40,12 @@ describe("report file checks", () => {
     expect(sanitizeFileName("invoice\u202Efdp.exe")).toBe("invoicefdp.exe");
     expect(sanitizeFileName("a\u0000b\u001fc.png")).toBe("abc.png");
     expect(sanitizeFileName("...hidden.pdf")).toBe("hidden.pdf");
+    // Over 200 characters: the last 200 are kept (the extension with them), never half an emoji.
+    const long = sanitizeFileName(`${"a".repeat(100)}${"😀".repeat(150)}.docx`);
+    expect(Array.from(long)).toHaveLength(200);
+    expect(long.endsWith("😀.docx")).toBe(true);
+    expect(long).not.toMatch(/[\uD800-\uDFFF]/u);
+    expect(Buffer.from(long, "utf8").toString("utf8")).toBe(long);
   });
 
   it("Content-Disposition carries an ASCII fallback and the exact UTF-8 name", () => {

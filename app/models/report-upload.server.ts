@@ -40,7 +40,9 @@ export function sanitizeFileName(raw: string): string {
     .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "")
     .replace(/^[.\s]+/, "")
     .trim();
-  return cleaned.slice(-200);
+  // The last 200 characters (code points, never half of a surrogate pair), so the extension stays.
+  const characters = Array.from(cleaned);
+  return characters.length > 200 ? characters.slice(-200).join("") : cleaned;
 }
 
 /** The content must be what the extension says it is. */

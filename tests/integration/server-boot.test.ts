@@ -187,6 +187,15 @@ describe("the production server with no settings", () => {
     const malformed = await rawGet(`${server.url}/api/services/purchases/%ZZ`);
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body.toString())).toMatchObject({ success: false, code: "MALFORMED_PATH" });
+    // …whatever the method, even one the route does not take (Remix would answer 405 first), and
+    // on a path no route takes (404 otherwise).
+    for (const method of ["GET", "POST", "DELETE", "PATCH"]) {
+      for (const route of ["/api/services/%ZZ", "/api/chat/threads/%ZZ", "/api/%ZZ", "/api/orders/%E0%A4"]) {
+        const refused = await rawRequest(`${server.url}${route}`, { "Content-Type": "application/json" }, method);
+        expect(refused.status, `${method} ${route}`).toBe(400);
+        expect(JSON.parse(refused.body.toString()), `${method} ${route}`).toMatchObject({ success: false, code: "MALFORMED_PATH" });
+      }
+    }
     const head = await rawRequest(`${server.url}/api/services`, {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
