@@ -38,7 +38,7 @@ function isDateTime(value: string): boolean {
 /** "2026-11-23": a calendar day that exists. */
 export const dayField = (label: string) => {
   const message = `${label} must be a date like 2026-11-23, ${years}.`;
-  return z.string({ error: message }).refine(isDay, { error: message });
+  return z.iso.date({ error: message }).refine(isDay, { error: message });
 };
 
 /** "2026-11": a month. */
@@ -50,8 +50,9 @@ export const monthField = (label: string) => {
 /** "2026-12-03T14:00:00Z" (any offset): an instant. Normalised to UTC ISO 8601. */
 export const dateTimeField = (label: string) => {
   const message = `${label} must be an ISO 8601 date and time, e.g. 2026-12-03T14:00:00Z, ${years}.`;
-  return z
-    .string({ error: message })
+  // z.iso.datetime, so the OpenAPI document says `format: date-time`; the range is checked after it.
+  return z.iso
+    .datetime({ offset: true, error: message })
     .refine(isDateTime, { error: message })
     .transform((value) => new Date(value).toISOString());
 };

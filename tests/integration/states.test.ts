@@ -74,10 +74,10 @@ describe("the set-password page", () => {
     const newcomer = await createAccount("user");
     const setToken = await issuePasswordToken(newcomer.user.id, "set");
     const setPage = await call(resetPassword.loader, new URL(passwordLink(setToken)).pathname + new URL(passwordLink(setToken)).search);
-    expect(await readJson(setPage)).toEqual({ token: setToken, newAccount: true, invitedStaff: false });
+    expect(await readJson(setPage)).toEqual({ token: setToken, newAccount: true, invitedStaff: false, unusable: null });
 
     const resetToken = await issuePasswordToken(newcomer.user.id, "reset");
     const resetPage = await call(resetPassword.loader, `/reset-password?token=${resetToken}`);
-    expect(await readJson(resetPage)).toEqual({ token: resetToken, newAccount: false, invitedStaff: false });
+    expect(await readJson(resetPage)).toEqual({ token: resetToken, newAccount: false, invitedStaff: false, unusable: null });
   });
 });
