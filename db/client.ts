@@ -49,6 +49,16 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
         ? JSON.stringify(value)
         : (value ?? null),
     );
+    if (params.length === 0) {
+      // Several statements, perhaps their own BEGIN … COMMIT (pg-boss's migration): one connection of
+      // the pool for them all, which postgres.js insists on for a transaction.
+      const connection = await client.reserve();
+      try {
+        return { rows: [...(await connection.unsafe(text))] };
+      } finally {
+        connection.release();
+      }
+    }
     const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
     return { rows: [...rows] };
   };

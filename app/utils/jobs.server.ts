@@ -87,6 +87,7 @@ export class JobEngine {
   private readonly now: () => Date;
   private started: Promise<void> | undefined;
   private readonly queues = new Set<string>();
+  private readonly creatingQueues = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private readonly maintenanceMs: number;
@@ -134,10 +135,27 @@ export class JobEngine {
   private async queue(kind: string) {
     await this.ready();
     if (this.queues.has(kind)) return;
-    // createQueue does nothing when it exists; updateQueue keeps a changed policy in step.
-    await this.boss.createQueue(kind, this.queueOptions(kind));
-    await this.boss.updateQueue(kind, this.queueOptions(kind));
-    this.queues.add(kind);
+    let creating = this.creatingQueues.get(kind);
+    if (!creating) {
+      creating = this.createQueue(kind).finally(() => this.creatingQueues.delete(kind));
+      this.creatingQueues.set(kind, creating);
+    }
+    await creating;
+  }
+
+  private async createQueue(kind: string) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // createQueue does nothing when it exists; updateQueue keeps a changed policy in step.
+        await this.boss.createQueue(kind, this.queueOptions(kind));
+        await this.boss.updateQueue(kind, this.queueOptions(kind));
+        this.queues.add(kind);
+        return;
+      } catch (error) {
+        // Nodes booting together may make the same new queue at once: PostgreSQL picks one to try again.
+        if ((error as { code?: string }).code !== "40P01" || attempt === 5) throw error;
+      }
+    }
   }
 
   /** Stores a job (inside `tx` when given: it exists only if the transaction commits). Answers its id. */
@@ -199,8 +217,9 @@ export class JobEngine {
     for (const definition of kinds.values()) {
       if (!definition.everyMs) continue;
       await this.queue(definition.kind);
+      // The row first, on its own: two nodes inserting it in their transactions deadlock on PostgreSQL.
+      await this.database.db.insert(schema.jobSchedules).values({ kind: definition.kind, nextRunAt: now }).onConflictDoNothing();
       const due = await this.database.db.transaction(async (tx) => {
-        await tx.insert(schema.jobSchedules).values({ kind: definition.kind, nextRunAt: now }).onConflictDoNothing();
         const [row] = await tx
           .update(schema.jobSchedules)
           .set({ nextRunAt: new Date(now.getTime() + definition.everyMs!) })
