@@ -64,7 +64,10 @@ describe("csvCell", () => {
 
   test("property: no piece of a cell, split on , ; tab CR or LF without regard to quotes, starts a formula", () => {
     const pieces = fc.constantFrom("=", "+", "-", "@", ",", ";", "\t", "\r", "\n", " ", '"', "'", "a", "1", "SUM(A1)", "\u00a0");
-    const text = fc.oneof(fc.string(), fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join("")));
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join("")),
+    );
     fc.assert(
       fc.property(text, (value) => {
         const cell = csvCell(value);

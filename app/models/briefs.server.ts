@@ -412,5 +412,11 @@ async function sendReminder(reminder: ClaimedReminder) {
 
 /** The reminder sweep, every ten minutes, as a job (once across nodes). */
 export function startBriefReminderSweep(): () => void {
-  return startSweep({ kind: "brief-reminders", everyMs: BRIEF_REMINDER_SWEEP_MS, work: sendBriefReminders, done: "sent brief reminders", failed: "the brief reminder sweep failed" });
+  return startSweep({
+    kind: "brief-reminders",
+    everyMs: BRIEF_REMINDER_SWEEP_MS,
+    work: sendBriefReminders,
+    done: "sent brief reminders",
+    failed: "the brief reminder sweep failed",
+  });
 }

@@ -103,5 +103,11 @@ async function sendNotice(customerId: string) {
 
 /** The review e-mail sweep, every five minutes, as a job (once across nodes). */
 export function startReviewNoticeSweep(): () => void {
-  return startSweep({ kind: "review-notices", everyMs: REVIEW_SWEEP_MS, work: sendReviewNotices, done: "sent review e-mails", failed: "the review e-mail sweep failed" });
+  return startSweep({
+    kind: "review-notices",
+    everyMs: REVIEW_SWEEP_MS,
+    work: sendReviewNotices,
+    done: "sent review e-mails",
+    failed: "the review e-mail sweep failed",
+  });
 }
