@@ -132,6 +132,8 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
     const email = normalizeEmail(user.email);
     await tx.delete(schema.leads).where(eq(schema.leads.email, email));
     await tx.delete(schema.gradeEmails).where(eq(schema.gradeEmails.email, email));
+    // The e-mails written to them (their links and words); one still waiting is not sent.
+    await tx.delete(schema.emails).where(or(eq(schema.emails.userId, userId), sql`lower(${schema.emails.recipient}) = ${email}`));
 
     // The books: orders stay with their amounts, lines, dates and Stripe ids, not with the person.
     const anonymous = deletedEmail(userId);

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { DELETED_NAME, OWN_DATA_MESSAGES } from "~/domain/own-data";
@@ -121,6 +121,11 @@ describe("DELETE /api/account", () => {
       .values({ gradeId: await gradeId(), email: account.email.toLowerCase(), name: "Dana" })
       .returning();
     const otherBearer = (await createSession(account.id, "bearer")).token;
+    const message = { to: account.email, subject: "Your order", heading: "Thanks", paragraphs: ["Hi"] };
+    await db.insert(schema.emails).values([
+      { recipient: account.email, subject: "sent to them", message, userId: account.id, state: "sent" },
+      { recipient: account.email.toUpperCase(), subject: "still waiting", message, state: "retrying" },
+    ]);
 
     await deletionRemovesFiles(scenario, onDisk);
 
@@ -144,6 +149,12 @@ describe("DELETE /api/account", () => {
 
     await settleBackgroundTasks();
     expect(readOutbox(account.email).map((mail) => mail.subject)).toContain("Your BrandLift account was deleted");
+    // What was written to them before is gone; only the goodbye is on record.
+    const left = await db
+      .select({ subject: schema.emails.subject })
+      .from(schema.emails)
+      .where(sql`lower(${schema.emails.recipient}) = ${account.email.toLowerCase()}`);
+    expect(left.map((row) => row.subject)).toEqual(["Your BrandLift account was deleted"]);
   });
 
   test("a wrong password is a 400 in the password change's words, and nothing changes", async () => {
