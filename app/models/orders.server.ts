@@ -3,13 +3,14 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { isUuid } from "~/domain/ids";
 import { planLineName, type OrderLine } from "~/domain/order";
 import { db, schema, type Tx } from "~/utils/db.server";
+import { sendStoredEmails } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { idOf, paymentGateway, stripe, type CheckoutLine, type CheckoutSession } from "~/utils/stripe.server";
 
 import { openBriefs } from "./briefs.server";
 import { ensurePackageService, findPlan } from "./catalogue.server";
-import { sendOrderEmails } from "./order-emails.server";
+import { storeOrderEmails, teamRecipients } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
 
@@ -214,7 +215,9 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
     return !order || !matches ? "unknown-order" : !paid ? "unpaid" : "already-fulfilled";
   }
   const now = new Date();
-  const result = await db.transaction(async (tx): Promise<{ outcome: FulfilmentOutcome; customer?: User }> => {
+  // Read before the transaction (the embedded database has one connection: no read beside it).
+  const [lines, team] = await Promise.all([orderLines(order), teamRecipients()]);
+  const result = await db.transaction(async (tx): Promise<{ outcome: FulfilmentOutcome; customer?: User; emailJobs?: string[] }> => {
     if (!(await recordStripeEvent(tx, event))) return { outcome: "duplicate-event" };
     // The conditional update is the lock: a concurrent second caller waits here, then matches nothing.
     const [won] = await tx
@@ -251,14 +254,14 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
         .where(eq(schema.subscriptions.orderId, order.id));
     }
     await openBriefs(tx, order.id, customer.id, now);
-    return { outcome: "fulfilled", customer };
+    const emailJobs = await storeOrderEmails(tx, order, customer, lines, team);
+    return { outcome: "fulfilled", customer, emailJobs };
   });
-  const { outcome, customer } = result;
+  const { outcome, customer, emailJobs } = result;
   if (outcome === "fulfilled" && customer) {
     logger.info({ orderId: order.id, userId: customer.id }, "order fulfilled");
-    await sendOrderEmails(order, customer, await orderLines(order)).catch((error: unknown) =>
-      logger.error({ err: error, orderId: order.id }, "sending the order e-mails failed"),
-    );
+    // Stored with the order: sent now, or by their jobs later if this fails or the node stops.
+    await sendStoredEmails(emailJobs ?? []);
   }
   return outcome;
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 
 import type { Role } from "~/domain/status";
-import { db, schema } from "~/utils/db.server";
+import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
@@ -38,10 +38,10 @@ export function passwordLink(token: string) {
 }
 
 /** Issues a fresh link secret; older unused links of the account stop working. */
-export async function issuePasswordToken(userId: string, purpose: PasswordTokenPurpose) {
+export async function issuePasswordToken(userId: string, purpose: PasswordTokenPurpose, within?: Tx) {
   const token = randomToken();
   const now = new Date();
-  await db.transaction(async (tx) => {
+  await (within ?? db).transaction(async (tx) => {
     await tx
       .update(schema.passwordTokens)
       .set({ usedAt: now })
@@ -139,6 +139,16 @@ export async function sendSetPasswordEmail(user: Recipient) {
   const token = await issuePasswordToken(user.id, "set");
   await deliver(setPasswordEmail(user, token), "set password");
   return passwordLink(token);
+}
+
+/**
+ * A set-password link for a new account, stored with its e-mail in the caller's transaction (the
+ * order that created the account): both exist only if it commits. Answers the e-mail's sending job.
+ */
+export async function storeSetPasswordEmail(tx: Tx, user: Recipient, orderId: string) {
+  const token = await issuePasswordToken(user.id, "set", tx);
+  const { jobId } = await sendEmail(setPasswordEmail(user, token), { tx, orderId, userId: user.id });
+  return jobId;
 }
 
 async function deliver(email: Parameters<typeof sendEmail>[0], kind: string) {

@@ -1,11 +1,14 @@
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, test, vi } from "vitest";
 
+import { createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import { requestPasswordReset, sendSetPasswordEmail } from "~/models/password-tokens.server";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { JobEngine, jobs } from "~/utils/jobs.server";
 
 import { travelJobs } from "../support/jobs";
+import { seedServices, uniqueEmail } from "../support/payments-helpers";
 import { createTestUser } from "./authorization/helpers";
 
 /*
@@ -26,6 +29,8 @@ afterAll(async () => {
 });
 
 const states = async () => (await db.select({ subject: schema.emails.subject, state: schema.emails.state }).from(schema.emails)).map((row) => row.state);
+
+const ORDER_EMAILS = ["Your BrandLift order is confirmed", "Set your BrandLift password", expect.stringMatching(/^New order: Gail Guest/)];
 
 describe("durable e-mail", () => {
   test("SMTP refusing, then a restart, then SMTP back: each e-mail arrives once", async () => {
@@ -61,5 +66,31 @@ describe("durable e-mail", () => {
     expect(received).toEqual(
       [`${user.email} Reset your BrandLift password`, `${buyer.email} Set your BrandLift password`, "team@example.test New order"].sort(),
     );
+  });
+
+  test("a guest pays while SMTP refuses: the confirmation, the set-password link and the team's notice are stored with the order and arrive once", async () => {
+    await jobs.stop();
+    const team = await createTestUser({ role: "team" });
+    const [service] = await seedServices();
+    const email = uniqueEmail("outage");
+    smtp.refusing = true;
+    const started = await createServicesOrder({ name: "Gail Guest", email }, [service!.id]);
+    const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, started.orderId));
+    expect(await fulfilCheckoutSession(testCheckoutSession(order!, true))).toBe("fulfilled");
+
+    const stored = await db.select().from(schema.emails).where(eq(schema.emails.orderId, order!.id));
+    expect(stored).toHaveLength(3);
+    expect(stored.map((row) => row.subject)).toEqual(expect.arrayContaining(ORDER_EMAILS));
+    expect(stored.every((row) => row.state === "retrying")).toBe(true);
+
+    smtp.refusing = false;
+    await travelJobs(7200);
+    expect(await restarted.runDue()).toBe(3);
+    await travelJobs(86_400);
+    expect(await restarted.runDue()).toBe(0);
+    const received = smtp.messages.filter((message) => message.envelopeTo.includes(email) || message.subject.startsWith("New order: Gail Guest"));
+    expect(received).toHaveLength(3);
+    expect(received.map((message) => message.subject)).toEqual(expect.arrayContaining(ORDER_EMAILS));
+    expect(received.find((message) => message.subject.startsWith("New order"))!.envelopeTo).toContain(team.email);
   });
 });
