@@ -112,13 +112,15 @@ describe("traces", () => {
 
   test("a request arrives as an HTTP server span with its loader's span inside", async () => {
     expect((await fetch(`${server.url}/login?redirectTo=%2Fdashboard`)).status).toBe(200);
-    for (let i = 0; i < 100 && !received.some((s) => s.name === "loader routes/_auth+/login"); i++) await new Promise((r) => setTimeout(r, 100));
-    const loader = received.find((s) => s.name === "loader routes/_auth+/login");
-    expect(loader?.attributes["remix.route.id"]).toBe("routes/_auth+/login");
+    // SpanKind.SERVER is 2 in OTLP's JSON. The request's span ends after its loaders' (when the answer
+    // is finished), so it may come in a later batch: wait for both.
+    const requestSpan = () => received.find((s) => s.kind === 2 && String(s.attributes["url.path"] ?? s.attributes["http.target"] ?? "").startsWith("/login"));
+    const loaderSpan = () => received.find((s) => s.name === "loader routes/_auth+/login");
+    for (let i = 0; i < 100 && !(loaderSpan() && requestSpan()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(loaderSpan()?.attributes["remix.route.id"]).toBe("routes/_auth+/login");
     expect(received.some((s) => s.name === "loader root")).toBe(true);
-    // SpanKind.SERVER is 2 in OTLP's JSON.
-    const request = received.find((s) => s.kind === 2 && String(s.attributes["url.path"] ?? s.attributes["http.target"] ?? "").startsWith("/login"));
-    expect(request?.name).toMatch(/^GET/);
+    const request = requestSpan();
+    expect(request?.name, `spans received: ${received.map((s) => `${s.kind} ${s.name}`).join(", ")}`).toMatch(/^GET/);
     expect(fs.readFileSync(moduleLog, "utf8")).toContain("@opentelemetry/sdk-node");
   });
 });
