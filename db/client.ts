@@ -55,6 +55,11 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       const connection = await client.reserve();
       try {
         return { rows: [...(await connection.unsafe(text))] };
+      } catch (error) {
+        // A statement failed inside the text's own BEGIN: end that transaction before the connection
+        // goes back to the pool (else every later query on it fails with "transaction is aborted").
+        await connection.unsafe("rollback").catch(() => {});
+        throw error;
       } finally {
         connection.release();
       }
