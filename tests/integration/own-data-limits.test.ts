@@ -1,19 +1,46 @@
+import crypto from "node:crypto";
 import { describe, expect, test } from "vitest";
 
 import { EXPORT_RUNNING_MESSAGE } from "~/models/account-export.server";
 import * as exportApi from "~/routes/api+/account.export";
+import { db, schema } from "~/utils/db.server";
+import { putBuffer } from "~/utils/storage.server";
 
 import { call, readJson } from "../support/dashboard-helpers";
-import { createAccount, type Account } from "../support/factories";
+import { catalogue, createAccount, createPurchase, unique, type Account } from "../support/factories";
 
 /* The data export's limits (decision 262): one at a time per account, three an hour per account. */
+
+/**
+ * An account whose zip is far larger than a stream's buffers (a 2 MB report that does not compress):
+ * its export is still streaming until the client reads it, whatever the database's speed.
+ */
+async function accountWithLargeReport() {
+  const account = await createAccount({ role: "user" });
+  const [service] = await catalogue();
+  const { purchase } = await createPurchase(account.id, service!);
+  const bytes = crypto.randomBytes(2 * 1024 * 1024);
+  const storageKey = `reports/${unique()}.pdf`;
+  await putBuffer(storageKey, bytes, "application/pdf");
+  await db.insert(schema.reports).values({
+    userId: account.id,
+    serviceId: service!.id,
+    purchaseId: purchase.id,
+    title: "Large report",
+    fileName: "large.pdf",
+    fileSize: bytes.length,
+    mimeType: "application/pdf",
+    storageKey,
+  });
+  return account;
+}
 
 const exportOf = (auth: Account) => call(exportApi.loader, "/api/account/export", { auth });
 type ErrorBody = { success: boolean; status: string; message: string; error: string; code: string };
 
 describe("GET /api/account/export limits", () => {
   test("a second export while the first is still streaming is a 429; once the first is read, the next one starts", async () => {
-    const account = await createAccount({ role: "user" });
+    const account = await accountWithLargeReport();
     const first = await exportOf(account);
     expect(first.status).toBe(200);
     const second = await exportOf(account);
