@@ -11,6 +11,7 @@ import { EmailList } from "~/components/dashboard/email-list";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { SectionBoundary } from "~/components/ui/section-error";
+import type { CustomerProfileJson } from "~/domain/customer";
 import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
@@ -18,6 +19,7 @@ import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { emailsOfCustomer } from "~/models/emails.server";
 import { addThreadNote } from "~/models/thread-notes.server";
+import { logger } from "~/utils/logger.server";
 import { readForm } from "~/web/body-limit.server";
 import { loadCustomer, pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
@@ -30,13 +32,29 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const [profile, emails, unread] = await Promise.all([
-    getCustomerProfile(customer.id),
-    emailsOfCustomer(customer.id),
+  const [read, emails, unread] = await Promise.all([
+    // The details beside the tabs are extras too: when they cannot be read, the customer, the tabs
+    // and their own sections ("Failed to load user purchases", with Retry) still show.
+    getCustomerProfile(customer.id).catch((error: unknown) => {
+      logger.warn({ err: error, customerId: customer.id }, "the customer's details could not be read");
+      return undefined;
+    }),
+    emailsOfCustomer(customer.id).catch(() => []),
     // The unread badge is an extra: the customer still shows when it cannot be read.
     getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> })),
   ]);
-  if (!profile) throw pageNotFound();
+  if (read === null) throw pageNotFound();
+  const profile: CustomerProfileJson = read ?? {
+    customer: { _id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
+    plans: [],
+    purchases: [],
+    receipts: [],
+    totalPaid: { amountCents: 0, currency: "usd" },
+    reports: [],
+    grades: [],
+    notes: [],
+    briefs: [],
+  };
   return { profile, emails, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
