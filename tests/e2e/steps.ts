@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { expect, hydrated, latestEmail, storageStateFor, type AccountName } from "./fixtures";
+import { expect, hydrated, outboxEmails, storageStateFor, type AccountName } from "./fixtures";
 
 /*
  * Steps several stories take the same way: a visitor buying a plan and setting the first password
@@ -35,7 +35,13 @@ export async function subscribe(page: Page, plan: Plan, buyer: { name: string; e
     async setPassword() {
       let mail = "";
       await expect
-        .poll(() => ((mail = latestEmail(buyer.email) ?? "").includes("/reset-password?token=") ? "ok" : ""), { message: "the set-password e-mail" })
+        .poll(
+          () => {
+            mail = outboxEmails(buyer.email).findLast((raw) => raw.includes("/reset-password?token=")) ?? "";
+            return mail ? "ok" : "";
+          },
+          { message: "the set-password e-mail" },
+        )
         .toBe("ok");
       const url = new URL(passwordLinkIn(mail));
       await page.goto(url.pathname + url.search);
