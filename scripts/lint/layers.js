@@ -1,5 +1,5 @@
 /*
- * The import layering as path-based zones (README: Architecture). Every import is resolved to a
+ * The import layering as path-based zones (docs/routing.md: The layout). Every import is resolved to a
  * file of the repository first, whichever way it is written (`~/…`, `#db/…`, `./…`, `../../app/…`), and
  * then checked against the zone of the importing file. A zone says which folders a folder never imports.
  */

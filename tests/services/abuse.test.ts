@@ -20,7 +20,7 @@ import { sendStreaming } from "../support/streaming-client";
  * (size counted while streaming, fields, uploads, the webhook, malformed multipart), the redirect
  * after sign-in, control characters, sign-in and forgot-password limits, caching of signed-in
  * answers, and the node's memory and /healthz under eight concurrent 200 MiB bodies.
- * The figures are printed as "ABUSE <name>: <value>" for the README.
+ * The figures are printed as "ABUSE <name>: <value>" for docs/faults.md.
  */
 
 const MiB = 1024 * 1024;

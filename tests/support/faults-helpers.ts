@@ -112,7 +112,7 @@ export function escapedErrors(node: ServerProcess) {
     .filter((line) => /unhandled promise rejection|uncaught exception|MaxRetriesPerRequestError/i.test(line));
 }
 
-/** A figure for the README's "Faults survived" table. */
+/** A figure for the "Faults survived" table of docs/faults.md. */
 export function figure(name: string, value: number | string) {
   console.log(`FAULTS ${name}: ${value}`);
   const file = path.join(os.tmpdir(), "brandlift-fault-figures.json");
