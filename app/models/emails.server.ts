@@ -1,5 +1,6 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 
+import type { ListedEmail } from "~/domain/email";
 import { db, schema } from "~/utils/db.server";
 import { resendStoredEmail } from "~/utils/email.server";
 
@@ -9,17 +10,6 @@ import { recordAudit } from "./audit.server";
  * The e-mails the app stored and sent (app/utils/email.server.ts) as staff see them: an order's and
  * a customer's, with their state (queued, sent, retrying, failed), and sending one again (audited).
  */
-
-export interface ListedEmail {
-  _id: string;
-  recipient: string;
-  subject: string;
-  state: "queued" | "sent" | "retrying" | "failed";
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-}
 
 const columns = {
   _id: schema.emails.id,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { env } from "~/utils/env.server";
 
-import { BASE_URL, createTestUser, credentialHeaders, loadContext, makeTableFixtures, paramsFor } from "./authorization/helpers";
+import { createTestUser, loadContext, makeTableFixtures, paramsFor, rowRequest } from "./authorization/helpers";
 import type { AuthorizationRow, Call, Fixtures, RowsModule, Transport } from "./authorization/types";
 
 /*
@@ -47,17 +47,7 @@ function statusOf(value: unknown): { status: number; location: string | null } {
 async function callAs(row: AuthorizationRow, transport: Transport): Promise<{ status: number; location: string | null; error?: string }> {
   const module = await routeModules[`/app/routes/${row.route}`]!();
   const call: Call = { actor: "team", transport, user: held };
-  const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
-  const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
-  const headers = new Headers(row.headers);
-  for (const [name, value] of Object.entries(await credentialHeaders(held.id, transport, row.method))) headers.set(name, value);
-  let payload: BodyInit | undefined;
-  if (body && "json" in body) {
-    headers.set("Content-Type", "application/json");
-    payload = JSON.stringify(body.json);
-  } else if (body && "form" in body) payload = new URLSearchParams(body.form);
-  else if (body && "multipart" in body) payload = body.multipart();
-  const request = new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
+  const request = await rowRequest(row, fixtures, call);
   const handler = row.method === "GET" ? module.loader : module.action;
   if (!handler) return { status: 405, location: null };
   try {

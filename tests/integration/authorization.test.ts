@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { BASE_URL, credentialHeaders, loadContext, makeTableFixtures, paramsFor, routePattern } from "./authorization/helpers";
+import { BASE_URL, loadContext, makeTableFixtures, paramsFor, routePattern, rowRequest } from "./authorization/helpers";
 import type { Actor, AuthorizationRow, Call, Expected, Fixtures, Outcome, RowsModule, Transport } from "./authorization/types";
 
 /**
@@ -93,23 +93,6 @@ async function invoke(module: RouteModule, request: Request, params: Record<stri
   }
 }
 
-async function buildRequest(row: AuthorizationRow, fixtures: Fixtures, call: Call): Promise<Request> {
-  const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
-  const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
-  const headers = new Headers(row.headers);
-  if (call.user) for (const [name, value] of Object.entries(await credentialHeaders(call.user.id, call.transport, row.method))) headers.set(name, value);
-  let payload: BodyInit | undefined;
-  if (body && "json" in body) {
-    headers.set("Content-Type", "application/json");
-    payload = JSON.stringify(body.json);
-  } else if (body && "form" in body) {
-    payload = new URLSearchParams(body.form);
-  } else if (body && "multipart" in body) {
-    payload = body.multipart();
-  }
-  return new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
-}
-
 function describeOutcome(expected: Outcome, actual?: Actual): string {
   const want = typeof expected === "number" ? { status: expected } : expected;
   if (!actual) return want.location ? `${want.status} → ${String(want.location)}` : String(want.status);
@@ -171,7 +154,7 @@ describe("authorization table", () => {
       for (const actor of ACTORS) {
         for (const transport of TRANSPORTS) {
           const call: Call = { actor, transport, user: actor === "anonymous" ? null : fixtures[actor] };
-          const request = await buildRequest(row, fixtures, call);
+          const request = await rowRequest(row, fixtures, call);
           const params = paramsFor(row.route, new URL(request.url).pathname) ?? {};
           const expected = expectedFor(row.expect[actor], transport);
           const key = `${actor} / ${transport}`;

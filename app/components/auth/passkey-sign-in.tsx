@@ -3,15 +3,9 @@ import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthenti
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
 
+import { requestPasskeyOptions, usePasskeyCeremony } from "~/components/auth/passkey-ceremony";
 import { Button } from "~/components/ui/button";
 import { passkeyHostProblem } from "~/domain/passkey-host";
-
-async function requestOptions() {
-  const response = await fetch("/api/auth/passkey/options", { method: "POST", headers: { Accept: "application/json" } });
-  const body = (await response.json()) as { data?: { options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }; message?: string };
-  if (!response.ok || !body.data) throw new Error(body.message ?? "Passkey sign-in is not available right now.");
-  return body.data.options;
-}
 
 /**
  * Sign in with a passkey: offered in the e-mail field's autofill where the browser can (conditional
@@ -22,8 +16,7 @@ async function requestOptions() {
 export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
   const submit = useSubmit();
   const [supported, setSupported] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = usePasskeyCeremony();
 
   const finish = (credential: Awaited<ReturnType<typeof startAuthentication>>) =>
     submit({ intent: "passkey", credential: JSON.stringify(credential), redirectTo }, { method: "post", action: "/login" });
@@ -35,7 +28,7 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
     void (async () => {
       if (!(await browserSupportsWebAuthnAutofill())) return;
       try {
-        const credential = await startAuthentication({ optionsJSON: await requestOptions(), useBrowserAutofill: true });
+        const credential = await startAuthentication({ optionsJSON: await requestPasskeyOptions(), useBrowserAutofill: true });
         if (!stopped) finish(credential);
       } catch {
         // Aborted by the button (or by leaving the page), or no passkey picked: nothing to say.
@@ -57,25 +50,14 @@ export function PasskeySignIn({ redirectTo }: { redirectTo: string }) {
         size="lg"
         className="w-full"
         loading={busy}
-        onClick={async () => {
-          setError(null);
-          setBusy(true);
-          try {
-            finish(await startAuthentication({ optionsJSON: await requestOptions() }));
-          } catch (caught) {
-            const name = (caught as { name?: string }).name;
-            setError(name === "NotAllowedError" || name === "AbortError" ? "Passkey sign-in was cancelled." : (caught as Error).message);
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onClick={() => run(async () => finish(await startAuthentication({ optionsJSON: await requestPasskeyOptions() })))}
       >
         <KeyRound aria-hidden="true" className="size-5" />
         Use a passkey
       </Button>
-      {error ? (
+      {failure ? (
         <p role="alert" className="text-sm font-medium text-red-700">
-          {error}
+          {failure}
         </p>
       ) : null}
     </div>

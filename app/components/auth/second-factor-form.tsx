@@ -4,6 +4,7 @@ import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
 
 import { FormAlert } from "~/components/auth/auth-layout";
+import { requestPasskeyOptions, usePasskeyCeremony } from "~/components/auth/passkey-ceremony";
 import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { useIsPending } from "~/components/ui/use-is-pending";
@@ -78,8 +79,7 @@ export function SecondFactorForm({
 function PasskeyStep({ challenge, redirectTo, only }: { challenge: string; redirectTo?: string | null; only: boolean }) {
   const submit = useSubmit();
   const [problem, setProblem] = useState<string | null | undefined>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, run } = usePasskeyCeremony();
   useEffect(() => setProblem(passkeyHostProblem(window.location.hostname) ?? (browserSupportsWebAuthn() ? null : "This browser cannot use passkeys.")), []);
   if (problem === undefined) {
     return only ? <p className="text-sm text-slate-700">Your second step is a passkey, which needs JavaScript: turn it on to finish signing in.</p> : null;
@@ -100,29 +100,15 @@ function PasskeyStep({ challenge, redirectTo, only }: { challenge: string; redir
         variant={only ? "primary" : "outline"}
         className="w-full"
         loading={busy}
-        onClick={async () => {
-          setFailure(null);
-          setBusy(true);
-          try {
-            const response = await fetch("/api/auth/passkey/options", {
-              method: "POST",
-              headers: { Accept: "application/json", "Content-Type": "application/json" },
-              body: JSON.stringify({ challenge }),
-            });
-            const body = (await response.json()) as { data?: { options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }; message?: string };
-            if (!response.ok || !body.data) throw new Error(body.message ?? "Passkey sign-in is not available right now.");
-            const credential = await startAuthentication({ optionsJSON: body.data.options });
+        onClick={() =>
+          run(async () => {
+            const credential = await startAuthentication({ optionsJSON: await requestPasskeyOptions(challenge) });
             submit(
               { intent: "second-factor-passkey", challenge, credential: JSON.stringify(credential), ...(redirectTo ? { redirectTo } : {}) },
               { method: "post", action: "/login" },
             );
-          } catch (caught) {
-            const name = (caught as { name?: string }).name;
-            setFailure(name === "NotAllowedError" || name === "AbortError" ? "Passkey sign-in was cancelled." : (caught as Error).message);
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <KeyRound aria-hidden="true" className="size-5" />
         Use your passkey

@@ -2,20 +2,10 @@ import { Form } from "@remix-run/react";
 
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import type { ListedEmail } from "~/domain/email";
 import { formatDate } from "~/domain/purchase";
 
-interface EmailRow {
-  _id: string;
-  recipient: string;
-  subject: string;
-  state: "queued" | "sent" | "retrying" | "failed";
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-}
-
-const STATE: Record<EmailRow["state"], [string, BadgeTone]> = {
+const STATE: Record<ListedEmail["state"], [string, BadgeTone]> = {
   queued: ["Queued", "info"],
   sent: ["Sent", "success"],
   retrying: ["Retrying", "warning"],
@@ -23,7 +13,7 @@ const STATE: Record<EmailRow["state"], [string, BadgeTone]> = {
 };
 
 /** The e-mails of an order or a customer, with their state and a "Send again" button (works without JavaScript). */
-export function EmailList({ emails, back, headingId }: { emails: EmailRow[]; back: string; headingId: string }) {
+export function EmailList({ emails, back, headingId }: { emails: ListedEmail[]; back: string; headingId: string }) {
   return (
     <section aria-labelledby={headingId} className="rounded-card border border-slate-200 bg-white p-5 shadow-card">
       <h3 id={headingId} className="font-bold text-slate-950">

@@ -2,7 +2,7 @@ import { createSessions } from "~/models/sessions.server";
 
 import { cookieOf, createTestUser } from "../../support/factories";
 import { BASE_URL, uniqueEmail as makeUniqueEmail } from "../../support/requests";
-import type { Actor, Expected, Fixtures, RowsModule, Transport } from "./types";
+import type { Actor, AuthorizationRow, Call, Expected, Fixtures, RowsModule, Transport } from "./types";
 
 /** Accounts, sessions and request context for authorization and auth tests. */
 
@@ -89,4 +89,22 @@ export function paramsFor(file: string, pathname: string): Record<string, string
   const match = routePattern(file).exec(pathname);
   if (!match) return null;
   return Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key === "splat" ? "*" : key, decodeURIComponent(value ?? "")]));
+}
+
+/** The request a row makes for one call: its path, body and the caller's credentials. */
+export async function rowRequest(row: AuthorizationRow, fixtures: Fixtures, call: Call): Promise<Request> {
+  const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
+  const body = typeof row.body === "function" ? await row.body(fixtures, call) : row.body;
+  const headers = new Headers(row.headers);
+  if (call.user) for (const [name, value] of Object.entries(await credentialHeaders(call.user.id, call.transport, row.method))) headers.set(name, value);
+  let payload: BodyInit | undefined;
+  if (body && "json" in body) {
+    headers.set("Content-Type", "application/json");
+    payload = JSON.stringify(body.json);
+  } else if (body && "form" in body) {
+    payload = new URLSearchParams(body.form);
+  } else if (body && "multipart" in body) {
+    payload = body.multipart();
+  }
+  return new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
 }
