@@ -34,6 +34,9 @@ if (!state) {
   global[STATE] = state;
   process.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
 } else {
+  // The last file's after-answer work lands before the reset, not in this file's database.
+  const { settleBackgroundTasks } = await import("../../app/utils/background.server");
+  await settleBackgroundTasks();
   await resetTestDatabase(state.database);
   for (const entry of fs.readdirSync(state.dataDir)) fs.rmSync(path.join(state.dataDir, entry), { recursive: true, force: true });
   process.env.DATA_DIR = state.dataDir;
@@ -67,6 +70,10 @@ afterAll(async () => {
   }
   // An isolated file (a process of its own) closes its database; a shared worker keeps it for the next file.
   if (process.env.VITEST_SHARED_WORKER !== "1") {
+    // Work the app started after an answer (a session's last use) finishes first: a query still
+    // opening its connection when the pool ends fails inside postgres.js, out of any caller's reach.
+    const { settleBackgroundTasks } = await import("../../app/utils/background.server");
+    await settleBackgroundTasks();
     await state.database.close();
     delete global[STATE];
     fs.rmSync(state.dataDir, { recursive: true, force: true });
