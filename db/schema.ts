@@ -16,3 +16,4 @@ export * from "./schema/briefs";
 export * from "./schema/security";
 export * from "./schema/report-versions";
 export * from "./schema/jobs";
+export * from "./schema/clients";

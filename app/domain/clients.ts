@@ -1,0 +1,64 @@
+/**
+ * A client is a company of one or more members, each with their own sign-in and one of four roles.
+ * The client's id is the id of the account it started from (every customer account that existed
+ * before client teams became the owner of a client of one with the same id), so what belongs to a
+ * customer (purchases, plans, reports, briefs, posts, the support thread) belongs to the client
+ * without a copy. Decision 283.
+ */
+export const CLIENT_ROLES = ["owner", "approver", "member", "billing"] as const;
+export type ClientRole = (typeof CLIENT_ROLES)[number];
+export const isClientRole = (value: unknown): value is ClientRole => (CLIENT_ROLES as readonly unknown[]).includes(value);
+
+/** What a role covers (the table of contracts §13). */
+export type ClientCapability =
+  /** Services, reports, the calendar and briefs, and which plan runs. */
+  | "work"
+  /** The client's support thread. */
+  | "chat"
+  /** Answering briefs, commenting on posts. */
+  | "answer"
+  /** Approving posts or asking for changes. */
+  | "approve"
+  /** Plans, receipts and billing; buying, switching, cancelling. */
+  | "billing"
+  /** Inviting and removing members, changing roles, renaming the client. */
+  | "manage";
+
+const COVERS: Record<ClientRole, readonly ClientCapability[]> = {
+  owner: ["work", "chat", "answer", "approve", "billing", "manage"],
+  approver: ["work", "chat", "answer", "approve"],
+  member: ["work", "chat", "answer"],
+  billing: ["billing"],
+};
+
+export function roleCovers(role: ClientRole | null | undefined, capability: ClientCapability): boolean {
+  return !!role && COVERS[role].includes(capability);
+}
+
+/** The roles that cover a capability (who an e-mail about it reaches). */
+export function rolesCovering(capability: ClientCapability): ClientRole[] {
+  return CLIENT_ROLES.filter((role) => COVERS[role].includes(capability));
+}
+
+export const CLIENT_ROLE_LABELS: Record<ClientRole, string> = {
+  owner: "Owner",
+  approver: "Approver",
+  member: "Member",
+  billing: "Billing",
+};
+
+/** A client holds at most this many members (invitations included). */
+export const MAX_CLIENT_MEMBERS = 50;
+
+export interface MemberJson {
+  _id: string;
+  name: string;
+  email: string;
+  role: ClientRole;
+  joinedAt: string | null;
+}
+
+export interface ClientRef {
+  _id: string;
+  name: string;
+}
