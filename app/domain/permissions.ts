@@ -1,4 +1,5 @@
 import { parseRoomId } from "./chat";
+import { roleCovers, type ClientCapability, type ClientRole } from "./clients";
 
 /**
  * Who may do what: the one place that decides. Loaders, actions, API routes and socket
@@ -9,6 +10,20 @@ export type Role = "user" | "team";
 export interface Actor {
   id: string;
   role: Role;
+  /** A customer's client (absent: a client of one with the account's id). */
+  clientId?: string | null;
+  /** A customer's role in their client (absent: owner). */
+  clientRole?: ClientRole | null;
+}
+
+/** The id a customer's belongings are kept under: their client's. */
+export function ownerKey(actor: Actor): string {
+  return actor.clientId ?? actor.id;
+}
+
+/** Whether a customer's role in their client covers a capability (staff: never, they are not a client's). */
+export function memberCan(actor: Actor, capability: ClientCapability): boolean {
+  return actor.role === "user" && roleCovers(actor.clientRole ?? "owner", capability);
 }
 
 export type Action =
@@ -40,7 +55,11 @@ export type Action =
   | "post:read"
   | "post:review"
   | "calendar:own"
-  | "brief:answer";
+  | "brief:answer"
+  | "post:comment"
+  | "client:read"
+  | "client:manage"
+  | "clients:list";
 
 /** Resource owners: the customer a purchase, report or conversation belongs to. */
 export interface Owned {
@@ -65,39 +84,56 @@ export function can(actor: Actor | null | undefined, action: Action, resource?: 
     case "refund:create":
     case "team:manage":
     case "posts:manage":
+    case "clients:list":
       return actor.role === "team";
     case "area:customer":
+    case "client:read":
+      return actor.role === "user";
+    case "client:manage":
+      return memberCan(actor, "manage");
     case "purchases:list-own":
     case "reports:list-own":
-    case "subscriptions:list-own":
-    case "billing:manage":
     case "calendar:own":
-      return actor.role === "user";
+      return memberCan(actor, "work");
+    case "subscriptions:list-own":
+      // Which plan runs shows with the work; the plan's billing with billing.
+      return memberCan(actor, "work") || memberCan(actor, "billing");
+    case "billing:manage":
+      return memberCan(actor, "billing");
     case "purchase:read":
     case "report:read":
-    case "subscription:read":
-    case "receipt:read":
-    case "chat:read-conversation":
     case "post:read":
-      if (actor.role === "team") return true;
-      return !!resource && "ownerId" in resource && resource.ownerId === actor.id;
+      return actor.role === "team" || (memberCan(actor, "work") && ownsIt(actor, resource));
+    case "subscription:read":
+      return actor.role === "team" || ((memberCan(actor, "work") || memberCan(actor, "billing")) && ownsIt(actor, resource));
+    case "receipt:read":
+      return actor.role === "team" || (memberCan(actor, "billing") && ownsIt(actor, resource));
+    case "chat:read-conversation":
+      return actor.role === "team" || (memberCan(actor, "chat") && ownsIt(actor, resource));
     case "post:review":
+      // The client's: staff comment on a post but do not approve it for them.
+      return memberCan(actor, "approve") && ownsIt(actor, resource);
     case "brief:answer":
-      // The customer's own: staff comment on a post but do not approve it for them; they read a brief but do not answer it.
-      return actor.role === "user" && !!resource && "ownerId" in resource && resource.ownerId === actor.id;
+    case "post:comment":
+      // Staff read a brief but do not answer it.
+      return memberCan(actor, "answer") && ownsIt(actor, resource);
     case "chat:join-room":
       return !!resource && "roomId" in resource && canJoinRoom(actor, resource.roomId);
   }
 }
 
+function ownsIt(actor: Actor, resource: Owned | { roomId: string } | undefined): boolean {
+  return !!resource && "ownerId" in resource && resource.ownerId === ownerKey(actor);
+}
+
 /**
- * Support rooms: the customer themselves and any team member. Direct rooms: their two members,
+ * Support rooms: the client's members who may chat and any team member. Direct rooms: their two members,
  * and only team members (team ↔ team, team ↔ customer): a customer writes only in their own
  * support thread and gets a team member's direct message through their own user room.
  */
 export function canJoinRoom(actor: Actor, roomId: string): boolean {
   const room = parseRoomId(roomId);
   if (!room) return false;
-  if (room.kind === "support") return actor.role === "team" || room.customerId === actor.id;
+  if (room.kind === "support") return actor.role === "team" || (memberCan(actor, "chat") && room.customerId === ownerKey(actor));
   return actor.role === "team" && room.members.includes(actor.id);
 }

@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 
+import type { ClientRole } from "~/domain/clients";
 import type { Role } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { revokeSocketsOfSession, revokeSocketsOfUser } from "~/utils/socket-revocation.server";
@@ -16,6 +17,10 @@ export interface SessionUser {
   role: Role;
   profileImage: string | null;
   createdAt: Date;
+  /** A customer's client (its id; a client of one has the account's own id); null for staff. */
+  clientId: string | null;
+  /** The customer's role in their client; null for staff. */
+  clientRole: ClientRole | null;
 }
 
 export async function createSession(userId: string, kind: SessionKind) {
@@ -59,17 +64,23 @@ const sessionByToken = db
     role: schema.users.role,
     profileImage: schema.users.profileImage,
     createdAt: schema.users.createdAt,
+    // A customer without a member row (written by a node that predates client teams) is the owner of a client of one.
+    clientId: sql<string | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.clientId}, ${schema.users.id}) end`,
+    clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,
     disabledAt: schema.users.disabledAt,
     // An authenticator app that is on, or a passkey (TEAM_2FA=required asks staff for one of them).
     hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
   })
   .from(schema.sessions)
   .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+  .leftJoin(schema.clientMembers, eq(schema.clientMembers.userId, schema.users.id))
   .where(
     and(
       eq(schema.sessions.tokenHash, sql.placeholder("tokenHash")),
       eq(schema.sessions.kind, sql.placeholder("kind")),
       gt(schema.sessions.expiresAt, sql`now()`),
+      // A member removed from their client signs in nowhere (their account is off as well).
+      isNull(schema.clientMembers.removedAt),
     ),
   )
   .limit(1)

@@ -5,6 +5,7 @@ CREATE TABLE "client_members" (
 	"invited_by" uuid,
 	"invited_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"joined_at" timestamp with time zone,
+	"removed_at" timestamp with time zone,
 	CONSTRAINT "client_members_role_check" CHECK ("role" in ('owner', 'approver', 'member', 'billing'))
 );
 --> statement-breakpoint

@@ -36,6 +36,8 @@ export const clientMembers = pgTable(
     invitedAt: timestamp("invited_at", { withTimezone: true }).notNull().defaultNow(),
     /** When the member first signed in (null while the invitation is not yet taken). */
     joinedAt: timestamp("joined_at", { withTimezone: true }),
+    /** Removed from the client, or left it: the account stays (what they wrote keeps its name) but is off. */
+    removedAt: timestamp("removed_at", { withTimezone: true }),
   },
   (t) => [
     index("client_members_client_idx").on(t.clientId, t.role),
