@@ -33,12 +33,17 @@ export const AUDIT_ACTIONS = {
   "security.passkey_remove": "Removed a passkey",
   "job.retry": "Retried a failed background job",
   "email.resend": "Sent an e-mail again",
+  "client.rename": "Renamed a client",
+  "client.invite": "Invited a client's member",
+  "client.role": "Changed a client member's role",
+  "client.remove": "Removed a client's member",
+  "client.leave": "Left a client",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
-export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email";
+export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
 import { planLineName, type OrderLine } from "~/domain/order";
@@ -234,17 +234,19 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
       .returning({ id: schema.orders.id });
     if (!won) return { outcome: "already-fulfilled" };
     const { user: customer } = await findOrCreateCustomer(order.email, order.name, tx);
-    await tx.update(schema.orders).set({ userId: customer.id }).where(eq(schema.orders.id, order.id));
+    // A member of a client buys for the client: the order, its purchases and plan are the client's.
+    const ownerId = await buyersClient(tx, customer.id);
+    await tx.update(schema.orders).set({ userId: ownerId }).where(eq(schema.orders.id, order.id));
     await tx
       .update(schema.purchases)
-      .set({ status: "in_progress", userId: customer.id, updatedAt: now })
+      .set({ status: "in_progress", userId: ownerId, updatedAt: now })
       .where(and(eq(schema.purchases.orderId, order.id), eq(schema.purchases.status, "pending")));
     if (order.kind === "subscription") {
       await tx
         .update(schema.subscriptions)
         .set({
           status: "active",
-          userId: customer.id,
+          userId: ownerId,
           updatedAt: now,
           // Until Stripe's subscription events say otherwise, the first period is a month from now.
           currentPeriodEnd: sql`coalesce(${schema.subscriptions.currentPeriodEnd}, now() + interval '1 month')`,
@@ -253,7 +255,7 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
         })
         .where(eq(schema.subscriptions.orderId, order.id));
     }
-    await openBriefs(tx, order.id, customer.id, now);
+    await openBriefs(tx, order.id, ownerId, now);
     const emailJobs = await storeOrderEmails(tx, order, customer, lines, team);
     return { outcome: "fulfilled", customer, emailJobs };
   });
@@ -296,3 +298,13 @@ export async function cancelCheckoutSession(
 
 /** For the dashboard: the customer's current monthly plan (see subscriptions.server.ts). */
 export { getActiveSubscription } from "./subscriptions.server";
+
+/** The client a buyer's account belongs to (its own id for a client of one). */
+async function buyersClient(tx: Tx, userId: string): Promise<string> {
+  const [row] = await tx
+    .select({ clientId: schema.clientMembers.clientId })
+    .from(schema.clientMembers)
+    .where(and(eq(schema.clientMembers.userId, userId), isNull(schema.clientMembers.removedAt)))
+    .limit(1);
+  return row?.clientId ?? userId;
+}

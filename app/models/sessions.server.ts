@@ -33,6 +33,11 @@ export async function createSessions(userId: string, kind: SessionKind, count: n
   const expiresAt = new Date(Date.now() + SESSION_TTL_MS[kind]);
   const made = Array.from({ length: count }, () => ({ token: randomToken(), expiresAt }));
   await db.insert(schema.sessions).values(made.map(({ token }) => ({ tokenHash: hashToken(token), kind, userId, expiresAt })));
+  // A client's member joins with their first sign-in (until then the team page shows them invited).
+  await db
+    .update(schema.clientMembers)
+    .set({ joinedAt: new Date() })
+    .where(and(eq(schema.clientMembers.userId, userId), isNull(schema.clientMembers.joinedAt)));
   return made;
 }
 

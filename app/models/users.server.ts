@@ -47,13 +47,24 @@ export interface NewUser {
   password?: string;
 }
 
-export async function createUser(input: NewUser, tx: Executor = db): Promise<User> {
+/** A new account; a customer's starts a client of one (`clientId`: a client to join instead, as an invited member does). */
+export async function createUser(input: NewUser, tx: Executor = db, clientId?: string): Promise<User> {
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   const [user] = await tx
     .insert(schema.users)
     .values({ email: normalizeEmail(input.email), name: input.name.trim(), role: input.role ?? "user", passwordHash })
     .returning();
-  return user;
+  if (user!.role === "user" && !clientId) await startClientOfOne(tx, user!);
+  return user!;
+}
+
+/**
+ * A new customer account's client of one (decision 283): its owner, named after them, with the
+ * account's id, so what the account buys is the client's without a copy.
+ */
+export async function startClientOfOne(tx: Executor, user: { id: string; name: string }) {
+  await tx.insert(schema.clients).values({ id: user.id, name: user.name }).onConflictDoNothing();
+  await tx.insert(schema.clientMembers).values({ userId: user.id, clientId: user.id, role: "owner", joinedAt: new Date() }).onConflictDoNothing();
 }
 
 export interface UserChanges {
@@ -91,7 +102,10 @@ export async function findOrCreateCustomer(email: string, name: string, tx: Exec
     .values({ email: normalizeEmail(email), name: name.trim() || normalizeEmail(email), role: "user" })
     .onConflictDoNothing()
     .returning();
-  if (inserted) return { user: inserted, created: true };
+  if (inserted) {
+    await startClientOfOne(tx, inserted);
+    return { user: inserted, created: true };
+  }
   const winner = await findUserByEmail(email, tx);
   if (!winner) throw new Error(`Could not create or find the account for ${email}`);
   return { user: winner, created: false };
