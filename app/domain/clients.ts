@@ -9,7 +9,7 @@ export const CLIENT_ROLES = ["owner", "approver", "member", "billing"] as const;
 export type ClientRole = (typeof CLIENT_ROLES)[number];
 export const isClientRole = (value: unknown): value is ClientRole => (CLIENT_ROLES as readonly unknown[]).includes(value);
 
-/** What a role covers (the table of contracts §13). */
+/** What a role covers (the role table of docs/permissions.md). */
 export type ClientCapability =
   /** Services, reports, the calendar and briefs, and which plan runs. */
   | "work"
@@ -62,3 +62,6 @@ export interface ClientRef {
   _id: string;
   name: string;
 }
+
+/** A member's role does not cover what they asked for (403). */
+export const ROLE_REFUSED = "Your role in your company's account does not cover this: ask an owner.";

@@ -3,7 +3,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 
 import { isLiveStatus } from "~/domain/billing";
 import { centsToDollars, formatMoney } from "~/domain/format";
-import type { Actor } from "~/domain/permissions";
+import { can, ownerKey, type Actor } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
@@ -50,7 +50,7 @@ export async function billingPortalUrl(user: Actor): Promise<string> {
   const [row] = await db
     .select({ customer: schema.subscriptions.stripeCustomerId })
     .from(schema.subscriptions)
-    .where(and(eq(schema.subscriptions.userId, user.id), isNotNull(schema.subscriptions.stripeCustomerId)))
+    .where(and(eq(schema.subscriptions.userId, ownerKey(user)), isNotNull(schema.subscriptions.stripeCustomerId)))
     .orderBy(desc(schema.subscriptions.createdAt))
     .limit(1);
   const [order] = row
@@ -58,7 +58,7 @@ export async function billingPortalUrl(user: Actor): Promise<string> {
     : await db
         .select({ customer: schema.orders.stripeCustomerId })
         .from(schema.orders)
-        .where(and(eq(schema.orders.userId, user.id), isNotNull(schema.orders.stripeCustomerId)))
+        .where(and(eq(schema.orders.userId, ownerKey(user)), isNotNull(schema.orders.stripeCustomerId)))
         .orderBy(desc(schema.orders.createdAt))
         .limit(1);
   const customer = row?.customer ?? order?.customer;
@@ -82,7 +82,7 @@ async function portalUrl(client: Stripe, userId: string, params: Stripe.BillingP
  */
 export async function paymentMethodUrl(user: Actor, subscriptionId: string): Promise<string> {
   const row = await getSubscriptionFor(user, subscriptionId);
-  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (row.userId !== ownerKey(user) || !can(user, "billing:manage")) throw new HttpError(404, "Plan not found.");
   if (!stripe) return `${TEST_BILLING_PATH}#payment-${row.id}`;
   if (!row.stripeCustomerId) throw new HttpError(404, BILLING_MESSAGES.noPlan, "NO_BILLING_ACCOUNT");
   const planPage = `${env.appUrl}/dashboard/plans/${row.id}`;
@@ -101,7 +101,7 @@ export async function paymentMethodUrl(user: Actor, subscriptionId: string): Pro
  */
 export async function retryPayment(user: Actor, subscriptionId: string): Promise<BillingOutcome> {
   const row = await getSubscriptionFor(user, subscriptionId);
-  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (row.userId !== ownerKey(user) || !can(user, "billing:manage")) throw new HttpError(404, "Plan not found.");
   if (row.status !== "past_due" && row.status !== "unpaid") throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
   if (!stripe) return payTestRenewal(row);
   if (!row.stripeSubscriptionId) throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
@@ -130,7 +130,7 @@ export async function retryPayment(user: Actor, subscriptionId: string): Promise
 export async function updateTestPaymentMethod(user: Actor, subscriptionId: string, cardNumber: string): Promise<BillingOutcome> {
   if (!isTestCheckout()) throw new HttpError(404, "Not found.");
   const row = await getSubscriptionFor(user, subscriptionId);
-  if (row.userId !== user.id) throw new HttpError(404, "Plan not found.");
+  if (row.userId !== ownerKey(user) || !can(user, "billing:manage")) throw new HttpError(404, "Plan not found.");
   if (row.status !== "past_due" && row.status !== "unpaid") throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
   if (cardNumber.replace(/\D/g, "") !== "4242424242424242") {
     const start = row.currentPeriodEnd ?? new Date();
@@ -221,7 +221,7 @@ export async function testBillingSubscriptions(userId: string) {
 async function testBillingRow(actor: Actor, subscriptionId: string): Promise<SubscriptionRow> {
   if (!isTestCheckout()) throw new HttpError(404, "Not found.");
   const row = await endIfLapsed(await getSubscriptionFor(actor, subscriptionId));
-  if (row.userId !== actor.id) throw new HttpError(404, "Plan not found.");
+  if (row.userId !== ownerKey(actor) || !can(actor, "billing:manage")) throw new HttpError(404, "Plan not found.");
   if (!isLiveStatus(row.status) || !row.stripeSubscriptionId) throw new HttpError(409, BILLING_MESSAGES.ended, "PLAN_ENDED");
   return row;
 }

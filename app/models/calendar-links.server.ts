@@ -1,13 +1,14 @@
 import crypto from "node:crypto";
-import { and, asc, eq, gte, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import ical from "ical-generator";
 
 import { CHANNEL_LABELS } from "~/domain/calendar";
+import { roleCovers } from "~/domain/clients";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 
 /*
- * The private iCalendar link of a customer's content calendar (issue 24.2, decision 212):
+ * The private iCalendar link of a client member's content calendar (decision 212):
  * /calendar/<token>.ics, one event per approved or published post. The token is an HMAC of a
  * random salt with the session secret; the table keeps the salt and only the token's SHA-256, so
  * the page can show the same link again while a copy of the database opens no calendar. Renewing
@@ -62,13 +63,20 @@ export const renewCalendarLink = (customerId: string): Promise<string> => issue(
  */
 export async function calendarFeed(token: string, now = new Date()): Promise<string | null> {
   if (!TOKEN.test(token)) return null;
+  // A link is its member's (a removed member's account is off, so their copy stops); the posts are their client's.
   const [link] = await db
-    .select({ customerId: l.customerId, name: schema.users.name })
+    .select({
+      customerId: sql<string>`coalesce(${schema.clientMembers.clientId}, ${l.customerId})`,
+      name: sql<string>`coalesce(${schema.clients.name}, ${schema.users.name})`,
+      role: schema.clientMembers.role,
+    })
     .from(l)
     .innerJoin(schema.users, eq(schema.users.id, l.customerId))
+    .leftJoin(schema.clientMembers, and(eq(schema.clientMembers.userId, l.customerId), isNull(schema.clientMembers.removedAt)))
+    .leftJoin(schema.clients, eq(schema.clients.id, schema.clientMembers.clientId))
     .where(and(eq(l.tokenHash, hashOf(token)), isNull(schema.users.disabledAt)))
     .limit(1);
-  if (!link) return null;
+  if (!link || (link.role && !roleCovers(link.role, "work"))) return null;
   const posts = await db
     .select({ id: p.id, channel: p.channel, scheduledAt: p.scheduledAt, caption: p.caption, status: p.status, updatedAt: p.updatedAt })
     .from(p)

@@ -179,6 +179,27 @@ export async function getUnreadCountForCustomer(userId: string): Promise<number>
 }
 
 /**
+ * A client's member's unread count: the team's messages in the client's thread since the member last
+ * read it (each member reads for themselves). The thread summary's count serves a client of one.
+ */
+export async function getUnreadCountForMember(clientId: string, memberId: string): Promise<number> {
+  if (clientId === memberId) return getUnreadCountForCustomer(clientId);
+  const room = supportRoomId(clientId);
+  const rp = schema.chatReadPositions;
+  const msg = schema.chatMessages;
+  const since = sql`coalesce((select ${rp.lastReadAt} from ${rp} where ${rp.userId} = ${memberId} and ${rp.roomId} = ${room}), 'epoch')`;
+  const unread = db
+    .select({ one: sql`1`.as("one") })
+    .from(msg)
+    .innerJoin(schema.users, eq(schema.users.id, msg.senderId))
+    .where(and(eq(msg.roomId, room), eq(schema.users.role, "team"), sql`${msg.createdAt} > ${since}`))
+    .limit(100)
+    .as("unread");
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(unread);
+  return Number(row?.count ?? 0);
+}
+
+/**
  * Customer (and visitor) messages no team member has read or answered yet, per thread key (the
  * customer's id; a visitor thread's own id), from the thread summary. The inbox is shared: once
  * any staff member has read a thread (or replied in it), it is no longer unread.
@@ -202,12 +223,12 @@ export async function getUnreadCountsForTeam(): Promise<{ total: number; byCusto
  * claim is one atomic upsert on notified_at, so two nodes never both send; the next e-mail waits
  * until the customer has read the thread since (or NOTIFY_AGAIN_AFTER has passed).
  */
-export async function notifyCustomerOfReply(customerId: string, staffName: string): Promise<boolean> {
+export async function notifyCustomerOfReply(customerId: string, staffName: string, memberId: string = customerId): Promise<boolean> {
   const rp = schema.chatReadPositions;
   const room = supportRoomId(customerId);
   const claimed = await db
     .insert(rp)
-    .values({ userId: customerId, roomId: room, lastReadAt: sql`'epoch'`, notifiedAt: sql`clock_timestamp()` })
+    .values({ userId: memberId, roomId: room, lastReadAt: sql`'epoch'`, notifiedAt: sql`clock_timestamp()` })
     .onConflictDoUpdate({
       target: [rp.userId, rp.roomId],
       set: { notifiedAt: sql`clock_timestamp()` },
@@ -220,7 +241,7 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
   const [customer] = await db
     .select({ email: schema.users.email, name: schema.users.name, disabledAt: schema.users.disabledAt })
     .from(schema.users)
-    .where(eq(schema.users.id, customerId))
+    .where(eq(schema.users.id, memberId))
     .limit(1);
   if (!customer || customer.disabledAt) return false;
   try {
@@ -240,17 +261,24 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
     await db
       .update(rp)
       .set({ notifiedAt: null })
-      .where(and(eq(rp.userId, customerId), eq(rp.roomId, room)));
-    logger.warn({ err: error, customerId }, "chat reply e-mail failed");
+      .where(and(eq(rp.userId, memberId), eq(rp.roomId, room)));
+    logger.warn({ err: error, customerId, memberId }, "chat reply e-mail failed");
     return false;
   }
 }
 
-/** The customer behind a conversation id, if it is a customer account. */
+/** The client behind a conversation id (the client's or any member's), if it is a customer account. */
 export async function findChatCustomer(userId: string) {
+  // Any member's id names their client's thread (decision 283); the answer's id is the client's.
   const [user] = await db
-    .select({ id: schema.users.id, name: schema.users.name, role: schema.users.role })
+    .select({
+      id: sql<string>`coalesce(${schema.clientMembers.clientId}, ${schema.users.id})`,
+      name: sql<string>`coalesce(${schema.clients.name}, ${schema.users.name})`,
+      role: schema.users.role,
+    })
     .from(schema.users)
+    .leftJoin(schema.clientMembers, eq(schema.clientMembers.userId, schema.users.id))
+    .leftJoin(schema.clients, eq(schema.clients.id, schema.clientMembers.clientId))
     .where(eq(schema.users.id, userId))
     .limit(1);
   return user && can(user, "area:customer") ? user : null;

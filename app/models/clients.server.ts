@@ -9,8 +9,8 @@ import {
   type ClientRole,
   type MemberJson,
 } from "~/domain/clients";
-import { ownerKey, type Actor } from "~/domain/permissions";
 import { isUuid } from "~/domain/ids";
+import { ownerKey, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
@@ -23,7 +23,7 @@ import { revokeAllSessions } from "./sessions.server";
 import { createUser, findUserByEmail, startClientOfOne } from "./users.server";
 
 /*
- * Client teams (contracts §13, decision 283): a client and its members. The client's id is the id of
+ * Client teams (decision 283): a client and its members. The client's id is the id of
  * the account it started from, so a customer's belongings are the client's without a copy. Removing
  * a member keeps their account (what they wrote keeps its name) but turns it off and ends its
  * sessions, tokens and sockets on every node.
@@ -103,10 +103,7 @@ export async function renameClient(actor: Actor, name: string): Promise<ClientRe
   return db.transaction(async (tx) => {
     const [before] = await tx.select({ name: c.name }).from(c).where(eq(c.id, clientId)).for("update");
     await tx.update(c).set({ name }).where(eq(c.id, clientId));
-    await recordAudit(
-      { actor, action: "client.rename", target: { kind: "client", id: clientId, label: name }, detail: `From "${before?.name ?? ""}"` },
-      tx,
-    );
+    await recordAudit({ actor, action: "client.rename", target: { kind: "client", id: clientId, label: name }, detail: `From "${before?.name ?? ""}"` }, tx);
     return { _id: clientId, name };
   });
 }
@@ -276,12 +273,7 @@ export async function membersWho(clientId: string, capability: ClientCapability)
 /** The client a customer account belongs to (a client of one when it has no member row), or null for staff and unknown ids. */
 export async function clientIdOf(userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null;
-  const [row] = await db
-    .select({ role: u.role, clientId: m.clientId })
-    .from(u)
-    .leftJoin(m, eq(m.userId, u.id))
-    .where(eq(u.id, userId))
-    .limit(1);
+  const [row] = await db.select({ role: u.role, clientId: m.clientId }).from(u).leftJoin(m, eq(m.userId, u.id)).where(eq(u.id, userId)).limit(1);
   if (!row || row.role !== "user") return null;
   return row.clientId ?? userId;
 }
@@ -312,7 +304,12 @@ export async function listClients(query: { search?: string; page: number; limit:
   ]);
   const members = await membersOf(rows.map((row) => row.id));
   return {
-    clients: rows.map((row) => ({ _id: row.id, name: row.name, members: (members.get(row.id) ?? []).map(toMemberJson), createdAt: row.createdAt.toISOString() })),
+    clients: rows.map((row) => ({
+      _id: row.id,
+      name: row.name,
+      members: (members.get(row.id) ?? []).map(toMemberJson),
+      createdAt: row.createdAt.toISOString(),
+    })),
     total,
   };
 }

@@ -16,7 +16,7 @@ import {
 } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
 import { isDeletedAccount } from "~/domain/own-data";
-import { can, type Actor } from "~/domain/permissions";
+import { can, ownerKey, type Actor } from "~/domain/permissions";
 import type { CommentJson, PostJson } from "~/domain/schemas/calendar";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
@@ -107,9 +107,10 @@ export async function listPosts(actor: Actor, filter: PostFilter = {}): Promise<
   if (can(actor, "posts:manage")) {
     if (filter.customerId) where.push(eq(p.customerId, filter.customerId));
   } else {
-    if (filter.customerId && filter.customerId !== actor.id) throw notFound(POST_MESSAGES.customerNotFound);
+    if (!can(actor, "calendar:own")) return [];
+    if (filter.customerId && filter.customerId !== ownerKey(actor)) throw notFound(POST_MESSAGES.customerNotFound);
     if (filter.status === "draft") return [];
-    where.push(eq(p.customerId, actor.id), ne(p.status, "draft"));
+    where.push(eq(p.customerId, ownerKey(actor)), ne(p.status, "draft"));
   }
   if (filter.status) where.push(eq(p.status, filter.status));
   if (filter.from) where.push(gte(p.scheduledAt, new Date(filter.from)));

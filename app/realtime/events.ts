@@ -1,4 +1,5 @@
 import type { ChatMessage } from "~/domain/chat";
+import type { ClientRole } from "~/domain/clients";
 import type { Thread } from "~/domain/inbox";
 import type { PostJson } from "~/domain/schemas/calendar";
 
@@ -76,7 +77,15 @@ export interface ServerToClientEvents {
 }
 
 export interface SocketData {
-  user: { id: string; name: string; role: "user" | "team"; profileImage: string | null };
+  user: {
+    id: string;
+    name: string;
+    role: "user" | "team";
+    profileImage: string | null;
+    /** A customer's client and role in it (null for staff): what the socket may join. */
+    clientId: string | null;
+    clientRole: ClientRole | null;
+  };
   /** The session that opened the socket: revoking it disconnects the socket. */
   sessionId: string;
 }

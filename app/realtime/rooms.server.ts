@@ -2,6 +2,7 @@ import type { Server, Socket } from "socket.io";
 
 import type { ChatMessage } from "~/domain/chat";
 import { notifyCustomerOfReply } from "~/models/chat.server";
+import { membersWho } from "~/models/clients.server";
 import type { Delivery } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
 
@@ -16,6 +17,8 @@ export const TEAM_ROOM = "team";
 export const CUSTOMERS_ROOM = "customers";
 /** Every socket of one user, on any node: presence and "has an open connection" checks. */
 export const userRoom = (userId: string) => `user-${userId}`;
+/** Every socket of a client's members, on any node: presence, and events for the whole client. */
+export const clientRoom = (clientId: string) => `client-${clientId}`;
 /** Every socket opened with one session (cookie or bearer), on any node: revocation. */
 export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
 
@@ -36,9 +39,8 @@ export async function socketsAnywhere(io: IoServer, room: string) {
  */
 export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery, exceptSocketId?: string) {
   const { customerId, otherMember, senderId } = delivery;
-  const rooms = customerId
-    ? [message.roomId, userRoom(customerId), TEAM_ROOM]
-    : [message.roomId, userRoom(senderId), ...(otherMember ? [userRoom(otherMember)] : [])];
+  // A support message: the thread's room holds every socket of the client's members who chat (each joins at connection).
+  const rooms = customerId ? [message.roomId, TEAM_ROOM] : [message.roomId, userRoom(senderId), ...(otherMember ? [userRoom(otherMember)] : [])];
   const to = exceptSocketId ? io.to(rooms).except(exceptSocketId) : io.to(rooms);
   to.emit(customerId ? "supportMessage" : "newMessage", message);
 }
@@ -46,9 +48,12 @@ export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery
 /** E-mails the customer a staff reply when no socket of theirs is open anywhere. */
 export async function notifyIfAway(io: IoServer, customerId: string, staffName: string) {
   try {
-    const sockets = await socketsAnywhere(io, userRoom(customerId));
-    if (sockets.length > 0) return;
-    await notifyCustomerOfReply(customerId, staffName);
+    // Each member of the client who chats, once, when none of their own sockets is open anywhere.
+    const members = await membersWho(customerId, "chat");
+    for (const member of members) {
+      const sockets = await socketsAnywhere(io, userRoom(member.id));
+      if (sockets.length === 0) await notifyCustomerOfReply(customerId, staffName, member.id);
+    }
   } catch (error) {
     logger.warn({ err: error, customerId }, "chat reply notification failed");
   }

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import { Server } from "socket.io";
 
 import { parseRoomId, supportRoomId, type ChatMessage } from "~/domain/chat";
-import { can } from "~/domain/permissions";
+import { can, memberCan, ownerKey } from "~/domain/permissions";
 import { sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { threadEvents, type Delivery } from "~/models/thread-events.server";
@@ -19,7 +19,18 @@ import { fromOurPages } from "~/web/same-origin.server";
 import { registerCalendarEvents } from "./calendar-events.server";
 import { CHAT_ERRORS, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
 import { registerInboxHandlers } from "./inbox-handlers.server";
-import { broadcast, CUSTOMERS_ROOM, notifyIfAway, sessionRoom, socketsAnywhere, TEAM_ROOM, userRoom, type IoServer, type IoSocket } from "./rooms.server";
+import {
+  broadcast,
+  clientRoom,
+  CUSTOMERS_ROOM,
+  notifyIfAway,
+  sessionRoom,
+  socketsAnywhere,
+  TEAM_ROOM,
+  userRoom,
+  type IoServer,
+  type IoSocket,
+} from "./rooms.server";
 
 export { CUSTOMERS_ROOM, sessionRoom, TEAM_ROOM, userRoom, type IoServer };
 export { socketsAnywhere };
@@ -80,7 +91,8 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
       if (identity.setupOnly) return next(new Error(SOCKET_ERRORS.secondFactor));
       if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
-      socket.data.user = { id: identity.user.id, name: identity.user.name, role: identity.user.role, profileImage: identity.user.profileImage };
+      const { id, name, role, profileImage, clientId, clientRole } = identity.user;
+      socket.data.user = { id, name, role, profileImage, clientId, clientRole };
       socket.data.sessionId = identity.sessionId;
       next();
     } catch (error) {
@@ -101,11 +113,15 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       void socket.join(TEAM_ROOM);
       socket.emit("teamRoomJoined", { roomId: TEAM_ROOM });
     } else {
-      // A customer is always in their own support thread, so staff replies reach every tab.
-      const own = supportRoomId(user.id);
-      void socket.join([CUSTOMERS_ROOM, own]);
-      socket.emit("supportRoomJoined", { roomId: own });
-      io.to(TEAM_ROOM).emit("userConnected", { userId: user.id, name: user.name });
+      // A client's member who may chat is always in the client's support thread, so staff replies reach every tab.
+      const client = ownerKey(user);
+      void socket.join([CUSTOMERS_ROOM, clientRoom(client)]);
+      if (memberCan(user, "chat")) {
+        const own = supportRoomId(client);
+        void socket.join(own);
+        socket.emit("supportRoomJoined", { roomId: own });
+      }
+      io.to(TEAM_ROOM).emit("userConnected", { userId: client, name: user.name });
     }
 
     socket.on("joinRoom", (payload) => {
@@ -132,9 +148,10 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
 
     socket.on("disconnect", () => {
       if (!can(user, "area:customer")) return;
-      // Presence across nodes: offline only when no socket of this user is left anywhere.
-      void socketsAnywhere(io, userRoom(user.id)).then((left) => {
-        if (left.length === 0) io.to(TEAM_ROOM).emit("userDisconnected", { userId: user.id });
+      // Presence across nodes: a client is offline only when no socket of any of its members is left anywhere.
+      const client = ownerKey(user);
+      void socketsAnywhere(io, clientRoom(client)).then((left) => {
+        if (left.length === 0) io.to(TEAM_ROOM).emit("userDisconnected", { userId: client });
       });
     });
   });
@@ -173,7 +190,7 @@ function resyncAfterRedisOutage(io: IoServer, clients: Redis[]) {
 /** The customers with at least one open socket on any node (this node's alone while Redis is away). */
 export async function onlineCustomerIds(io: IoServer): Promise<string[]> {
   const sockets = await socketsAnywhere(io, CUSTOMERS_ROOM);
-  return [...new Set(sockets.map((s) => s.data.user.id))];
+  return [...new Set(sockets.map((s) => s.data.user.clientId ?? s.data.user.id))];
 }
 
 /** The sockets of a room on every node; this node's own when the other nodes cannot be asked. */
@@ -208,7 +225,7 @@ async function disconnectEndedSessions(io: IoServer) {
 function supportRoomOf(user: SocketData["user"], payload: Partial<SupportMessagePayload> | undefined): string {
   if (typeof payload?.supportRoomId === "string") return payload.supportRoomId;
   if (typeof payload?.userId === "string") return supportRoomId(payload.userId);
-  return can(user, "area:customer") ? supportRoomId(user.id) : "";
+  return can(user, "area:customer") ? supportRoomId(ownerKey(user)) : "";
 }
 
 type Incoming = { roomId: string; text: unknown; serviceId: unknown; file: boolean; attachmentId: unknown };

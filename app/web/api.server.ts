@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { z } from "zod";
 
-import { can } from "~/domain/permissions";
+import { ROLE_REFUSED } from "~/domain/clients";
+import { can, type Action } from "~/domain/permissions";
 import { isDatabaseUnavailable } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
@@ -22,6 +23,8 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   /** The one method this handler takes; others answer 405. A loader is GET (and HEAD). */
   method?: Method;
   auth: A;
+  /** A client's member must hold a role that covers this (decision 283); staff pass where `auth` lets them in. */
+  allow?: Action;
   params?: P;
   query?: Q;
   body?: B;
@@ -90,6 +93,7 @@ export function apiRoute<
         if (!identity) throw unauthorized();
         if (config.auth === "team" && !can(identity.user, "area:team")) throw forbidden();
         if (config.auth === "user" && !can(identity.user, "area:customer")) throw forbidden();
+        if (config.allow && identity.user.role === "user" && !can(identity.user, config.allow)) throw forbidden(ROLE_REFUSED);
       }
       const ip = clientIp(request, context);
       if (config.rateLimit) {

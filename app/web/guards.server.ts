@@ -1,4 +1,5 @@
-import { can } from "~/domain/permissions";
+import { ROLE_REFUSED } from "~/domain/clients";
+import { can, type Action, type Actor } from "~/domain/permissions";
 import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchase } from "~/models/purchases.server";
 import { getSubscriptionFor, toSubscription } from "~/models/subscriptions.server";
@@ -52,6 +53,21 @@ export async function loadCustomer(request: Request, userId: string | undefined)
   const customer = await findCustomer(userId ?? "");
   if (!customer) throw pageNotFound();
   return { staff, customer };
+}
+
+/**
+ * A customer page a client's member opens only when their role covers it (decision 283): others get
+ * the page's 403 with the reason. Staff pass (the route decides what staff see).
+ */
+export async function requireMemberPage(request: Request, action: Action) {
+  const user = await requireUser(request);
+  if (user.role === "user" && !can(user, action)) throw new Response(ROLE_REFUSED, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return user;
+}
+
+/** Where a customer's dashboard starts: the first page their role covers. */
+export function customerHome(user: Actor): string {
+  return can(user, "purchases:list-own") ? "/dashboard/services" : can(user, "billing:manage") ? "/dashboard/receipts" : "/dashboard/account";
 }
 
 /** Staff who may change the catalogue (the editor's pages and forms). */

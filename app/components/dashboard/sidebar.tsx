@@ -25,6 +25,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
 import { Logo, LogoMark } from "~/components/ui/logo";
+import { roleCovers, type ClientCapability, type ClientRole } from "~/domain/clients";
 
 const links = {
   team: [
@@ -44,18 +45,20 @@ const links = {
     { to: "/dashboard/account", label: "Account", icon: UserCog },
     { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],
+  // A client's member sees the links their role covers (decision 283).
   user: [
-    { to: "/dashboard/services", label: "Services", icon: ShoppingBag },
-    { to: "/dashboard/reports", label: "Reports", icon: FileText },
-    { to: "/dashboard/calendar", label: "Calendar", icon: CalendarDays },
-    { to: "/dashboard/messages", label: "Messages", icon: MessageSquare },
-    { to: "/dashboard/receipts", label: "Receipts", icon: Receipt },
+    { to: "/dashboard/services", label: "Services", icon: ShoppingBag, needs: "work" },
+    { to: "/dashboard/reports", label: "Reports", icon: FileText, needs: "work" },
+    { to: "/dashboard/calendar", label: "Calendar", icon: CalendarDays, needs: "work" },
+    { to: "/dashboard/messages", label: "Messages", icon: MessageSquare, needs: "chat" },
+    { to: "/dashboard/receipts", label: "Receipts", icon: Receipt, needs: "billing" },
+    { to: "/dashboard/company", label: "Team", icon: UsersRound },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
     { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],
   /** TEAM_2FA=required and no second factor yet: the one page such an account may open. */
   setupOnly: [{ to: "/dashboard/security", label: "Security", icon: ShieldCheck }],
-} as const;
+} satisfies Record<string, readonly { to: string; label: string; icon: unknown; needs?: ClientCapability }[]>;
 
 const itemClass =
   "flex min-h-11 w-full items-center gap-3 rounded-xl px-4 text-sm font-semibold transition-colors " +
@@ -69,12 +72,15 @@ const itemClass =
  */
 export function Sidebar({
   role,
+  clientRole = null,
   name,
   badges = {},
   setupOnly = false,
   compact = false,
 }: {
   role: "user" | "team";
+  /** A customer's role in their client: the links it covers. */
+  clientRole?: ClientRole | null;
   name: string;
   badges?: Partial<Record<string, ReactNode>>;
   setupOnly?: boolean;
@@ -117,31 +123,33 @@ export function Sidebar({
             ref={row}
             className="relative -mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0"
           >
-            {links[setupOnly ? "setupOnly" : role].map(({ to, label, icon: Icon }) => (
-              <li key={to} className="shrink-0 lg:shrink">
-                <NavLink
-                  to={to}
-                  // Overview is /dashboard itself: current only there, not on every page under it.
-                  end={to === "/dashboard"}
-                  prefetch="intent"
-                  title={compact ? label : undefined}
-                  className={({ isActive }) =>
-                    cn(
-                      itemClass,
-                      "px-3 whitespace-nowrap lg:px-4",
-                      compact && "relative lg:justify-center lg:px-0 xl:justify-start xl:px-4",
-                      isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white",
-                    )
-                  }
-                >
-                  <Icon className="size-5 shrink-0" aria-hidden="true" />
-                  <span className={railText}>{label}</span>
-                  {badges[to] ? (
-                    <span className={cn("ml-auto", compact && "lg:absolute lg:-top-1 lg:right-0 lg:ml-0 xl:static xl:ml-auto")}>{badges[to]}</span>
-                  ) : null}
-                </NavLink>
-              </li>
-            ))}
+            {(links[setupOnly ? "setupOnly" : role] as readonly { to: string; label: string; icon: typeof Users; needs?: ClientCapability }[])
+              .filter((link) => !link.needs || roleCovers(clientRole ?? "owner", link.needs))
+              .map(({ to, label, icon: Icon }) => (
+                <li key={to} className="shrink-0 lg:shrink">
+                  <NavLink
+                    to={to}
+                    // Overview is /dashboard itself: current only there, not on every page under it.
+                    end={to === "/dashboard"}
+                    prefetch="intent"
+                    title={compact ? label : undefined}
+                    className={({ isActive }) =>
+                      cn(
+                        itemClass,
+                        "px-3 whitespace-nowrap lg:px-4",
+                        compact && "relative lg:justify-center lg:px-0 xl:justify-start xl:px-4",
+                        isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white",
+                      )
+                    }
+                  >
+                    <Icon className="size-5 shrink-0" aria-hidden="true" />
+                    <span className={railText}>{label}</span>
+                    {badges[to] ? (
+                      <span className={cn("ml-auto", compact && "lg:absolute lg:-top-1 lg:right-0 lg:ml-0 xl:static xl:ml-auto")}>{badges[to]}</span>
+                    ) : null}
+                  </NavLink>
+                </li>
+              ))}
             <li className="hidden lg:mt-auto lg:block">
               <Form method="post" action="/logout">
                 <button

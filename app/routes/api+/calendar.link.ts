@@ -15,6 +15,7 @@ export const loader = apiRoute(
   {
     method: "GET",
     auth: "user",
+    allow: "calendar:own",
     response: linkResponse,
     summary: "Your private iCalendar link (/calendar/<token>.ics): approved and published posts, for a calendar app.",
   },
@@ -25,6 +26,7 @@ export const action = apiRoute(
   {
     method: "POST",
     auth: "user",
+    allow: "calendar:own",
     response: linkResponse,
     summary: "Renew your private iCalendar link: the previous link stops working at once.",
   },

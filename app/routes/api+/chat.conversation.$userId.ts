@@ -31,11 +31,11 @@ export const loader = apiRoute(
   { method: "GET", auth: "any", params, query, response, summary: "A customer's support thread, oldest first, paged." },
   async ({ user, params, query }) => {
     // Someone else's thread answers 404 like a missing one: "not found or not yours".
-    if (!can(user, "chat:read-conversation", { ownerId: params.userId })) throw notFound("Conversation not found.");
-    if (!(await findChatCustomer(params.userId))) throw notFound("Conversation not found.");
+    const customer = await findChatCustomer(params.userId);
+    if (!customer || !can(user, "chat:read-conversation", { ownerId: customer.id })) throw notFound("Conversation not found.");
     if (query.before && query.after) throw badRequest("Use either before or after, not both.");
     const cursor: Cursor = query.before ? { before: query.before } : query.after ? { after: query.after } : {};
-    const messages = await getConversation(params.userId, cursor, query.limit);
+    const messages = await getConversation(customer.id, cursor, query.limit);
     if (!messages) throw badRequest("Unknown message id.");
     return { status: "success", data: { messages } };
   },

@@ -17,9 +17,9 @@ const body = z.object({ userId: z.string({ message: "userId is required." }).uui
 export const action = apiRoute(
   { method: "POST", auth: "any", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." },
   async ({ user, body }) => {
-    if (!can(user, "chat:read-conversation", { ownerId: body.userId })) throw notFound("Conversation not found.");
-    if (!(await findChatCustomer(body.userId))) throw notFound("Conversation not found.");
-    await markRead(user.id, supportRoomId(body.userId));
+    const customer = await findChatCustomer(body.userId);
+    if (!customer || !can(user, "chat:read-conversation", { ownerId: customer.id })) throw notFound("Conversation not found.");
+    await markRead(user.id, supportRoomId(customer.id));
     return { status: "success", message: "Conversation marked as read." };
   },
 );

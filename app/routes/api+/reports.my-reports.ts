@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ownerKey } from "~/domain/permissions";
 import { reportJson, successData } from "~/domain/schemas/api";
 import { listReportsForUser, toReportJson } from "~/models/reports.server";
 import { methodNotAllowed } from "~/utils/http.server";
@@ -9,9 +10,9 @@ import { apiRoute } from "~/web/api.server";
 const response = successData(z.object({ reports: reportJson.array() }));
 
 export const loader = apiRoute(
-  { method: "GET", auth: "user", response, summary: "Every report of the signed-in customer, newest first." },
+  { method: "GET", auth: "user", allow: "reports:list-own", response, summary: "Every report of the signed-in customer, newest first." },
   async ({ user }) => {
-    const reports = await listReportsForUser(user.id);
+    const reports = await listReportsForUser(ownerKey(user));
     return { success: true, data: { reports: reports.map(toReportJson) } };
   },
 );

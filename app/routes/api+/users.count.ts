@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { centsToDollars } from "~/domain/format";
-import { can } from "~/domain/permissions";
+import { can, ownerKey } from "~/domain/permissions";
 import { statusData } from "~/domain/schemas/api";
 import { getCustomerCounts, getTeamCounts } from "~/models/stats.server";
 import { methodNotAllowed } from "~/utils/http.server";
@@ -18,7 +18,7 @@ const response = statusData(
 );
 
 export const loader = apiRoute({ method: "GET", auth: "any", response, summary: "The overview counts of the asker's role." }, async ({ user }) => {
-  if (!can(user, "stats:team")) return { status: "success", data: { serviceCounts: await getCustomerCounts(user.id) } };
+  if (!can(user, "stats:team")) return { status: "success", data: { serviceCounts: await getCustomerCounts(ownerKey(user)) } };
   const { totalRevenueCents, ...counts } = await getTeamCounts();
   return { status: "success", data: { serviceCounts: { ...counts, totalRevenue: centsToDollars(totalRevenueCents) } } };
 });

@@ -11,6 +11,7 @@ import { revenueByMonth } from "~/models/revenue.server";
 import { getTeamCounts } from "~/models/stats.server";
 import { getSubscriptionMetrics } from "~/models/subscriptions.server";
 import { requireUser } from "~/web/auth.server";
+import { customerHome } from "~/web/guards.server";
 import { loadSection } from "~/web/sections.server";
 
 /**
@@ -19,7 +20,7 @@ import { loadSection } from "~/web/sections.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  if (!can(user, "area:team")) throw redirect("/dashboard/services");
+  if (!can(user, "area:team")) throw redirect(customerHome(user));
   const [counts, revenue] = await Promise.all([
     loadSection<OverviewCounts>("overview", async () => ({ role: "team", ...(await getTeamCounts()), ...(await getSubscriptionMetrics()) })),
     // Revenue and orders per month, drawn as SVG on the server (components/dashboard/revenue-chart).

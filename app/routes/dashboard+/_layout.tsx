@@ -7,8 +7,8 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SearchPalette } from "~/components/search/search-palette";
 import { ButtonLink } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
-import { can } from "~/domain/permissions";
-import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
+import { can, memberCan, ownerKey } from "~/domain/permissions";
+import { getUnreadCountForMember, getUnreadCountsForTeam } from "~/models/chat.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
@@ -25,12 +25,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // TEAM_2FA=required and no second factor yet: only the security page, in a sidebar with nothing else.
   if (identity.setupOnly) {
     const unread = { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> };
-    return { user: { id: user.id, name: user.name, role: user.role }, staff: true, setupOnly: true, unread };
+    return { user: { id: user.id, name: user.name, role: user.role, clientId: null, clientRole: null }, staff: true, setupOnly: true, unread };
   }
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
   const unreadSection = await loadSection("unread", async () =>
-    staff ? { role: "team" as const, ...(await getUnreadCountsForTeam()) } : { role: "user" as const, total: await getUnreadCountForCustomer(user.id) },
+    staff
+      ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
+      : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
   );
   // The badges are extras: without them the page simply shows none.
   const unread = unreadSection.ok
@@ -38,7 +40,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
     : staff
       ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
       : { role: "user" as const, total: 0 };
-  return { user: { id: user.id, name: user.name, role: user.role }, staff, setupOnly: false, unread };
+  return {
+    user: { id: user.id, name: user.name, role: user.role, clientId: user.clientId, clientRole: user.clientRole },
+    staff,
+    setupOnly: false,
+    unread,
+  };
 }
 
 export default function Dashboard() {
@@ -52,8 +59,12 @@ export default function Dashboard() {
           "/dashboard/inbox": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
         }
       : {
-          "/dashboard/services": <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />,
-          "/dashboard/messages": <ThreadUnreadCount customerId={user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />,
+          "/dashboard/services": (
+            <ThreadUnreadCount customerId={user.clientId ?? user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
+          ),
+          "/dashboard/messages": (
+            <ThreadUnreadCount customerId={user.clientId ?? user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
+          ),
         };
   // The customer's overview brings its own visible h1 (the welcome).
   const ownHeading = matches.some((match) => (match.handle as { overview?: boolean } | undefined)?.overview);
@@ -63,7 +74,7 @@ export default function Dashboard() {
   return (
     <SocketProvider>
       <div className="min-h-screen lg:flex">
-        <Sidebar role={user.role} name={user.name} badges={setupOnly ? {} : badges} setupOnly={setupOnly} compact={workspace} />
+        <Sidebar role={user.role} clientRole={user.clientRole} name={user.name} badges={setupOnly ? {} : badges} setupOnly={setupOnly} compact={workspace} />
         <main
           className={cn("mx-auto w-full max-w-6xl min-w-0 space-y-8 px-4 py-6 sm:px-6 lg:px-10 lg:py-10", workspace && "max-w-none space-y-0 lg:px-5 lg:py-4")}
         >

@@ -13,7 +13,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { addDays, formatClock, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
-import { can } from "~/domain/permissions";
+import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
 import { calendarLinkFor, renewCalendarLink } from "~/models/calendar-links.server";
 import { calendarCustomers, postQuota } from "~/models/calendar.server";
@@ -22,6 +22,7 @@ import { HttpError } from "~/utils/http.server";
 import { requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { calendarWindow, timeZoneOf } from "~/web/calendar-view.server";
+import { requireMemberPage } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /**
@@ -31,7 +32,7 @@ import { redirectWithToast } from "~/web/toast.server";
  * a list on phones; times in the viewer's zone. Live through `postUpdated`; forms work without JavaScript.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireMemberPage(request, "calendar:own");
   const staff = can(user, "posts:manage");
   const timeZone = timeZoneOf(request);
   const url = new URL(request.url);
@@ -40,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const askedStatus = url.searchParams.get("status");
   const customerId = staff && isUuid(askedCustomer) ? askedCustomer : undefined;
   const status = staff && POST_STATUSES.includes(askedStatus as PostStatus) ? (askedStatus as PostStatus) : undefined;
-  const quotaOf = staff ? customerId : user.id;
+  const quotaOf = staff ? customerId : ownerKey(user);
   const [posts, customers, quota, calendarLink] = await Promise.all([
     listPosts(user, { customerId, status, from: window.from.toISOString(), to: window.to.toISOString() }),
     staff ? calendarCustomers() : [],

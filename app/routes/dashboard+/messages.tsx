@@ -4,7 +4,8 @@ import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { ChatPanel } from "~/components/chat/chat-panel";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { supportRoomId } from "~/domain/chat";
-import { can } from "~/domain/permissions";
+import { ROLE_REFUSED } from "~/domain/clients";
+import { can, ownerKey } from "~/domain/permissions";
 import { getOtherSideReceipt } from "~/models/inbox.server";
 import { requireIdentity } from "~/web/auth.server";
 import { loadChatThreadPage, sendMessageForm } from "~/web/chat-form.server";
@@ -18,7 +19,8 @@ import { loadChatThreadPage, sendMessageForm } from "~/web/chat-form.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireIdentity(request);
   if (can(user, "inbox:manage")) throw redirect("/dashboard/inbox");
-  const roomId = supportRoomId(user.id);
+  if (!can(user, "chat:read-conversation", { ownerId: ownerKey(user) })) throw new Response(ROLE_REFUSED, { status: 403 });
+  const roomId = supportRoomId(ownerKey(user));
   const [seenId, thread] = await Promise.all([getOtherSideReceipt(roomId, user), loadChatThreadPage(roomId, request)]);
   return { currentUser: { id: user.id, name: user.name, role: user.role }, seenId, thread };
 }
@@ -27,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const identity = await requireIdentity(request);
   if (!can(identity.user, "area:customer")) throw new Response("Staff answer customers from the inbox.", { status: 403 });
-  const refused = await sendMessageForm(identity, request, supportRoomId(identity.user.id));
+  const refused = await sendMessageForm(identity, request, supportRoomId(ownerKey(identity.user)));
   if (refused) return data({ error: refused.error, draft: refused.text }, { status: refused.status });
   return redirect("/dashboard/messages");
 }

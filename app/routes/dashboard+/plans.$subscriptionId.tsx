@@ -7,8 +7,8 @@ import { BriefLink } from "~/components/brief/briefs-needed";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { can } from "~/domain/permissions";
-import { getUnreadCountForCustomer } from "~/models/chat.server";
+import { can, ownerKey } from "~/domain/permissions";
+import { getUnreadCountForMember } from "~/models/chat.server";
 import { loadOwnSubscription } from "~/web/guards.server";
 
 /**
@@ -18,7 +18,7 @@ import { loadOwnSubscription } from "~/web/guards.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, row, subscription } = await loadOwnSubscription(request, params.subscriptionId);
   if (can(user, "area:team")) throw redirect(`/dashboard/users/${row.userId}/plans/${row.id}`);
-  return { subscription, unread: await getUnreadCountForCustomer(user.id), userId: user.id };
+  return { subscription, unread: await getUnreadCountForMember(ownerKey(user), user.id), userId: user.id };
 }
 
 export default function PlanDetail() {

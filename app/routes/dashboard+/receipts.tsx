@@ -4,16 +4,16 @@ import { Receipt } from "lucide-react";
 
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatCents } from "~/domain/format";
-import { can } from "~/domain/permissions";
+import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { listReceiptsForUser } from "~/models/receipts.server";
-import { requireUser } from "~/web/auth.server";
+import { requireMemberPage } from "~/web/guards.server";
 
 /** /dashboard/receipts: every paid order and plan renewal with its date, amount and receipt. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireMemberPage(request, "billing:manage");
   if (!can(user, "subscriptions:list-own")) throw redirect("/dashboard/users");
-  return { receipts: await listReceiptsForUser(user.id) };
+  return { receipts: await listReceiptsForUser(ownerKey(user)) };
 }
 
 export default function Receipts() {

@@ -7,19 +7,19 @@ import { FileIcon } from "~/components/dashboard/file-icon";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatFileSize } from "~/domain/format";
-import { can } from "~/domain/permissions";
+import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { markReportsSeen } from "~/models/report-notices.server";
 import { listReportsForUser, toReportJson } from "~/models/reports.server";
-import { requireUser } from "~/web/auth.server";
+import { requireMemberPage } from "~/web/guards.server";
 
 /** /dashboard/reports: every report of the signed-in customer as a card grid. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireMemberPage(request, "reports:list-own");
   if (!can(user, "reports:list-own")) throw redirect("/dashboard/users");
-  const reports = await listReportsForUser(user.id);
+  const reports = await listReportsForUser(ownerKey(user));
   // Looking at the reports ends the quiet period of report-ready e-mails (one per batch).
-  await markReportsSeen(user.id);
+  await markReportsSeen(ownerKey(user));
   return { reports: reports.map(toReportJson) };
 }
 

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 
 import { ReportList } from "~/components/dashboard/report-list";
 import { SectionBoundary } from "~/components/ui/section-error";
+import { ownerKey } from "~/domain/permissions";
 import { markReportsSeen } from "~/models/report-notices.server";
 import { listReportsForService, toReportJson } from "~/models/reports.server";
 import { loadOwnPurchase } from "~/web/guards.server";
@@ -11,7 +12,7 @@ import { loadOwnPurchase } from "~/web/guards.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
   const reports = purchase.userId ? await listReportsForService(purchase.userId, purchase.serviceId) : [];
-  if (user.id === purchase.userId) await markReportsSeen(user.id);
+  if (ownerKey(user) === purchase.userId) await markReportsSeen(purchase.userId);
   return { reports: reports.map(toReportJson) };
 }
 

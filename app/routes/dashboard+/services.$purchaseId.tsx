@@ -8,8 +8,9 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
+import { ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
-import { getUnreadCountForCustomer } from "~/models/chat.server";
+import { getUnreadCountForMember } from "~/models/chat.server";
 import { loadOwnPurchase } from "~/web/guards.server";
 
 /**
@@ -21,7 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // Staff reach a customer's purchase through that customer's page.
   if (user.role === "team") throw redirect(purchase.userId ? `/dashboard/users/${purchase.userId}` : "/dashboard/users");
   // The unread badge is an extra: the service still shows when it cannot be read.
-  return { purchase: purchase.view, unread: await getUnreadCountForCustomer(user.id).catch(() => 0), userId: user.id };
+  return { purchase: purchase.view, unread: await getUnreadCountForMember(ownerKey(user), user.id).catch(() => 0), userId: user.id };
 }
 
 export default function ServiceDetail() {

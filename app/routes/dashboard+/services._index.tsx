@@ -10,14 +10,14 @@ import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { SectionBoundary, SectionError } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
-import { can } from "~/domain/permissions";
+import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { listBriefsNeeded } from "~/models/briefs.server";
 import { listPurchasesForUser, toPurchase } from "~/models/purchases.server";
 import { getCustomerCounts } from "~/models/stats.server";
 import { listSubscriptionsForUser, toSubscriptions } from "~/models/subscriptions.server";
 import { markWelcomed } from "~/models/users.server";
-import { requireUser } from "~/web/auth.server";
+import { requireMemberPage } from "~/web/guards.server";
 import { loadSection } from "~/web/sections.server";
 
 /**
@@ -28,15 +28,16 @@ import { loadSection } from "~/web/sections.server";
  * tab is Users.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireMemberPage(request, "purchases:list-own");
+  const owner = ownerKey(user);
   if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
   const [firstVisit, counts, purchases, plans, briefs] = await Promise.all([
     markWelcomed(user.id),
-    loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(user.id)) })),
-    loadSection("purchases", async () => (await listPurchasesForUser(user.id)).map(toPurchase)),
-    loadSection("plan", async () => toSubscriptions(await listSubscriptionsForUser(user.id))),
+    loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(owner)) })),
+    loadSection("purchases", async () => (await listPurchasesForUser(owner)).map(toPurchase)),
+    loadSection("plan", async () => toSubscriptions(await listSubscriptionsForUser(owner))),
     // "Brief needed" for each purchase or plan whose brief is still to send (decision 201).
-    loadSection("briefs", () => listBriefsNeeded({ userId: user.id })),
+    loadSection("briefs", () => listBriefsNeeded({ userId: owner })),
   ]);
   return {
     firstName: user.name.split(" ")[0] ?? "",
