@@ -11,6 +11,7 @@ export const OWN_DATA_MESSAGES = {
   activePlan:
     "You still have an active plan. End it now as part of deleting your account (the unused part of this period is prorated), or set it to end at the end of its period under Manage billing on your plan's page and delete your account once it has ended.",
   deleted: "Your account was deleted. Your orders stay on our books without your name or e-mail.",
+  lastOwner: "You are the last owner of your company's account: make another member an owner on the Team page before deleting yours.",
 } as const;
 
 /** DELETE /api/account: the password proves it is the owner asking; `endPlans` ends any live plan first. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, like, notLike, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, ne, notLike, or, sql } from "drizzle-orm";
 
 import { isLiveStatus } from "~/domain/billing";
 import { supportRoomId } from "~/domain/chat";
@@ -79,6 +79,12 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
   const user = await getAccount(userId);
   if (user.role !== "user") throw new HttpError(403, "Only customer accounts can be deleted here.", "FORBIDDEN");
   await assertCurrentPassword(user, password, clientIp);
+  // A member of a client with other members: the person goes, the client's work stays with the others.
+  const client = await clientOfMember(userId);
+  if (client && client.others > 0) {
+    if (client.role === "owner" && client.otherOwners === 0) throw new HttpError(409, OWN_DATA_MESSAGES.lastOwner, "CONFLICT");
+    return deleteMemberAccount(user);
+  }
   if (options.endPlans) {
     // Before the transaction: Stripe is asked first, and a plan it could not end stops the deletion (502).
     for (const row of (await listSubscriptionsForUser(userId)).filter((plan) => isLiveStatus(plan.status))) {
@@ -174,6 +180,63 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
   logger.info({ userId, files: keys.length, filesLeft }, "customer account deleted");
   afterResponse("account deleted e-mail", () => sendGoodbye(user.email, user.name));
   return { userId, filesLeft };
+}
+
+/** The account's client and how many other members (and owners) it has; null without a membership. */
+async function clientOfMember(userId: string) {
+  const cm = schema.clientMembers;
+  const [own] = await db
+    .select({ clientId: cm.clientId, role: cm.role })
+    .from(cm)
+    .where(and(eq(cm.userId, userId), isNull(cm.removedAt)))
+    .limit(1);
+  if (!own) return null;
+  const others = await db
+    .select({ role: cm.role })
+    .from(cm)
+    .where(and(eq(cm.clientId, own.clientId), isNull(cm.removedAt), ne(cm.userId, userId)));
+  return { ...own, others: others.length, otherOwners: others.filter((row) => row.role === "owner").length };
+}
+
+/**
+ * A client's member deletes their account while others stay (decision 283): what the client owns
+ * (purchases, plans, reports, posts, the thread) stays with the client; the person goes: their sign-in
+ * secrets, sessions, devices, links and e-mails, and their name and address on what they wrote.
+ */
+async function deleteMemberAccount(user: { id: string; email: string; name: string }): Promise<DeletedAccount> {
+  const userId = user.id;
+  const now = new Date();
+  const email = normalizeEmail(user.email);
+  await db.transaction(async (tx) => {
+    await tx.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, userId)).for("update");
+    await tx.update(schema.clientMembers).set({ removedAt: now }).where(eq(schema.clientMembers.userId, userId));
+    for (const table of [
+      schema.sessions,
+      schema.passwordTokens,
+      schema.emailChanges,
+      schema.signInDevices,
+      schema.passkeys,
+      schema.totpSecrets,
+      schema.recoveryCodes,
+      schema.magicLinks,
+      schema.signInChallenges,
+      schema.chatReadPositions,
+    ]) {
+      await tx.delete(table).where(eq(table.userId, userId));
+    }
+    await tx.delete(schema.calendarLinks).where(eq(schema.calendarLinks.customerId, userId));
+    await tx.delete(schema.leads).where(eq(schema.leads.email, email));
+    await tx.delete(schema.gradeEmails).where(eq(schema.gradeEmails.email, email));
+    await tx.delete(schema.emails).where(or(eq(schema.emails.userId, userId), sql`lower(${schema.emails.recipient}) = ${email}`));
+    await tx
+      .update(schema.users)
+      .set({ name: DELETED_NAME, email: deletedEmail(userId), passwordHash: null, profileImage: null, disabledAt: now, welcomedAt: null, updatedAt: now })
+      .where(eq(schema.users.id, userId));
+  });
+  revokeSocketsOfUser(userId);
+  logger.info({ userId }, "client member's account deleted; the client stays with its other members");
+  afterResponse("account deleted e-mail", () => sendGoodbye(user.email, user.name));
+  return { userId, filesLeft: 0 };
 }
 
 async function sendGoodbye(email: string, name: string) {

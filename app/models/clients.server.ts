@@ -12,7 +12,7 @@ import {
 import { isUuid } from "~/domain/ids";
 import { ownerKey, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
-import { sendEmail } from "~/utils/email.server";
+import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
@@ -41,7 +41,6 @@ export const CLIENT_MESSAGES = {
   lastOwner: "A client needs an owner: make someone else an owner first.",
   full: `A client can have at most ${MAX_CLIENT_MEMBERS} members: remove someone before inviting another.`,
   notOwner: "Only an owner of the client can do this.",
-  removed: "This person was removed from their client: invite them again instead.",
 } as const;
 
 const memberColumns = {
@@ -128,7 +127,7 @@ export async function inviteMember(actor: Actor & { name?: string }, input: { em
     // An account of its own (a client of one, even with nothing bought) or of another client stays there.
     if (!removed) throw new HttpError(409, CLIENT_MESSAGES.elsewhere, "CONFLICT");
   }
-  const { member, token } = await db.transaction(async (tx) => {
+  const { member, token, jobId } = await db.transaction(async (tx) => {
     // One invitation at a time per client: the count and the insert see the same members.
     await tx.select({ id: c.id }).from(c).where(eq(c.id, clientId)).for("update");
     const [{ total } = { total: 0 }] = await tx.select({ total: count() }).from(m).where(activeMember(clientId));
@@ -157,12 +156,14 @@ export async function inviteMember(actor: Actor & { name?: string }, input: { em
       tx,
     );
     const issued = await issuePasswordToken(user!.id, "set", tx);
-    await sendEmail(invitationEmail({ inviter: actor.name ?? "A colleague", client: client.name, to: user!, role: input.role, token: issued }), {
-      tx,
-      userId: user!.id,
-    });
-    return { member: { id: user!.id, name: user!.name, email: user!.email, role: input.role, joinedAt: null }, token: issued };
+    const { jobId } = await sendEmail(
+      invitationEmail({ inviter: actor.name ?? "A colleague", client: client.name, to: user!, role: input.role, token: issued }),
+      { tx, userId: user!.id },
+    );
+    return { member: { id: user!.id, name: user!.name, email: user!.email, role: input.role, joinedAt: null }, token: issued, jobId };
   });
+  // Stored with the membership; sent now that both exist (and retried by its job if the mail server is down).
+  await sendStoredEmails([jobId]);
   logger.info({ clientId, userId: member.id, invitedBy: actor.id }, "client member invited");
   return { member: toMemberJson(member), link: passwordLink(token) };
 }
@@ -335,10 +336,4 @@ export async function getClientForStaff(id: string) {
   if (!row) throw new HttpError(404, CLIENT_MESSAGES.notFound, "NOT_FOUND");
   const members = await clientMembers(row.id);
   return { client: { _id: row.id, name: row.name, members: members.map(toMemberJson), createdAt: row.createdAt.toISOString() } };
-}
-
-/** Whether an account was removed from its client (staff cannot simply turn it back on). */
-export async function wasRemovedFromClient(userId: string): Promise<boolean> {
-  const [row] = await db.select({ removedAt: m.removedAt }).from(m).where(eq(m.userId, userId)).limit(1);
-  return row?.removedAt != null;
 }

@@ -14,6 +14,7 @@ import { logger } from "~/utils/logger.server";
 import { storage } from "~/utils/storage.server";
 
 import { recordAudit } from "./audit.server";
+import { membersWho } from "./clients.server";
 import { findCustomer } from "./customers.server";
 import { findPaidPurchase } from "./purchases.server";
 import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
@@ -232,6 +233,11 @@ async function serviceExists(id: string) {
  * e-mail per customer per quiet period (app/models/report-notices.server.ts): a batch of uploads
  * is one e-mail, not one each.
  */
+async function reportReaders(customer: { id: string; email: string; name: string }) {
+  const members = await membersWho(customer.id, "work");
+  return members.length > 0 ? members : [customer];
+}
+
 async function notifyCustomer(customer: { id: string; email: string; name: string }, report: ReportRow, purchaseId: string) {
   try {
     if (!(await claimReportNotice(customer.id))) return;
@@ -240,17 +246,19 @@ async function notifyCustomer(customer: { id: string; email: string; name: strin
     return;
   }
   try {
-    await sendEmail({
-      to: customer.email,
-      subject: `Your new report is ready: ${report.title}`,
-      heading: "A new report is ready",
-      paragraphs: [
-        `Hi ${customer.name},`,
-        `We have uploaded "${report.title}" for ${report.serviceName}. You can read and download it in your dashboard.`,
-        "If we add more reports before you have had a look, they will be waiting there too: we send one e-mail, not one per report.",
-      ],
-      action: { label: "View your report", url: `${env.appUrl}/dashboard/services/${purchaseId}` },
-    });
+    // Each member of the client whose role covers the work, once (a client of one: the customer).
+    for (const member of await reportReaders(customer))
+      await sendEmail({
+        to: member.email,
+        subject: `Your new report is ready: ${report.title}`,
+        heading: "A new report is ready",
+        paragraphs: [
+          `Hi ${member.name},`,
+          `We have uploaded "${report.title}" for ${report.serviceName}. You can read and download it in your dashboard.`,
+          "If we add more reports before you have had a look, they will be waiting there too: we send one e-mail, not one per report.",
+        ],
+        action: { label: "View your report", url: `${env.appUrl}/dashboard/services/${purchaseId}` },
+      });
   } catch (error) {
     await releaseReportNotice(customer.id).catch(() => {});
     logger.error({ err: error, reportId: report.id }, "could not send the new-report e-mail");

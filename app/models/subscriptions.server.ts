@@ -12,6 +12,7 @@ import { logger } from "~/utils/logger.server";
 import { idOf, type Stripe } from "~/utils/stripe.server";
 
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
+import { membersWho } from "./clients.server";
 import { recordInvoice } from "./invoices.server";
 
 /*
@@ -317,7 +318,15 @@ export async function sendPaymentFailedEmail(subscription: SubscriptionRow) {
       : [];
   const to = owner ?? order;
   if (!to) return;
+  // The members of the client who look after billing, each once (a client of one: its owner).
+  const billing = subscription.userId ? await membersWho(subscription.userId, "billing") : [];
+  const recipients = billing.length > 0 ? billing : [to];
   const plan = await planFor(subscription.planId);
+  for (const person of recipients) await sendPaymentFailed(subscription, plan.name, person);
+}
+
+async function sendPaymentFailed(subscription: SubscriptionRow, planName: string, to: { email: string; name: string }) {
+  const plan = { name: planName };
   try {
     await sendEmail({
       to: to.email,

@@ -119,6 +119,7 @@ export const DISABLE_MESSAGES = {
   self: "You cannot disable your own account.",
   actorInactive: "Your account is disabled, so you cannot change other accounts.",
   deleted: "This account was deleted at its owner's request: it cannot be enabled again.",
+  removed: "This person was removed from their company's account: an owner of that company can invite them again.",
 };
 
 /**
@@ -146,6 +147,15 @@ export async function setAccountDisabled(actorId: string, userId: string, disabl
     if (!current) return null;
     // A deleted customer's row stays for the books, nameless and without a way to sign in: it stays off.
     if (!disabled && current.email === deletedEmail(current.id)) throw new HttpError(409, DISABLE_MESSAGES.deleted, "CONFLICT");
+    // A member removed from their client comes back only by a new invitation from an owner (decision 283).
+    if (!disabled && current.role === "user") {
+      const [membership] = await tx
+        .select({ removedAt: schema.clientMembers.removedAt })
+        .from(schema.clientMembers)
+        .where(eq(schema.clientMembers.userId, userId))
+        .limit(1);
+      if (membership?.removedAt) throw new HttpError(409, DISABLE_MESSAGES.removed, "CONFLICT");
+    }
     const [updated] = await tx
       .update(schema.users)
       .set({ disabledAt: disabled ? (current.disabledAt ?? now) : null, updatedAt: now })
