@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 
 import {
   CLIENT_ROLE_LABELS,
@@ -336,4 +336,40 @@ export async function getClientForStaff(id: string) {
   if (!row) throw new HttpError(404, CLIENT_MESSAGES.notFound, "NOT_FOUND");
   const members = await clientMembers(row.id);
   return { client: { _id: row.id, name: row.name, members: members.map(toMemberJson), createdAt: row.createdAt.toISOString() } };
+}
+
+/**
+ * Every customer account without a member row becomes the owner of a client of one, named after
+ * them, with the account's id (decision 283): in batches, each its own short transaction, so the
+ * accounts table is never locked for long on a live database; sessions of accounts not reached yet
+ * already read as the owner of a client of one. Safe to run on several nodes at once. Answers how
+ * many accounts it moved.
+ */
+export async function backfillClientsOfOne(batchSize = 2000): Promise<number> {
+  let moved = 0;
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const done = await db.transaction(async (tx) => {
+      // Walks the accounts by id once: each batch starts where the last one ended.
+      const batch = await tx
+        .select({ id: u.id, name: u.name, createdAt: u.createdAt })
+        .from(u)
+        .where(and(gt(u.id, after), eq(u.role, "user"), sql`not exists (select 1 from ${m} where ${m.userId} = ${u.id})`))
+        .orderBy(asc(u.id))
+        .limit(batchSize);
+      if (batch.length === 0) return 0;
+      after = batch.at(-1)!.id;
+      await tx
+        .insert(c)
+        .values(batch.map((row) => ({ id: row.id, name: row.name, createdAt: row.createdAt })))
+        .onConflictDoNothing();
+      await tx
+        .insert(m)
+        .values(batch.map((row) => ({ userId: row.id, clientId: row.id, role: "owner" as const, invitedAt: row.createdAt, joinedAt: row.createdAt })))
+        .onConflictDoNothing();
+      return batch.length;
+    });
+    moved += done;
+    if (done < batchSize) return moved;
+  }
 }

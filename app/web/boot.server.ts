@@ -1,6 +1,7 @@
 import { startBriefReminderSweep } from "~/models/briefs.server";
 import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
+import { backfillClientsOfOne } from "~/models/clients.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
 import { startReviewNoticeSweep } from "~/models/post-review-notices.server";
@@ -16,6 +17,10 @@ import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
+  // Customers from before client teams become owners of clients of one, in short batches after start-up.
+  void backfillClientsOfOne()
+    .then((moved) => moved > 0 && logger.info({ moved }, "customers became owners of clients of one"))
+    .catch((error: unknown) => logger.warn({ err: error }, "moving customers into clients of one stopped: the next start goes on"));
   const demo = database.kind === "pglite" ? await seedDemo() : null;
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);

@@ -20,7 +20,4 @@ ALTER TABLE "client_members" ADD CONSTRAINT "client_members_client_id_clients_id
 ALTER TABLE "client_members" ADD CONSTRAINT "client_members_invited_by_users_id_fk" FOREIGN KEY ("invited_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "client_members_client_idx" ON "client_members" USING btree ("client_id","role");--> statement-breakpoint
 CREATE INDEX "clients_created_idx" ON "clients" USING btree ("created_at","id");--> statement-breakpoint
-CREATE INDEX "clients_search_idx" ON "clients" USING gin (to_tsvector('simple', "name"));--> statement-breakpoint
--- Every customer account becomes the owner of a client of one, named after them, with the account's id.
-INSERT INTO "clients" ("id", "name", "created_at") SELECT "id", "name", "created_at" FROM "users" WHERE "role" = 'user' ON CONFLICT DO NOTHING;--> statement-breakpoint
-INSERT INTO "client_members" ("user_id", "client_id", "role", "invited_at", "joined_at") SELECT "id", "id", 'owner', "created_at", "created_at" FROM "users" WHERE "role" = 'user' ON CONFLICT DO NOTHING;
+CREATE INDEX "clients_search_idx" ON "clients" USING gin (to_tsvector('simple', "name"));

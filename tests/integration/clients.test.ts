@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { MAX_CLIENT_MEMBERS } from "~/domain/clients";
+import { backfillClientsOfOne } from "~/models/clients.server";
 import { createSession } from "~/models/sessions.server";
 import * as landing from "~/routes/_index";
 import * as accountApi from "~/routes/api+/account";
@@ -66,6 +67,28 @@ describe("a client of one", () => {
     const response = await call(clientApi.loader, "/api/client", { auth: owner });
     expect(response.status).toBe(200);
     expect((await readJson<{ data: { role: string; client: { _id: string } } }>(response)).data).toMatchObject({ role: "owner", client: { _id: owner.id } });
+  });
+
+  test("the backfill makes every customer without a member row the owner of a client of one, in batches, and leaves members alone", async () => {
+    const earlier = await Promise.all([1, 2, 3].map((i) => createAccount({ role: "user", name: `Earlier ${i}` })));
+    const staff = await createAccount({ role: "team" });
+    const invitedBy = await createAccount({ role: "user" });
+    const member = await invitedAs(invitedBy, "member");
+    for (const account of earlier) {
+      await db.delete(schema.clientMembers).where(eq(schema.clientMembers.userId, account.id));
+      await db.delete(schema.clients).where(eq(schema.clients.id, account.id));
+    }
+    expect(await backfillClientsOfOne(2)).toBe(3);
+    expect(await backfillClientsOfOne(2)).toBe(0);
+    for (const account of earlier) {
+      const [row] = await db.select().from(schema.clientMembers).where(eq(schema.clientMembers.userId, account.id));
+      expect(row).toMatchObject({ clientId: account.id, role: "owner" });
+      const [client] = await db.select().from(schema.clients).where(eq(schema.clients.id, account.id));
+      expect(client!.name).toBe(account.name);
+    }
+    expect(await db.select().from(schema.clientMembers).where(eq(schema.clientMembers.userId, staff.id))).toEqual([]);
+    const [kept] = await db.select().from(schema.clientMembers).where(eq(schema.clientMembers.userId, member.id));
+    expect(kept!.clientId).toBe(invitedBy.id);
   });
 
   test("an owner renames the client; a blank name is refused in words", async () => {
