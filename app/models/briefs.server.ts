@@ -14,6 +14,7 @@ import { logger } from "~/utils/logger.server";
 import { startSweep } from "~/utils/sweep.server";
 
 import { recordAudit } from "./audit.server";
+import { membersWho } from "./clients.server";
 import { getPurchaseFor, PAID_STATUSES } from "./purchases.server";
 import { getSubscriptionFor, planFor } from "./subscriptions.server";
 
@@ -387,7 +388,7 @@ export async function sendBriefReminders(now = new Date()): Promise<number> {
 
 async function sendReminder(reminder: ClaimedReminder) {
   const [row] = await db
-    .select({ email: schema.users.email, name: schema.users.name, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
+    .select({ userId: b.userId, email: schema.users.email, name: schema.users.name, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
     .from(b)
     .innerJoin(schema.users, eq(schema.users.id, b.userId))
     .leftJoin(schema.purchases, eq(schema.purchases.id, b.purchaseId))
@@ -397,6 +398,12 @@ async function sendReminder(reminder: ClaimedReminder) {
     .limit(1);
   if (!row) return;
   const title = await titleOf({ ...row, purchaseId: reminder.purchaseId, subscriptionId: reminder.subscriptionId });
+  // Each member of the client who answers briefs, once (a client of one: the customer).
+  const members = row.userId ? await membersWho(row.userId, "answer") : [];
+  for (const person of members.length > 0 ? members : [row]) await sendReminderTo(person, title, reminder);
+}
+
+async function sendReminderTo(row: { email: string; name: string }, title: string, reminder: ClaimedReminder) {
   await sendEmail({
     to: row.email,
     subject: `We still need your brief for ${title}`,

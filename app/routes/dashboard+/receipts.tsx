@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { Receipt } from "lucide-react";
 
 import { EmptyState } from "~/components/ui/empty-state";
@@ -7,74 +7,99 @@ import { formatCents } from "~/domain/format";
 import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { listReceiptsForUser } from "~/models/receipts.server";
+import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { requireMemberPage } from "~/web/guards.server";
 
 /** /dashboard/receipts: every paid order and plan renewal with its date, amount and receipt. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireMemberPage(request, "billing:manage");
   if (!can(user, "subscriptions:list-own")) throw redirect("/dashboard/users");
-  return { receipts: await listReceiptsForUser(ownerKey(user)) };
+  const [receipts, plans] = await Promise.all([listReceiptsForUser(ownerKey(user)), listSubscriptionsForUser(ownerKey(user))]);
+  // A billing member has no Services page: their client's plans are reached from here.
+  const shown = can(user, "purchases:list-own") ? [] : plans.map((plan) => ({ id: plan.id, planId: plan.planId, status: plan.status }));
+  return { receipts, plans: shown };
 }
 
 export default function Receipts() {
-  const { receipts } = useLoaderData<typeof loader>();
+  const { receipts, plans } = useLoaderData<typeof loader>();
   return (
-    <section aria-labelledby="receipts-heading" className="space-y-4">
-      <h2 id="receipts-heading" className="text-xl font-bold text-slate-950">
-        Receipts
-      </h2>
-      {receipts.length === 0 ? (
-        <EmptyState icon={Receipt} title="No receipts yet" text="Every payment you make appears here with its receipt." />
-      ) : (
-        // `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page).
-        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Your payments</caption>
-            <thead className="bg-slate-50 text-slate-600">
-              <tr>
-                {/* Phones: the date goes under "What", so the receipt link stays on screen. */}
-                <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">
-                  Date
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
-                  What
-                </th>
-                <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">
-                  Amount
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
-                  <span className="sr-only">Receipt</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {receipts.map((receipt) => (
-                <tr key={`${receipt.kind}-${receipt._id}`}>
-                  <td className="px-5 py-3 whitespace-nowrap max-sm:hidden">
-                    <time dateTime={receipt.paidAt}>{formatDate(receipt.paidAt)}</time>
-                  </td>
-                  <td className="px-3 py-3 sm:px-5">
-                    <time dateTime={receipt.paidAt} className="block text-xs text-slate-600 sm:hidden">
-                      {formatDate(receipt.paidAt)}
-                    </time>
-                    {receipt.description}
-                    {receipt.refundedCents > 0 ? (
-                      <span className="ml-2 text-red-700">({formatCents(receipt.refundedCents, receipt.currency)} refunded)</span>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-3 text-right font-semibold tabular-nums sm:px-5">{formatCents(receipt.amountCents, receipt.currency)}</td>
-                  <td className="px-3 py-3 text-right sm:px-5">
-                    <a href={receipt.url} className="font-semibold text-brand-700 hover:text-brand-900">
-                      View receipt<span className="sr-only"> of {formatDate(receipt.paidAt)}</span>
-                    </a>
-                  </td>
+    <>
+      {plans.length > 0 ? (
+        <section aria-labelledby="plans-heading" className="space-y-3">
+          <h2 id="plans-heading" className="text-xl font-bold text-slate-950">
+            Plans
+          </h2>
+          <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
+            {plans.map((plan) => (
+              <li key={plan.id} className="flex items-center justify-between gap-4 px-5 py-3 text-sm">
+                <span>
+                  <span className="font-semibold text-slate-950 capitalize">{plan.planId}</span> plan · {plan.status.replace("_", " ")}
+                </span>
+                <Link to={`/dashboard/plans/${plan.id}`} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+                  Manage<span className="sr-only"> the {plan.planId} plan</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="receipts-heading" className="space-y-4">
+        <h2 id="receipts-heading" className="text-xl font-bold text-slate-950">
+          Receipts
+        </h2>
+        {receipts.length === 0 ? (
+          <EmptyState icon={Receipt} title="No receipts yet" text="Every payment you make appears here with its receipt." />
+        ) : (
+          // `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page).
+          <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Your payments</caption>
+              <thead className="bg-slate-50 text-slate-600">
+                <tr>
+                  {/* Phones: the date goes under "What", so the receipt link stays on screen. */}
+                  <th scope="col" className="px-5 py-3 font-semibold max-sm:hidden">
+                    Date
+                  </th>
+                  <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                    What
+                  </th>
+                  <th scope="col" className="px-3 py-3 text-right font-semibold sm:px-5">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-3 py-3 font-semibold sm:px-5">
+                    <span className="sr-only">Receipt</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+              </thead>
+              <tbody className="divide-y divide-slate-200">
+                {receipts.map((receipt) => (
+                  <tr key={`${receipt.kind}-${receipt._id}`}>
+                    <td className="px-5 py-3 whitespace-nowrap max-sm:hidden">
+                      <time dateTime={receipt.paidAt}>{formatDate(receipt.paidAt)}</time>
+                    </td>
+                    <td className="px-3 py-3 sm:px-5">
+                      <time dateTime={receipt.paidAt} className="block text-xs text-slate-600 sm:hidden">
+                        {formatDate(receipt.paidAt)}
+                      </time>
+                      {receipt.description}
+                      {receipt.refundedCents > 0 ? (
+                        <span className="ml-2 text-red-700">({formatCents(receipt.refundedCents, receipt.currency)} refunded)</span>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-3 text-right font-semibold tabular-nums sm:px-5">{formatCents(receipt.amountCents, receipt.currency)}</td>
+                    <td className="px-3 py-3 text-right sm:px-5">
+                      <a href={receipt.url} className="font-semibold text-brand-700 hover:text-brand-900">
+                        View receipt<span className="sr-only"> of {formatDate(receipt.paidAt)}</span>
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
   );
 }
 
