@@ -6,8 +6,9 @@ import type { ServerBuild } from "@remix-run/node";
  * imports this module, and this module the SDK, before any module it instruments; without the
  * setting none of it is loaded. Spans: each HTTP request (and Express's middleware), each loader and
  * action by route id (traceBuild below), Redis commands and Socket.IO events, sent over OTLP/HTTP
- * (JSON). postgres.js and PGlite have no OpenTelemetry instrumentation: a query shows as the time
- * inside its loader's or action's span.
+ * (JSON). postgres.js and PGlite have no OpenTelemetry instrumentation (and drizzle's own hooks are
+ * not wired in its release): traceQueries wraps drizzle's prepared queries so each query is a client
+ * span `pg <verb>` with its SQL text (never its parameters) inside the loader's or action's span.
  */
 
 let started = false;
@@ -41,6 +42,7 @@ export async function startTracing(endpoint: string) {
     ],
   });
   sdk.start();
+  await traceQueries();
   // Spans still buffered go out before the process ends (server.ts exits after draining).
   process.once("beforeExit", () => void sdk.shutdown());
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.prependListener(signal, () => void sdk.shutdown().catch(() => {}));
@@ -76,4 +78,44 @@ export async function traceBuild(build: ServerBuild): Promise<ServerBuild> {
     routes[id] = { ...route, module };
   }
   return { ...build, routes };
+}
+
+/** Each query drizzle runs (postgres.js or PGlite) in a client span named by its SQL verb. */
+async function traceQueries() {
+  const [{ SpanKind, SpanStatusCode, trace }, postgresJs, pglite] = await Promise.all([
+    import("@opentelemetry/api"),
+    import("drizzle-orm/postgres-js/session"),
+    import("drizzle-orm/pglite/session"),
+  ]);
+  const tracer = trace.getTracer("brandlift-db");
+  const system = new Map<object, string>([
+    [postgresJs.PostgresJsPreparedQuery.prototype, "postgresql"],
+    [pglite.PglitePreparedQuery.prototype, "pglite"],
+  ]);
+  for (const [prototype, dbSystem] of system) {
+    const target = prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of ["execute", "all"] as const) {
+      const original = target[method];
+      if (typeof original !== "function") continue;
+      target[method] = function traced(this: { queryString?: string }, ...args: unknown[]) {
+        const text = this.queryString ?? "";
+        const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? "query";
+        return tracer.startActiveSpan(
+          `pg ${verb}`,
+          { kind: SpanKind.CLIENT, attributes: { "db.system": dbSystem, "db.operation": verb, "db.statement": text.slice(0, 2000) } },
+          async (span) => {
+            try {
+              return await original.apply(this, args);
+            } catch (error) {
+              span.recordException(error as Error);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              throw error;
+            } finally {
+              span.end();
+            }
+          },
+        );
+      };
+    }
+  }
 }

@@ -123,6 +123,18 @@ describe("traces", () => {
     expect(request?.name, `spans received: ${received.map((s) => `${s.kind} ${s.name}`).join(", ")}`).toMatch(/^GET/);
     expect(fs.readFileSync(moduleLog, "utf8")).toContain("@opentelemetry/sdk-node");
   });
+
+  test("each database query is a client span with its SQL text and no parameters", async () => {
+    expect((await fetch(`${server.url}/api/services`)).status).toBe(200);
+    // SpanKind.CLIENT is 3 in OTLP's JSON.
+    const querySpan = () => received.find((s) => s.kind === 3 && s.name === "pg select" && String(s.attributes["db.statement"]).includes('"services"'));
+    for (let i = 0; i < 100 && !querySpan(); i++) await new Promise((r) => setTimeout(r, 100));
+    const span = querySpan();
+    expect(span, `spans received: ${received.map((s) => `${s.kind} ${s.name}`).join(", ")}`).toBeDefined();
+    expect(span!.attributes["db.system"]).toBe("pglite");
+    expect(span!.attributes["db.operation"]).toBe("select");
+    expect(Object.keys(span!.attributes).some((key) => key.includes("param"))).toBe(false);
+  });
 });
 
 describe("without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
