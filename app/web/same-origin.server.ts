@@ -42,7 +42,26 @@ export function forgeryRefusal(request: RequestFacts, appOrigin = APP_ORIGIN): t
   if (queryAt !== -1 && new URLSearchParams(request.url.slice(queryAt + 1)).has("_data")) return LEGACY_DATA;
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
   if (isApiPath(pathname) && !carriesSession(request.headers)) return null;
-  return fromOurPages(request.headers, appOrigin) ? null : CROSS_SITE;
+  return fromOurPages(request.headers, appOrigin) && originNamesThisHost(request.headers) ? null : CROSS_SITE;
+}
+
+/**
+ * Remix refuses an action whose `Origin` names another host than the request's own (its first
+ * `X-Forwarded-Host`, else `Host`) by throwing, which would answer 500: the same rule answers 403
+ * here, before Remix (a client can send any Host).
+ */
+function originNamesThisHost(headers: IncomingHttpHeaders): boolean {
+  const origin = headers.origin;
+  if (origin === undefined) return true;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const forwarded = (Array.isArray(headers["x-forwarded-host"]) ? headers["x-forwarded-host"][0] : headers["x-forwarded-host"])?.split(",")[0]?.trim();
+  const host = forwarded || headers.host;
+  return !!host && originHost === host;
 }
 
 /**

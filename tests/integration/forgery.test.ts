@@ -42,7 +42,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function send(method: string, path: string, headers: Record<string, string>) {
   reached.length = 0;
-  const response = await fetch(`${url}${path}`, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: "intent=x" }) });
+  // As behind the proxy: the request names APP_URL's host (X-Forwarded-Host), unless the case says otherwise.
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { "X-Forwarded-Host": APP.host, ...headers },
+    ...(method === "GET" || method === "HEAD" ? {} : { body: "intent=x" }),
+  });
   const body = response.status === 204 ? null : await response.json();
   return { status: response.status, body, reached: reached.length > 0 };
 }
@@ -77,6 +82,14 @@ describe("a state change riding the session cookie", () => {
     ["neither header (not a browser)", {}],
   ])("from %s goes on", async (_name, headers) => {
     expect(await send("POST", "/dashboard/team", { Cookie: COOKIE, ...headers })).toMatchObject({ status: 204, reached: true });
+  });
+
+  test("APP_URL's origin on a request for another host is refused (403), not left to the page's handler (which answers 500)", async () => {
+    expect(await send("POST", "/dashboard/account", { Cookie: COOKIE, Origin: APP.origin, "X-Forwarded-Host": "other.example" })).toMatchObject({
+      status: 403,
+      body: { code: "BAD_ORIGIN" },
+      reached: false,
+    });
   });
 
   test("reads from another origin go on (they change nothing)", async () => {
