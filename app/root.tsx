@@ -1,9 +1,9 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { InlineStyles } from "~/components/inline-styles";
+import { AppStyles } from "~/components/inline-styles";
 import { SiteFooter } from "~/components/landing/site-footer";
 import { SiteHeader } from "~/components/landing/site-header";
 import { useNonce } from "~/components/nonce";
@@ -17,7 +17,7 @@ import { getOptionalUser } from "~/web/auth.server";
 import { getToast } from "~/web/toast.server";
 
 export const links: LinksFunction = () => [
-  // In production the stylesheet is inlined in <head> (InlineStyles); a <link> only for Vite's hot reload.
+  // In production the stylesheet comes from AppStyles (inline on public pages, linked when signed in); here only for Vite's hot reload.
   ...(import.meta.env.DEV ? [{ rel: "stylesheet", href: stylesheet }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
@@ -51,6 +51,10 @@ export function Layout({ children }: { children: ReactNode }) {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   useQuietAbortedLoads();
+  const matches = useMatches();
+  // Signed-in pages link the cached stylesheet; the sign-in pages fetch it ahead for the dashboard that follows.
+  const signedIn = matches.some((match) => match.id.startsWith("routes/dashboard+"));
+  const signingIn = matches.some((match) => match.id.startsWith("routes/_auth+"));
   return (
     <html lang="en" className="h-full">
       <head>
@@ -58,7 +62,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#312e81" />
         <Meta />
-        <InlineStyles />
+        <AppStyles linked={signedIn} href={stylesheet} />
+        {signingIn && !import.meta.env.DEV ? <link rel="prefetch" as="style" href={stylesheet} /> : null}
         <Links />
       </head>
       <body className="min-h-full bg-slate-50 text-slate-900 antialiased">

@@ -17,7 +17,9 @@ export function ensureBuild(root = path.resolve(import.meta.dirname, "..")) {
   const current = built && fs.existsSync(stampPath) ? fs.readFileSync(stampPath, "utf8").trim() : "";
   if (current === sourceStamp(root)) return buildDir;
   console.log(built ? "Sources changed since the last build: rebuilding…" : "No production build yet: building (about a minute)…");
-  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  // Always the production bundle: a build started from a test run (NODE_ENV=test) would otherwise be
+  // made with Vite's development flags (import.meta.env.DEV), unlike what `npm start` serves.
+  const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status})`);
   return buildDir;
 }

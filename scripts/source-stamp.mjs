@@ -21,6 +21,8 @@ const INPUTS = [
   "package.json",
   "scripts/build-server.mjs",
   "scripts/compress-assets.mjs",
+  // How the build is made (its NODE_ENV) is part of what it was made from.
+  "scripts/ensure-build.mjs",
 ];
 
 function walk(root, rel, out) {

@@ -3,7 +3,7 @@ import { text } from "node:stream/consumers";
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
 
-import { deferHydration, deferHydrationMarkup } from "./deferred-hydration.server";
+import { compactManifest, deferHydration, deferHydrationMarkup } from "./deferred-hydration.server";
 
 // The shape of what Remix's <Scripts nonce> renders (2.17, single fetch, lazy route discovery).
 const MODULE_SOURCE = ';\nimport * as route0 from "/assets/root-A.js";\nwindow.__remixManifest = {"a":"</b>"};\nimport("/assets/entry.client-B.js");';
@@ -34,6 +34,24 @@ describe("deferHydrationMarkup", () => {
 
   test("without Remix's module script there is nothing to rewrite", () => {
     expect(deferHydrationMarkup('<link rel="modulepreload" href="/a.js"/>')).toBeNull();
+  });
+});
+
+describe("compactManifest", () => {
+  test("the route manifest loses Remix's indentation and keeps every value; the imports around it stay", () => {
+    const manifest = { entry: { module: "/assets/entry.client-B.js", imports: [] }, routes: { root: { id: "root", path: "", module: "/assets/root-A.js" } } };
+    const source = `;\nimport * as route0 from "/assets/root-A.js";\nwindow.__remixManifest = ${JSON.stringify(manifest, null, 2)};\nimport("/assets/entry.client-B.js");`;
+    const compact = compactManifest(source);
+    expect(compact).toBe(
+      `;\nimport * as route0 from "/assets/root-A.js";\nwindow.__remixManifest = ${JSON.stringify(manifest)};\nimport("/assets/entry.client-B.js");`,
+    );
+    expect(compact.length).toBeLessThan(source.length);
+  });
+
+  test("a manifest it cannot read is left as it is", () => {
+    const source = 'window.__remixManifest = {\n  "a": oops\n};';
+    expect(compactManifest(source)).toBe(source);
+    expect(compactManifest(MODULE_SOURCE)).toBe(MODULE_SOURCE);
   });
 });
 

@@ -54,7 +54,24 @@ export function deferHydrationMarkup(segment: string): string | null {
     if (!hrefs.includes(href)) hrefs.push(href);
     return `<link data-modulepreload="${href}"/>`;
   });
-  return `${before}<script${script[1]}>${loader(script[2], hrefs)}</script>${segment.slice(script.index + script[0].length)}`;
+  return `${before}<script${script[1]}>${loader(compactManifest(script[2]), hrefs)}</script>${segment.slice(script.index + script[0].length)}`;
+}
+
+const MANIFEST = /window\.__remixManifest = (\{[\s\S]*?\n\});/;
+
+/**
+ * The module script's route manifest without the indentation Remix prints it with (a third of the
+ * script on a dashboard page). Anything unexpected leaves the source as it is.
+ */
+export function compactManifest(source: string): string {
+  const found = MANIFEST.exec(source);
+  if (!found) return source;
+  try {
+    const compact = JSON.stringify(JSON.parse(found[1]!));
+    return `${source.slice(0, found.index)}window.__remixManifest = ${compact};${source.slice(found.index + found[0].length)}`;
+  } catch {
+    return source;
+  }
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

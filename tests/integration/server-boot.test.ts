@@ -66,6 +66,28 @@ describe("the production server with no settings", () => {
     expect(fs.existsSync(path.join(dataDir, "empty", "pglite"))).toBe(true);
   });
 
+  test("public pages carry the stylesheet inline; signed-in pages link the cached file, which the sign-in page fetches ahead", async () => {
+    const login = await (await fetch(`${server.url}/login`)).text();
+    expect(login).toContain('<style id="app-styles">');
+    const prefetched = /<link rel="prefetch" as="style" href="(\/assets\/tailwind-[^"]+\.css)"\/>/.exec(login)?.[1];
+    expect(prefetched).toBeDefined();
+    const signIn = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
+    });
+    const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+    const page = await fetch(`${server.url}/dashboard/services`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain("<style");
+    expect(html).toContain(`<link rel="stylesheet" href="${prefetched}"/>`);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(40 * 1024);
+    const css = await fetch(`${server.url}${prefetched}`);
+    expect(css.headers.get("content-type")).toContain("text/css");
+    expect(css.headers.get("cache-control")).toContain("immutable");
+  });
+
   test("prints the demo sign-ins of the embedded database", () => {
     expect(server.output()).toContain("team@brandlift.test");
     expect(server.output()).toContain("customer@brandlift.test");
