@@ -17,3 +17,4 @@ export * from "./schema/security";
 export * from "./schema/report-versions";
 export * from "./schema/jobs";
 export * from "./schema/clients";
+export * from "./schema/api-keys";

@@ -33,6 +33,9 @@ export const posts = pgTable(
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Where the post went live, as the publishing tool reported it (POST /api/posts/:id/published). */
+    permalink: text("permalink"),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
   },
   (t) => [
     // A customer's month (decision 210): their posts by time.
