@@ -166,6 +166,8 @@ export async function deleteCustomerAccount(userId: string, password: string, cl
       .update(schema.users)
       .set({ name: DELETED_NAME, email: anonymous, passwordHash: null, profileImage: null, disabledAt: now, welcomedAt: null, updatedAt: now })
       .where(eq(schema.users.id, userId));
+    // The client of one goes with its only member.
+    await tx.update(schema.clientMembers).set({ removedAt: now }).where(eq(schema.clientMembers.userId, userId));
     return [...attachments, ...reports, ...media].map((row) => row.key);
   });
 

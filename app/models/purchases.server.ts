@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
+import { DELETED_EMAIL_LIKE } from "~/domain/own-data";
 import { can, type Actor } from "~/domain/permissions";
 import { WORK_STATUSES, type Purchase, type PurchaseJson, type WorkStatus } from "~/domain/purchase";
 import { db, schema } from "~/utils/db.server";
@@ -214,6 +215,13 @@ export type DueFilter = "overdue" | "week";
  * those without a date last. `overdue`: due before now; `week`: due within the next seven days
  * (overdue included).
  */
+/**
+ * Open work nobody is left to receive: the purchase's account was deleted and its client has no
+ * member left (a client whose first account went keeps its work while others remain).
+ */
+const stillWanted = sql`(not exists (select 1 from ${schema.users} as owner where owner.id = ${schema.purchases.userId} and owner.email like ${DELETED_EMAIL_LIKE})
+  or exists (select 1 from ${schema.clientMembers} as member where member.client_id = ${schema.purchases.userId} and member.removed_at is null))`;
+
 export async function listAssignedPurchases(assigneeId: string, due?: DueFilter, now = new Date()): Promise<PurchaseRow[]> {
   const week = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000);
   return selectPurchases()
@@ -221,6 +229,7 @@ export async function listAssignedPurchases(assigneeId: string, due?: DueFilter,
       and(
         eq(schema.purchases.assigneeId, assigneeId),
         eq(schema.purchases.status, "in_progress"),
+        stillWanted,
         due === "overdue" ? lt(schema.purchases.dueAt, now) : due === "week" ? lte(schema.purchases.dueAt, week) : undefined,
       ),
     )
@@ -233,7 +242,7 @@ export async function hasAssignedWork(assigneeId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: schema.purchases.id })
     .from(schema.purchases)
-    .where(and(eq(schema.purchases.assigneeId, assigneeId), eq(schema.purchases.status, "in_progress")))
+    .where(and(eq(schema.purchases.assigneeId, assigneeId), eq(schema.purchases.status, "in_progress"), stillWanted))
     .limit(1);
   return !!row;
 }

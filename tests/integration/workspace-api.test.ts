@@ -201,6 +201,39 @@ describe("purchase assignee and due date, my work", () => {
     expect(await mine("assigneeId=me")).toEqual([overdue, thisWeek, undated]);
   });
 
+  test("my work leaves out the open work of a deleted customer, and keeps a client's while a member remains", async () => {
+    const services = await catalogue();
+    const staff = await createAccount("team");
+    const gone = await createAccount("user");
+    const team = await createAccount("user");
+    const colleague = await createAccount("user");
+    await db.update(schema.clientMembers).set({ clientId: team.user.id, role: "owner" }).where(eq(schema.clientMembers.userId, colleague.user.id));
+    const goneWork = (await createPurchase(gone.user.id, services[0])).purchase.id;
+    const teamWork = (await createPurchase(team.user.id, services[0])).purchase.id;
+    for (const id of [goneWork, teamWork]) {
+      await call(purchaseById.action, `/api/services/purchases/${id}`, {
+        auth: staff,
+        method: "PATCH",
+        params: { id },
+        ...json({ assigneeId: staff.user.id }),
+      });
+    }
+    const mine = async () =>
+      (
+        await readJson<{ data: { purchases: { _id: string }[] } }>(await call(purchases.loader, "/api/services/purchases?assigneeId=me", { auth: staff }))
+      ).data.purchases.map((p) => p._id);
+    expect(await mine()).toEqual(expect.arrayContaining([goneWork, teamWork]));
+    // Each account deleted as its owner would (the rows the deletion leaves: anonymised, its membership ended).
+    for (const account of [gone, team]) {
+      await db
+        .update(schema.users)
+        .set({ email: `deleted-${account.user.id}@deleted.invalid` })
+        .where(eq(schema.users.id, account.user.id));
+      await db.update(schema.clientMembers).set({ removedAt: new Date() }).where(eq(schema.clientMembers.userId, account.user.id));
+    }
+    expect(await mine()).toEqual([teamWork]);
+  });
+
   test("an assignee who is no team member, a bad date or a bad filter is a 400", async () => {
     const services = await catalogue();
     const staff = await createAccount("team");
