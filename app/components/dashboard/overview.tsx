@@ -1,10 +1,9 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation, useRevalidator } from "@remix-run/react";
 import { BadgeCheck, CircleDollarSign, Clock, Repeat, ShoppingBag, Users } from "lucide-react";
-import { useState } from "react";
 
 import { SectionError } from "~/components/ui/section-error";
 import { StatCard } from "~/components/ui/stat-card";
-import { dollarsToCents, formatCents } from "~/domain/format";
+import { formatCents } from "~/domain/format";
 import type { Section } from "~/domain/section";
 
 export type OverviewCounts =
@@ -15,44 +14,23 @@ const number = new Intl.NumberFormat("en-US");
 export const OVERVIEW_FAILED = "Failed to load the overview";
 
 /**
- * The overview cards, from the server's counts. When they could not be read, the
- * cards' place says so, and Retry asks GET /api/users/count again (only the counts).
+ * The overview cards, from the server's counts. When they could not be read, the cards' place says
+ * so, and Retry loads the page's data again (its loader, as the page itself reads it).
  */
-export function Overview({ counts: given, role }: { counts: Section<OverviewCounts> | OverviewCounts; role?: "user" | "team" }) {
+export function Overview({ counts: given }: { counts: Section<OverviewCounts> | OverviewCounts }) {
   // Plain counts are a section that loaded.
   const counts: Section<OverviewCounts> = "ok" in given ? given : { ok: true, data: given };
   const location = useLocation();
-  const [retried, setRetried] = useState<OverviewCounts | null>(null);
-  const [retrying, setRetrying] = useState(false);
-  const shown = counts.ok ? counts.data : retried;
+  const revalidator = useRevalidator();
+  const shown = counts.ok ? counts.data : null;
   if (!shown) {
-    const retry = async () => {
-      setRetrying(true);
-      try {
-        const response = await fetch("/api/users/count", { headers: { Accept: "application/json" }, credentials: "same-origin" });
-        // The API's counts: staff's revenue comes in dollars, screens take cents.
-        const body = (await response.json()) as { data?: { serviceCounts?: Record<string, number> } };
-        const { totalRevenue, ...counts } = body.data?.serviceCounts ?? {};
-        if (response.ok && body.data?.serviceCounts) {
-          setRetried({
-            role: role ?? "user",
-            ...counts,
-            ...(totalRevenue === undefined ? {} : { totalRevenueCents: dollarsToCents(totalRevenue) }),
-          } as OverviewCounts);
-        }
-      } catch (error) {
-        console.warn("overview counts failed:", error);
-      } finally {
-        setRetrying(false);
-      }
-    };
     return (
       <section aria-label="Overview">
         <SectionError
           message={OVERVIEW_FAILED}
           retryHref={`${location.pathname}${location.search}`}
-          onRetry={() => void retry()}
-          retrying={retrying}
+          onRetry={() => revalidator.revalidate()}
+          retrying={revalidator.state !== "idle"}
           className="py-6"
         />
       </section>

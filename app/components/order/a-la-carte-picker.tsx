@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, useRevalidator } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
@@ -31,27 +31,12 @@ type AlaCartePickerProps = {
 
 /** 'A-La-Carte Services': one checkbox per catalogue service, three columns on wide screens. */
 export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors, formError, defaultValues, pending = false }: AlaCartePickerProps) {
-  // Retry asks GET /api/services again (the public API's dollars, taken back to cents here): only the catalogue.
-  const [retried, setRetried] = useState<ServiceOffer[] | null>(null);
-  const [retrying, setRetrying] = useState(false);
-  const services = loaded.ok ? loaded.data : (retried ?? []);
-  const failed = !loaded.ok && retried === null;
-  async function retry() {
-    setRetrying(true);
-    try {
-      const response = await fetch("/api/services", { headers: { Accept: "application/json" } });
-      const body = (await response.json()) as { data?: { _id: string; name: string; price: number; currency: string; description: string | null }[] };
-      if (response.ok && Array.isArray(body.data)) {
-        setRetried(
-          body.data.map((s) => ({ id: s._id, name: s.name, priceCents: Math.round(s.price * 100), currency: s.currency, description: s.description })),
-        );
-      }
-    } catch (error) {
-      console.warn("catalogue failed to load:", error);
-    } finally {
-      setRetrying(false);
-    }
-  }
+  // Retry loads the page's data again (its loader, as the page itself reads it).
+  const revalidator = useRevalidator();
+  const retrying = revalidator.state !== "idle";
+  const services = loaded.ok ? loaded.data : [];
+  const failed = !loaded.ok;
+  const retry = () => revalidator.revalidate();
   const [selected, setSelected] = useState<Set<string>>(() => new Set(defaultValues?.services ?? []));
   const toggle = (id: string, on: boolean) =>
     setSelected((previous) => {
@@ -89,7 +74,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
           Pick exactly what you need, pay once, and we start within 24 hours. No subscription required.
         </SectionHeading>
         {failed ? (
-          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={() => void retry()} retrying={retrying} className="mt-12" />
+          <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={retry} retrying={retrying} className="mt-12" />
         ) : (
           // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
           // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.

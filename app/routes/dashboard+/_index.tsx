@@ -51,7 +51,7 @@ export default function StaffOverview() {
           </>
         }
       />
-      <Overview counts={counts} role="team" />
+      <Overview counts={counts} />
       {revenue.ok ? <RevenueChart months={revenue.data} /> : <SectionError message="Failed to load the revenue chart" retryHref="/dashboard" />}
     </div>
   );

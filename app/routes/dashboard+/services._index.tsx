@@ -66,7 +66,7 @@ function ServicesView({ firstName, firstVisit, counts, purchases, plans, briefs 
         <p className="mt-1 text-slate-600">Your services, reports and messages in one place.</p>
       </header>
       <BriefsNeeded briefs={briefs} />
-      <Overview counts={counts} role="user" />
+      <Overview counts={counts} />
       {plans.length > 0 ? <PlanOverview plans={plans} /> : null}
       <PurchasedServices purchases={purchases} hasPlan={plans.length > 0} />
     </div>
