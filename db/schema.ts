@@ -18,3 +18,4 @@ export * from "./schema/report-versions";
 export * from "./schema/jobs";
 export * from "./schema/clients";
 export * from "./schema/api-keys";
+export * from "./schema/approvals";
