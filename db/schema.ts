@@ -19,3 +19,4 @@ export * from "./schema/jobs";
 export * from "./schema/clients";
 export * from "./schema/api-keys";
 export * from "./schema/approvals";
+export * from "./schema/webhooks";
