@@ -56,6 +56,9 @@ const schema = z.object({
   TEAM_2FA: z.enum(["optional", "required"], { message: "must be optional or required" }).default("optional"),
   METRICS_TOKEN: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"]),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", ""], { error: "must be 1 or 0" }).default("0"),
+  INBOUND_DOMAIN: optionalString.refine((v) => v === undefined || /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(v), { message: "must be a domain name" }),
+  INBOUND_SECRET: optionalString,
 });
 
 export class EnvError extends Error {
@@ -118,6 +121,12 @@ export function parseEnv(source: Record<string, string | undefined>) {
     metricsToken: raw.METRICS_TOKEN,
     /** OpenTelemetry traces go to this OTLP/HTTP collector; unset, no tracing code is loaded. */
     otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
+    /** "1": webhooks may be sent to private, loopback and link-local addresses (docs/decisions/287). */
+    webhooksAllowPrivate: raw.WEBHOOKS_ALLOW_PRIVATE === "1",
+    /** Chat notices carry Reply-To: reply+<token>@INBOUND_DOMAIN; unset, they carry none. */
+    inboundDomain: raw.INBOUND_DOMAIN,
+    /** POST /api/inbound/email answers a provider bringing this bearer token; unset, it is a 404. */
+    inboundSecret: raw.INBOUND_SECRET,
     /** Worker processes: WEB_CONCURRENCY, else every core on PostgreSQL and one on the embedded database. */
     webConcurrency: raw.WEB_CONCURRENCY ?? (raw.DATABASE_URL && raw.NODE_ENV === "production" ? os.availableParallelism() : 1),
     trustProxy: /^\d+$/.test(raw.TRUST_PROXY) ? Number(raw.TRUST_PROXY) : raw.TRUST_PROXY === "true" ? true : raw.TRUST_PROXY,
