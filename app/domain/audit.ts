@@ -38,12 +38,15 @@ export const AUDIT_ACTIONS = {
   "client.role": "Changed a client member's role",
   "client.remove": "Removed a client's member",
   "client.leave": "Left a client",
+  "webhook.create": "Added a webhook",
+  "webhook.update": "Changed a webhook",
+  "webhook.delete": "Deleted a webhook",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
-export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client";
+export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client" | "webhook";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
@@ -69,6 +72,8 @@ export function auditTargetHref(kind: string, id: string): string | null {
       return `/dashboard/subscriptions/${id}`;
     case "job":
       return "/dashboard/jobs";
+    case "webhook":
+      return "/dashboard/webhooks";
     case "post":
       return `/dashboard/calendar/posts/${id}`;
     default:
