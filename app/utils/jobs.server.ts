@@ -158,18 +158,19 @@ export class JobEngine {
     }
   }
 
-  /** Stores a job (inside `tx` when given: it exists only if the transaction commits). Answers its id. */
-  async enqueue(kind: string, data: object = {}, options: { tx?: Tx } = {}): Promise<string> {
+  /** Stores a job (inside `tx` when given: it exists only if the transaction commits), due at once or at `startAfter`. Answers its id. */
+  async enqueue(kind: string, data: object = {}, options: { tx?: Tx; startAfter?: Date } = {}): Promise<string> {
+    const sendOptions = options.startAfter ? { startAfter: options.startAfter } : {};
     let id: string | null;
     if (options.tx) {
       // Everything through the transaction's own connection: PGlite has one, and a query beside
       // the open transaction would wait for it forever.
       const inTx = new PgBoss({ db: inTransaction(options.tx), schema: JOB_SCHEMA, migrate: false, schedule: false, supervise: false });
       if (!this.queues.has(kind)) await inTx.createQueue(kind, this.queueOptions(kind));
-      id = await inTx.send(kind, data);
+      id = await inTx.send(kind, data, sendOptions);
     } else {
       await this.queue(kind);
-      id = await this.boss.send(kind, data);
+      id = await this.boss.send(kind, data, sendOptions);
     }
     if (!id) throw new Error(`The job engine did not store a ${kind} job`);
     return id;
