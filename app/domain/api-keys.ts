@@ -1,6 +1,5 @@
-import { z } from "zod";
-
 import { can, memberCan, type Actor } from "./permissions";
+import { line, z } from "./zod";
 
 /*
  * API keys (docs/decisions/284 and 285): what a key may do is the intersection of its scopes and
@@ -49,11 +48,14 @@ export const API_KEY_MESSAGES = {
 } as const;
 
 export const apiKeyCreateSchema = z.object({
-  name: z
-    .string({ error: "Give the key a name." })
-    .trim()
-    .min(1, "Give the key a name.")
-    .max(API_KEY_NAME_MAX, `A key's name is at most ${API_KEY_NAME_MAX} characters.`),
+  name: line(
+    z
+      .string({ error: "Give the key a name." })
+      .trim()
+      .min(1, "Give the key a name.")
+      .max(API_KEY_NAME_MAX, `A key's name is at most ${API_KEY_NAME_MAX} characters.`),
+    "The key's name",
+  ),
   scopes: z
     .preprocess(
       (value) => (typeof value === "string" ? [value] : value),

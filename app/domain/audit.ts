@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = {
   "webhook.create": "Added a webhook",
   "webhook.update": "Changed a webhook",
   "webhook.delete": "Deleted a webhook",
+  "api_key.create": "Made an API key",
+  "api_key.revoke": "Revoked an API key",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

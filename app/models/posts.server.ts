@@ -79,6 +79,8 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
       createdAt: comment.createdAt.toISOString(),
     })),
     updatedAt: row.updatedAt.toISOString(),
+    permalink: row.permalink,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
   }));
 }
 

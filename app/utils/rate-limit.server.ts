@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
+import { API_KEY_CALLS_PER_MINUTE } from "~/domain/api-keys";
 import { ATTACHMENT_UPLOAD_WINDOW_SECONDS, ATTACHMENT_UPLOADS_PER_WINDOW } from "~/domain/attachment-limits";
 import { MESSAGE_RATE } from "~/domain/chat";
 import { tooManyAttemptsMessage } from "~/domain/wait";
@@ -74,6 +75,8 @@ export const limits = {
   /** Data exports per account an hour, and the one running per account (a lease given back when it ends; decision 262). */
   accountExport: limiter("account-export", 3, 3600),
   accountExportRunning: limiter("account-export-running", 1, 1800),
+  /** Calls made with one API key (decision 284). */
+  apiKey: limiter("api-key", API_KEY_CALLS_PER_MINUTE, 60),
 };
 
 /** A 429 says how long to wait: the Retry-After in words ("…Please try again in about an hour."). */

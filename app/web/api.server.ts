@@ -2,13 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { z } from "zod";
 
+import { API_KEY_MESSAGES, type Scope } from "~/domain/api-keys";
 import { ROLE_REFUSED } from "~/domain/clients";
 import { can, type Action } from "~/domain/permissions";
 import { isDatabaseUnavailable } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
-import { clientIp, consume } from "~/utils/rate-limit.server";
+import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { getIdentity, SECOND_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
 import { readFormData, readText } from "~/web/body-limit.server";
 import { jsonAnswer, jsonText, takesJsonAnswers } from "~/web/json-answer.server";
@@ -44,6 +45,11 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   errors?: number[];
   /** Open to a staff account held to its second-factor set-up (TEAM_2FA=required): the set-up calls and signing out. */
   duringSetup?: boolean;
+  /**
+   * The scope an API key needs for this call (decision 285); null: no key may make it (keys,
+   * password, account security). Unset: GET needs `read`, other methods take no key.
+   */
+  scope?: Scope | null;
 }
 
 /** What a route declares, kept on the handler so the OpenAPI registry can read it. */
@@ -89,6 +95,13 @@ export function apiRoute<
         if (config.auth !== "optional") throw new HttpError(403, SECOND_FACTOR_REQUIRED_MESSAGE, "SECOND_FACTOR_REQUIRED");
         identity = null;
       }
+      if (identity?.apiKey) {
+        // Every call made with a key is counted against it (600 a minute), then held to its scopes.
+        await consume(limits.apiKey, identity.apiKey.id);
+        const needed = keyScope(config, request.method === "HEAD" ? "GET" : (request.method as Method));
+        if (!needed) throw forbidden(API_KEY_MESSAGES.keyRefused);
+        if (!identity.apiKey.scopes.includes(needed)) throw forbidden(API_KEY_MESSAGES.scopeMissing(needed));
+      }
       if (config.auth !== "none" && config.auth !== "optional") {
         if (!identity) throw unauthorized();
         if (config.auth === "team" && !can(identity.user, "area:team")) throw forbidden();
@@ -127,6 +140,12 @@ export function apiRoute<
   };
   const { rateLimit, ...spec } = config;
   return Object.assign(route, { api: [{ ...spec, rateLimited: !!rateLimit } as ApiSpec] });
+}
+
+/** The scope an API key needs for an operation (decision 285), or null when no key may make it. */
+export function keyScope(spec: Pick<ApiSpec, "scope">, method: Method): Scope | null {
+  if (spec.scope !== undefined) return spec.scope;
+  return method === "GET" ? "read" : null;
 }
 
 /** One action taking several methods: `export const action = apiMethods(patch, remove)`. */
@@ -237,6 +256,9 @@ export function declaredStatuses(spec: ApiSpec, method: Method): number[] {
   // A state change carrying the session cookie from another origin is refused before the route (same-origin.server).
   if (spec.auth === "user" || spec.auth === "team" || method !== "GET") statuses.add(403);
   if (spec.rateLimited) statuses.add(429);
+  // An API key may be refused (a scope it lacks, a call no key makes) and runs out of calls a minute.
+  if (spec.auth !== "none") statuses.add(403);
+  if (spec.auth !== "none" && keyScope(spec, method)) statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
 }
 

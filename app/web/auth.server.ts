@@ -1,8 +1,10 @@
 import { createCookie, redirect } from "@remix-run/node";
 
+import { API_KEY_PREFIX, type Scope } from "~/domain/api-keys";
 import { can } from "~/domain/permissions";
 import { sitePath } from "~/domain/redirect";
 import { touchSession } from "~/models/account.server";
+import { findApiKey, touchApiKey } from "~/models/api-keys.server";
 import { findSession, revokeSession, type SessionUser } from "~/models/sessions.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 
@@ -29,6 +31,8 @@ export interface Identity {
   setupOnly: boolean;
   /** When the session was last recorded as used (its start until then). */
   seenAt: Date;
+  /** Set when the bearer is an API key (decision 284): `sessionId` is then the key's id, and only its scopes are open. */
+  apiKey?: { id: string; scopes: Scope[] };
 }
 
 /** Where a setup-only account is sent, and the only pages (besides signing out) it may open. */
@@ -49,25 +53,38 @@ export async function cookieToken(cookieHeader: string | null): Promise<string |
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** Who is asking: a bearer token wins over the session cookie. Cached per Request. */
+/** Who is asking: a bearer token wins over the session cookie. Cached per Request. API keys count on /api only (pages treat them as signed out). */
 export function getIdentity(request: Request): Promise<Identity | null> {
   let pending = identityCache.get(request);
   if (!pending) {
-    pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie")).then((identity) => {
-      // The account page's session list: device and last use (at most one write a minute per session).
-      if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
-      return identity;
-    });
+    const apiKeys = new URL(request.url).pathname.startsWith("/api/");
+    pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie"), { apiKeys }).then(
+      (identity) => {
+        // The account page's session list: device and last use (at most one write a minute per session); a key's last use likewise.
+        if (identity?.apiKey) touchApiKey(identity.apiKey.id, identity.seenAt);
+        else if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
+        return identity;
+      },
+    );
     identityCache.set(request, pending);
   }
   return pending;
 }
 
-/** Shared with the Socket.IO handshake, which has a token and a cookie header but no Request. */
-export async function resolveIdentity(bearer: string | null, cookieHeader: string | null): Promise<Identity | null> {
+/**
+ * Shared with the Socket.IO handshake, which has a token and a cookie header but no Request. An API
+ * key (a bearer starting with `blk_`) resolves only when `apiKeys` is set: sockets never take one.
+ */
+export async function resolveIdentity(bearer: string | null, cookieHeader: string | null, options: { apiKeys?: boolean } = {}): Promise<Identity | null> {
   const via = bearer ? "bearer" : "cookie";
   const token = bearer ?? (await cookieToken(cookieHeader));
   if (!token) return null;
+  if (bearer?.startsWith(API_KEY_PREFIX)) {
+    const key = options.apiKeys ? await findApiKey(bearer) : null;
+    if (!key) return null;
+    const setupOnly = env.team2fa === "required" && can(key.user, "area:team") && !key.hasSecondFactor;
+    return { user: key.user, via, token, sessionId: key.keyId, setupOnly, seenAt: key.seenAt, apiKey: { id: key.keyId, scopes: key.scopes } };
+  }
   const found = await findSession(token, via);
   if (!found) return null;
   const setupOnly = env.team2fa === "required" && can(found.user, "area:team") && !found.hasSecondFactor;

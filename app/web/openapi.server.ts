@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { BODY_MEDIA_TYPES, declaredStatuses, errorSchema, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
+import { BODY_MEDIA_TYPES, declaredStatuses, errorSchema, keyScope, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
 
 /*
  * The OpenAPI 3.1 document, built from what each /api route already declares to apiRoute: the
@@ -77,6 +77,11 @@ export function buildOpenApiDocument(modules: RouteModules) {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "The token from POST /api/auth/login." },
         cookieAuth: { type: "apiKey", in: "cookie", name: "__session", description: "The browser session; state changes need a same-origin Origin header." },
+        apiKeyAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key (blk_…) from /dashboard/api-keys: each operation lists the scope it needs; 600 calls a minute per key.",
+        },
       },
     },
   };
@@ -99,7 +104,8 @@ function operation(path: string, method: Method, spec: ApiSpec) {
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
     tags: [path.split("/")[2] ?? "api"],
     ...(spec.summary ? { summary: spec.summary } : {}),
-    security: security(spec.auth),
+    security: security(spec.auth, keyScope(spec, method)),
+    "x-api-key-scope": spec.auth === "none" ? null : keyScope(spec, method),
     ...(spec.auth === "team" ? { description: "Staff only." } : spec.auth === "user" ? { description: "Customers only." } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(spec.body ? { requestBody: requestBody(spec.body) } : {}),
@@ -115,9 +121,10 @@ function operation(path: string, method: Method, spec: ApiSpec) {
   };
 }
 
-function security(auth: ApiSpec["auth"]) {
+function security(auth: ApiSpec["auth"], scope: string | null) {
   if (auth === "none") return [];
-  const signedIn = [{ bearerAuth: [] }, { cookieAuth: [] }];
+  // OpenAPI 3.1 lets a bearer scheme name what it needs: the API key's scope (absent: no key may call).
+  const signedIn = [{ bearerAuth: [] }, { cookieAuth: [] }, ...(scope ? [{ apiKeyAuth: [scope] }] : [])];
   return auth === "optional" ? [{}, ...signedIn] : signedIn;
 }
 

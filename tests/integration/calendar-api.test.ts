@@ -69,6 +69,8 @@ describe("posts: drafts, review and comments", () => {
       status: "draft",
       comments: [],
       updatedAt: expect.stringMatching(/^\d{4}-/),
+      permalink: null,
+      publishedAt: null,
     });
     expect((await teamSees).status).toBe("draft");
     // The customer neither lists nor reaches a draft, nor hears of it.

@@ -67,6 +67,21 @@ export function PostCard({
           ))}
         </ul>
       ) : null}
+      {post.permalink ? (
+        <p className="text-sm text-slate-700">
+          Live
+          {post.publishedAt ? (
+            <>
+              {" "}
+              since <time dateTime={post.publishedAt}>{formatPostTime(post.publishedAt, timeZone)}</time>
+            </>
+          ) : null}
+          :{" "}
+          <a href={post.permalink} target="_blank" rel="noopener noreferrer nofollow" className="font-semibold break-all text-brand-700 underline">
+            {post.permalink}
+          </a>
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="text-sm font-medium text-red-700">
           {error}

@@ -89,5 +89,8 @@ export const postJson = z.object({
   status: z.enum(POST_STATUSES),
   comments: z.array(commentJson),
   updatedAt: isoDate,
+  /** Where it went live, as its publishing tool reported (null until then, or when staff marked it by hand). */
+  permalink: z.string().nullable(),
+  publishedAt: isoDate.nullable(),
 });
 export type PostJson = z.infer<typeof postJson>;

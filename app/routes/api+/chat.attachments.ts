@@ -19,6 +19,7 @@ export const action = apiRoute(
   {
     method: "POST",
     auth: "any",
+    scope: "messages:write",
     status: 201,
     errors: [404],
     response,

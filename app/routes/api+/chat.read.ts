@@ -15,7 +15,7 @@ import { apiRoute } from "~/web/api.server";
 const body = z.object({ userId: z.string({ message: "userId is required." }).uuid({ message: "Conversation not found." }).toLowerCase() });
 
 export const action = apiRoute(
-  { method: "POST", auth: "any", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." },
+  { method: "POST", auth: "any", scope: "messages:write", body, errors: [404], response: statusMessage, summary: "Mark a support thread read up to now." },
   async ({ user, body }) => {
     const customer = await findChatCustomer(body.userId);
     if (!customer || !can(user, "chat:read-conversation", { ownerId: customer.id })) throw notFound("Conversation not found.");

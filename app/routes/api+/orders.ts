@@ -13,6 +13,7 @@ export const loader = apiRoute(
   {
     method: "GET",
     auth: "team",
+    scope: "orders:read",
     query: orderListQuerySchema,
     response,
     summary: "Every order (pending, paid, expired, refunded, plan sign-ups), newest first, with the total.",

@@ -12,6 +12,7 @@ export const loader = apiRoute(
   {
     method: "GET",
     auth: "team",
+    scope: "orders:read",
     query: revenueQuerySchema,
     response: statusData(z.object({ months: revenueMonthJson.array() })),
     summary: "Revenue and orders per month (UTC), oldest first, net of refunds, renewals included.",

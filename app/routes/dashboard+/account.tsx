@@ -178,6 +178,15 @@ export default function AccountPage() {
         </p>
       </Panel>
 
+      <Panel icon={<KeyRound aria-hidden="true" className="size-5" />} title="API keys" id="api-keys-link-heading">
+        <p className="text-sm text-slate-600">
+          Let another tool (Zapier, Make, n8n, a script) call BrandLift as you, with only the scopes you choose.{" "}
+          <Link to="/dashboard/api-keys" className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+            Manage API keys
+          </Link>
+        </p>
+      </Panel>
+
       <Panel icon={<MonitorSmartphone aria-hidden="true" className="size-5" />} title="Signed-in sessions" id="sessions-heading">
         <FormError message={ending?.formError} />
         <ul className="divide-y divide-slate-200" aria-labelledby="sessions-heading">
