@@ -1,0 +1,145 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+
+import { ClientNameForm, InviteMemberForm, MemberList, type CompanyAction } from "~/components/company/team-page";
+import { SectionBoundary } from "~/components/ui/section-error";
+import { CLIENT_ROLE_LABELS } from "~/domain/clients";
+import { can } from "~/domain/permissions";
+import { clientNameSchema, inviteMemberSchema, memberRoleSchema } from "~/domain/schemas/clients";
+import { z } from "~/domain/zod";
+import { changeMemberRole, getOwnClient, inviteMember, removeMember, renameClient } from "~/models/clients.server";
+import { HttpError } from "~/utils/http.server";
+import { requireUser, sessionCookie } from "~/web/auth.server";
+import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit } from "~/web/form-reply.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+/**
+ * /dashboard/company: the client's name and members. Every member sees them and may leave; an owner
+ * renames the client, invites, changes roles and removes (decision 295). Plain forms: each answers
+ * with its reply beside it, or redirects here with the confirmation drawn on the page (decision 281).
+ */
+
+const PATH = "/dashboard/company";
+const memberStep = z.object({
+  intent: z.enum(["role", "remove", "leave"]),
+  userId: z.string().max(64),
+  confirm: z.literal("yes").optional(),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "client:read")) throw redirect("/dashboard/users");
+  const own = await getOwnClient(user);
+  return {
+    ...own,
+    meId: user.id,
+    canManage: can(user, "client:manage"),
+    owners: own.members.filter((member) => member.role === "owner").length,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  if (!can(user, "client:read")) throw new Response("Not allowed", { status: 403 });
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const refuse = (error: unknown, reply: (message: string) => CompanyAction) => {
+    if (error instanceof HttpError) return data(reply(error.message), httpErrorInit(error));
+    throw error;
+  };
+
+  if (intent === "rename" || intent === "invite") {
+    if (!can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
+    if (intent === "rename") {
+      const submission = parseWithZod(form, { schema: clientNameSchema });
+      if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+      try {
+        const client = await renameClient(user, submission.value.name);
+        return redirectWithToast(PATH, { type: "success", message: `Your company is now called ${client.name}.` });
+      } catch (error) {
+        return refuse(error, (message) => ({ intent, result: submission.reply({ formErrors: [message] }) }));
+      }
+    }
+    const submission = parseWithZod(form, { schema: inviteMemberSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+    try {
+      const { member } = await inviteMember(user, submission.value);
+      const role = CLIENT_ROLE_LABELS[member.role].toLowerCase();
+      return redirectWithToast(PATH, { type: "success", message: `Invitation sent to ${member.email} as ${role}.` });
+    } catch (error) {
+      return refuse(error, (message) => ({ intent, result: submission.reply({ formErrors: [message] }) }));
+    }
+  }
+
+  const step = memberStep.safeParse(Object.fromEntries(form));
+  if (!step.success) return data({ intent: "unknown", error: "Unknown action." } satisfies CompanyAction, { status: 400 });
+  const { userId } = step.data;
+  const own = await getOwnClient(user);
+  const member = own.members.find((row) => row._id === (step.data.intent === "leave" ? user.id : userId));
+  if (!member) return data({ intent: "unknown", error: "Member not found." } satisfies CompanyAction, { status: 404 });
+
+  if (step.data.intent === "role") {
+    if (!can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
+    const submission = parseWithZod(form, { schema: memberRoleSchema });
+    if (submission.status !== "success") return data({ intent: "role", userId, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+    try {
+      const changed = await changeMemberRole(user, userId, submission.value.role);
+      return redirectWithToast(PATH, { type: "success", message: `${changed.name} is now ${CLIENT_ROLE_LABELS[changed.role].toLowerCase()}.` });
+    } catch (error) {
+      return refuse(error, (message) => ({ intent: "role", userId, result: submission.reply({ formErrors: [message] }) }));
+    }
+  }
+
+  const leaving = step.data.intent === "leave" || member._id === user.id;
+  if (!leaving && !can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
+  // Removing and leaving end sign-ins: the first post answers with the confirmation step.
+  if (!step.data.confirm) {
+    return { intent: "confirm", leaving, member: { _id: member._id, name: member.name, email: member.email } } satisfies CompanyAction;
+  }
+  try {
+    await removeMember(user, member._id);
+  } catch (error) {
+    return refuse(error, (message) => ({ intent: leaving ? "leave" : "remove", userId: member._id, error: message }));
+  }
+  if (!leaving) return redirectWithToast(PATH, { type: "success", message: `${member.name} was removed and signed out everywhere.` });
+  // Every session of the account ended with the membership; the browser forgets its cookie too.
+  return redirectWithToast(
+    "/login",
+    { type: "info", message: `You left ${own.client.name} and were signed out everywhere.` },
+    { headers: { "Set-Cookie": await sessionCookie.serialize("", { maxAge: 0 }) } },
+  );
+}
+
+type CompanyData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+export default function CompanyPage() {
+  return <CompanyView {...useLoaderData<typeof loader>()} />;
+}
+
+function CompanyView({ client, role, members, meId, canManage, owners }: CompanyData) {
+  const actionData = useActionData<typeof action>() as CompanyAction | undefined;
+  return (
+    <section aria-labelledby="company-heading" className="space-y-6">
+      <div className="space-y-1">
+        <h2 id="company-heading" className="text-xl font-bold break-words text-slate-950">
+          {client.name}
+        </h2>
+        <p className="text-sm text-slate-600">
+          Your company&apos;s team on BrandLift · you are {CLIENT_ROLE_LABELS[role].toLowerCase()} · {members.length}{" "}
+          {members.length === 1 ? "member" : "members"}
+        </p>
+      </div>
+      <MemberList members={members} meId={meId} canManage={canManage} owners={owners} actionData={actionData} />
+      {canManage ? <InviteMemberForm actionData={actionData} /> : null}
+      {canManage ? <ClientNameForm name={client.name} actionData={actionData} /> : null}
+    </section>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Team — BrandLift dashboard" }];
+
+export function ErrorBoundary() {
+  return <SectionBoundary<CompanyData> message="Failed to load your team" render={(data) => <CompanyView {...data} />} />;
+}
