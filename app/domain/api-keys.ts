@@ -57,10 +57,7 @@ export const apiKeyCreateSchema = z.object({
     "The key's name",
   ),
   scopes: z
-    .preprocess(
-      (value) => (typeof value === "string" ? [value] : value),
-      z.array(z.enum(SCOPES, { error: `Scopes are among: ${SCOPES.join(", ")}.` }), { error: "Choose at least one scope." }),
-    )
-    .refine((scopes) => scopes.length > 0, "Choose at least one scope.")
+    .array(z.enum(SCOPES, { error: `Scopes are among: ${SCOPES.join(", ")}.` }), { error: "Choose at least one scope." })
+    .min(1, "Choose at least one scope.")
     .transform((scopes) => [...new Set(scopes)]),
 });

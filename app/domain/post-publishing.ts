@@ -29,7 +29,7 @@ function isHttpsUrl(value: string) {
 export const publishPostSchema = z.object({
   permalink: line(z.string({ error: PUBLISH_MESSAGES.permalink }).trim().max(PERMALINK_MAX, PUBLISH_MESSAGES.permalinkLength), "The permalink")
     .refine(isHttpsUrl, PUBLISH_MESSAGES.permalink)
-    .meta({ description: "Where the post went live (https)." }),
+    .meta({ description: "Where the post went live (https).", format: "uri", pattern: "^https://" }),
   publishedAt: z
     .string({ error: PUBLISH_MESSAGES.publishedAt })
     .datetime({ offset: true, error: PUBLISH_MESSAGES.publishedAt })

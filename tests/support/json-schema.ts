@@ -39,6 +39,7 @@ const FORMATS: Record<string, RegExp> = {
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   "date-time": /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/,
   date: /^\d{4}-\d{2}-\d{2}$/,
+  uri: /^[a-z][a-z0-9+.-]*:\/\/\S+$/i,
 };
 
 function resolve(schema: Schema, root: Root): Schema {
@@ -103,6 +104,7 @@ function stringFor(schema: Schema): string {
   if (schema.format === "uuid") return crypto.randomUUID();
   if (schema.format === "date-time") return new Date().toISOString();
   if (schema.format === "date") return new Date().toISOString().slice(0, 10);
+  if (schema.format === "uri") return "https://example.test/conformance";
   const min = schema.minLength ?? 1;
   const max = schema.maxLength ?? Math.max(min, 12);
   const candidates = ["Conformance check", "12", "abc-DEF_123", "a"];
