@@ -20,3 +20,4 @@ export * from "./schema/clients";
 export * from "./schema/api-keys";
 export * from "./schema/approvals";
 export * from "./schema/webhooks";
+export * from "./schema/notifications";

@@ -33,6 +33,8 @@ export const users = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
     /** The first dashboard visit ("Welcome"; every later one is "Welcome back"). */
     welcomedAt: timestamp("welcomed_at", { withTimezone: true }),
+    /** The person's IANA time zone: their morning digest goes at 08:00 there (docs/decisions/290). */
+    timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
