@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 
 import { API_KEY_MESSAGES, API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_USER, mayHoldScope, type Scope } from "~/domain/api-keys";
 import type { ClientRole } from "~/domain/clients";
+import { isUuid } from "~/domain/ids";
 import { can } from "~/domain/permissions";
 import { recordAudit } from "~/models/audit.server";
 import type { SessionUser } from "~/models/sessions.server";
@@ -79,6 +80,7 @@ export async function createApiKey(user: SessionUser, input: { name: string; sco
 
 /** Revokes one of the person's keys (another's, or none: 404); the next call made with it is a 401. */
 export async function revokeApiKey(user: SessionUser, id: string): Promise<void> {
+  if (!isUuid(id)) throw notFound(API_KEY_MESSAGES.notFound);
   await db.transaction(async (tx) => {
     const [gone] = await tx
       .delete(k)
