@@ -83,3 +83,29 @@ export const WebhookCreateSchema = z.object({ url: webhookUrl, events });
 export const WebhookUpdateSchema = z
   .object({ url: webhookUrl.optional(), events: events.optional(), active: z.boolean({ error: "active is true or false" }).optional() })
   .refine((v) => v.url !== undefined || v.events !== undefined || v.active !== undefined, "Change the address, the events or whether it is on");
+
+const isoDate = z.string().meta({ format: "date-time" });
+
+export const webhookJson = z.object({
+  _id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  active: z.boolean(),
+  consecutiveFailures: z.number().int(),
+  disabledReason: z.string().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+
+export const deliveryJson = z.object({
+  _id: z.string(),
+  eventId: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  attempts: z.number().int(),
+  status: z.enum(DELIVERY_STATUSES),
+  lastStatusCode: z.number().int().nullable(),
+  nextAttemptAt: isoDate.nullable(),
+  createdAt: isoDate,
+  requestBody: z.string(),
+  response: z.object({ status: z.number().int().nullable(), body: z.string().nullable(), error: z.string().nullable() }).nullable(),
+});

@@ -17,6 +17,7 @@ import { recordAudit } from "./audit.server";
 import { membersWho } from "./clients.server";
 import { getPurchaseFor, PAID_STATUSES } from "./purchases.server";
 import { getSubscriptionFor, planFor } from "./subscriptions.server";
+import { emitEvent } from "./webhooks.server";
 
 /*
  * Briefs (issue 24.1). Staff keep a list of questions per service and per plan (brief_forms). When
@@ -249,6 +250,16 @@ export async function submitBrief(actor: Actor, of: BriefOf, rawAnswers: unknown
       .set({ briefId: null })
       .where(and(eq(att.briefId, brief.id), fileIds.length ? notInArray(att.id, fileIds) : undefined));
     if (fileIds.length) await tx.update(att).set({ briefId: brief.id }).where(inArray(att.id, fileIds));
+    await emitEvent(tx, "brief.submitted", {
+      brief: {
+        _id: row!.id,
+        clientId: ownerId,
+        title,
+        corrected: brief.submittedAt !== null,
+        answers: checked.answers,
+        submittedAt: row!.submittedAt?.toISOString() ?? null,
+      },
+    });
     return row!;
   });
   logger.info({ briefId: brief.id, userId: ownerId }, brief.submittedAt ? "brief corrected" : "brief submitted");

@@ -4,19 +4,20 @@ import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { ATTACHMENT_LIMIT_MESSAGES, ATTACHMENT_QUOTA_BYTES, UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { attachmentPath, parseRoomId, type ChatAttachment } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
-import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES } from "~/domain/inbox";
+import { ATTACHMENT_MESSAGES, ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES } from "~/domain/inbox";
 import { can, canJoinRoom, type Actor } from "~/domain/permissions";
+import { extensionOf } from "~/domain/report";
 import { waitPhrase } from "~/domain/wait";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { consume, limits } from "~/utils/rate-limit.server";
-import { storage } from "~/utils/storage.server";
+import { putBuffer, storage } from "~/utils/storage.server";
 import { startSweep } from "~/utils/sweep.server";
 
 import { contentDisposition } from "./report-links.server";
-import { receiveReportUpload, type StoredUpload } from "./report-upload.server";
+import { contentMatches, receiveReportUpload, sanitizeFileName, type StoredUpload } from "./report-upload.server";
 
 /*
  * Files sent in a chat: the report upload rules (streamed, 10 MiB counted on the way, extension
@@ -87,6 +88,35 @@ export async function receiveMessageForm(
     return { fields: upload.fields, attachment: await recordUpload(actor, roomId, upload.file) };
   } catch (error) {
     await upload.discard();
+    throw error;
+  }
+}
+
+/**
+ * A file that arrived whole (an e-mailed reply's attachment, docs/decisions/288) kept as the
+ * actor's unsent upload to `roomId`, under the same rules and limits as POST /api/chat/attachments:
+ * the rate, the type by extension and content, 10 MiB, the quota.
+ */
+export async function storeAttachmentBuffer(actor: Actor, roomId: string, file: { fileName: string; content: Buffer }): Promise<AttachmentRow> {
+  await checkUploadAllowed(actor.id);
+  await checkRoom(actor, roomId);
+  const fileName = sanitizeFileName(file.fileName) || "attachment";
+  const extension = extensionOf(fileName);
+  if (file.content.length === 0) throw new HttpError(400, ATTACHMENT_MESSAGES.file, "FILE_REQUIRED");
+  if (file.content.length > MAX_ATTACHMENT_BYTES) throw new HttpError(413, ATTACHMENT_MESSAGES.size, "PAYLOAD_TOO_LARGE");
+  if (!(await contentMatches(extension, file.content.subarray(0, 4100), ATTACHMENT_TYPES)))
+    throw new HttpError(415, ATTACHMENT_MESSAGES.type, "UNSUPPORTED_MEDIA_TYPE");
+  const stored: StoredUpload = {
+    key: `${RULES.keyPrefix}/${crypto.randomUUID()}.${extension}`,
+    fileName,
+    size: file.content.length,
+    mimeType: ATTACHMENT_TYPES[extension]!,
+  };
+  await putBuffer(stored.key, file.content, stored.mimeType);
+  try {
+    return await recordUpload(actor, roomId, stored);
+  } catch (error) {
+    await storage.delete(stored.key).catch(() => {});
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { isVisitorRoom, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { queryRows } from "~/utils/db-cursor.server";
+import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { chatMessages } from "~/utils/metrics.server";
 import { limits } from "~/utils/rate-limit.server";
@@ -15,6 +16,7 @@ import { limits } from "~/utils/rate-limit.server";
 import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents, type Delivery } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
+import { emitEvent, messageEventData } from "./webhooks.server";
 
 /*
  * Sending a message is ONE statement, so one round trip and one commit (docs/decisions/135):
@@ -106,6 +108,10 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
     service: row.serviceId ? { _id: row.serviceId, name: row.serviceName! } : null,
   };
   chatMessages.inc({ type: message.messageType });
+  // The message is one statement of its own (decision 135): its event follows it at once.
+  await emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
+    logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
+  );
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
   return message;

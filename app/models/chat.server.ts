@@ -8,6 +8,7 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
+import { replyToAddress } from "./reply-addresses.server";
 import { threadEvents, type ReadReceipt } from "./thread-events.server";
 
 /*
@@ -245,13 +246,18 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
     .limit(1);
   if (!customer || customer.disabledAt) return false;
   try {
+    // With INBOUND_DOMAIN, answering the e-mail answers in the thread (docs/integrations.md).
+    const replyTo = replyToAddress(memberId, customerId);
     await sendEmail({
       to: customer.email,
+      ...(replyTo ? { replyTo } : {}),
       subject: "You have a new message from BrandLift",
       heading: `Hi ${customer.name}, you have a new message`,
       paragraphs: [
         `${staffName} from the BrandLift team replied to your support conversation.`,
-        "Open your dashboard to read it and answer. We will not e-mail you about further messages until you have read this one.",
+        replyTo
+          ? "Reply to this e-mail to answer in the conversation, or open your dashboard. We will not e-mail you about further messages until you have read this one."
+          : "Open your dashboard to read it and answer. We will not e-mail you about further messages until you have read this one.",
       ],
       action: { label: "Open the conversation", url: `${env.appUrl}/dashboard/messages` },
     });

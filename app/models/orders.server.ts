@@ -13,6 +13,7 @@ import { ensurePackageService, findPlan } from "./catalogue.server";
 import { storeOrderEmails, teamRecipients } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
+import { emitEvent, orderEventData } from "./webhooks.server";
 
 export type Order = typeof schema.orders.$inferSelect;
 
@@ -256,6 +257,8 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
         .where(eq(schema.subscriptions.orderId, order.id));
     }
     await openBriefs(tx, order.id, ownerId, now);
+    await emitEvent(tx, "order.paid", orderEventData(order, ownerId, now));
+    if (order.kind === "subscription") await emitEvent(tx, "subscription.created", orderEventData(order, ownerId, now));
     const emailJobs = await storeOrderEmails(tx, order, customer, lines, team);
     return { outcome: "fulfilled", customer, emailJobs };
   });

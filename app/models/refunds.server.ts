@@ -15,6 +15,7 @@ import { idOf, stripe, type Stripe } from "~/utils/stripe.server";
 import { recordAudit } from "./audit.server";
 import { recordOrderEmail } from "./order-emails.server";
 import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
+import { emitEvent, refundEventData } from "./webhooks.server";
 
 /*
  * Refunds of orders, full or partial (issue 13, docs/decisions/090). The dashboard's button and
@@ -197,7 +198,10 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
       })
       .where(eq(schema.refunds.id, refund.id));
     if (stripeRefund.status !== "failed" && stripeRefund.status !== "canceled") await auditRefund(tx, locked, refund.amountCents, request);
-    return settleOrder(tx, locked);
+    const settled = await settleOrder(tx, locked);
+    if (stripeRefund.status !== "failed" && stripeRefund.status !== "canceled")
+      await emitEvent(tx, "order.refunded", refundEventData(settled, refund.amountCents));
+    return settled;
   });
   logger.info({ orderId, refundId: refund.id, stripeRefundId: stripeRefund.id, amountCents: refund.amountCents }, "order refunded");
   await sendRefundEmail(order, refund.amountCents);
@@ -304,6 +308,7 @@ export async function applyChargeRefund(tx: Tx, charge: Stripe.Charge, plan: Cha
   }
   const before = order.refundedCents;
   const settled = await settleOrder(tx, order);
+  if (added > 0) await emitEvent(tx, "order.refunded", refundEventData(settled, Math.max(0, settled.refundedCents - before)));
   return added > 0 ? Math.max(0, settled.refundedCents - before) : 0;
 }
 

@@ -19,6 +19,7 @@ import { findCustomer } from "./customers.server";
 import { findPaidPurchase } from "./purchases.server";
 import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
+import { emitEvent } from "./webhooks.server";
 
 export { createDownloadUrl, verifyDownloadSignature, contentDisposition } from "./report-links.server";
 
@@ -207,7 +208,7 @@ export async function uploadReport(actor: Actor, serviceId: string, request: Req
   return report;
 }
 
-/** A report's audit entry (issue 25.6), named by its title and its customer, in the change's transaction. */
+/** A report's audit entry (issue 25.6), named by its title and its customer, and its report.published event, in the change's transaction. */
 export async function auditReport(
   tx: Tx,
   actor: { id: string },
@@ -220,6 +221,11 @@ export async function auditReport(
     { actor, action, target: { kind: "report", id: report.id, label: `“${report.title}” for ${customer?.name ?? "a former customer"}` }, detail },
     tx,
   );
+  // An upload or a new version is what the client sees published (docs/integrations.md).
+  if (action !== "report.delete")
+    await emitEvent(tx, "report.published", {
+      report: { _id: report.id, clientId: report.userId, title: report.title, replaced: action === "report.replace" },
+    });
 }
 
 async function serviceExists(id: string) {

@@ -14,6 +14,7 @@ import { idOf, type Stripe } from "~/utils/stripe.server";
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
 import { membersWho } from "./clients.server";
 import { recordInvoice } from "./invoices.server";
+import { emitEvent, subscriptionEventData } from "./webhooks.server";
 
 /*
  * Subscriptions (monthly plans) as first-class records. Stripe is the source of truth: checkout
@@ -201,6 +202,7 @@ export async function syncSubscription(tx: Tx, subscription: Stripe.Subscription
       updatedAt: new Date(),
     })
     .where(eq(schema.subscriptions.id, ours.id));
+  if (deleted && ours.status !== "canceled") await emitEvent(tx, "subscription.cancelled", subscriptionEventData(ours, "canceled"));
   return deleted ? "canceled" : "updated";
 }
 
@@ -246,6 +248,7 @@ export async function applyInvoice(tx: Tx, invoice: Stripe.Invoice, paid: boolea
   const renewal = invoice.billing_reason !== "subscription_create";
   const recorded = await recordInvoice(tx, invoice, { orderId: renewal ? null : ours.orderId, userId: ours.userId, subscriptionId: ours.id, renewal });
   if (recorded && renewal) await recordRenewalOrder(tx, recorded, ours, await planPaidFor(tx, invoice, metadata, ours));
+  if (recorded && invoice.billing_reason === "subscription_cycle") await emitEvent(tx, "subscription.renewed", subscriptionEventData(ours, "active"));
   const periodEnd = toDate(invoice.lines?.data?.[0]?.period?.end);
   const later = periodEnd && (!ours.currentPeriodEnd || periodEnd > ours.currentPeriodEnd);
   await tx

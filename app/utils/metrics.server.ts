@@ -45,7 +45,7 @@ export function countOpenSockets(count: () => number): () => void {
 
 // Webhook deliveries by result: registered with both results at zero, so dashboards and alerts
 // can be written before the first delivery.
-once("brandlift_webhook_deliveries_total", () => {
+export const webhookDeliveries = once("brandlift_webhook_deliveries_total", () => {
   const counter = new Counter({ name: "brandlift_webhook_deliveries_total", help: "Webhook deliveries, by result", labelNames: ["result"] });
   counter.labels({ result: "delivered" }).inc(0);
   counter.labels({ result: "failed" }).inc(0);

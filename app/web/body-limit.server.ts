@@ -25,6 +25,8 @@ export const BODY_LIMITS = {
   uploadBytes: MAX_REPORT_BYTES + 64 * 1024,
   /** A post's image or video (the content calendar): the 50 MiB file plus the same envelope. */
   mediaUploadBytes: MAX_MEDIA_BYTES + 64 * 1024,
+  /** An e-mailed reply, raw (POST /api/inbound/email): a 10 MiB attachment grows by a third in base64. */
+  inboundEmailBytes: 25 * 1024 * 1024,
 } as const;
 
 /** Routes that take a multipart file upload; every other body gets the 1 MiB limit. */
@@ -67,6 +69,7 @@ const isUrlencoded = (type: string) => type.toLowerCase().startsWith("applicatio
 
 /** The byte limit of a body sent to `pathname` with this Content-Type. */
 export function byteLimitFor(pathname: string, contentType: string): number {
+  if (pathname === "/api/inbound/email") return BODY_LIMITS.inboundEmailBytes;
   if (isMultipart(contentType) && MEDIA_UPLOAD_PATHS.some((path) => path.test(pathname))) return BODY_LIMITS.mediaUploadBytes;
   return isMultipart(contentType) && UPLOAD_PATHS.some((path) => path.test(pathname)) ? BODY_LIMITS.uploadBytes : BODY_LIMITS.bytes;
 }
@@ -238,7 +241,8 @@ export async function readText(request: Request, limit = BODY_LIMITS.bytes): Pro
   return new TextDecoder().decode(await readBytes(request, limit));
 }
 
-async function readBytes(request: Request, limit: number, countFields = false): Promise<Uint8Array<ArrayBuffer>> {
+/** Reads a Fetch Request's body as bytes, at most `limit`, counting as it streams (a raw e-mail). */
+export async function readBytes(request: Request, limit: number, countFields = false): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > limit) throw new BodyLimitError();
   if (!request.body) return new Uint8Array(new ArrayBuffer(0));
