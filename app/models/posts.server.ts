@@ -25,6 +25,7 @@ import { storage } from "~/utils/storage.server";
 import { recordAudit } from "./audit.server";
 import { postEvents } from "./post-events.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
+import { emitPostStatusEvent } from "./webhooks.server";
 
 /*
  * The content calendar's posts (issue 24.2): staff draft them for a customer, send them for review,
@@ -234,6 +235,7 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
         },
         tx,
       );
+      await emitPostStatusEvent(tx, id, status);
     }
     return { row: updated!, before: row, from: row.status };
   });
@@ -271,6 +273,7 @@ export async function reviewPost(actor: Actor, id: string, input: { decision: "a
       .where(and(eq(p.id, id), eq(p.status, "in_review")))
       .returning();
     if (!moved) throw new HttpError(409, POST_MESSAGES.reviewStatus, "CONFLICT");
+    await emitPostStatusEvent(tx, id, status);
     if (input.comment) await tx.insert(c).values({ postId: id, authorId: actor.id, body: input.comment });
     return moved;
   });

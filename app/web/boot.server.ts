@@ -4,6 +4,7 @@ import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { backfillClientsOfOne } from "~/models/clients.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
+import { startPostDueSweep } from "~/models/post-due.server";
 import { startReviewNoticeSweep } from "~/models/post-review-notices.server";
 import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
@@ -13,7 +14,7 @@ import { jobs } from "~/utils/jobs.server";
 import { logger } from "~/utils/logger.server";
 import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 
-/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, and the job engine's loop (e-mails, and the recurring jobs: the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago). */
+/** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, and the job engine's loop (e-mails, and the recurring jobs: the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago, post.due every minute). */
 export async function boot() {
   await database.migrate();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
@@ -25,7 +26,14 @@ export async function boot() {
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);
   if (stopSweeps.length === 0) {
-    stopSweeps.push(startUnsentAttachmentSweep(), startPendingOrderSweep(), startBriefReminderSweep(), startReviewNoticeSweep(), startReportPurge());
+    stopSweeps.push(
+      startUnsentAttachmentSweep(),
+      startPendingOrderSweep(),
+      startBriefReminderSweep(),
+      startReviewNoticeSweep(),
+      startReportPurge(),
+      startPostDueSweep(),
+    );
     await jobs.start();
   }
   return {
