@@ -16,6 +16,8 @@ export interface Thread {
   roomId: string;
   kind: "customer" | "visitor";
   customer: { _id: string; name: string; email: string };
+  /** The customer's client (null for a visitor). */
+  client: { _id: string; name: string } | null;
   lastMessage: ChatMessage | null;
   unread: number;
   status: ThreadStatus;

@@ -6,7 +6,10 @@ import { likePattern } from "~/utils/sql.server";
 
 import { toApiUser } from "./users.server";
 
-/** The staff's view of customer accounts: search by name or e-mail, paged, newest first. */
+/**
+ * The staff's view of customer accounts: search by name or e-mail (or their client's name), paged,
+ * newest first. Each account names its client (decision 295).
+ */
 
 export const USERS_PAGE_SIZE = 20;
 export const USERS_MAX_PAGE_SIZE = 100;
@@ -25,6 +28,11 @@ export interface CustomerSummary {
   createdAt: Date;
 }
 
+/** An account of the list, with the id of the client it belongs to (its own for a client of one). */
+export interface ListedCustomer extends CustomerSummary {
+  clientId: string;
+}
+
 const summaryColumns = {
   id: schema.users.id,
   name: schema.users.name,
@@ -35,20 +43,30 @@ const summaryColumns = {
 
 export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE }: CustomerListQuery = {}) {
   const term = search?.trim();
+  const m = schema.clientMembers;
+  const clientId = sql<string>`coalesce((select ${m.clientId} from ${m} where ${m.userId} = ${schema.users.id}), ${schema.users.id})`;
+  const clientNamed = (pattern: string) =>
+    sql`exists (select 1 from ${m} join ${schema.clients} on ${schema.clients.id} = ${m.clientId} where ${m.userId} = ${schema.users.id} and ${schema.clients.name} ilike ${pattern})`;
   const where = and(
     eq(schema.users.role, "user"),
-    term ? or(ilike(schema.users.name, likePattern(term)), ilike(schema.users.email, likePattern(term))) : undefined,
+    term ? or(ilike(schema.users.name, likePattern(term)), ilike(schema.users.email, likePattern(term)), clientNamed(likePattern(term))) : undefined,
   );
   const size = Math.min(Math.max(1, Math.floor(limit)), USERS_MAX_PAGE_SIZE);
   const offset = (Math.max(1, Math.floor(page)) - 1) * size;
   const [users, [{ total }]] = await Promise.all([
-    db.select(summaryColumns).from(schema.users).where(where).orderBy(desc(schema.users.createdAt), desc(schema.users.id)).limit(size).offset(offset),
+    db
+      .select({ ...summaryColumns, clientId })
+      .from(schema.users)
+      .where(where)
+      .orderBy(desc(schema.users.createdAt), desc(schema.users.id))
+      .limit(size)
+      .offset(offset),
     db
       .select({ total: sql<number>`count(*)::int` })
       .from(schema.users)
       .where(where),
   ]);
-  return { users: users as CustomerSummary[], total, page: Math.max(1, Math.floor(page)), limit: size };
+  return { users: users as ListedCustomer[], total, page: Math.max(1, Math.floor(page)), limit: size };
 }
 
 /** A customer account by id; staff accounts and unknown ids are null. */

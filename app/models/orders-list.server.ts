@@ -12,6 +12,8 @@ import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
 import { likePattern } from "~/utils/sql.server";
 
+import { clientRefs } from "./clients.server";
+
 /*
  * Every order for the staff (issue 13): pending, paid, expired, refunded and plan sign-ups, newest
  * first, filtered by status and date, searched by e-mail or name, a page at a time. The page is an
@@ -90,8 +92,8 @@ export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter
       .offset((current - 1) * size),
     countOrders(filter, where),
   ]);
-  const lines = await linesOf(rows as ListedOrder[]);
-  return { orders: (rows as ListedOrder[]).map((row) => toOrder(row, lines.get(row.id) ?? [])), total, page: current, limit: size };
+  const [lines, clients] = await Promise.all([linesOf(rows as ListedOrder[]), clientsOf(rows as ListedOrder[])]);
+  return { orders: (rows as ListedOrder[]).map((row) => toOrder(row, lines.get(row.id) ?? [], clients)), total, page: current, limit: size };
 }
 
 /** Every order linked to one account, newest first (the account's own data export). */
@@ -103,7 +105,8 @@ export async function listOrdersOfUser(userId: string): Promise<OrderJson[]> {
     .where(eq(schema.orders.userId, userId))
     .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))) as ListedOrder[];
   const lines = await linesOf(rows);
-  return rows.map((row) => toOrderJson(toOrder(row, lines.get(row.id) ?? [])));
+  const clients = await clientsOf(rows);
+  return rows.map((row) => toOrderJson(toOrder(row, lines.get(row.id) ?? [], clients)));
 }
 
 /**
@@ -208,7 +211,10 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
   return new Map(rows.map((row) => [row.key, row.name]));
 }
 
-function toOrder(row: ListedOrder, lines: OrderLine[]): Order {
+/** The buyers' clients (decision 295): an order's account is its client's id, named in one query per list. */
+const clientsOf = (rows: ListedOrder[]) => clientRefs(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])));
+
+function toOrder(row: ListedOrder, lines: OrderLine[], clients: Map<string, { _id: string; name: string }>): Order {
   return {
     _id: row.id,
     id: row.id,
@@ -216,6 +222,7 @@ function toOrder(row: ListedOrder, lines: OrderLine[]): Order {
     email: row.email,
     name: row.name,
     customer: row.customerId ? { _id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
+    client: (row.customerId && clients.get(row.customerId)) || null,
     amountCents: row.totalCents,
     refundedCents: row.refundedCents,
     currency: row.currency,
@@ -258,7 +265,8 @@ export async function listPaymentsOfSubscription(subscription: { id: string; ord
       asc(schema.orders.id),
     )) as ListedOrder[];
   const lines = await linesOf(rows);
-  return rows.map((row) => toOrder(row, lines.get(row.id) ?? []));
+  const clients = await clientsOf(rows);
+  return rows.map((row) => toOrder(row, lines.get(row.id) ?? [], clients));
 }
 
 export interface RefundView {
@@ -320,7 +328,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       .where(eq(schema.purchases.orderId, id)),
   ]);
   return {
-    order: toOrder(row as ListedOrder, lines.get(row.id) ?? []),
+    order: toOrder(row as ListedOrder, lines.get(row.id) ?? [], await clientsOf([row as ListedOrder])),
     stripeSessionId: row.stripeSessionId,
     stripePaymentIntentId: row.stripePaymentIntentId,
     stripeCustomerId: row.stripeCustomerId,

@@ -17,6 +17,7 @@ const a = schema.chatAttachments;
 const customer = alias(schema.users, "customer");
 const assignee = alias(schema.users, "assignee");
 const sender = alias(schema.users, "sender");
+const client = schema.clients;
 
 export function threadSelect() {
   return db
@@ -31,6 +32,7 @@ export function threadSelect() {
       updatedAt: t.updatedAt,
       customerName: customer.name,
       customerEmail: customer.email,
+      clientName: client.name,
       assigneeId: assignee.id,
       assigneeName: assignee.name,
       messageId: m.id,
@@ -48,13 +50,15 @@ export function threadSelect() {
     })
     .from(t)
     .leftJoin(customer, eq(customer.id, t.customerId))
+    .leftJoin(client, eq(client.id, t.customerId))
     .leftJoin(assignee, eq(assignee.id, t.assigneeId))
     .leftJoin(m, eq(m.id, t.lastMessageId))
     .leftJoin(sender, eq(sender.id, m.senderId))
     .leftJoin(a, eq(a.messageId, m.id));
 }
 
-export type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadSelect>["execute"]>>[number];
+/** A message's send returns the same columns but its client's name: the thread then names the client after its first member. */
+export type ThreadRow = Omit<Awaited<ReturnType<ReturnType<typeof threadSelect>["execute"]>>[number], "clientName"> & { clientName?: string | null };
 
 export function toThread(r: ThreadRow): Thread {
   const visitor = r.customerId === null;
@@ -86,6 +90,8 @@ export function toThread(r: ThreadRow): Thread {
     roomId: r.roomId,
     kind: visitor ? "visitor" : "customer",
     customer: person,
+    // The customer's client (decision 295); a thread's key is the client's id.
+    client: visitor ? null : { _id: r.customerId!, name: r.clientName ?? r.customerName ?? "" },
     lastMessage,
     unread: r.teamUnread,
     status: r.status,

@@ -29,7 +29,9 @@ export function ThreadHeader({
     <header className="rounded-card border border-slate-200 bg-white px-4 py-3 shadow-card">
       <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-2">
         <div className="min-w-0">
-          <h3 className="text-lg font-bold break-words text-slate-950">{person?.name ?? "Conversation"}</h3>
+          <h3 className="text-lg font-bold break-words text-slate-950" data-testid="thread-client">
+            {thread?.client?.name ?? person?.name ?? "Conversation"}
+          </h3>
           {person?.email ? (
             <p className="flex items-center gap-2 text-sm break-all text-slate-600">
               <Mail className="size-4 shrink-0" aria-hidden="true" />

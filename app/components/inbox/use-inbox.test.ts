@@ -9,6 +9,7 @@ const thread = (id: string, at: string, changes: Partial<Thread> = {}): Thread =
   roomId: `support-${id}`,
   kind: "customer",
   customer: { _id: id, name: id, email: `${id}@x.test` },
+  client: { _id: id, name: id },
   lastMessage: {
     _id: `m-${id}-${at}`,
     roomId: `support-${id}`,

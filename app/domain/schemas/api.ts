@@ -85,6 +85,7 @@ export const threadJson = z.object({
   roomId: z.string(),
   kind: z.enum(["customer", "visitor"]),
   customer: z.object({ _id: id, name: z.string(), email: z.string() }),
+  client: z.object({ _id: id, name: z.string() }).nullable(),
   lastMessage: chatMessageJson.nullable(),
   unread: z.number().int(),
   status: z.enum(["open", "closed"]),

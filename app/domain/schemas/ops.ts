@@ -94,6 +94,7 @@ export const orderJson = z.object({
   email: z.string(),
   name: z.string(),
   customer: z.object({ _id: id, name: z.string(), email: z.string() }).nullable(),
+  client: z.object({ _id: id, name: z.string() }).nullable().meta({ description: "The buyer's client (company)." }),
   amount: z.number().meta({ description: "In dollars." }),
   refunded: z.number().meta({ description: "In dollars, refunded so far." }),
   currency: z.string(),

@@ -1,7 +1,9 @@
 import { z } from "zod";
 
 import { statusData, userJson } from "~/domain/schemas/api";
+import { clientRefJson } from "~/domain/schemas/clients";
 import { line } from "~/domain/zod";
+import { clientRefs } from "~/models/clients.server";
 import { listCustomers, toUserJson, USERS_MAX_PAGE_SIZE, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
@@ -22,14 +24,15 @@ const query = z.object({
     .default(USERS_PAGE_SIZE),
 });
 
-/** GET /api/users[?search=&page=&limit=] (staff): customer accounts, newest first, with the total. */
-const response = statusData(z.object({ users: userJson.array(), total: z.number().int() }));
+/** GET /api/users[?search=&page=&limit=] (staff): customer accounts, newest first, with the total and each one's client. */
+const response = statusData(z.object({ users: userJson.extend({ client: clientRefJson.nullable() }).array(), total: z.number().int() }));
 
 export const loader = apiRoute(
   { method: "GET", auth: "team", query, response, summary: "Customer accounts, newest first, with the total." },
   async ({ query }) => {
     const { users, total } = await listCustomers(query);
-    return { status: "success", data: { users: users.map(toUserJson), total } };
+    const clients = await clientRefs(users.map((user) => user.clientId));
+    return { status: "success", data: { users: users.map((user) => ({ ...toUserJson(user), client: clients.get(user.clientId) ?? null })), total } };
   },
 );
 

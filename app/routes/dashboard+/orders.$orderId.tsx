@@ -129,6 +129,11 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
             <Dt>Customer</Dt>
             <dd className="break-words">
               {order.customer ? `${order.customer.name} (${order.customer.email})` : `${order.name} (${order.email}), no account yet`}
+              {order.client ? (
+                <span className="block text-slate-700" data-testid="order-client">
+                  Client {order.client.name}
+                </span>
+              ) : null}
             </dd>
           </div>
           <div>

@@ -139,6 +139,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
                   </p>
                 </div>
                 <p className="break-all text-slate-600">{order.email}</p>
+                <OrderClient client={order.client} buyer={order.name} />
                 <p className="text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</p>
                 <div className="flex flex-wrap items-center justify-between gap-2">
                   <p className="flex items-center gap-2 text-slate-700">
@@ -184,6 +185,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
                     <td className="px-4 py-3">
                       <p className="font-semibold break-words text-slate-950">{order.name}</p>
                       <p className="break-all text-slate-600">{order.email}</p>
+                      <OrderClient client={order.client} buyer={order.name} />
                     </td>
                     <td className="px-4 py-3 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
                     <td className="px-4 py-3 text-right whitespace-nowrap">
@@ -209,6 +211,16 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
       )}
       <Pager page={page} pages={pages} path="/dashboard/orders" keep={Object.fromEntries(params)} />
     </section>
+  );
+}
+
+/** The buyer's client (decision 295), when it is named otherwise than the buyer. */
+function OrderClient({ client, buyer }: { client: { name: string } | null; buyer: string }) {
+  if (!client || client.name === buyer) return null;
+  return (
+    <p className="text-slate-700" data-testid="order-client">
+      Client <span className="font-semibold">{client.name}</span>
+    </p>
   );
 }
 

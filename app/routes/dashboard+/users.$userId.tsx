@@ -1,9 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 import { Inbox, Mail, UserX } from "lucide-react";
 
 import { StaffPlanList } from "~/components/billing/staff-plan-list";
 import { OnlineBadge } from "~/components/chat/online-badge";
+import { ClientMembersSection } from "~/components/customer/client-members";
 import { BriefsSection, GraderSection, NotesSection, OrdersSection } from "~/components/customer/customer-sections";
 import { BackLink } from "~/components/dashboard/back-link";
 import { DetailTabs } from "~/components/dashboard/detail-tabs";
@@ -16,6 +17,7 @@ import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
+import { clientIdOf, getClientForStaff } from "~/models/clients.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { emailsOfCustomer } from "~/models/emails.server";
 import { addThreadNote } from "~/models/thread-notes.server";
@@ -32,7 +34,13 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const [read, emails, unread] = await Promise.all([
+  // Any member's id opens their client's page (decision 295): the client's id is its one address.
+  const clientId = await clientIdOf(customer.id);
+  if (clientId && clientId !== customer.id) {
+    const url = new URL(request.url);
+    throw redirect(url.pathname.replace(`/dashboard/users/${customer.id}`, `/dashboard/users/${clientId}`) + url.search);
+  }
+  const [read, emails, unread, client] = await Promise.all([
     // The details beside the tabs are extras too: when they cannot be read, the customer, the tabs
     // and their own sections ("Failed to load user purchases", with Retry) still show.
     getCustomerProfile(customer.id).catch((error: unknown) => {
@@ -42,6 +50,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     emailsOfCustomer(customer.id).catch(() => []),
     // The unread badge is an extra: the customer still shows when it cannot be read.
     getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> })),
+    getClientForStaff(customer.id).then(
+      (found) => found.client,
+      () => null,
+    ),
   ]);
   if (read === null) throw pageNotFound();
   const profile: CustomerProfileJson = read ?? {
@@ -55,7 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     notes: [],
     briefs: [],
   };
-  return { profile, emails, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
+  return { profile, emails, client, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
 /** A note for the team (the form of the Internal notes section). */
@@ -70,7 +82,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CustomerPage() {
-  const { profile, emails, deleted, unread, staffId } = useLoaderData<typeof loader>();
+  const { profile, emails, client, deleted, unread, staffId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { customer } = profile;
   const base = `/dashboard/users/${customer._id}`;
@@ -101,6 +113,12 @@ export default function CustomerPage() {
               </a>
             </p>
           )}
+          {client && (client.name !== customer.name || client.members.length > 1) ? (
+            <p className="text-sm text-slate-700">
+              Client <strong className="font-semibold text-slate-950">{client.name}</strong> · {client.members.length}{" "}
+              {client.members.length === 1 ? "member" : "members"}
+            </p>
+          ) : null}
           <p className="text-sm text-slate-600">
             Customer since {formatDate(customer.createdAt)}
             {customer.disabled && !deleted ? " · the account is disabled" : ""}
@@ -120,6 +138,7 @@ export default function CustomerPage() {
           <Outlet />
         </div>
         <div className="min-w-0 space-y-4">
+          {client ? <ClientMembersSection client={client} idPrefix="customer" /> : null}
           <BriefsSection profile={profile} idPrefix="customer" />
           <OrdersSection profile={profile} idPrefix="customer" />
           <GraderSection profile={profile} idPrefix="customer" />

@@ -13,6 +13,7 @@ import { SectionBoundary } from "~/components/ui/section-error";
 import { countMatching, countOf } from "~/domain/format";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
+import { clientRefs } from "~/models/clients.server";
 import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { subscriptionsByUser } from "~/models/subscriptions.server";
 import { requireTeam } from "~/web/auth.server";
@@ -31,8 +32,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Unread badges are an extra: the list still shows when they cannot be read.
   const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
   const unread = Object.fromEntries(users.map((u) => [u.id, byCustomer[u.id] ?? 0]));
-  const plans = await subscriptionsByUser(users.map((u) => u.id));
-  return { users: users.map(toUserJson), total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, plans, staffId: staff.id };
+  const [plans, clients] = await Promise.all([subscriptionsByUser(users.map((u) => u.id)), clientRefs(users.map((u) => u.clientId))]);
+  const rows = users.map((u) => ({ ...toUserJson(u), client: clients.get(u.clientId) ?? null }));
+  return { users: rows, total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, plans, staffId: staff.id };
 }
 
 type UsersData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -78,6 +80,11 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
                   <ThreadUnreadCount customerId={user._id} initialCount={unread[user._id] ?? 0} viewer={{ id: staffId, role: "team" }} />
                 </p>
                 <p className="text-sm break-all text-slate-600">{user.email}</p>
+                {user.client && user.client.name !== user.name ? (
+                  <p className="text-sm text-slate-700" data-testid="user-client">
+                    Client <span className="font-semibold">{user.client.name}</span>
+                  </p>
+                ) : null}
                 {plans?.[user._id]?.length ? <PlanBadges plans={plans[user._id]!} /> : null}
               </div>
               <Link
