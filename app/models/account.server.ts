@@ -14,6 +14,7 @@ import { revokeSocketsOfSession } from "~/utils/socket-revocation.server";
 import { isUniqueViolation } from "~/utils/sql.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
+import { endRecentApiKeys } from "./api-keys.server";
 import { endedPasskeysSentence, endRecentPasskeys } from "./passkeys.server";
 import { revokeAllSessions, revokeOtherSessions } from "./sessions.server";
 import { findUserByEmail, getUserById, normalizeEmail, type User } from "./users.server";
@@ -238,6 +239,7 @@ export async function undoEmailChange(token: string): Promise<EmailUndoResult> {
   if (result === "taken") return fail("taken");
   await revokeAllSessions(result.user.id);
   const endedPasskeys = await endRecentPasskeys(result.user.id, "ended when an e-mail change was undone");
+  await endRecentApiKeys(result.user.id);
   await deliver({
     to: result.user.email,
     subject: "Your BrandLift e-mail address was restored",

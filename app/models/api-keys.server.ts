@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 
 import { API_KEY_MESSAGES, API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_USER, mayHoldScope, type Scope } from "~/domain/api-keys";
 import type { ClientRole } from "~/domain/clients";
@@ -94,6 +94,18 @@ export async function revokeApiKey(user: SessionUser, id: string): Promise<void>
       );
     }
   });
+}
+
+/** Keys made in the last day: a password reset through a link or an undone e-mail change ends them, as it ends recent passkeys. */
+const RECENT_KEY_MS = 24 * 3600_000;
+
+/** Ends the keys made in the last 24 hours (the account may have been someone else's meanwhile); how many ended. */
+export async function endRecentApiKeys(userId: string): Promise<number> {
+  const ended = await db
+    .delete(k)
+    .where(and(eq(k.userId, userId), gte(k.createdAt, new Date(Date.now() - RECENT_KEY_MS))))
+    .returning({ id: k.id });
+  return ended.length;
 }
 
 export interface FoundApiKey {

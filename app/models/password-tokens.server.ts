@@ -8,6 +8,7 @@ import { logger } from "~/utils/logger.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";
 
+import { endRecentApiKeys } from "./api-keys.server";
 import { endedPasskeysSentence, endRecentPasskeys } from "./passkeys.server";
 import { revokeAllSessions } from "./sessions.server";
 import { findUserByEmail, type User } from "./users.server";
@@ -118,6 +119,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
   await revokeAllSessions(account.id);
   // Whoever held the mailbox may have added a passkey: a reset ends the day's new ones.
   const endedPasskeys = purpose === "reset" ? await endRecentPasskeys(account.id, "ended by a password reset through an e-mailed link") : [];
+  if (purpose === "reset") await endRecentApiKeys(account.id);
   // A first password changes nothing anyone could have been signed in with: no alarm to send, unless passkeys ended.
   if (!firstPassword || endedPasskeys.length > 0) await deliver(passwordChangedEmail(account, endedPasskeys), "password changed");
   return { ok: true, user: account, firstPassword };

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { API_KEY_CALLS_PER_MINUTE } from "~/domain/api-keys";
 import type { PostJson } from "~/domain/schemas/calendar";
 import { inviteMember, removeMember } from "~/models/clients.server";
+import { issuePasswordToken, resetPasswordWithToken } from "~/models/password-tokens.server";
 import { createPost, reviewPost, updatePost } from "~/models/posts.server";
 import * as account from "~/routes/api+/account";
 import * as apiKeys from "~/routes/api+/account.api-keys";
@@ -200,6 +201,20 @@ describe("what a key may do", () => {
     expect((await me(memberKey.key)).status).toBe(200);
     await removeMember({ id: owner.id, role: "user", clientId: owner.id, clientRole: "owner" }, memberUser!.id);
     expect((await me(memberKey.key)).status).toBe(401);
+  });
+
+  test("a password reset through a link ends the keys made in the last day; older ones stay", async () => {
+    const customer = await createAccount("user", { name: "Reset Person" });
+    const older = await makeKey(customer, ["read"], "Made last week");
+    await db
+      .update(schema.apiKeys)
+      .set({ createdAt: new Date(Date.now() - 7 * 24 * 3600_000) })
+      .where(eq(schema.apiKeys.id, older.apiKey._id));
+    const recent = await makeKey(customer, ["read"], "Made an hour ago");
+    const reset = await resetPasswordWithToken(await issuePasswordToken(customer.id, "reset"), "a-fresh-password-42");
+    expect(reset.ok).toBe(true);
+    expect((await me(recent.key)).status).toBe(401);
+    expect((await me(older.key)).status).toBe(200);
   });
 
   test("lastUsedAt is recorded after the answer, at most once a minute", async () => {
