@@ -2,10 +2,13 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 
 import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
 import { db, schema } from "~/utils/db.server";
-import { sendEmail } from "~/utils/email.server";
+import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { startSweep } from "~/utils/sweep.server";
+
+import { membersWho } from "./clients.server";
+import { issueReviewLink } from "./review-links.server";
 
 /*
  * The grouped review e-mail of the content calendar (issue 24.2, decision 213): when posts wait for
@@ -13,7 +16,8 @@ import { startSweep } from "~/utils/sweep.server";
  * once its review was asked REVIEW_SETTLE_MS ago (staff usually send a batch), and only if it went
  * to review after the customer's last e-mail, so a post left waiting does not mail every day.
  * Inserting the (customer, UTC day) row of post_review_notices claims the day's e-mail: its primary
- * key lets one node win, however many sweep at once.
+ * key lets one node win, however many sweep at once. It goes to each member who may approve, with
+ * a review link per post of their own (decision 293); posts at the team's check are left out.
  */
 
 const p = schema.posts;
@@ -37,6 +41,7 @@ export async function claimReviewNotices(now = new Date(), limit = NOTICE_BATCH)
     from ${p}
     join ${u} on ${u.id} = ${p.customerId} and ${u.disabledAt} is null
     where ${p.status} = 'in_review'
+      and not exists (select 1 from ${schema.postReviews} where ${schema.postReviews.postId} = ${p.id} and ${schema.postReviews.stage} = 'team')
       and ${p.reviewRequestedAt} <= ${settled.toISOString()}::timestamptz
       and not exists (select 1 from ${n} as today where today.customer_id = ${p.customerId} and today.day = ${utcDay(now)}::date)
       and ${p.reviewRequestedAt} > coalesce(
@@ -73,32 +78,53 @@ export async function sendReviewNotices(now = new Date()): Promise<number> {
   }
 }
 
+/**
+ * The e-mail to each member whose role covers approving (decision 293), each once, with a review
+ * link per post that is theirs alone; stored in one transaction with the links.
+ */
 async function sendNotice(customerId: string) {
-  const [customer] = await db.select({ email: u.email, name: u.name }).from(u).where(eq(u.id, customerId)).limit(1);
+  const approvers = await membersWho(customerId, "approve");
   const waiting = await db
-    .select({ channel: p.channel, scheduledAt: p.scheduledAt, caption: p.caption })
+    .select({ id: p.id, channel: p.channel, scheduledAt: p.scheduledAt, caption: p.caption, reviewBy: schema.postReviews.reviewBy })
     .from(p)
-    .where(and(eq(p.customerId, customerId), eq(p.status, "in_review")))
+    .leftJoin(schema.postReviews, eq(schema.postReviews.postId, p.id))
+    .where(and(eq(p.customerId, customerId), eq(p.status, "in_review"), sql`coalesce(${schema.postReviews.stage}, 'client') = 'client'`))
     .orderBy(asc(p.scheduledAt));
-  if (!customer || waiting.length === 0) return;
+  if (approvers.length === 0 || waiting.length === 0) return;
   const count = waiting.length === 1 ? "1 post waits" : `${waiting.length} posts wait`;
-  const lines = waiting.slice(0, LISTED).map((post) => {
-    const caption = post.caption.length > 80 ? `${post.caption.slice(0, 79)}…` : post.caption;
-    return `${CHANNEL_LABELS[post.channel]}, ${formatPostTime(post.scheduledAt, "UTC")}${caption ? `: “${caption}”` : ""}`;
+  const stored = await db.transaction(async (tx) => {
+    const jobIds: string[] = [];
+    for (const member of approvers) {
+      const lines: string[] = [];
+      for (const post of waiting.slice(0, LISTED)) {
+        const caption = post.caption.length > 80 ? `${post.caption.slice(0, 79)}…` : post.caption;
+        const link = await issueReviewLink(tx, post.id, member.id, post.reviewBy ?? post.scheduledAt);
+        const by = post.reviewBy ? ` (please decide by ${formatPostTime(post.reviewBy, "UTC")})` : "";
+        lines.push(
+          `${CHANNEL_LABELS[post.channel]}, ${formatPostTime(post.scheduledAt, "UTC")}${caption ? `: “${caption}”` : ""}${by}. Approve or ask for changes: ${link}`,
+        );
+      }
+      if (waiting.length > LISTED) lines.push(`and ${waiting.length - LISTED} more.`);
+      const { jobId } = await sendEmail(
+        {
+          to: member.email,
+          subject: `${count} for your review`,
+          heading: `${count} for your review`,
+          paragraphs: [
+            `Hi ${member.name},`,
+            "Our team has prepared posts for your content calendar. Approve each one, or tell us what to change (each link works once, without signing in):",
+            ...lines,
+            "We send at most one of these e-mails a day.",
+          ],
+          action: { label: "Review your posts", url: `${env.appUrl}/dashboard/calendar` },
+        },
+        { tx, userId: member.id },
+      );
+      jobIds.push(jobId);
+    }
+    return jobIds;
   });
-  if (waiting.length > LISTED) lines.push(`and ${waiting.length - LISTED} more.`);
-  await sendEmail({
-    to: customer.email,
-    subject: `${count} for your review`,
-    heading: `${count} for your review`,
-    paragraphs: [
-      `Hi ${customer.name},`,
-      "Our team has prepared posts for your content calendar. Approve each one, or tell us what to change:",
-      ...lines,
-      "We send at most one of these e-mails a day.",
-    ],
-    action: { label: "Review your posts", url: `${env.appUrl}/dashboard/calendar` },
-  });
+  await sendStoredEmails(stored);
 }
 
 /** The review e-mail sweep, every five minutes, as a job (once across nodes). */

@@ -23,6 +23,7 @@ import { HttpError, notFound } from "~/utils/http.server";
 import { storage } from "~/utils/storage.server";
 
 import { recordAudit } from "./audit.server";
+import { decideReview, reviewAfterChange, reviewFieldsOf } from "./post-approvals.server";
 import { postEvents } from "./post-events.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 import { emitPostStatusEvent } from "./webhooks.server";
@@ -52,7 +53,7 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const customerIds = [...new Set(rows.map((r) => r.customerId))];
-  const [media, comments, customers] = await Promise.all([
+  const [media, comments, customers, reviews] = await Promise.all([
     db.select({ id: m.id, postId: m.postId, mimeType: m.mimeType }).from(m).where(inArray(m.postId, ids)).orderBy(asc(m.createdAt), asc(m.id)),
     db
       .select({ id: c.id, postId: c.postId, body: c.body, createdAt: c.createdAt, authorId: u.id, authorName: u.name, authorRole: u.role })
@@ -61,6 +62,7 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
       .where(inArray(c.postId, ids))
       .orderBy(asc(c.createdAt), asc(c.id)),
     db.select({ id: u.id, name: u.name }).from(u).where(inArray(u.id, customerIds)),
+    reviewFieldsOf(rows),
   ]);
   const names = new Map(customers.map((row) => [row.id, row.name]));
   const mediaOf = groupBy(media, (row) => row.postId);
@@ -73,6 +75,7 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
     caption: row.caption,
     media: (mediaOf.get(row.id) ?? []).map((file) => ({ _id: file.id, mimeType: file.mimeType, url: mediaUrl(file.id) })),
     status: row.status,
+    ...reviews.get(row.id)!,
     comments: (commentsOf.get(row.id) ?? []).map((comment): CommentJson => ({
       _id: comment.id,
       author: comment.authorId ? { _id: comment.authorId, name: comment.authorName ?? "", role: comment.authorRole ?? "user" } : null,
@@ -209,7 +212,7 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
       if (refusal) throw new HttpError(409, refusal, "CONFLICT");
     }
     if (edited && status === "approved") status = "in_review";
-    const [updated] = await tx
+    const [changed] = await tx
       .update(p)
       .set({
         ...edits,
@@ -219,6 +222,9 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
       })
       .where(eq(p.id, id))
       .returning();
+    // Its review round, deadline and revisions (decisions 292–294); `none` approves at once.
+    const updated = await reviewAfterChange(tx, actor, row, changed!, { contentEdited: edits.caption !== undefined });
+    status = updated.status;
     if (status !== row.status) {
       // What the customer sees changed: an audit entry in the same transaction (contracts: post status changes).
       const [customer] = await tx.select({ name: u.name }).from(u).where(eq(u.id, row.customerId));
@@ -229,7 +235,7 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
           target: {
             kind: "post",
             id,
-            label: `${CHANNEL_LABELS[updated!.channel]} post for ${customer?.name ?? "a customer"}, ${updated!.scheduledAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+            label: `${CHANNEL_LABELS[updated.channel]} post for ${customer?.name ?? "a customer"}, ${updated.scheduledAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
           },
           detail: `${POST_STATUS_LABELS[row.status]} → ${POST_STATUS_LABELS[status]}${edited && change.status !== status ? " (edited after approval)" : ""}`,
         },
@@ -237,7 +243,7 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
       );
       await emitPostStatusEvent(tx, id, status);
     }
-    return { row: updated!, before: row, from: row.status };
+    return { row: updated, before: row, from: row.status };
   });
   const post = await toJson(result.row);
   const visibleNow = isVisibleToCustomer(post.status);
@@ -258,28 +264,44 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
   return { post, statusChange: result.from !== post.status ? { from: result.from, to: post.status } : null };
 }
 
-/** The customer's review: only while the post waits for it (409 otherwise); asking for changes needs a comment. */
-export async function reviewPost(actor: Actor, id: string, input: { decision: "approve" | "request_changes"; comment?: string }): Promise<PostJson> {
+/**
+ * A review decision: the client's members whose role covers approving, and a second team member for
+ * the first stage of `two_step` (decision 292). Only while the post waits for it (409 otherwise);
+ * asking for changes needs a comment. `via.linkId`: made through an e-mailed review link, spent here.
+ */
+export async function reviewPost(
+  actor: Actor,
+  id: string,
+  input: { decision: "approve" | "request_changes"; comment?: string },
+  via: { linkId?: string } = {},
+): Promise<PostJson> {
   const row = await findRow(id);
-  if (!row || !isVisibleToCustomer(row.status) || !can(actor, "post:review", { ownerId: row.customerId })) throw notFound(POST_MESSAGES.notFound);
-  if (row.status !== "in_review") throw new HttpError(409, POST_MESSAGES.reviewStatus, "CONFLICT");
-  if (input.decision === "request_changes" && !input.comment) throw new HttpError(400, POST_MESSAGES.commentRequired, "INVALID_INPUT");
-  const status: PostStatus = input.decision === "approve" ? "approved" : "changes_requested";
+  if (!row || !canSee(actor, row)) throw notFound(POST_MESSAGES.notFound);
   const updated = await db.transaction(async (tx) => {
-    // Only from in_review, in one statement: a staff edit at the same moment wins or loses whole.
+    // Locked: a staff edit, or another member's decision, at the same moment waits for this one.
+    const [locked] = await tx.select().from(p).where(eq(p.id, id)).for("update");
+    if (!locked) throw notFound(POST_MESSAGES.notFound);
+    const outcome = await decideReview(tx, actor, locked, input, via);
+    if (input.comment) await tx.insert(c).values({ postId: id, authorId: actor.id, body: input.comment });
     const [moved] = await tx
       .update(p)
-      .set({ status, updatedAt: sql`now()` })
-      .where(and(eq(p.id, id), eq(p.status, "in_review")))
+      .set({ status: outcome.status, updatedAt: sql`now()` })
+      .where(eq(p.id, id))
       .returning();
-    if (!moved) throw new HttpError(409, POST_MESSAGES.reviewStatus, "CONFLICT");
-    await emitPostStatusEvent(tx, id, status);
-    if (input.comment) await tx.insert(c).values({ postId: id, authorId: actor.id, body: input.comment });
-    return moved;
+    if (outcome.status !== locked.status) await emitPostStatusEvent(tx, id, outcome.status);
+    return moved!;
   });
   const post = await toJson(updated);
   announce(post, post);
   return post;
+}
+
+/** Tells both sides about a post changed outside this module (the review deadline's sweep). */
+export async function announcePostChange(id: string) {
+  const row = await findRow(id);
+  if (!row) return;
+  const post = await toJson(row);
+  announce(post, isVisibleToCustomer(post.status) ? post : null);
 }
 
 export async function addPostComment(actor: Actor, id: string, body: string): Promise<{ post: PostJson; comment: CommentJson }> {
@@ -332,7 +354,7 @@ export async function addPostMedia(actor: Actor, id: string, request: Request): 
         .set({ status, updatedAt: sql`now()`, ...(status !== locked.status ? { reviewRequestedAt: sql`now()` } : {}) })
         .where(eq(p.id, id))
         .returning();
-      return moved!;
+      return reviewAfterChange(tx, actor, locked, moved!, { contentEdited: true });
     });
     const post = await toJson(updated);
     announce(post, isVisibleToCustomer(post.status) ? post : null);

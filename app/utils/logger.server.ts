@@ -4,14 +4,14 @@ import { env } from "./env.server";
 
 /** A query parameter that is a credential: any name with "token" in it, a receipt's `key`, a signed link's `sig`. */
 const SECRET_PARAM = /([?&](?:[^=&#\s]*token[^=&#\s]*|key|sig)=)[^&#\s]*/gi;
-/** A calendar feed's address is its credential: the path segment after /calendar/ (decision 212). */
-const CALENDAR_FEED = /((?:^|:\/\/[^/?#\s]+)\/calendar\/)[^/?#\s]+/gi;
+/** A calendar feed's address is its credential: the path segment after /calendar/ (decision 212); so is a review link's after /review/ (decision 293). */
+const CALENDAR_FEED = /((?:^|:\/\/[^/?#\s]+)\/(?:calendar|review)\/)[^/?#\s]+/gi;
 
 /**
  * The one redaction of links in the log (a path or a whole address): the value of
  * every secret query parameter (`/reset-password?token=…`, `/login/magic?token=…`, a socket's
  * `?token=`, `/receipts/…?key=…`, `/files/…?expires=…&sig=…`) and a calendar feed's token
- * (`/calendar/<token>.ics`) are replaced, so logs never hold a working link.
+ * (`/calendar/<token>.ics`) and a review link's (`/review/<token>`) are replaced, so logs never hold a working link.
  */
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAM, "$1[redacted]").replace(CALENDAR_FEED, "$1[redacted]");

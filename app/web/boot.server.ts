@@ -5,6 +5,7 @@ import { backfillClientsOfOne } from "~/models/clients.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
 import { startPostDueSweep } from "~/models/post-due.server";
+import { startReviewDeadlineSweep } from "~/models/post-review-deadlines.server";
 import { startReviewNoticeSweep } from "~/models/post-review-notices.server";
 import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
@@ -26,6 +27,8 @@ export async function boot() {
   // Rate limits count in memory until Redis is ready: give it a moment, never wait for it.
   await redisReady(1000);
   if (stopSweeps.length === 0) {
+    // Review reminders and deadlines every minute (decision 292).
+    stopSweeps.push(startReviewDeadlineSweep());
     stopSweeps.push(
       startUnsentAttachmentSweep(),
       startPendingOrderSweep(),

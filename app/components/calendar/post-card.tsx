@@ -7,6 +7,7 @@ import { CHANNEL_LABELS, COMMENT_MAX, formatPostTime } from "~/domain/calendar";
 import type { PostJson } from "~/domain/schemas/calendar";
 
 import { PostStatusBadge } from "./post-status-badge";
+import { ReviewSummary, type ReviewChangesView } from "./review-summary";
 
 /**
  * One post in full: channel, time in the viewer's zone, status, caption, media and its comment
@@ -19,12 +20,15 @@ export function PostCard({
   viewer,
   error,
   editLink = true,
+  changes,
 }: {
   post: PostJson;
   timeZone: string;
   viewer: "team" | "user";
   error?: string;
   editLink?: boolean;
+  /** The words changed since the last decision, when it was edited since. */
+  changes?: ReviewChangesView;
 }) {
   const navigation = useNavigation();
   const busy = (intent: string) =>
@@ -54,6 +58,7 @@ export function PostCard({
       ) : (
         <p className="text-sm text-slate-500 italic">No caption yet.</p>
       )}
+      <ReviewSummary post={post} timeZone={timeZone} changes={changes} />
       {post.media.length > 0 ? (
         <ul aria-label="Media" className="flex flex-wrap gap-2">
           {post.media.map((file) => (
@@ -87,7 +92,7 @@ export function PostCard({
           {error}
         </p>
       ) : null}
-      {viewer === "user" && post.status === "in_review" ? (
+      {post.status === "in_review" && (viewer === "user" ? post.stage !== "team" : post.stage === "team") ? (
         <div className="space-y-3 rounded-xl bg-amber-50 p-3">
           <Form method="post" preventScrollReset>
             <input type="hidden" name="postId" value={post._id} />

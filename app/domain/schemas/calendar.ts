@@ -1,6 +1,7 @@
 import { CAPTION_MAX, CHANNELS, COMMENT_MAX, POST_STATUSES, STAFF_STATUSES } from "~/domain/calendar";
 import { dateTimeField, dayOrDateTimeField } from "~/domain/dates";
 import { isUuid } from "~/domain/ids";
+import { postReviewJson } from "~/domain/schemas/approvals";
 import { ROLES } from "~/domain/status";
 import { text, z } from "~/domain/zod";
 
@@ -87,6 +88,8 @@ export const postJson = z.object({
   caption: z.string(),
   media: z.array(z.object({ _id: id, mimeType: z.string(), url: z.string().meta({ description: "The file, for the signed-in owner and staff." }) })),
   status: z.enum(POST_STATUSES),
+  /** Its review (decisions 292–294): deadline, stage, this round's decisions, past its deadline. */
+  ...postReviewJson,
   comments: z.array(commentJson),
   updatedAt: isoDate,
   /** Where it went live, as its publishing tool reported (null until then, or when staff marked it by hand). */

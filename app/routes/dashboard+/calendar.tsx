@@ -17,6 +17,7 @@ import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
 import { calendarLinkFor, renewCalendarLink } from "~/models/calendar-links.server";
 import { calendarCustomers, postQuota } from "~/models/calendar.server";
+import { reviewChangesOf } from "~/models/post-approvals.server";
 import { addPostComment, createPost, getPostFor, listPosts, reviewPost, updatePost } from "~/models/posts.server";
 import { HttpError } from "~/utils/http.server";
 import { requireUser } from "~/web/auth.server";
@@ -51,7 +52,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     staff ? null : calendarLinkFor(user.id),
   ]);
   const { from: _from, to: _to, ...shown } = window;
-  return { staff, timeZone, window: shown, posts, customers, quota, calendarLink, filter: { customerId: customerId ?? "", status: status ?? "" } };
+  // What changed since each post's last decision (decision 294), for both sides.
+  const changes = await reviewChangesOf(posts.map((post) => post._id));
+  return { staff, timeZone, window: shown, posts, changes, customers, quota, calendarLink, filter: { customerId: customerId ?? "", status: status ?? "" } };
 }
 
 const reply = (postId: string, error: string, status = 400) => data({ postId, error }, { status });
@@ -112,7 +115,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Calendar() {
-  const { staff, timeZone, window, posts, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const { staff, timeZone, window, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   useLivePosts(timeZone);
   const keep = new URLSearchParams({
@@ -213,7 +216,13 @@ export default function Calendar() {
           <ul className="grid gap-3 lg:grid-cols-2" aria-label="Posts">
             {posts.map((post) => (
               <li key={post._id}>
-                <PostCard post={post} timeZone={timeZone} viewer={staff ? "team" : "user"} error={failed?.postId === post._id ? failed.error : undefined} />
+                <PostCard
+                  post={post}
+                  timeZone={timeZone}
+                  viewer={staff ? "team" : "user"}
+                  error={failed?.postId === post._id ? failed.error : undefined}
+                  changes={changes[post._id]}
+                />
               </li>
             ))}
           </ul>

@@ -12,8 +12,9 @@ import { Button } from "~/components/ui/button";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { CAPTION_MAX, CHANNEL_LABELS, dayInZone, formatClock, MEDIA_ACCEPT, STAFF_STATUSES, zonedToUtc } from "~/domain/calendar";
 import { can } from "~/domain/permissions";
-import { commentSchema, updatePostSchema } from "~/domain/schemas/calendar";
-import { addPostComment, addPostMedia, getPostFor, updatePost } from "~/models/posts.server";
+import { commentSchema, reviewSchema, updatePostSchema } from "~/domain/schemas/calendar";
+import { reviewChangesOf } from "~/models/post-approvals.server";
+import { addPostComment, addPostMedia, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam, requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -37,7 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const date = dayInZone(post.scheduledAt, timeZone);
   // getPostFor shows a customer only their own posts out of draft.
   if (!can(user, "posts:manage")) throw redirect(`/dashboard/calendar?month=${date.slice(0, 7)}#post-${post._id}`);
-  return { post, timeZone, date, time: formatClock(post.scheduledAt, timeZone), month: date.slice(0, 7) };
+  const changes = await reviewChangesOf([post._id]);
+  return { post, changes: changes[post._id], timeZone, date, time: formatClock(post.scheduledAt, timeZone), month: date.slice(0, 7) };
 }
 
 const statusLabels = { draft: "Back to draft", in_review: "Send for review", published: "Mark published" } as const;
@@ -74,6 +76,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       await addPostComment(staff, postId, parsed.data.body);
       return redirectWithToast(here, { type: "success", message: "Comment added." });
     }
+    if (intent === "approve" || intent === "request_changes") {
+      // The team's check of two_step (decision 292): another team member than the one who sent it.
+      const parsed = reviewSchema.safeParse({ decision: intent, comment: form.get("comment") ?? undefined });
+      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
+      await reviewPost(staff, postId, parsed.data);
+      return redirectWithToast(here, { type: "success", message: intent === "approve" ? "Checked: the client reviews it now." : "Changes requested." });
+    }
     return data({ error: "Unknown action." }, { status: 400 });
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw pageNotFound();
@@ -83,7 +92,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function CalendarPost() {
-  const { post, timeZone, date, time, month } = useLoaderData<typeof loader>();
+  const { post, changes, timeZone, date, time, month } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const navigation = useNavigation();
   useLivePosts(timeZone);
@@ -99,7 +108,7 @@ export default function CalendarPost() {
       ) : null}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
-          <PostCard post={post} timeZone={timeZone} viewer="team" editLink={false} />
+          <PostCard post={post} timeZone={timeZone} viewer="team" editLink={false} changes={changes} />
           {!published ? (
             <Form method="post" aria-labelledby="edit-heading" className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
               <h3 id="edit-heading" className="text-lg font-semibold text-slate-950">

@@ -1,0 +1,207 @@
+import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+
+import { REMINDER_AHEAD_MS } from "~/domain/approvals";
+import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
+import { rolesCovering } from "~/domain/clients";
+import { db, schema, type Tx } from "~/utils/db.server";
+import { sendEmail } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { startSweep } from "~/utils/sweep.server";
+
+import { approvalOf, settleReview } from "./post-approvals.server";
+import { announcePostChange } from "./posts.server";
+import { issueReviewLink } from "./review-links.server";
+import { emitPostStatusEvent } from "./webhooks.server";
+
+/*
+ * Review deadlines (decision 292): a recurring job, every minute, reminds the client's approvers 24
+ * hours before a post's `reviewBy` and at it; at it the post is overdue, the client's owners and the
+ * team member who sent it are told, and under `onDeadline:"approve"` it is approved (an audit entry
+ * says so). Each (post, kind, deadline) is claimed by inserting its post_review_reminders row in the
+ * transaction that stores its e-mails: one node wins, however many run the job, and a failed run
+ * leaves nothing claimed.
+ */
+
+const r = schema.postReviews;
+const p = schema.posts;
+const u = schema.users;
+const cm = schema.clientMembers;
+const a = schema.postApprovals;
+const reminders = schema.postReviewReminders;
+
+type Kind = "before" | "due";
+const BATCH = 100;
+const SWEEP_MS = 60 * 1000;
+
+interface Due {
+  postId: string;
+  reviewBy: Date;
+}
+
+async function duePosts(kind: Kind, now: Date): Promise<Due[]> {
+  const until = kind === "before" ? new Date(now.getTime() + REMINDER_AHEAD_MS) : now;
+  const rows = await db
+    .select({ postId: r.postId, reviewBy: r.reviewBy })
+    .from(r)
+    .innerJoin(p, eq(p.id, r.postId))
+    .where(
+      and(
+        sql`${r.stage} is not null`,
+        eq(p.status, "in_review"),
+        lte(r.reviewBy, until),
+        kind === "before" ? gt(r.reviewBy, now) : undefined,
+        sql`not exists (select 1 from ${reminders} where ${reminders.postId} = ${r.postId} and ${reminders.kind} = ${kind} and ${reminders.reviewBy} = ${r.reviewBy})`,
+      ),
+    )
+    .limit(BATCH);
+  return rows.flatMap((row) => (row.reviewBy ? [{ postId: row.postId, reviewBy: row.reviewBy }] : []));
+}
+
+/** Inserting the row claims the reminder: false when another run has it (or had it) already. */
+async function claim(tx: Tx, kind: Kind, due: Due): Promise<boolean> {
+  const rows = await tx
+    .insert(reminders)
+    .values({ postId: due.postId, kind, reviewBy: due.reviewBy })
+    .onConflictDoNothing()
+    .returning({ postId: reminders.postId });
+  return rows.length > 0;
+}
+
+/** The client's members who may approve and have not decided in this round. */
+async function undecidedApprovers(tx: Tx, postId: string, clientId: string, round: number) {
+  return tx
+    .select({ id: u.id, name: u.name, email: u.email })
+    .from(cm)
+    .innerJoin(u, eq(u.id, cm.userId))
+    .where(
+      and(
+        eq(cm.clientId, clientId),
+        inArray(cm.role, rolesCovering("approve")),
+        isNull(cm.removedAt),
+        isNull(u.disabledAt),
+        sql`not exists (select 1 from ${a} where ${a.postId} = ${postId} and ${a.round} = ${round} and ${a.memberId} = ${u.id})`,
+      ),
+    );
+}
+
+const describe = (post: { channel: keyof typeof CHANNEL_LABELS; scheduledAt: Date }) =>
+  `the ${CHANNEL_LABELS[post.channel]} post of ${formatPostTime(post.scheduledAt, "UTC")}`;
+
+/** One claimed reminder or deadline, in its transaction. Answers whether the post was approved. */
+async function handle(tx: Tx, kind: Kind, due: Due): Promise<boolean> {
+  const [post] = await tx.select().from(p).where(eq(p.id, due.postId)).for("update");
+  const [review] = await tx.select().from(r).where(eq(r.postId, due.postId));
+  if (!post || !review || post.status !== "in_review" || !review.stage) return false;
+  const deadline = formatPostTime(due.reviewBy, "UTC");
+  const about = describe(post);
+  if (review.stage === "client") {
+    for (const member of await undecidedApprovers(tx, post.id, post.customerId, review.round)) {
+      const link = await issueReviewLink(tx, post.id, member.id, due.reviewBy);
+      await sendEmail(
+        {
+          to: member.email,
+          subject: kind === "before" ? "A post waits for your review until tomorrow" : "A post's review deadline is now",
+          heading: kind === "before" ? "Reminder: a post waits for your review" : "The review deadline is now",
+          paragraphs: [
+            `Hi ${member.name},`,
+            kind === "before"
+              ? `Please approve ${about}, or tell us what to change, by ${deadline}.`
+              : `The review deadline of ${about} is ${deadline}. Please approve it or tell us what to change.`,
+            post.caption ? `“${post.caption.length > 200 ? `${post.caption.slice(0, 199)}…` : post.caption}”` : "It has no caption yet.",
+            "The button works once, without signing in.",
+          ],
+          action: { label: "Review the post", url: link },
+        },
+        { tx, userId: member.id },
+      );
+    }
+  }
+  if (kind === "before") return false;
+  const approval = await approvalOf(post.customerId, tx);
+  const autoApprove = approval.onDeadline === "approve" && review.stage === "client";
+  await tx.update(r).set({ overdueAt: new Date() }).where(eq(r.postId, post.id));
+  if (autoApprove) {
+    await tx
+      .update(p)
+      .set({ status: "approved", updatedAt: sql`now()` })
+      .where(eq(p.id, post.id));
+    await settleReview(tx, post.id);
+    await emitPostStatusEvent(tx, post.id, "approved");
+    await tx.insert(schema.auditEntries).values({
+      // The system acts: no account, a name that says why.
+      actorId: null,
+      actorName: "BrandLift (review deadline)",
+      action: "post.auto_approve",
+      targetKind: "post",
+      targetId: post.id,
+      targetLabel: `${CHANNEL_LABELS[post.channel]} post, ${post.scheduledAt.toISOString().slice(0, 16).replace("T", " ")} UTC`.slice(0, 300),
+      detail: `Nobody decided by its review deadline (${deadline}); the client's settings approve it then`,
+    });
+  }
+  // Overdue: the client's owners and the team member who sent it are told.
+  const owners = await tx
+    .select({ id: u.id, name: u.name, email: u.email })
+    .from(cm)
+    .innerJoin(u, eq(u.id, cm.userId))
+    .where(and(eq(cm.clientId, post.customerId), eq(cm.role, "owner"), isNull(cm.removedAt), isNull(u.disabledAt)));
+  const staffId = review.sentBy ?? post.createdBy;
+  const staff = staffId
+    ? await tx
+        .select({ id: u.id, name: u.name, email: u.email })
+        .from(u)
+        .where(and(eq(u.id, staffId), isNull(u.disabledAt)))
+    : [];
+  const said = autoApprove
+    ? `Nobody decided on ${about} by its review deadline (${deadline}), so it was approved automatically, as the approval settings say.`
+    : `Nobody decided on ${about} by its review deadline (${deadline}). It is overdue and held until someone approves it or asks for changes.`;
+  for (const person of [...owners, ...staff]) {
+    const isStaff = staff.some((member) => member.id === person.id);
+    await sendEmail(
+      {
+        to: person.email,
+        subject: autoApprove ? "A post was approved at its review deadline" : "A post's review is overdue",
+        heading: autoApprove ? "Approved at the review deadline" : "A post's review is overdue",
+        paragraphs: [`Hi ${person.name},`, said],
+        action: { label: "Open the post", url: `${env.appUrl}${isStaff ? `/dashboard/calendar/posts/${post.id}` : `/dashboard/calendar#post-${post.id}`}` },
+      },
+      { tx, userId: person.id },
+    );
+  }
+  return autoApprove;
+}
+
+/** One run: the reminders due 24 hours ahead, then the deadlines reached. Answers what it did. */
+export async function runReviewDeadlines(now = new Date()): Promise<{ reminded: number; due: number; approved: number }> {
+  const counts = { reminded: 0, due: 0, approved: 0 };
+  for (const kind of ["before", "due"] as const) {
+    for (const due of await duePosts(kind, now)) {
+      try {
+        const approved = await db.transaction(async (tx) => {
+          if (!(await claim(tx, kind, due))) return null;
+          return handle(tx, kind, due);
+        });
+        if (approved === null) continue;
+        counts[kind === "before" ? "reminded" : "due"]++;
+        if (approved) {
+          counts.approved++;
+          await announcePostChange(due.postId);
+        } else if (kind === "due") await announcePostChange(due.postId);
+      } catch (error) {
+        logger.warn({ err: error, postId: due.postId, kind }, "a review reminder failed; the next run tries again");
+      }
+    }
+  }
+  return counts;
+}
+
+/** The review deadlines' job, every minute, once across nodes. */
+export function startReviewDeadlineSweep(): () => void {
+  return startSweep({
+    kind: "review-deadlines",
+    everyMs: SWEEP_MS,
+    work: runReviewDeadlines,
+    done: "sent review reminders and handled review deadlines",
+    failed: "the review deadline sweep failed",
+  });
+}
