@@ -29,7 +29,7 @@ export interface CustomerSummary {
 }
 
 /** An account of the list, with the id of the client it belongs to (its own for a client of one). */
-export interface ListedCustomer extends CustomerSummary {
+interface ListedCustomer extends CustomerSummary {
   clientId: string;
 }
 

@@ -26,7 +26,7 @@ export type CompanyAction =
   | { intent: "confirm"; leaving: boolean; member: { _id: string; name: string; email: string } };
 
 /** What each role covers, in one line (the role table of docs/permissions.md). */
-export const ROLE_SCOPES: Record<ClientRole, string> = {
+const ROLE_SCOPES: Record<ClientRole, string> = {
   owner: "Everything: the work, chat, approvals, plans and billing, and this team.",
   approver: "Services, reports, the calendar and briefs; chats, and approves posts or asks for changes.",
   member: "Services, reports, the calendar and briefs; chats, answers briefs and comments on posts.",
