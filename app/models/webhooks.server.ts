@@ -276,6 +276,8 @@ async function attemptDelivery(deliveryId: string, after: number) {
   const nextAttemptAt = retryIn === null ? null : new Date(Date.now() + retryIn * 1000);
   const finalStatus = delivered ? "delivered" : retryIn === null ? "failed" : "pending";
 
+  // Read before the transaction (the embedded database has one connection: no read beside it).
+  const team = finalStatus === "failed" ? await teamRecipients() : [];
   const turnedOff = await db.transaction(async (tx) => {
     const [recorded] = await tx
       .update(d)
@@ -303,7 +305,6 @@ async function attemptDelivery(deliveryId: string, after: number) {
     if (delivered || !hook?.active || hook.failures < FAILURES_BEFORE_TURN_OFF) return false;
     const reason = `Turned off after ${hook.failures} events in a row failed to reach it`;
     await tx.update(w).set({ active: false, disabledReason: reason, updatedAt: new Date() }).where(eq(w.id, webhook.id));
-    const team = await teamRecipients();
     if (team.length > 0) {
       await sendEmail(
         {
