@@ -1,5 +1,5 @@
 /**
- * The content calendar at scale (issue 24.2): 1,000 customers and 100,000 posts on PostgreSQL
+ * The content calendar at scale (decision 214): 1,000 customers and 100,000 posts on PostgreSQL
  * (10,000 of them one customer's), a comment on one post in four. Timed through the models the
  * /dashboard/calendar loader calls, as it calls them (posts with media and comments; the quota and
  * the iCalendar link, or the filter's customers): the customer's month and week, and the staff

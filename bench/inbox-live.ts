@@ -1,5 +1,5 @@
 /**
- * The live inbox under load (issue 14): two app nodes (`node $BUILD_DIR/server.js`) on one
+ * The live inbox under load (decision 097): two app nodes (`node $BUILD_DIR/server.js`) on one
  * PostgreSQL and one Redis, 2,000 customer sockets split across them, staff watching the inbox on
  * node B. Customers on node A send messages; measured: from the send to `threadUpdated` (the
  * thread's new summary) arriving at staff on node B. Target: p99 < 25 ms.

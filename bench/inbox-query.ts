@@ -1,5 +1,5 @@
 /**
- * The inbox query at scale (issue 14): 10,000 customer threads and 1,000,000 messages on
+ * The inbox query at scale (decision 095): 10,000 customer threads and 1,000,000 messages on
  * PostgreSQL, then GET /api/chat/threads' query (listThreads) timed as the app runs it: the first
  * page, the filters, a search by name, by e-mail and by message text. Target: p95 < 50 ms.
  *

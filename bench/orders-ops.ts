@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { scratchDatabase } from "./support";
 
 /*
- * Running the agency at size (issue 13): 10,000 customers, 100,000 orders over the last twelve
+ * Running the agency at size (decision 092): 10,000 customers, 100,000 orders over the last twelve
  * months and 1,000,000 order lines, seeded with generate_series in a scratch database. Times the
  * orders list (pages, filters, search), the revenue series and the overview's revenue (median and
  * p95 of 40 runs), then streams the whole CSV export while sampling the process's RSS.

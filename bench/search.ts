@@ -1,5 +1,5 @@
 /**
- * The staff search at scale (issue 23.6): 100,000 customers (each with an order) and 1,000,000
+ * The staff search at scale (decision 191): 100,000 customers (each with an order) and 1,000,000
  * messages in 20,000 conversations on PostgreSQL, then /dashboard/search's query (searchWorkspace:
  * customers, orders, conversations and services) timed as the app runs it, for a name, an e-mail,
  * a receipt number, a rare and an everyday message word, a service and a word in a quarter of all

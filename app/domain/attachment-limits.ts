@@ -1,5 +1,5 @@
 /*
- * What one account may keep and send as chat attachments (issue 19.4, docs/decisions/130). The
+ * What one account may keep and send as chat attachments (docs/decisions/130). The
  * numbers are contracts: the API answers 429 past the rate and 413 past the quota with these
  * messages, and a file uploaded but never sent is removed after UNSENT_ATTACHMENT_TTL_MS.
  */

@@ -1,5 +1,5 @@
 /*
- * The audit log's vocabulary (issue 25.6): every staff action that changes money,
+ * The audit log's vocabulary (decision 220): every staff action that changes money,
  * access or what a customer sees, as `area.verb`, with the words the staff page shows for it.
  * Adding an action here is the whole registration: the model, the filter and the page read this.
  */

@@ -103,7 +103,7 @@ export const ACCOUNT_MESSAGES = {
   emailInvalid: "Invalid email address",
   emailSame: "That is already your e-mail address.",
   emailTaken: "Another account already uses this e-mail address.",
-  /** The same answer whether or not another account uses the address (issue 19.6). */
+  /** The same answer whether or not another account uses the address, so it tells no one who has an account (decision 126). */
   emailRequested: (email: string) => `If ${email} can be used, a confirmation link is on its way there. Your e-mail changes when you open it.`,
   currentPassword: "Current password is required",
   passwordRequired: "Password is required",

@@ -2,7 +2,7 @@ import { isUuid } from "./ids";
 import { breaksTextRule, controlCharacterMessage, line, z } from "./zod";
 
 /*
- * Briefs (issue 24.1): what staff ask the buyer of a service or a plan, and the rules an answer
+ * Briefs (decision 200): what staff ask the buyer of a service or a plan, and the rules an answer
  * follows. The same rules serve the staff editor, the customer's form and the JSON API. A file
  * answer is the id of a chat attachment the customer uploaded (the chat attachment rules), or
  * several.

@@ -1,5 +1,5 @@
 /*
- * The content calendar (issue 24.2): the channels a post is for, its statuses and who sees them,
+ * The content calendar (decision 210): the channels a post is for, its statuses and who sees them,
  * the upload rules of its media, and the one way a post's time is written for a viewer
  * ("Tue 3 Dec, 14:00 CET": stored in UTC, shown in the viewer's named time zone, decision 210).
  */

@@ -1,5 +1,5 @@
 /*
- * Links in chat text (issue 20.13): the text is cut into plain parts and link parts, which the
+ * Links in chat text (decision 181): the text is cut into plain parts and link parts, which the
  * view renders as React text and <a> elements, never as HTML. Only http and https addresses
  * become links, written out in full (no bare "example.com", no "javascript:", "data:" or "mailto:"),
  * and never one with a user name or password in it ("https://bank.com@evil.test" stays text).

@@ -3,7 +3,7 @@ import { ORDER_STATUS_LABELS, statusAfterRefunds, toApiOrderStatus } from "./ord
 import type { OrderStatus } from "./status";
 
 /*
- * An order's history for its staff page (issue 23.4): created, paid, each refund (by whom, why),
+ * An order's history for its staff page: created, paid, each refund (by whom, why),
  * each e-mail sent, each status change (a refund's, an expiry, a service marked completed), oldest
  * first, each with who did it. Built from the records the order already has; isomorphic and pure.
  */

@@ -1,7 +1,7 @@
 import { z } from "./zod";
 
 /*
- * "Your own data" (issue 25.5): the export of everything kept about an account, and deleting a
+ * "Your own data" (decision 240): the export of everything kept about an account, and deleting a
  * customer account. The forms' and the API's schemas and what they say.
  */
 

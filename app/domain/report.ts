@@ -39,7 +39,7 @@ export function checkReportFile(file: { name: string; size: number }): string | 
   return undefined;
 }
 
-/** A new version's note: why the report was replaced (issue 24.3). */
+/** A new version's note: why the report was replaced (decision 221). */
 export const REPORT_NOTE_MAX = 1000;
 /** A deleted report is kept this long for staff, then purged with its files. */
 export const REPORT_PURGE_AFTER_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { breaksTextRule, controlCharacterMessage } from "./zod";
 
 /*
- * The staff search (/dashboard/search, issue 23.6): what the page and the Ctrl+K
+ * The staff search (/dashboard/search, decision 191): what the page and the Ctrl+K
  * palette show. One group per kind, each hit a link.
  */
 

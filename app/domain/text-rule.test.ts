@@ -9,7 +9,7 @@ import { testCardSchema } from "./schemas/test-card";
 import type { z } from "./zod";
 
 /*
- * One text rule for every name and title (issue 19.11): C0 and C1 control characters and the
+ * One text rule for every name and title (decision 066): C0 and C1 control characters and the
  * bidirectional overrides and isolates are refused with a message naming the field; names in any
  * script (and the invisible right-to-left mark some keyboards type) are fine.
  */

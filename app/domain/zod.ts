@@ -10,7 +10,7 @@ z.config({ jitless: true });
 export { z };
 
 /*
- * The one text rule (issue 19.11). Text input never carries NUL or other C0/C1 control characters:
+ * The one text rule (decision 066). Text input never carries NUL or other C0/C1 control characters:
  * they break logs, headers, file names and PostgreSQL (which refuses NUL in text). Nor does it carry
  * the bidirectional override and isolate characters (U+202A–U+202E, U+2066–U+2069): they make a
  * name display as something else ("Nora\u202Egnp.exe"), in the dashboard, e-mails and logs.

@@ -19,7 +19,7 @@ import { listSubscriptionsForUser } from "./subscriptions.server";
 import { normalizeEmail } from "./users.server";
 
 /*
- * Deleting a customer account (issue 25.5, decision 240). The person goes; the books stay: the
+ * Deleting a customer account (decision 240). The person goes; the books stay: the
  * user row is kept (orders, purchases, subscriptions and invoices point at it) with its name and
  * e-mail replaced, no password and disabled, and the orders lose the buyer's name and e-mail too.
  * Everything else about the person is removed in one transaction: sessions and API tokens, links,

@@ -22,7 +22,7 @@ import { listSignInDevices } from "./sign-in-devices.server";
 import { listSubscriptionsForUser, toSubscriptionJsons } from "./subscriptions.server";
 
 /*
- * "Your own data" (issue 25.5, decision 240): everything kept about the signed-in account, as a
+ * "Your own data" (decision 240): everything kept about the signed-in account, as a
  * zip streamed while it is made. The records are read first (a failure there is an ordinary error
  * answer); then each report file is streamed from storage into the zip, one at a time, and
  * `account.json` closes it, saying where each file is (or that it could not be read).

@@ -6,7 +6,7 @@ import type { AuditEntryJson, AuditQuery } from "~/domain/schemas/audit";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 
 /*
- * The audit log (issue 25.6, docs/decisions/220): staff actions that change money,
+ * The audit log (docs/decisions/220): staff actions that change money,
  * access or what a customer sees. Models call recordAudit with the transaction that makes the
  * change where there is one, so the change and its entry commit together or not at all. Entries
  * are only ever added: nothing here updates or deletes, and the database refuses it too.

@@ -20,7 +20,7 @@ import { getSubscriptionFor, planFor } from "./subscriptions.server";
 import { emitEvent } from "./webhooks.server";
 
 /*
- * Briefs (issue 24.1). Staff keep a list of questions per service and per plan (brief_forms). When
+ * Briefs (decision 200). Staff keep a list of questions per service and per plan (brief_forms). When
  * a purchase or a subscription is paid, it gets a brief holding a copy of those questions (none
  * asked: no brief), so later edits change only later orders (decision 200). The buyer answers it
  * once, and may correct it after; staff read it. File answers are chat attachments the buyer

@@ -510,7 +510,7 @@ async function nextSortOrder(tx: Tx): Promise<number> {
 
 async function logChange(tx: Tx, actor: Actor, change: Omit<typeof schema.catalogueChanges.$inferInsert, "actorId" | "actorName">) {
   await tx.insert(schema.catalogueChanges).values({ ...change, actorId: actor.id, actorName: actor.name });
-  // The same change in the audit log (issue 25.6), in the same transaction.
+  // The same change in the audit log (decision 220), in the same transaction.
   const before = (change.before ?? null) as Snapshot | null;
   const after = (change.after ?? {}) as Snapshot;
   await recordAudit(

@@ -15,7 +15,7 @@ import { likePattern } from "~/utils/sql.server";
 import { clientRefs } from "./clients.server";
 
 /*
- * Every order for the staff (issue 13): pending, paid, expired, refunded and plan sign-ups, newest
+ * Every order for the staff (decision 092): pending, paid, expired, refunded and plan sign-ups, newest
  * first, filtered by status and date, searched by e-mail or name, a page at a time. The page is an
  * indexed offset on (created_at, id) (docs/decisions/092 has the figures at 100,000 orders).
  */
@@ -289,7 +289,7 @@ export interface OrderDetail {
   stripeCustomerId: string | null;
   refunds: RefundView[];
   emails: { kind: string; recipient: string; subject: string; sentAt: string }[];
-  /** Its history, oldest first, with who did each thing (issue 23.4). */
+  /** Its history, oldest first, with who did each thing. */
   timeline: TimelineEntry[];
 }
 

@@ -8,7 +8,7 @@ import { startSweep } from "~/utils/sweep.server";
 import { cancelCheckoutSession, fulfilCheckoutSession, type Order } from "./orders.server";
 
 /*
- * Orders stuck in pending (issue 25.7, decision 241): a webhook that never arrived leaves a paid
+ * Orders stuck in pending (decision 241): a webhook that never arrived leaves a paid
  * order pending, and an abandoned checkout leaves one pending for ever. Every node runs this sweep;
  * an order older than an hour is claimed by one node at a time (its `checkout_checked_at` is set
  * under `for update skip locked`), asked about at Stripe, and then completed through the one

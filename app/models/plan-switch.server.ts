@@ -11,7 +11,7 @@ import { handleStripeEvent } from "./payments.server";
 import { syncSubscription, type SubscriptionRow } from "./subscriptions.server";
 
 /*
- * Switching a plan with a price preview and proration (issue 20.11, docs/decisions/177). The
+ * Switching a plan with a price preview and proration (docs/decisions/177). The
  * switch is charged now: the new plan's price for the time left in the period, less the unused
  * time of the old one (Stripe's `always_invoice`). With a Stripe key the preview is Stripe's
  * (invoices.createPreview) and the switch its subscriptions.update at the same proration instant;

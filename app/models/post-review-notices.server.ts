@@ -11,7 +11,7 @@ import { membersWho } from "./clients.server";
 import { issueReviewLink } from "./review-links.server";
 
 /*
- * The grouped review e-mail of the content calendar (issue 24.2, decision 213): when posts wait for
+ * The grouped review e-mail of the content calendar (decision 213): when posts wait for
  * a customer's review, one e-mail lists them all, at most one a day per customer. A post counts
  * once its review was asked REVIEW_SETTLE_MS ago (staff usually send a batch), and only if it went
  * to review after the customer's last e-mail, so a post left waiting does not mail every day.

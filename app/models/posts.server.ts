@@ -29,7 +29,7 @@ import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
 import { emitPostStatusEvent } from "./webhooks.server";
 
 /*
- * The content calendar's posts (issue 24.2): staff draft them for a customer, send them for review,
+ * The content calendar's posts (decision 210): staff draft them for a customer, send them for review,
  * the customer approves or asks for changes, both sides comment. Customers never see drafts (a
  * draft answers 404 like a missing post). Every change is announced after its commit on
  * `postEvents`, which the socket layer turns into `postUpdated`.

@@ -18,7 +18,7 @@ import { endPlanOfRefundedOrder } from "./subscriptions-staff.server";
 import { emitEvent, refundEventData } from "./webhooks.server";
 
 /*
- * Refunds of orders, full or partial (issue 13, docs/decisions/090). The dashboard's button and
+ * Refunds of orders, full or partial (docs/decisions/090). The dashboard's button and
  * Stripe's charge.refunded converge on one `refunds` row per refund:
  *  - the button reserves its amount in a transaction that locks the order (a second click, a retry
  *    with the same key or a concurrent request sees the money already taken), then asks Stripe with

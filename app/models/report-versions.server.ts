@@ -15,7 +15,7 @@ import { receiveReportUpload } from "./report-upload.server";
 import { auditReport, findReport, type ReportRow } from "./reports.server";
 
 /*
- * A report's versions and its deletion (issue 24.3, docs/decisions/221). The report row always
+ * A report's versions and its deletion (docs/decisions/221). The report row always
  * holds the file customers get; replacing it moves the old file's row into report_versions, which
  * only staff read. Deleting marks the report: customers stop seeing it at once (lists, downloads,
  * signed links), staff keep it for 30 days, then the purge removes its rows and every file.

@@ -208,7 +208,7 @@ export async function uploadReport(actor: Actor, serviceId: string, request: Req
   return report;
 }
 
-/** A report's audit entry (issue 25.6), named by its title and its customer, and its report.published event, in the change's transaction. */
+/** A report's audit entry (decision 220), named by its title and its customer, and its report.published event, in the change's transaction. */
 export async function auditReport(
   tx: Tx,
   actor: { id: string },

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "~/utils/db-cursor.server";
 
 /*
- * Revenue, net of every refund, renewals included (issue 13, docs/decisions/091): an order brings
+ * Revenue, net of every refund, renewals included (docs/decisions/091): an order brings
  * `total - refunded` in the month it was paid. Every payment is an order: services, a plan's
  * sign-up and each renewal (kind "renewal", decision 175), so nothing counts twice and the orders
  * CSV sums to the same figure. It is a monthly rollup that a trigger keeps in the same transaction

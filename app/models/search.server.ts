@@ -6,7 +6,7 @@ import { db, schema, type Tx } from "~/utils/db.server";
 import { searchQuery } from "./inbox.server";
 
 /*
- * The staff search (issue 23.6, docs/decisions/191-staff-search.md): customers, orders,
+ * The staff search (docs/decisions/191-staff-search.md): customers, orders,
  * conversations and services matching the words typed, each through its text-search GIN index,
  * never a scan of the table. Words are prefixes taken literally (inbox.server.ts `searchQuery`):
  * "nor fie" finds Nora Field, "bl-3f2a" the order with receipt number BL-3F2A….

@@ -9,7 +9,7 @@ import { logger } from "~/utils/logger.server";
 import { hashToken } from "~/utils/tokens.server";
 
 /*
- * New-device e-mails (issue 25.4, docs/decisions/233). Every completed sign-in names the device
+ * New-device e-mails (docs/decisions/233). Every completed sign-in names the device
  * it came from: a browser by its long-lived device cookie, an API client by its user agent and
  * address. A device the account has not signed in from before is recorded and, unless it is the
  * account's first, the account is e-mailed the device (from the user agent) and the address. No

@@ -57,7 +57,7 @@ describe("overview counts", () => {
       .values({ kind: "subscription", email: bob.user.email, name: "Bob", userId: bob.user.id, status: "paid", totalCents: 15900, planId: "pro" });
     expect((await getTeamCounts()).totalRevenueCents).toBe(start.totalRevenueCents + paid - calendar.priceCents * 2 + 15900);
 
-    // A plan subscriber's counters count the plan (issue 20.14): running is in progress, ended is completed.
+    // A plan subscriber's counters count the plan (decision 163): running is in progress, ended is completed.
     const carol = await createAccount("user");
     expect(await getCustomerCounts(carol.user.id)).toEqual({ totalServicesBooked: 0, completed: 0, inProgress: 0 });
     const [planOrder] = await db

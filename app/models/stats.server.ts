@@ -41,7 +41,7 @@ export async function getTeamCounts(): Promise<TeamCounts> {
 }
 
 /**
- * A customer's services, and their monthly plans with them (issue 20.14: a plan subscriber read 0/0/0):
+ * A customer's services, and their monthly plans with them (decision 163: otherwise a plan subscriber reads 0/0/0):
  * a plan that runs (active or past due) is work in progress; a plan that has ended was delivered.
  * A plan that never started (incomplete) is not counted. Decision 163.
  */

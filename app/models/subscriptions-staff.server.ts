@@ -14,7 +14,7 @@ import { listPaymentsOfSubscription, type Order } from "./orders-list.server";
 import { findSubscription, syncSubscription, toSubscription, toSubscriptions, type SubscriptionRow } from "./subscriptions.server";
 
 /*
- * Subscriptions for staff (issue 20.10): every plan with its customer, a page per plan with its
+ * Subscriptions for staff (decision 175): every plan with its customer, a page per plan with its
  * payments (the sign-up order and each renewal, all orders: decision 175), and staff's own changes:
  * cancel at the period's end, cancel now, resume. With a Stripe key each change is Stripe's
  * (subscriptions API) and its answer is applied at once, as its webhook would; in test mode the row

@@ -13,7 +13,7 @@ import { revokeAllSessions } from "./sessions.server";
 import { createUser, findUserByEmail, type User } from "./users.server";
 
 /*
- * The staff (issue 13): list, invite by e-mail with a set-password link, disable and re-enable.
+ * The staff (decision 094): list, invite by e-mail with a set-password link, disable and re-enable.
  * Disabling ends every session, API token and socket of the account at once and spends its
  * unused password links; a disabled account cannot sign in (verifyLogin) nor use a session it
  * still holds (getSessionUser). docs/decisions/094.

@@ -4,7 +4,7 @@ import { postEvents } from "~/models/post-events.server";
 import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
 
 /*
- * The content calendar live (issue 24.2): every committed change of a post goes out as
+ * The content calendar live (decision 210): every committed change of a post goes out as
  * `postUpdated`, to the team room and to the customer's sockets (their user room, on every node
  * through the adapter) unless they may not see it. The customer's copy is their view of it: a
  * post taken back to draft reaches them once, as they last saw it, marked draft, so their

@@ -11,7 +11,7 @@ import { CHAT_ERRORS } from "./events";
 import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
 
 /*
- * The support inbox's socket events (issue 14), beside the chat handlers of
+ * The support inbox's socket events (decision 097), beside the chat handlers of
  * socket.server.ts: `typing` and `read` relayed to the room's other members on every node,
  * and `threadUpdated` to the team room after every change of a thread. File messages (messageType
  * "file" with an uploaded attachment's id) are sent like text, by socket.server.ts.

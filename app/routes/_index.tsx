@@ -258,7 +258,7 @@ export default function Index() {
         <Faq />
         <ContactSection
           FormComponent={Form}
-          // Without JavaScript the answer ("Thank you!" or the errors) loads in view, not 7,000 px down (issue 20.4).
+          // Without JavaScript the answer ("Thank you!" or the errors) loads in view, not 7,000 px down.
           action="/?index#send-message"
           errors={contactResult?.result.error}
           defaultValues={contactResult && !contactResult.sent ? (contactResult.result.initialValue as Record<string, string> | undefined) : undefined}

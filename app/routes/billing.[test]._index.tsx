@@ -40,7 +40,7 @@ const changeForm = z.object({
   subscriptionId: z.string().min(1).max(100),
   planKey: line(z.string().max(100), "The plan").optional(),
   cardNumber: line(z.string().max(40), "The card number").optional(),
-  // Cancelling and switching ask first (issue 20.11): only `confirm=yes` changes the plan.
+  // Cancelling and switching ask first (decision 176): only `confirm=yes` changes the plan.
   confirm: z.literal("yes").optional(),
   prorationDate: z.coerce.number().int().positive().optional(),
 });

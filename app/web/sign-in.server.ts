@@ -118,7 +118,7 @@ export async function completeBrowserSignIn(
   const previous = await getIdentity(request);
   if (previous?.via === "cookie") await revokeSession(previous.token);
   const session = await createSession(user.id, "cookie");
-  // Staff with open work assigned to them start on "My work" (issue 23); a redirectTo still wins.
+  // Staff with open work assigned to them start on "My work" (decision 155); a redirectTo still wins.
   const home = can(user, "area:team") && (await hasAssignedWork(user.id)) ? "/dashboard/work" : "/dashboard";
   const headers = new Headers();
   headers.append("Set-Cookie", await sessionCookieHeader(session.token, session.expiresAt));

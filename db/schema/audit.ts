@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /*
- * The audit log (issue 25.6): one row per staff action that changes money, access or what a
+ * The audit log (decision 220): one row per staff action that changes money, access or what a
  * customer sees. Rows are only ever added: the code has no update or delete of this table, and a
  * trigger in the migration refuses UPDATE and DELETE (docs/decisions/220). The actor and the
  * target are kept as they were (ids and names copied, no foreign keys), so an entry still reads

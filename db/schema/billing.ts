@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /*
- * Billing (issue 12): the paid invoices of subscriptions (renewals are revenue) and e-mail change
+ * Billing (decisions 085–089): the paid invoices of subscriptions (renewals are revenue) and e-mail change
  * confirmations. Money is integer cents; ids are UUIDs. The ids of users, orders and subscriptions
  * are plain columns (this file may not import ../schema, which re-exports it); the models delete
  * with their owners where it matters.

@@ -5,7 +5,7 @@ import type { BriefAnswers, BriefQuestion } from "../../app/domain/brief";
 import { purchases, subscriptions, users } from "./core";
 
 /*
- * Briefs (issue 24.1): the questions staff ask the buyer of a service or a plan, and each paid
+ * Briefs (decision 200): the questions staff ask the buyer of a service or a plan, and each paid
  * purchase's or subscription's answers. A brief copies its questions when the purchase is paid, so
  * editing the questions later changes only the briefs of orders paid afterwards (decision 200).
  */

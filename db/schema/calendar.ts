@@ -5,7 +5,7 @@ import { CHANNELS, POST_STATUSES, type Channel, type PostStatus } from "../../ap
 import { users } from "./core";
 
 /*
- * The content calendar (issue 24.2): posts staff draft for a customer, their media and comment
+ * The content calendar (decision 210): posts staff draft for a customer, their media and comment
  * thread, each customer's private iCalendar link, and the one review e-mail a day per customer.
  * Times are timestamptz (UTC); the viewer's zone is applied when they are shown.
  */

@@ -113,7 +113,7 @@ export const orders = pgTable(
   "orders",
   {
     id: id(),
-    /** "subscription": a plan's sign-up (its first month); "renewal": a later month or a switch's proration (issue 20.10). */
+    /** "subscription": a plan's sign-up (its first month); "renewal": a later month or a switch's proration (decision 175). */
     kind: text("kind").$type<"services" | "subscription" | "renewal">().notNull().default("services"),
     email: text("email").notNull(),
     name: text("name").notNull(),
@@ -171,7 +171,7 @@ export const purchases = pgTable(
     quantity: integer("quantity").notNull().default(1),
     status: text("status").$type<PurchaseStatus>().notNull().default("pending"),
     completedAt: timestamp("completed_at", { withTimezone: true }),
-    /** The staff member doing the work and when it is due (issue 23, "My work"). */
+    /** The staff member doing the work and when it is due ("My work", decision 155). */
     assigneeId: uuid("assignee_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     dueAt: timestamp("due_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -231,7 +231,7 @@ export const reports = pgTable(
     mimeType: text("mime_type").notNull(),
     storageKey: text("storage_key").notNull().unique(),
     createdAt: createdAt(),
-    /** The file above is this version; earlier ones are in report_versions (issue 24.3). */
+    /** The file above is this version; earlier ones are in report_versions (decision 221). */
     version: integer("version").notNull().default(1),
     /** Staff's note on the current version (why it was replaced). */
     versionNote: text("version_note"),

@@ -6,7 +6,7 @@ import { briefs } from "./briefs";
 import { chatMessages, users } from "./core";
 
 /*
- * The support inbox (issue 14, docs/decisions/095-thread-summary.md): one summary row per support
+ * The support inbox (docs/decisions/095-thread-summary.md): one summary row per support
  * thread, written in the same transaction as every message of that thread, so the inbox and the
  * unread badges never scan messages. A thread belongs to a customer account (`support-{id}`) or,
  * for a contact-form visitor without an account, to an e-mail address (`visitor-{threadId}`).

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /*
- * Running the agency (issue 13): refunds of orders and the e-mails sent about each order.
+ * Running the agency (decisions 090–094): refunds of orders and the e-mails sent about each order.
  * Money is integer cents; ids are UUIDs. The ids of orders and users are plain columns (this file
  * may not import ../schema, which re-exports it); an order's rows are deleted by its model.
  */
@@ -37,7 +37,7 @@ export const refunds = pgTable(
     /** The caller's idempotency key: the same key never refunds twice. */
     requestKey: text("request_key"),
     createdById: uuid("created_by_id"),
-    /** Why staff refunded (asked by the dashboard's form, issue 20.11); null for Stripe's own and older refunds. */
+    /** Why staff refunded (asked by the dashboard's form, decision 176); null for Stripe's own and older refunds. */
     reason: text("reason"),
     failureMessage: text("failure_message"),
     createdAt: createdAt(),

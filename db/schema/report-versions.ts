@@ -4,7 +4,7 @@ import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-or
 import { reports, users } from "./core";
 
 /*
- * Earlier versions of a report (issue 24.3): when staff replace a report's file, the file it had
+ * Earlier versions of a report (decision 221): when staff replace a report's file, the file it had
  * moves here with its note, for staff only. The rows go with their report when it is purged; the
  * purge removes their files (app/models/report-versions.server.ts).
  */

@@ -4,7 +4,7 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { users } from "./core";
 
 /*
- * Account security (issue 25): a second factor (TOTP and recovery codes), the pending second
+ * Account security (decisions 230–235): a second factor (TOTP and recovery codes), the pending second
  * step of a sign-in, passkeys and their WebAuthn challenges, and magic sign-in links. Every secret a person holds is stored only as its SHA-256.
  */
 
@@ -107,7 +107,7 @@ export const magicLinks = pgTable(
 );
 
 /**
- * The browsers and API clients an account has signed in from (issue 25.4, decision 233): a sign-in
+ * The browsers and API clients an account has signed in from (decision 233): a sign-in
  * from one not listed e-mails the account. The key is a SHA-256: of the browser's device cookie, or
  * of an API client's user agent and address.
  */

@@ -4,7 +4,7 @@ import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./core";
 
 /*
- * The staff workspace (issue 23): internal notes on a customer's thread, which
+ * The staff workspace (decision 155): internal notes on a customer's thread, which
  * live in their own table so that nothing that reads or sends chat messages can ever carry one to
  * the customer, and the team's saved replies.
  */

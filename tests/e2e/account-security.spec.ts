@@ -8,7 +8,7 @@ import { freePort, startServer, type ServerProcess } from "../support/server-pro
 import { ACCOUNTS, test as base, expect, NEW_DEVICE_SUBJECT, outboxEmails, PASSWORD } from "./fixtures";
 
 /*
- * Account security (issue 25) in Chromium, with and without JavaScript: two-factor set-up on the
+ * Account security (decisions 230–235) in Chromium, with and without JavaScript: two-factor set-up on the
  * security page (QR code, the key by hand, a first code, recovery codes shown once), the second
  * step of signing in, and turning it off with a recovery code (in the audit log: the accounts are
  * staff). The set-up signed each account in from another browser, so this one is new to it: the

@@ -65,7 +65,7 @@ test.describe.serial("a subscriber and the staff", () => {
     await page.getByRole("button", { name: "Manage billing" }).first().click();
     await expect(page).toHaveURL(/\/billing\/test$/, { timeout: 15_000 });
     await expect(page.getByText("Test mode", { exact: true })).toBeVisible();
-    // Money and access actions ask first, with what they do (issue 20.11).
+    // Money and access actions ask first, with what they do (decision 176).
     await page.getByRole("button", { name: "Switch plan" }).click();
     const switchStep = page.getByRole("alertdialog", { name: /^Switch from PRO PACKAGE to / });
     await expect(switchStep).toBeVisible();
@@ -206,7 +206,7 @@ test.describe("the test billing page asks first", () => {
     await page.goto("/billing/test");
     await expect(page.getByRole("heading", { name: "Manage billing" })).toBeVisible();
     if (withJs(testInfo)) await page.waitForLoadState("networkidle");
-    // $159 → $589 (issue 20.11).
+    // $159 → $589 (decision 177).
     await page.getByLabel("Switch to").selectOption("vip");
     await page.getByRole("button", { name: "Switch plan" }).click();
     const switchStep = page.getByRole("alertdialog", { name: /^Switch from PRO PACKAGE to / });

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { ACCOUNTS, axeAndPicture, expect, hydrated, storageStateFor, test } from "./fixtures";
 
 /*
- * Briefs (issue 24.1, decision 201): staff add questions beside a service; a buyer answers the brief
+ * Briefs (decision 201): staff add questions beside a service; a buyer answers the brief
  * of their purchase from the dashboard ("Brief needed" until then); staff read the answers. The
  * seed gives each buyer a paid "Brief Lab" purchase with an unanswered brief.
  */

@@ -2,7 +2,7 @@ import { ACCOUNTS, axeAndPicture, expect, storageStateFor, test } from "./fixtur
 import { draftForReview, PNG, staffBrowser } from "./steps";
 
 /*
- * The content calendar (issue 24.2): staff draft posts and send them for review; the customer,
+ * The content calendar (decision 210): staff draft posts and send them for review; the customer,
  * on a phone, approves one and asks for changes to another, and staff see it live; the review
  * form and the iCalendar link's renewal without JavaScript.
  */

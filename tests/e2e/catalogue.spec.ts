@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { expect, storageStateFor, test } from "./fixtures";
 
 /*
- * Staff run the catalogue from /dashboard/catalogue (issue 23.3): a table of services and one of
+ * Staff run the catalogue from /dashboard/catalogue (decision 190): a table of services and one of
  * plans, a page per service and per plan. Add a service, change its price, see it on the landing
  * page, order it and pay the new price on the test checkout; the change log says who changed
  * what; up and down reorder the table. Each test takes its service off sale at the end, so the

@@ -6,7 +6,7 @@ import { formatFileSize } from "~/domain/format";
 import { expect, storageStateFor, test } from "./fixtures";
 
 /*
- * The chat composer (issue 20.13), as a customer on Messages: Enter sends and Shift+Enter adds a
+ * The chat composer (decision 181), as a customer on Messages: Enter sends and Shift+Enter adds a
  * line, long words stay inside their bubble, links open safely in a new tab, a picked file waits in
  * a preview with an optional caption until Send (and can be removed), images load from their
  * stable address, and Word files go like the reports' files. At 1280 and 390 px.

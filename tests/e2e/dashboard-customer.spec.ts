@@ -56,7 +56,7 @@ test.describe("customer with purchases", () => {
     const tabs = page.getByRole("navigation", { name: "Service" });
     await expect(tabs.getByRole("link", { name: "Reports" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { name: "Audit findings and 90-day plan" })).toBeVisible();
-    // The same size reads the same everywhere: here as on the Reports grid and in chat (issue 20.14).
+    // The same size reads the same everywhere: here as on the Reports grid and in chat (decision 171).
     await expect(page.getByText("406 Bytes")).toBeVisible();
     await expect(page.getByRole("link", { name: "Download Audit findings and 90-day plan" })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("service-detail.png"), fullPage: true });

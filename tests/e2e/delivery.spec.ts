@@ -4,7 +4,7 @@ import { expect, hydrated, test } from "./fixtures";
 import { draftForReview, PNG, staffBrowser, subscribe } from "./steps";
 
 /*
- * Delivering the work, end to end (issue 24): a visitor on a phone buys the VIP plan, answers its
+ * Delivering the work, end to end (decisions 200–213): a visitor on a phone buys the VIP plan, answers its
  * brief, sees the posts staff send arrive for review, approves one and asks for changes to the
  * other; staff, on another node where one runs, read the brief and see each review as it happens.
  * With JavaScript the customer's and staff's calendars change live (`postUpdated`); without it each

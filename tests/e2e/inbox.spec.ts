@@ -3,7 +3,7 @@ import type { Browser } from "@playwright/test";
 import { ACCOUNTS, expect, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
- * The support inbox (issue 14), two browser contexts: the customer on Messages (no purchase
+ * The support inbox (decisions 095–097), two browser contexts: the customer on Messages (no purchase
  * needed), staff on the inbox. Typing, an image, unread at the top, "Seen", assign and close; and a
  * visitor's contact-form message answered from the inbox by e-mail.
  */

@@ -7,7 +7,7 @@ import { ACCOUNTS, expect, PASSWORD, signIn, test, type AccountName } from "./fi
 import { subscribe } from "./steps";
 
 /*
- * "Your own data" (issue 25.5) with and without JavaScript (@no-js): the account page's download
+ * "Your own data" (decision 240) with and without JavaScript (@no-js): the account page's download
  * saves a zip holding account.json, and deleting the account (password and tick box on its own
  * page) signs the browser out for good. Each project deletes its own account (tests/e2e/fixtures.ts).
  */

@@ -79,7 +79,7 @@ await storeMessage({
   customerId: inboxUser!.id,
   message: "Hi Indy! How can we help?",
 });
-// The states spec's customer (issue 11) has one paid service, for its Message tab and staff's upload form.
+// The states spec's customer has one paid service, for its Message tab and staff's upload form.
 const [statesUser] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.statesCustomer.email));
 const [statesOrder] = await db
   .insert(schema.orders)
@@ -135,7 +135,7 @@ for (const [account, seedKey] of [
     });
   }
 }
-// The subscriptions spec's plan (issue 20.10): a VIP sign-up and one renewal, for staff's plan pages.
+// The subscriptions spec's plan (decision 175): a VIP sign-up and one renewal, for staff's plan pages.
 const [planCustomer] = await db
   .insert(schema.users)
   .values({ email: "pia-plan@e2e.test", name: "Pia Plan", role: "user", welcomedAt: new Date() })

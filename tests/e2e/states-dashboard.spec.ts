@@ -3,7 +3,7 @@ import type { Page, WebSocket } from "@playwright/test";
 import { ACCOUNTS, expect, PASSWORD, storageStateFor, test } from "./fixtures";
 
 /*
- * The dashboard and the auth pages around the happy path (issue 11): the chat's connection ends
+ * The dashboard and the auth pages around the happy path (decisions 080–084): the chat's connection ends
  * with the chat, the chat says once that it needs JavaScript, keyboard-only chat, the upload form
  * without JavaScript, the spec's messages where the spec puts them. @no-js runs in both projects.
  */

@@ -1,7 +1,7 @@
 import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
 
 /*
- * Ordering around the happy path (issue 11): a network failure keeps the modal and the
+ * Ordering around the happy path (decision 084): a network failure keeps the modal and the
  * selection, a signed-in customer finds their details filled in, and every order path and
  * modal works without JavaScript (tests tagged @no-js run in both projects).
  */

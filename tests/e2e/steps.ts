@@ -47,7 +47,7 @@ export async function subscribe(page: Page, plan: Plan, buyer: { name: string; e
       await page.goto(url.pathname + url.search);
       await page.getByLabel("New Password").fill(buyer.password);
       await page.getByLabel("Confirm Password").fill(buyer.password);
-      // A new account's link sets a first password (issue 11): the page says so.
+      // A new account's link sets a first password: the page says so.
       await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
       await page.getByRole("button", { name: "Set Password" }).click();
       await expect(page).toHaveURL(/\/dashboard/, { timeout: 15_000 });

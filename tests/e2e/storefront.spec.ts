@@ -45,7 +45,7 @@ test("the landing page shows every section with its headings, prices and plans @
   await expect(page.getByRole("link", { name: "BrandLift home" })).toHaveAttribute("href", "/");
   await expect(page.getByRole("banner").getByRole("link", { name: "Login" })).toHaveAttribute("href", "/login");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("What would you grade your social media page?");
-  // The hero's first and primary button is the free grader; Login comes after it (issue 20.14).
+  // The hero's first and primary button is the free grader; Login comes after it.
   const heroLinks = page.getByRole("region", { name: /What would you grade/ }).getByRole("link");
   await expect(heroLinks.first()).toHaveText("Grade my page free");
   await expect(heroLinks.first()).toHaveAttribute("href", "/grade");
@@ -219,7 +219,7 @@ test("order, pay on the test checkout, set a password from the e-mail and see th
   await page.goto(link!);
   await page.getByLabel("New Password").fill("a-strong-password-1");
   await page.getByLabel("Confirm Password").fill("a-strong-password-1");
-  // A new account's link sets a first password (issue 11): the page says so.
+  // A new account's link sets a first password: the page says so.
   await expect(page.getByRole("heading", { name: "Set Your Password" })).toBeVisible();
   await page.getByRole("button", { name: "Set Password" }).click();
   // Setting a first password signs the buyer in and welcomes them (decision 145): no second sign-in.
@@ -260,7 +260,7 @@ test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js
   await expect(page).toHaveURL(/\/purchase\/cancel\?order=[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { name: "Payment Cancelled by You" })).toBeVisible();
   await expect(page.getByText("No charge was made")).toBeVisible();
-  // "Your selection is not lost" is true: the page names it and brings it back ticked, in view (issue 20.9).
+  // "Your selection is not lost" is true: the page names it and brings it back ticked, in view (decision 172).
   await expect(page.getByRole("region", { name: "Your selection" }).getByText("Monthly Analytics Report")).toBeVisible();
   await page.getByRole("link", { name: "Back to your selection" }).click();
   await expect(page).toHaveURL(/\/\?services=[0-9a-f-]{36}#a-la-carte$/);
@@ -311,7 +311,7 @@ test("the contact form needs an e-mail and a message, refuses a blank one, and t
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("an answer loads where the eye is: a price's detail, the contact form's thanks (issue 20.4) @no-js", async ({ page }) => {
+  test("an answer loads where the eye is: a price's detail, the contact form's thanks @no-js", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/");
     await page.getByRole("button", { name: /Content Creation Kit: \$/ }).click();
@@ -326,7 +326,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("status").filter({ hasText: "Thank you!" })).toBeInViewport();
   });
 
-  test("a refused a-la-carte order says what to fix where the eye is, above the 12 services (issue 20.4) @no-js", async ({ page }) => {
+  test("a refused a-la-carte order says what to fix where the eye is, above the 12 services @no-js", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/#a-la-carte");
     const form = page.locator("#a-la-carte-form");

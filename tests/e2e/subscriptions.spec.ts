@@ -3,9 +3,9 @@ import type { TestInfo } from "@playwright/test";
 import { expect, hydrated, storageStateFor, test } from "./fixtures";
 
 /*
- * Subscriptions for staff (issue 20.10) with and without JavaScript (@no-js): the list finds a
+ * Subscriptions for staff (decision 175) with and without JavaScript (@no-js): the list finds a
  * plan by its customer, its page shows the sign-up and the renewal, each opens its order; the
- * renewal is in the Orders list; cancelling asks first (issue 20.11) and resuming undoes it, so
+ * renewal is in the Orders list; cancelling asks first (decision 176) and resuming undoes it, so
  * both projects start from the same active plan (tests/e2e/seed.ts: Pia Plan's VIP plan).
  */
 

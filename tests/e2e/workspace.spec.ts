@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { ACCOUNTS, axeAndPicture, expect, PASSWORD, storageStateFor, test } from "./fixtures";
 
 /*
- * The staff workspace (issue 23): the overview only on the Overview page, each tool's heading at
+ * The staff workspace (decision 155): the overview only on the Overview page, each tool's heading at
  * the top of the screen, "My work" (overdue first, its forms without JavaScript), and the landing
  * on "My work" after signing in with assigned work.
  */

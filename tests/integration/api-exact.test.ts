@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { FAKE_WEBHOOK_SECRET, pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 
 /*
- * The API's edges that answered other than documented (issue 21): a malformed percent-encoding,
+ * The API's edges that answered other than documented (decision 151): a malformed percent-encoding,
  * a signed but malformed Stripe event, a multipart upload with too many fields, an upload without
  * its roomId, and the owner's id written in capitals.
  */

@@ -24,7 +24,7 @@ import { BASE_URL, uniqueEmail } from "../support/requests";
 import { softPasskey } from "../support/soft-passkey";
 
 /*
- * The audit log (issue 25.6): each staff action that changes money, access or what a
+ * The audit log (decision 220): each staff action that changes money, access or what a
  * customer sees leaves one entry naming who, what and to whom; the log reads newest first with
  * filters, pages and a CSV; the database refuses to change or remove an entry.
  */

@@ -110,7 +110,7 @@ describe("the test billing page", () => {
 
   test("cancel at period end, cancel twice (409), resume, resume twice (409), switch plan", async () => {
     const { subscription, cookie } = await subscribe("starter");
-    // The first post only asks (issue 20.11): nothing changes until it is confirmed.
+    // The first post only asks (decision 176): nothing changes until it is confirmed.
     expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id })).toMatchObject({ status: 200, body: { confirm: { intent: "cancel" } } });
     expect(await current(subscription.id)).toMatchObject({ cancelAtPeriodEnd: false });
     expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" })).toMatchObject({

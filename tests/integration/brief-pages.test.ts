@@ -18,7 +18,7 @@ import { catalogue, createAccount, sessionCookieFor, type Account } from "../sup
 import { samples } from "../support/reports-cases";
 import { BASE_URL, formRequest, uniqueEmail } from "../support/requests";
 
-/** The brief's screens (issue 24.1, decision 201): the staff question editor, the buyer's form, "Brief needed", staff reading. */
+/** The brief's screens (decision 201): the staff question editor, the buyer's form, "Brief needed", staff reading. */
 
 const asUser = (account: Account, request: Request) => {
   request.headers.set("Cookie", account.cookie);

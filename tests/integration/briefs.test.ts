@@ -18,7 +18,7 @@ import { bearerFor, catalogue, createAccount, type Account } from "../support/fa
 import { readOutbox } from "../support/outbox";
 import { uniqueEmail } from "../support/requests";
 
-/** Briefs (issue 24.1): questions per service and plan, answers per paid purchase and plan, the one reminder. */
+/** Briefs (decision 200): questions per service and plan, answers per paid purchase and plan, the one reminder. */
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
 

@@ -14,7 +14,7 @@ import { chatAccount, chatServerForFile, collect, nextEvent, type ChatAccount } 
 import { call } from "../support/dashboard-helpers";
 import { MiB, samples } from "../support/reports-cases";
 
-/** The content calendar's API (issue 24.2): posts, review, comments, media, and postUpdated to both sides. */
+/** The content calendar's API (decision 210): posts, review, comments, media, and postUpdated to both sides. */
 
 const { client } = chatServerForFile();
 

@@ -12,7 +12,7 @@ import { call, createAccount, readJson } from "../support/dashboard-helpers";
 import { sessionCookieFor } from "../support/factories";
 import { BASE_URL, formRequest } from "../support/requests";
 
-/** The private iCalendar link of the content calendar (issue 24.2, decision 212). */
+/** The private iCalendar link of the content calendar (decision 212). */
 
 type LinkAnswer = { status: string; data: { url: string } };
 

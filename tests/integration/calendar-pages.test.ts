@@ -11,7 +11,7 @@ import { callRoute } from "../support/call-route";
 import { catalogue, createAccount, sessionCookieFor } from "../support/factories";
 import { BASE_URL, formRequest } from "../support/requests";
 
-/** The content calendar's pages (issue 24.2): the viewer's zone, the plan's quota, review and reschedule without JavaScript. */
+/** The content calendar's pages (decision 211): the viewer's zone, the plan's quota, review and reschedule without JavaScript. */
 
 async function page(userId: string, path: string, zone?: string) {
   const cookie = `${await sessionCookieFor(userId)}${zone ? `; tz=${encodeURIComponent(zone)}` : ""}`;

@@ -8,7 +8,7 @@ import { db, schema } from "~/utils/db.server";
 import { createAccount, type Account } from "../support/factories";
 import { readOutbox } from "../support/outbox";
 
-/** The content calendar's grouped review e-mail (issue 24.2, decision 213): one a day at most, once across nodes. */
+/** The content calendar's grouped review e-mail (decision 213): one a day at most, once across nodes. */
 
 const at = (iso: string) => new Date(iso);
 const reviewMails = (email: string) => readOutbox(email).filter((mail) => /for your review$/.test(mail.subject));

@@ -13,7 +13,7 @@ import { readJson } from "../support/dashboard-helpers";
 import { createAccount } from "../support/factories";
 
 /*
- * Chat attachments are limited per account (issue 19.4, docs/decisions/130): a rate of uploads
+ * Chat attachments are limited per account (docs/decisions/130): a rate of uploads
  * (429) and a quota of stored bytes (413), both in the API error shape, nothing kept when refused.
  */
 

@@ -16,7 +16,7 @@ import { settle } from "../support/call-route";
 import { readOutbox } from "../support/outbox";
 import { CONTEXT, formRequest, freshContext, seedServices, uniqueEmail } from "../support/payments-helpers";
 
-/* A first purchase on the test checkout, then the buyer's first sign-in from the e-mails (issue 20, point 12). */
+/* A first purchase on the test checkout, then the buyer's first sign-in from the e-mails (decision 145). */
 
 let services: Awaited<ReturnType<typeof seedServices>>;
 beforeAll(async () => {

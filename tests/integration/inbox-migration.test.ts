@@ -7,7 +7,7 @@ import { listThreads } from "~/models/inbox.server";
 import { db, schema } from "~/utils/db.server";
 
 /*
- * Migration 0002_inbox builds the thread summary of data written before it (issue 14): messages
+ * Migration 0002_inbox builds the thread summary of data written before it (decision 095): messages
  * stored without a summary and old contact-form messages become threads with the right last
  * message and unread counts (decision 050's rules), then 0007 gives them their search documents.
  * Here the data is written the old way and the migrations' backfill statements run again.

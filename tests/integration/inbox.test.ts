@@ -28,7 +28,7 @@ import { samples } from "../support/reports-cases";
 import { formRequest } from "../support/requests";
 
 /*
- * The support inbox (issue 14): the thread summary, GET/PATCH /api/chat/threads, typing and read
+ * The support inbox (decisions 095–097): the thread summary, GET/PATCH /api/chat/threads, typing and read
  * receipts, attachments, visitors' contact-form threads, and the edges the issue names.
  */
 

@@ -17,7 +17,7 @@ import { readOutbox } from "../support/outbox";
 import { customerWithData, deleteAccount, deletionRemovesFiles, OWNER_PASSWORD } from "../support/own-data-helpers";
 import { readZip } from "../support/zip";
 
-/* "Your own data" (issue 25.5): the export as a streamed zip, and deleting a customer account. */
+/* "Your own data" (decision 240): the export as a streamed zip, and deleting a customer account. */
 
 const onDisk = (key: string) =>
   storage.get(key).then(
@@ -64,7 +64,7 @@ describe("GET /api/account/export", () => {
     expect(json.messages[1]).toMatchObject({ messageType: "file", attachment: { fileName: "photo.png" } });
     // The calendar as the customer sees it: the post in review, not the staff's draft.
     expect(json.posts.map((p) => [p._id, p.caption, p.status])).toEqual([[post.id, "Launch day", "in_review"]]);
-    // The brief as asked and answered; a staff note on the thread is in no part of the export (issue 23).
+    // The brief as asked and answered; a staff note on the thread is in no part of the export (staff notes are the team's own).
     expect(json.briefs).toEqual([
       expect.objectContaining({ _id: brief.id, purchaseId: purchase.id, answers: { goal: "More bookings in spring" }, submittedAt: expect.any(String) }),
     ]);

@@ -41,7 +41,7 @@ describe("the landing page", () => {
     const body = await result.json();
     expect(body.user).toBeNull();
     expect(body.services.data.map((s: { name: string }) => s.name)).toEqual(services.map((s) => s.name));
-    // Screens take cents (issue 22.2): dollars are only the public API's.
+    // Screens take cents (decision 162): dollars are only the public API's.
     expect(body.services.data[0]).toEqual({
       id: services[0].id,
       name: services[0].name,

@@ -4,7 +4,7 @@ import { pointAppAtFakeStripe, startFakeStripe } from "../fakes/stripe";
 import { emailsTo, freshContext, jsonRequest, seedServices, uniqueEmail } from "../support/payments-helpers";
 
 /*
- * Orders stuck in pending (issue 25.7) through the real `stripe` SDK and the local fake Stripe:
+ * Orders stuck in pending (decision 241) through the real `stripe` SDK and the local fake Stripe:
  * a paid order whose webhook never came is completed, an abandoned one is expired at Stripe and
  * here, a young one is left alone, and two nodes sweeping at once ask Stripe once per order.
  */

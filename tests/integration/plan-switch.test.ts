@@ -14,7 +14,7 @@ import { formRequest } from "../support/requests";
 import { createTestUser, sessionCookieFor } from "./authorization/helpers";
 
 /*
- * Money and access actions ask first (issue 20.11): switching plans shows the price today (the
+ * Money and access actions ask first (decision 177): switching plans shows the price today (the
  * proration) and from the next period before anything is charged, and charges exactly that;
  * disabling a colleague names who loses access before it happens. Test mode (no Stripe key).
  */

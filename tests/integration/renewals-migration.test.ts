@@ -6,8 +6,8 @@ import { getTeamCounts } from "~/models/stats.server";
 import { db, schema } from "~/utils/db.server";
 
 /*
- * Migration 0016 turns every renewal paid before it into an order of kind "renewal" (issue 20.10,
- * decision 175), with what Stripe had refunded of it, so the orders list, the CSV and revenue read
+ * Migration 0016 turns every renewal paid before it into an order of kind "renewal"
+ * (decision 175), with what Stripe had refunded of it, so the orders list, the CSV and revenue read
  * one table. Here renewals are written the old way (an invoice only) and its backfill runs again.
  */
 

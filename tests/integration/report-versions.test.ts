@@ -19,7 +19,7 @@ import { postUpload, samples, storedKey } from "../support/reports-cases";
 import { BASE_URL } from "../support/requests";
 
 /*
- * Report versions and deletion (issue 24.3): staff replace a report (the customer gets the new file,
+ * Report versions and deletion (decision 221): staff replace a report (the customer gets the new file,
  * staff keep the old one with its note); a deleted report is gone for the customer at once, kept
  * for staff, and purged with every version's file after 30 days.
  */

@@ -10,7 +10,7 @@ import { db, schema } from "~/utils/db.server";
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 import { createCustomerWithThread, unique } from "../support/factories";
 
-/** GET /dashboard/search (issue 23.6): customers, orders, conversations and services, each hit a link; staff only. */
+/** GET /dashboard/search (decision 191): customers, orders, conversations and services, each hit a link; staff only. */
 
 let staff: Account;
 let nora: Account;

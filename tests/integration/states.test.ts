@@ -10,7 +10,7 @@ import { env } from "~/utils/env.server";
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 import { postUpload, samples, uploadForm } from "../support/reports-cases";
 
-/** Issue 11 on the server side: grouped report e-mails, both upload errors without JavaScript, the set-password page. */
+/** The no-JavaScript paths (decisions 080–084) on the server side: grouped report e-mails, both upload errors without JavaScript, the set-password page. */
 
 let staff: Account;
 let customer: Account;

@@ -18,9 +18,9 @@ import { formRequest } from "../support/requests";
 import { createTestUser, sessionCookieFor } from "./authorization/helpers";
 
 /*
- * Subscriptions are first-class for staff (issue 20.10): renewals are orders, so the Orders list
+ * Subscriptions are first-class for staff (decision 175): renewals are orders, so the Orders list
  * and the CSV show them and the CSV sums to the overview's revenue to the cent; a plan has its own
- * page with its payments; staff cancel it (after a confirmation step, issue 20.11); a sign-up
+ * page with its payments; staff cancel it (after a confirmation step, decision 176); a sign-up
  * refunded in full ends the plan. Test mode (no Stripe key): the test billing page renews.
  */
 
@@ -128,7 +128,7 @@ describe("a plan's page for staff", () => {
         context: freshContext(),
       }),
     );
-    // Screens take cents (issue 22.2): $159.00 each.
+    // Screens take cents (decision 162): $159.00 each.
     expect((page.body.payments as { renewal: boolean; amountCents: number }[]).map((p) => [p.renewal, p.amountCents])).toEqual([
       [false, 15900],
       [true, 15900],
@@ -185,7 +185,7 @@ describe("refunds from the order page", () => {
       order: { status: "refunded", refundedCents: 15900 },
       refunds: [{ amountCents: 15900, reason: "Signed up twice by mistake" }],
     });
-    // The order's history (issue 23.4): created and paid by the buyer, the refund and its status change by the staff member, the e-mails.
+    // The order's history: created and paid by the buyer, the refund and its status change by the staff member, the e-mails.
     const timeline = detail.body.timeline as { kind: string; title: string; detail: string | null; actor: string }[];
     expect(timeline.map((entry) => [entry.kind, entry.title, entry.actor]).filter(([kind]) => kind !== "email")).toEqual([
       ["created", "Order placed", `Pat Plan (${order.email})`],

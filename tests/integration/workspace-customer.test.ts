@@ -18,7 +18,7 @@ import { call, catalogue, createAccount, createPurchase, readJson, type Account 
 import { createAccount as accountWithPassword, postInThread } from "../support/factories";
 import { deleteAccount, OWNER_PASSWORD } from "../support/own-data-helpers";
 
-/** The inbox's customer pane, the customer page and the saved replies page (issue 23.2, 23.5): one profile read, notes and replies from forms. */
+/** The inbox's customer pane, the customer page and the saved replies page (decision 185): one profile read, notes and replies from forms. */
 
 const page = (account: Account) => ({ cookie: account.cookie });
 const form = (fields: Record<string, string>) => ({

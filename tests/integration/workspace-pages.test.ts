@@ -11,7 +11,7 @@ import { call, catalogue, createAccount, createPurchase, readJson } from "../sup
 import { formRequest } from "../support/requests";
 import { createTestUser, loadContext } from "./authorization/helpers";
 
-/** The staff workspace's screens (issue 23): the overview only on the Overview page, "My work", the landing after sign-in. */
+/** The staff workspace's screens (decision 155): the overview only on the Overview page, "My work", the landing after sign-in. */
 
 const page = (account: { cookie: string }) => ({ cookie: account.cookie });
 const form = (fields: Record<string, string>) => ({

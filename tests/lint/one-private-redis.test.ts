@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 
-/** Issue 23.8: every suite and bench that needs a Redis of its own starts it through privateRedis() in tests/support/private-services.ts. */
+/** One way to start a Redis of one's own: every suite and bench that needs a Redis of its own starts it through privateRedis() in tests/support/private-services.ts. */
 const root = path.resolve(import.meta.dirname, "../..");
 
 function sources(dir: string): string[] {

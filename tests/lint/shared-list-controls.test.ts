@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 23.8: the staff lists page and search through one Pager (app/components/ui/pager.tsx) and
+ * One look and one fix for every list: the staff lists page and search through one Pager (app/components/ui/pager.tsx) and
  * one SearchForm (app/components/ui/search-form.tsx), never a copy of their markup in a route.
  */
 const root = path.resolve(import.meta.dirname, "../..");

@@ -16,7 +16,7 @@ import { sendStreaming } from "../support/streaming-client";
 
 /*
  * The abuse suite: what an attacker sends from outside, against a production build (a child
- * process on PostgreSQL and Redis), each item of issue 9's hostile-input list as a test: bodies
+ * process on PostgreSQL and Redis), each hostile input of docs/permissions.md as a test: bodies
  * (size counted while streaming, fields, uploads, the webhook, malformed multipart), the redirect
  * after sign-in, control characters, sign-in and forgot-password limits, caching of signed-in
  * answers, and the node's memory and /healthz under eight concurrent 200 MiB bodies.

@@ -6,7 +6,7 @@ import { collect, nextEvent } from "../support/chat-helpers";
 import { nodesAccount, startTwoNodes } from "../support/chat-nodes-helpers";
 
 /*
- * The content calendar across two production nodes sharing PostgreSQL and Redis (issue 24.2):
+ * The content calendar across two production nodes sharing PostgreSQL and Redis (decision 210):
  * a change made through one node reaches staff and the post's customer connected to the other,
  * as `postUpdated`; a draft reaches staff only.
  */

@@ -7,7 +7,7 @@ import { collect, nextEvent, sendSupport } from "../support/chat-helpers";
 import { nodesAccount, startTwoNodes } from "../support/chat-nodes-helpers";
 
 /*
- * The support inbox across two production nodes sharing PostgreSQL and Redis (issue 14): typing,
+ * The support inbox across two production nodes sharing PostgreSQL and Redis (decision 097): typing,
  * read receipts and threadUpdated reach the other node; assignments from both nodes at once end
  * on one assignee that every staff socket sees.
  */

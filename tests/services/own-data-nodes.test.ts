@@ -9,7 +9,7 @@ import { connectClient } from "../support/chat-helpers";
 import { nodesAccount, startTwoNodes } from "../support/chat-nodes-helpers";
 
 /*
- * Deleting an account on one node ends its sockets on both (issue 25.5): two production nodes
+ * Deleting an account on one node ends its sockets on both (decision 240): two production nodes
  * sharing PostgreSQL and a private Redis; the customer has sockets on each node, opened with two
  * different tokens; DELETE /api/account on node A disconnects all of them, and neither token works
  * on node B afterwards.

@@ -7,7 +7,7 @@ import { database, db } from "~/utils/db.server";
 import { catalogue } from "../support/dashboard-helpers";
 
 /*
- * The staff search never reads a table whole (issue 23.6): on PostgreSQL with 20,000 customers,
+ * The staff search never reads a table whole (decision 191): on PostgreSQL with 20,000 customers,
  * 20,000 orders and 4,000 conversations (statistics gathered), EXPLAIN of each of the search's
  * reads, as searchWorkspace runs them, walks the newest rows down a date index (first step) or
  * uses its text-search index (second step) and has no sequential scan,

@@ -9,7 +9,7 @@ import { formatDate } from "~/domain/purchase";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 
 /*
- * The catalogue's two tables (issue 23.3): services and monthly plans, one row each, every name a
+ * The catalogue's two tables (decision 190): services and monthly plans, one row each, every name a
  * link to its page. Phones get one card per row (six columns do not fit 390 px). A service moves
  * up or down with a plain form (works without JavaScript).
  */

@@ -67,7 +67,7 @@ export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfi
   );
 }
 
-/** The customer's briefs: each one's answers fold open beside the conversation (issue 24.1). */
+/** The customer's briefs: each one's answers fold open beside the conversation (decision 200). */
 export function BriefsSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
   if (profile.briefs.length === 0) return null;
   return (

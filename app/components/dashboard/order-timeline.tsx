@@ -13,7 +13,7 @@ const ICONS: Record<TimelineKind, LucideIcon> = {
 
 const when = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
 
-/** An order's history (issue 23.4): what happened, when, and who did it, oldest first. */
+/** An order's history: what happened, when, and who did it, oldest first. */
 export function OrderTimeline({ entries }: { entries: TimelineEntry[] }) {
   return (
     <section aria-labelledby="order-history-heading" className="rounded-card border border-slate-200 bg-white p-5 shadow-card">

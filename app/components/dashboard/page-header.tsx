@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /**
- * The top of a staff tool (issue 23): its heading, one line on what it is for, and its primary
+ * The top of a staff tool (decision 155): its heading, one line on what it is for, and its primary
  * actions, all above the fold. The layout's h1 names the dashboard; this is the page's h2.
  */
 export function PageHeader({ id, title, description, actions }: { id: string; title: ReactNode; description?: ReactNode; actions?: ReactNode }) {

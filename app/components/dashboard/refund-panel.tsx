@@ -24,7 +24,7 @@ export type RefundResult =
   | undefined;
 
 /**
- * The order page's refund (issue 20.11): the amount (empty: what is left) and a reason, then a
+ * The order page's refund (decision 176): the amount (empty: what is left) and a reason, then a
  * confirmation step that says what is refunded to whom; the confirming button is the danger one.
  */
 export function RefundPanel({

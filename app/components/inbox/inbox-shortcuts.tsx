@@ -8,7 +8,7 @@ import { useHydrated } from "~/components/ui/use-hydrated";
 import { useWhenIdle } from "~/components/ui/use-when-idle";
 
 /*
- * The inbox from the keyboard (issue 23, like Linear and Help Scout). Keys act on what the page
+ * The inbox from the keyboard (decision 247, like Linear and Help Scout). Keys act on what the page
  * already shows: j/k move the focus through the thread links (Enter follows the focused link, as
  * any link), r focuses the message box, e and a press the page's own Close/Reopen and "Assign to
  * me" buttons, so every shortcut does exactly what its form does without JavaScript.

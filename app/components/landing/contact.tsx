@@ -76,7 +76,7 @@ export function ContactSection({ FormComponent = "form", action, errors, default
           <SocialLinks className="mt-3" />
         </div>
 
-        {/* The form's answer loads at #send-message without JavaScript (issue 20.4): in view, under the sticky header. */}
+        {/* The form's answer loads at #send-message without JavaScript: in view, under the sticky header. */}
         <div id="send-message" className="scroll-mt-24 rounded-card border border-slate-200 bg-white p-6 shadow-card sm:p-8">
           <h3 id="contact-form-heading" className="text-xl font-semibold text-slate-950">
             Send us a message

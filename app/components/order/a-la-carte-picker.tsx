@@ -77,7 +77,7 @@ export function AlaCartePicker({ services: loaded, hydrated, onContinue, errors,
           <SectionError message={SERVICES_FAILED} retryHref="/#a-la-carte" onRetry={retry} retrying={retrying} className="mt-12" />
         ) : (
           // The fragment brings a page that answers a no-JavaScript post back to this form, whose first
-          // lines say what to fix (issue 20.4): the fields' own messages sit 12 services further down.
+          // lines say what to fix: the fields' own messages sit 12 services further down.
           <Form
             ref={formRef}
             method="post"

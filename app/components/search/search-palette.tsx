@@ -8,7 +8,7 @@ import { useWhenIdle } from "~/components/ui/use-when-idle";
 import { SEARCH_KIND_LABELS, SEARCH_KINDS, SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH, type SearchAnswer, type SearchHit } from "~/domain/search";
 
 /*
- * Ctrl+K / ⌘K anywhere in the staff dashboard (issue 23.6): the search as a dialog. Typing asks
+ * Ctrl+K / ⌘K anywhere in the staff dashboard (decision 191): the search as a dialog. Typing asks
  * GET /dashboard/search (the page's loader) for the hits; ↑ and ↓ move through them, Enter opens
  * the one marked (or, with none, the full search page), Escape closes. A combobox with a listbox
  * (WAI-ARIA), so a screen reader hears each hit as it is marked. Without JavaScript there is no

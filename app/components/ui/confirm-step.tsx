@@ -5,7 +5,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Button, ButtonLink } from "~/components/ui/button";
 
 /**
- * The second step of a money or access action (issue 20.11): what will happen, said in full, then
+ * The second step of a money or access action (decision 176): what will happen, said in full, then
  * the confirming button (a danger one) and a way back. It is a plain form: the first post answered
  * with this step, this one posts the same fields with `confirm=yes`, so it works without JavaScript.
  * With JavaScript, focus moves to the step so keyboard and screen-reader users land on it.

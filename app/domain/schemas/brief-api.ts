@@ -3,7 +3,7 @@ import { statusData, successData } from "~/domain/schemas/api";
 import { z } from "~/domain/zod";
 
 /*
- * The JSON shapes of the brief routes (issue 24.1), for validation and the OpenAPI document.
+ * The JSON shapes of the brief routes (decision 200), for validation and the OpenAPI document.
  */
 
 const isoDate = z.string().meta({ format: "date-time" });

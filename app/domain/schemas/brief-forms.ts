@@ -2,7 +2,7 @@ import { briefQuestionSchema, checkAnswers, MAX_BRIEF_QUESTIONS, missingMessage,
 import { z } from "~/domain/zod";
 
 /*
- * The brief's two forms (issue 24.1, decision 201): the staff question editor beside a service or a
+ * The brief's two forms (decision 201): the staff question editor beside a service or a
  * plan, and the buyer's answers. Each is one zod schema that conform runs in the browser and the
  * action runs again on the server; the rules themselves are domain/brief.ts's, the API's own.
  */

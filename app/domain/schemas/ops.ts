@@ -6,7 +6,7 @@ import { line, text, z } from "~/domain/zod";
 import { emailField, nameField } from "./order";
 
 /*
- * Running the agency (issue 13): the orders list's filters, a refund, an invitation, and the
+ * Running the agency (decisions 090–094): the orders list's filters, a refund, an invitation, and the
  * JSON shapes those routes answer with (the OpenAPI document is generated from them).
  */
 

@@ -2,7 +2,7 @@ import { line, z } from "~/domain/zod";
 
 import { refundAmountField, refundReasonField } from "./ops";
 
-/** Staff's plans list and plan page (issue 20.10), and the confirmation steps of money actions (issue 20.11). */
+/** Staff's plans list and plan page (decision 175), and the confirmation steps of money actions (decision 176). */
 
 export const STAFF_PLAN_STATUSES = ["active", "ending", "past_due", "canceled"] as const;
 export type StaffPlanStatus = (typeof STAFF_PLAN_STATUSES)[number];

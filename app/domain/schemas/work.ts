@@ -1,7 +1,7 @@
 import { dayField } from "~/domain/dates";
 import { z } from "~/domain/zod";
 
-/** The "My work" page's filter and its forms (issue 23). */
+/** The "My work" page's filter and its forms (decision 155). */
 
 export const WORK_FILTERS = ["all", "overdue", "week"] as const;
 export type WorkFilter = (typeof WORK_FILTERS)[number];

@@ -16,7 +16,7 @@ import { loadSection } from "~/web/sections.server";
 
 /**
  * /dashboard: for staff the Overview (the cards and the 12-month chart), which lives here only
- * (issue 23); customers go to their Services.
+ * (decision 155); customers go to their Services.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -12,7 +12,7 @@ import { catalogueFormAction, toChangeLogEntry } from "~/web/catalogue-form.serv
 import { requireCatalogueEditor } from "~/web/guards.server";
 
 /*
- * /dashboard/catalogue (staff, issue 23.3): the services in the landing page's order (name, price,
+ * /dashboard/catalogue (staff, decision 190): the services in the landing page's order (name, price,
  * status, display order with up and down, packages, last change) and the monthly plans, each
  * name opening its own page to edit; then the latest changes. `?changes=all` shows the last 200.
  * A change shows on the landing page within a few seconds; the next checkout charges the new price.

@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * The refund, in two steps (issue 20.11): the amount (empty: what is left) and a reason, answered
+ * The refund, in two steps (decision 176): the amount (empty: what is left) and a reason, answered
  * with a confirmation that says exactly what is refunded to whom; only `confirm=yes` refunds.
  */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -11,7 +11,7 @@ import { searchWorkspace, type SearchRows } from "~/models/search.server";
 import { requireTeam } from "~/web/auth.server";
 
 /*
- * /dashboard/search?q= (staff, issue 23.6): customers, orders, conversations and services
+ * /dashboard/search?q= (staff, decision 191): customers, orders, conversations and services
  * matching the words, each a link. A plain GET form without JavaScript; Ctrl+K / ⌘K opens the
  * same search as a palette (components/search/search-palette.tsx), which reads this loader.
  */

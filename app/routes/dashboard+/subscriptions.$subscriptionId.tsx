@@ -19,10 +19,10 @@ import { pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /**
- * /dashboard/subscriptions/:subscriptionId (staff, issue 20.10): one plan, its customer, and its
+ * /dashboard/subscriptions/:subscriptionId (staff, decision 175): one plan, its customer, and its
  * payments (the sign-up and every renewal; each opens its order page, where it is refunded).
  * Cancel at period end, cancel now and resume each answer first with a confirmation step
- * (issue 20.11); only the confirmed post changes the plan.
+ * (decision 176); only the confirmed post changes the plan.
  */
 async function load(request: Request, id: string | undefined) {
   const staff = await requireTeam(request);

@@ -15,7 +15,7 @@ import { listStaffSubscriptions } from "~/models/subscriptions-staff.server";
 import { requireTeam } from "~/web/auth.server";
 
 /**
- * /dashboard/subscriptions?status=&search=&page= (staff, issue 20.10): every plan, newest first, with
+ * /dashboard/subscriptions?status=&search=&page= (staff, decision 175): every plan, newest first, with
  * its customer, price, status, next renewal and what its payments brought; each opens its own page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {

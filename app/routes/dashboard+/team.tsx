@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { members: (await listStaff()).map(toMemberJson), meId: me.id, canManage: can(me, "team:manage") };
 }
 
-/** Disabling asks first (issue 20.11): without `confirm=yes` the page answers with the confirmation step. */
+/** Disabling asks first (decision 176): without `confirm=yes` the page answers with the confirmation step. */
 const accountForm = z.object({ intent: z.enum(["disable", "enable", "resend"]), userId: z.string().max(64), confirm: z.literal("yes").optional() });
 
 export async function action({ request }: ActionFunctionArgs) {

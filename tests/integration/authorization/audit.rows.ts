@@ -1,7 +1,7 @@
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
-/** The audit log (issue 25.6): staff only, read only, over the API, the page and its CSV. */
+/** The audit log (decision 220): staff only, read only, over the API, the page and its CSV. */
 
 const login = { status: 302, location: "/login" };
 const staffPage = byRole({ anonymous: login, customer: 403, team: 200 });

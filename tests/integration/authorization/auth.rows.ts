@@ -1,7 +1,7 @@
 import { byRole, everyone, uniqueEmail } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
-/** Accounts (issue 3) and the platform's own routes (healthz, the /api catch-all). */
+/** Accounts (decision 020) and the platform's own routes (healthz, the /api catch-all). */
 
 const signedInGoesToDashboard = byRole({ anonymous: 200, customer: { status: 302, location: "/dashboard" }, team: { status: 302, location: "/dashboard" } });
 const home = { status: 302, location: "/" };

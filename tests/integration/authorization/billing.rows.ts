@@ -4,7 +4,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * Plans, billing, receipts and the account page (issue 12). Customer A has a plan (two, so the
+ * Plans, billing, receipts and the account page (decisions 085–089). Customer A has a plan (two, so the
  * test billing page's change does not touch the one the reports rows use) and a paid order;
  * customer B asking for them gets 404, like an id that does not exist.
  */

@@ -4,7 +4,7 @@ import { byRole, everyone } from "./helpers";
 import type { Actor, AuthorizationRow, Expected, Fixtures } from "./types";
 
 /**
- * Briefs (issue 24.1): staff set the questions of a service or a plan; the owner of a paid
+ * Briefs (decision 200): staff set the questions of a service or a plan; the owner of a paid
  * purchase or plan answers its brief, staff read it; another customer gets 404 as for a missing id.
  */
 

@@ -6,7 +6,7 @@ import { byRole, createTestUser, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The content calendar (issue 24.2): staff draft and edit posts; the customer they belong to lists
+ * The content calendar (decision 210): staff draft and edit posts; the customer they belong to lists
  * them (never drafts), reviews them while in review and comments; anyone else is 404, as for a
  * missing post. Rows that change a post's status get a fresh post per call.
  */

@@ -1,7 +1,7 @@
 import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
-/** Chat (issue 6): a support thread is its customer's and every team member's; others get 404. */
+/** Chat (decision 050): a support thread is its customer's and every team member's; others get 404. */
 
 const thread = "api+/chat.conversation.$userId.ts";
 const read = "api+/chat.read.ts";

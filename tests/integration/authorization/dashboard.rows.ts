@@ -9,7 +9,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The dashboard (issue 5): pages, API and file downloads. Customer A owns a purchase and a
+ * The dashboard (decision 040): pages, API and file downloads. Customer A owns a purchase and a
  * report; customer B asking for them gets 404, like an id that does not exist.
  */
 

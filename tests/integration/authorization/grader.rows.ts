@@ -5,7 +5,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The grader (issue 16): grading and a grade's page, API and image are for anyone holding the
+ * The grader (decision 110): grading and a grade's page, API and image are for anyone holding the
  * id; the leads are for staff only.
  */
 

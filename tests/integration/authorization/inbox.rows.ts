@@ -11,7 +11,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The support inbox (issue 14): staff pages and API, the customer's Messages page, attachments of
+ * The support inbox (decisions 095–097): staff pages and API, the customer's Messages page, attachments of
  * customer A's thread (B asking gets 404), and attachment files: at their stable address (the
  * session decides, on every request) and through a signed link.
  */

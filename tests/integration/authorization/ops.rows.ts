@@ -7,7 +7,7 @@ import { byRole, createTestUser, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * Running the agency (issue 13): orders, refunds, the revenue series, the team. Staff only; a
+ * Running the agency (decisions 090–094): orders, refunds, the revenue series, the team. Staff only; a
  * state change made as staff gets a fresh record per call (a refund spends its order, disabling
  * spends its account), so every call sees the same starting point.
  */

@@ -2,7 +2,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
 /**
- * "Your own data" (issue 25.5): the export (any signed-in account, its own data only) and deleting
+ * "Your own data" (decision 240): the export (any signed-in account, its own data only) and deleting
  * a customer account. The table's customers are shared by every row, so deletion is called with a
  * wrong password here (400 after authorization); tests/integration/own-data.test.ts deletes for real.
  */

@@ -8,7 +8,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * Report versions and deletion (issue 24.3): staff only. Each DELETE gets a report of its own so
+ * Report versions and deletion (decision 221): staff only. Each DELETE gets a report of its own so
  * every actor's call finds one to delete; earlier versions are staff's alone (404 to anyone else).
  */
 

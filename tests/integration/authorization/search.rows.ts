@@ -1,7 +1,7 @@
 import { byRole } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
-/** The staff search (issue 23.6): a page for staff; customers 403, the signed-out sign in. */
+/** The staff search (decision 191): a page for staff; customers 403, the signed-out sign in. */
 
 const login = { status: 302, location: "/login" };
 

@@ -2,7 +2,7 @@ import { byRole, everyone, uniqueEmail } from "./helpers";
 import type { AuthorizationRow } from "./types";
 
 /**
- * Account security (issue 25): two-factor set-up and sign-in, the security page. No row turns
+ * Account security (decisions 230–235): two-factor set-up and sign-in, the security page. No row turns
  * two-factor on for the shared accounts (a wrong code never does), so other rows' sign-ins stay as they are.
  */
 

@@ -5,7 +5,7 @@ import { everyone, uniqueEmail } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The storefront and payments (issue 4): every route is public. Signed in or not, over a cookie
+ * The storefront and payments (decisions 030–034): every route is public. Signed in or not, over a cookie
  * or a bearer token, everyone gets the same answer; nothing here reveals an account's data.
  */
 

@@ -4,7 +4,7 @@ import { byRole } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * Subscriptions for staff (issue 20.10): the list and a plan's page, staff only. A change to a plan
+ * Subscriptions for staff (decision 175): the list and a plan's page, staff only. A change to a plan
  * gets a fresh plan per call, so every call starts from an active one; the confirmation step
  * (no `confirm`) changes nothing and answers 200.
  */

@@ -4,7 +4,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The staff workspace (issue 23): thread notes, saved replies, purchase assignee and
+ * The staff workspace (decision 155): thread notes, saved replies, purchase assignee and
  * due date, "my work". Staff only; a customer asking is 403 like any staff call.
  */
 
@@ -79,7 +79,7 @@ rows.push(
   },
 );
 
-// The inbox's note form and the customer page (issue 23.2, 23.5).
+// The inbox's note form and the customer page (decision 185).
 const loginPage = { status: 302, location: "/login" };
 rows.push(
   {
@@ -123,7 +123,7 @@ rows.push(
   },
 );
 
-// The saved replies page (issue 23.2): staff only, forms.
+// The saved replies page (decision 185): staff only, forms.
 rows.push(
   {
     route: "dashboard+/saved-replies.tsx",
