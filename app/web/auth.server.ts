@@ -57,15 +57,14 @@ export async function cookieToken(cookieHeader: string | null): Promise<string |
 export function getIdentity(request: Request): Promise<Identity | null> {
   let pending = identityCache.get(request);
   if (!pending) {
-    const apiKeys = new URL(request.url).pathname.startsWith("/api/");
-    pending = resolveIdentity(request.headers.get("Authorization") ? bearerToken(request) : null, request.headers.get("Cookie"), { apiKeys }).then(
-      (identity) => {
-        // The account page's session list: device and last use (at most one write a minute per session); a key's last use likewise.
-        if (identity?.apiKey) touchApiKey(identity.apiKey.id, identity.seenAt);
-        else if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
-        return identity;
-      },
-    );
+    const bearer = request.headers.get("Authorization") ? bearerToken(request) : null;
+    const apiKeys = !!bearer?.startsWith(API_KEY_PREFIX) && new URL(request.url).pathname.startsWith("/api/");
+    pending = resolveIdentity(bearer, request.headers.get("Cookie"), { apiKeys }).then((identity) => {
+      // The account page's session list: device and last use (at most one write a minute per session); a key's last use likewise.
+      if (identity?.apiKey) touchApiKey(identity.apiKey.id, identity.seenAt);
+      else if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
+      return identity;
+    });
     identityCache.set(request, pending);
   }
   return pending;
