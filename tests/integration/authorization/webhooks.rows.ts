@@ -1,0 +1,72 @@
+import { eq } from "drizzle-orm";
+
+import { createWebhook, emitEvent } from "~/models/webhooks.server";
+import { db, schema } from "~/utils/db.server";
+
+import { byRole, everyone } from "./helpers";
+import type { AuthorizationRow, Fixtures } from "./types";
+
+/**
+ * Webhooks (docs/integrations.md) are staff's alone, on every transport; the inbound e-mail call
+ * takes no account at all, only the provider's secret (unset here: 404 for everyone). The webhook's
+ * address is in a documentation range, refused by the address guard before any network.
+ */
+
+const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
+const staffApi = (status: number) => byRole({ anonymous: 401, customer: 403, team: status });
+
+export async function fixtures(base: Omit<Fixtures, "ids">) {
+  const { webhook } = await createWebhook(base.team, { url: "https://203.0.113.10/hooks", events: ["order.paid"] });
+  await db.transaction((tx) => emitEvent(tx, "order.paid", { order: { _id: "authz" } }));
+  const [delivery] = await db
+    .select({ id: schema.webhookDeliveries.id })
+    .from(schema.webhookDeliveries)
+    .where(eq(schema.webhookDeliveries.webhookId, webhook._id));
+  return { webhook: webhook._id, delivery: delivery!.id };
+}
+
+const freshWebhook = async (f: Fixtures) =>
+  `/api/webhooks/${(await createWebhook(f.team, { url: "https://203.0.113.11/deleted", events: ["post.due"] })).webhook._id}`;
+
+export const rows: AuthorizationRow[] = [
+  { route: "api+/webhooks.ts", method: "GET", path: "/api/webhooks", expect: staffApi(200) },
+  {
+    route: "api+/webhooks.ts",
+    method: "POST",
+    path: "/api/webhooks",
+    body: { json: { url: "https://203.0.113.12/new", events: ["post.due", "post.approved"] } },
+    expect: staffApi(201),
+  },
+  { route: "api+/webhooks.$id.ts", method: "GET", path: `/api/webhooks/${NO_SUCH_ID}`, expect: everyone(405) },
+  {
+    route: "api+/webhooks.$id.ts",
+    method: "PATCH",
+    path: (f) => `/api/webhooks/${f.ids.webhook}`,
+    body: { json: { events: ["order.paid", "order.refunded"] } },
+    expect: staffApi(200),
+  },
+  { route: "api+/webhooks.$id.ts", method: "DELETE", path: freshWebhook, note: "one of its own", expect: staffApi(200) },
+  { route: "api+/webhooks.$id.ts", method: "DELETE", path: `/api/webhooks/${NO_SUCH_ID}`, note: "not there", expect: staffApi(404) },
+  { route: "api+/webhooks.$id.deliveries.ts", method: "GET", path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries`, expect: staffApi(200) },
+  {
+    route: "api+/webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+    method: "POST",
+    path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries/${f.ids.delivery}/redeliver`,
+    expect: staffApi(202),
+  },
+  {
+    route: "api+/webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+    method: "GET",
+    path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries/${f.ids.delivery}/redeliver`,
+    expect: everyone(405),
+  },
+  {
+    route: "api+/inbound.email.ts",
+    method: "POST",
+    path: "/api/inbound/email",
+    headers: { "Content-Type": "message/rfc822" },
+    note: "INBOUND_SECRET unset",
+    expect: everyone(404),
+  },
+  { route: "api+/inbound.email.ts", method: "GET", path: "/api/inbound/email", expect: everyone(405) },
+];
