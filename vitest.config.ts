@@ -29,7 +29,12 @@ const pureTests = [
  * worker's), and the rest run each in a process of its own (`unit-env`). Decisions 253 and 256.
  */
 const fakesTests = ["tests/integration/api-exact.test.ts", "tests/integration/*.stripe.test.ts", "tests/integration/*-s3.test.ts"];
-const envTests = ["tests/integration/auth-smtp.test.ts", "tests/integration/email-outage.test.ts", "tests/integration/backup.test.ts"];
+const envTests = [
+  "tests/integration/auth-smtp.test.ts",
+  "tests/integration/email-outage.test.ts",
+  "tests/integration/backup.test.ts",
+  "tests/integration/inbound-email.test.ts",
+];
 /** Suites that build the production bundle or run a separate process: `npm run test:build` (CI runs it). */
 const buildTests = [
   "tests/integration/server-boot.test.ts",
