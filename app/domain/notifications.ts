@@ -108,3 +108,8 @@ export function decodeCursor(value: string): { createdAt: Date; id: string } | n
   const createdAt = new Date(match[1]!);
   return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id: match[2]!.toLowerCase() };
 }
+
+/** The notifications page's form: mark one (`id`) or all (`all=1`) read. */
+export const markReadFormSchema = z
+  .object({ id: z.uuid({ error: "That notification is not there." }).optional(), all: z.literal("1").optional() })
+  .refine((value) => value.all === "1" || value.id, NOTIFICATION_MESSAGES.nothingToMark);

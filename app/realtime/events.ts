@@ -1,6 +1,7 @@
 import type { ChatMessage } from "~/domain/chat";
 import type { ClientRole } from "~/domain/clients";
 import type { Thread } from "~/domain/inbox";
+import type { NotificationJson } from "~/domain/notifications";
 import type { PostJson } from "~/domain/schemas/calendar";
 
 export { CHAT_ERRORS, type ChatMessage } from "~/domain/chat";
@@ -74,6 +75,8 @@ export interface ServerToClientEvents {
   threadUpdated: (thread: Thread) => void;
   /** A content calendar post changed: to the team room, and to the customer's sockets unless it is a draft. */
   postUpdated: (post: PostJson) => void;
+  /** To the person's sockets on every node: a new notification and their unread count after it. */
+  notification: (payload: { notification: NotificationJson; unread: number }) => void;
 }
 
 export interface SocketData {

@@ -19,6 +19,7 @@ import { fromOurPages } from "~/web/same-origin.server";
 import { registerCalendarEvents } from "./calendar-events.server";
 import { CHAT_ERRORS, type SendResult, type SocketData, type SupportMessagePayload } from "./events";
 import { registerInboxHandlers } from "./inbox-handlers.server";
+import { registerNotificationEvents } from "./notification-events.server";
 import {
   broadcast,
   clientRoom,
@@ -158,6 +159,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
   deliverPostedMessages(io);
   registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (issue 14)
   registerCalendarEvents(io); // postUpdated (issue 24.2)
+  registerNotificationEvents(io); // notification (decision 289)
 
   return io;
 }

@@ -4,10 +4,13 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 
+import type { NotificationKind } from "~/domain/notifications";
+
 import { db, schema, type Tx } from "./db.server";
 import { env } from "./env.server";
 import { defineJob, jobs, type RunningJob } from "./jobs.server";
 import { logger } from "./logger.server";
+import { unsubscribeUrl } from "./unsubscribe-links.server";
 
 /** What an e-mail says (stored as it is, rendered when it is sent). */
 export type Email = schema.EmailMessage;
@@ -100,8 +103,16 @@ async function deliverStoredEmail(emailId: string, job: RunningJob) {
   const [row] = await db.select().from(schema.emails).where(eq(schema.emails.id, emailId));
   // Gone (its account was deleted) or already sent by an earlier run of this job: nothing to do.
   if (!row || row.state === "sent") return;
+  // Its recipient turned this kind of e-mail off (a security e-mail has no kind and always goes).
+  if (row.message.category && row.message.category !== "security" && row.userId && (await turnedOff(row.userId, row.message.category))) {
+    await db
+      .update(schema.emails)
+      .set({ state: "sent", lastError: "Not sent: its recipient turned these e-mails off.", updatedAt: new Date() })
+      .where(eq(schema.emails.id, emailId));
+    return;
+  }
   try {
-    await transmit(row.message);
+    await transmit(row.message, row.userId);
   } catch (error) {
     await db
       .update(schema.emails)
@@ -122,11 +133,29 @@ async function deliverStoredEmail(emailId: string, job: RunningJob) {
 
 let outboxSequence = 0;
 
+async function turnedOff(userId: string, kind: NotificationKind) {
+  const [row] = await db
+    .select({ choice: sql<string | null>`${schema.notificationSettings.email} ->> ${kind}` })
+    .from(schema.notificationSettings)
+    .where(eq(schema.notificationSettings.userId, userId));
+  return row?.choice === "off";
+}
+
+/**
+ * The one place an e-mail's headers are made. Every e-mail but a security one, to an account, carries
+ * RFC 8058's one-click unsubscribe for its kind (docs/decisions/291).
+ */
+export function unsubscribeHeaders(email: Email, userId: string | null): Record<string, string> {
+  if (!userId || !email.category || email.category === "security") return {};
+  return { "List-Unsubscribe": `<${unsubscribeUrl(userId, email.category)}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
 /** Sends over SMTP with SMTP_URL; otherwise writes an .eml file to the outbox and logs its links. */
-async function transmit(email: Email) {
+async function transmit(email: Email, userId: string | null) {
   const message = {
     from: env.mailFrom,
     to: email.to,
+    headers: unsubscribeHeaders(email, userId),
     ...(email.replyTo ? { replyTo: email.replyTo } : {}),
     subject: email.subject,
     text: renderText(email),

@@ -3,6 +3,7 @@ import { ensureCatalogue } from "~/models/catalogue.server";
 import { startUnsentAttachmentSweep } from "~/models/chat-attachments.server";
 import { backfillClientsOfOne } from "~/models/clients.server";
 import { DEMO_PASSWORD, seedDemo } from "~/models/demo.server";
+import { startNotificationDigest } from "~/models/notifications.server";
 import { startPendingOrderSweep } from "~/models/pending-orders.server";
 import { startPostDueSweep } from "~/models/post-due.server";
 import { startReviewDeadlineSweep } from "~/models/post-review-deadlines.server";
@@ -36,6 +37,7 @@ export async function boot() {
       startReviewNoticeSweep(),
       startReportPurge(),
       startPostDueSweep(),
+      startNotificationDigest(),
     );
     await jobs.start();
   }

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
+import type { NotificationKind } from "../../app/domain/notifications";
+
 /*
  * Background work. The jobs themselves live in pg-boss's own schema (`pgboss`, created and
  * migrated by pg-boss: docs/decisions/270); here are what the app adds to it: every e-mail as a
@@ -24,6 +26,11 @@ export interface EmailMessage {
   paragraphs: string[];
   action?: { label: string; url: string };
   footer?: string;
+  /**
+   * "security" (sign-in from a new device, password, e-mail, two-factor and passkey changes): always
+   * sent, no unsubscribe link. A notification kind: its recipient may turn it off (docs/decisions/291).
+   */
+  category?: "security" | NotificationKind;
 }
 
 /**

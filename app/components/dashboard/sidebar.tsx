@@ -1,5 +1,9 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+
+import { cn } from "~/components/ui/cn";
 import {
+  Bell,
   CalendarDays,
   ClipboardList,
   CreditCard,
@@ -20,10 +24,7 @@ import {
   UserCog,
   Users,
   UsersRound,
-} from "lucide-react";
-import { useEffect, useRef, type ReactNode } from "react";
-
-import { cn } from "~/components/ui/cn";
+} from "~/components/ui/icons";
 import { Logo, LogoMark } from "~/components/ui/logo";
 import { roleCovers, type ClientCapability, type ClientRole } from "~/domain/clients";
 
@@ -42,6 +43,7 @@ const links = {
     { to: "/dashboard/leads", label: "Leads", icon: Gauge },
     { to: "/dashboard/audit", label: "Audit log", icon: History },
     { to: "/dashboard/jobs", label: "Jobs", icon: ListChecks },
+    { to: "/dashboard/notifications", label: "Notifications", icon: Bell },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
     { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],
@@ -53,6 +55,7 @@ const links = {
     { to: "/dashboard/messages", label: "Messages", icon: MessageSquare, needs: "chat" },
     { to: "/dashboard/receipts", label: "Receipts", icon: Receipt, needs: "billing" },
     { to: "/dashboard/company", label: "Team", icon: UsersRound },
+    { to: "/dashboard/notifications", label: "Notifications", icon: Bell },
     { to: "/dashboard/account", label: "Account", icon: UserCog },
     { to: "/dashboard/security", label: "Security", icon: ShieldCheck },
   ],

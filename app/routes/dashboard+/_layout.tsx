@@ -4,11 +4,13 @@ import { Outlet, useLoaderData, useMatches } from "@remix-run/react";
 import { TeamUnreadTotal, ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { Sidebar } from "~/components/dashboard/sidebar";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NotificationCount } from "~/components/notifications/notification-count";
 import { SearchPalette } from "~/components/search/search-palette";
 import { ButtonLink } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { can, memberCan, ownerKey } from "~/domain/permissions";
 import { getUnreadCountForMember, getUnreadCountsForTeam } from "~/models/chat.server";
+import { unreadCount } from "~/models/notifications.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
@@ -25,7 +27,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // TEAM_2FA=required and no second factor yet: only the security page, in a sidebar with nothing else.
   if (identity.setupOnly) {
     const unread = { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> };
-    return { user: { id: user.id, name: user.name, role: user.role, clientId: null, clientRole: null }, staff: true, setupOnly: true, unread };
+    return {
+      user: { id: user.id, name: user.name, role: user.role, clientId: null, clientRole: null },
+      staff: true,
+      setupOnly: true,
+      unread,
+      notifications: 0,
+    };
   }
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
@@ -34,6 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
       : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
   );
+  // The bell's count: one query on the unread index (docs/decisions/289).
+  const bellSection = await loadSection("notifications", () => unreadCount(user.id));
+  const notifications = bellSection.ok ? bellSection.data : 0;
   // The badges are extras: without them the page simply shows none.
   const unread = unreadSection.ok
     ? unreadSection.data
@@ -45,11 +56,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     staff,
     setupOnly: false,
     unread,
+    notifications,
   };
 }
 
 export default function Dashboard() {
-  const { user, staff, setupOnly, unread } = useLoaderData<typeof loader>();
+  const { user, staff, setupOnly, unread, notifications } = useLoaderData<typeof loader>();
+  const bell = { "/dashboard/notifications": <NotificationCount initial={notifications} /> };
   const matches = useMatches();
   // Inside a link: a label without "message", so "Message" still names only the Message tab.
   const badges =
@@ -57,6 +70,7 @@ export default function Dashboard() {
       ? {
           "/dashboard/users": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
           "/dashboard/inbox": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
+          ...bell,
         }
       : {
           "/dashboard/services": (
@@ -65,6 +79,7 @@ export default function Dashboard() {
           "/dashboard/messages": (
             <ThreadUnreadCount customerId={user.clientId ?? user.id} initialCount={unread.total} viewer={{ id: user.id, role: "user" }} label="unread" />
           ),
+          ...bell,
         };
   // The customer's overview brings its own visible h1 (the welcome).
   const ownHeading = matches.some((match) => (match.handle as { overview?: boolean } | undefined)?.overview);

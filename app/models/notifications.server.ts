@@ -1,0 +1,311 @@
+import { EventEmitter } from "node:events";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+
+import {
+  DEFAULT_EMAIL_CHOICES,
+  NOTIFICATION_KIND_LABELS,
+  NOTIFICATION_KINDS,
+  NOTIFICATIONS_PAGE_SIZE,
+  type EmailChoice,
+  type EmailChoices,
+  type NotificationJson,
+  type NotificationKind,
+} from "~/domain/notifications";
+import { db, schema, type Tx } from "~/utils/db.server";
+import { sendEmail, sendStoredEmails } from "~/utils/email.server";
+import { env } from "~/utils/env.server";
+import { startSweep } from "~/utils/sweep.server";
+import { readUnsubscribeToken } from "~/utils/unsubscribe-links.server";
+
+/*
+ * Notifications (docs/decisions/289): `notify` stores one per recipient, pushes it live as the socket
+ * event `notification` (app/realtime listens to `notificationEvents` and emits to the person's room on
+ * every node) and e-mails it by the person's choice for its kind (decision 290): at once, in the
+ * morning digest, or not at all.
+ */
+
+const n = schema.notifications;
+const settings = schema.notificationSettings;
+
+interface NotificationEventMap {
+  /** A committed notification for one person, with their unread count after it. */
+  created: [userId: string, notification: NotificationJson, unread: number];
+}
+
+export const notificationEvents = new EventEmitter<NotificationEventMap>();
+// One listener per attached socket server; tests attach several in one process.
+notificationEvents.setMaxListeners(50);
+
+export interface NotificationInput {
+  kind: NotificationKind;
+  title: string;
+  body?: string;
+  /** A path inside the app (`/dashboard/...`) or a full URL of it. */
+  url: string;
+}
+
+type Row = typeof n.$inferSelect;
+
+const toJson = (row: Pick<Row, "id" | "kind" | "title" | "body" | "url" | "readAt" | "createdAt">): NotificationJson => ({
+  _id: row.id,
+  kind: row.kind,
+  title: row.title,
+  body: row.body,
+  url: row.url,
+  readAt: row.readAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const absolute = (url: string) => (url.startsWith("/") ? `${env.appUrl}${url}` : url);
+
+/** A person's e-mail choice for every kind: theirs where they chose, else the default. */
+function mergeChoices(stored: Partial<Record<NotificationKind, EmailChoice>> | null | undefined): EmailChoices {
+  const choices = { ...DEFAULT_EMAIL_CHOICES };
+  for (const kind of NOTIFICATION_KINDS) {
+    const choice = stored?.[kind];
+    if (choice) choices[kind] = choice;
+  }
+  return choices;
+}
+
+/** What happens once the notifications are committed: the live pushes and the instant e-mails. */
+export interface Notified {
+  ids: string[];
+  /** Inside the caller's transaction, call this once it has committed (outside one, `notify` did). */
+  afterCommit: () => Promise<void>;
+}
+
+/**
+ * Tells each recipient (user ids; repeats and disabled accounts left out) one thing: a stored
+ * notification, and an e-mail now when their choice for the kind is `instant` (a `daily` one waits
+ * for the morning digest). In `tx` everything is written in the caller's transaction; the live push
+ * and the sending wait for `afterCommit`.
+ */
+export async function notify(recipients: readonly string[], input: NotificationInput, tx?: Tx): Promise<Notified> {
+  const ids = [...new Set(recipients)];
+  if (ids.length === 0) return { ids: [], afterCommit: async () => {} };
+  const write = async (t: Tx) => {
+    const people = await t
+      .select({ id: schema.users.id, email: schema.users.email, name: schema.users.name, choices: settings.email })
+      .from(schema.users)
+      .leftJoin(settings, eq(settings.userId, schema.users.id))
+      .where(and(inArray(schema.users.id, ids), isNull(schema.users.disabledAt)));
+    if (people.length === 0) return { rows: [], jobIds: [] };
+    // Milliseconds, as JavaScript and the list's cursor read them.
+    const now = new Date();
+    const rows = await t
+      .insert(n)
+      .values(
+        people.map((person) => ({
+          userId: person.id,
+          kind: input.kind,
+          title: input.title,
+          body: input.body ?? "",
+          url: input.url,
+          createdAt: now,
+          email: mergeChoices(person.choices)[input.kind],
+        })),
+      )
+      .returning();
+    const jobIds: string[] = [];
+    for (const person of people) {
+      if (mergeChoices(person.choices)[input.kind] !== "instant") continue;
+      const { jobId } = await sendEmail(
+        {
+          to: person.email,
+          category: input.kind,
+          subject: input.title,
+          heading: input.title,
+          paragraphs: input.body ? [input.body] : [],
+          action: { label: "Open it in BrandLift", url: absolute(input.url) },
+        },
+        { tx: t, userId: person.id },
+      );
+      jobIds.push(jobId);
+    }
+    return { rows, jobIds };
+  };
+  const written = tx ? await write(tx) : await db.transaction(write);
+  const afterCommit = async () => {
+    await sendStoredEmails(written.jobIds);
+    if (notificationEvents.listenerCount("created") === 0) return;
+    for (const row of written.rows) notificationEvents.emit("created", row.userId, toJson(row), await unreadCount(row.userId));
+  };
+  if (!tx) await afterCommit();
+  return { ids: written.rows.map((row) => row.id), afterCommit };
+}
+
+/** How many of a person's notifications are unread (one query on the unread index). */
+export async function unreadCount(userId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: count() })
+    .from(n)
+    .where(and(eq(n.userId, userId), isNull(n.readAt)));
+  return Number(row?.count ?? 0);
+}
+
+/** A page of a person's notifications, newest first (50), after the cursor `before` when given. */
+export async function listNotifications(userId: string, options: { unread?: boolean; before?: { createdAt: Date; id: string } | null } = {}) {
+  const before = options.before;
+  const rows = await db
+    .select({ id: n.id, kind: n.kind, title: n.title, body: n.body, url: n.url, readAt: n.readAt, createdAt: n.createdAt })
+    .from(n)
+    .where(
+      and(
+        eq(n.userId, userId),
+        options.unread ? isNull(n.readAt) : undefined,
+        before ? or(lt(n.createdAt, before.createdAt), and(eq(n.createdAt, before.createdAt), lt(n.id, before.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(n.createdAt), desc(n.id))
+    .limit(NOTIFICATIONS_PAGE_SIZE);
+  return rows.map(toJson);
+}
+
+/** Marks some of a person's notifications (or all of them) read; answers the unread count after. */
+export async function markNotificationsRead(userId: string, which: { ids?: string[]; all?: boolean }) {
+  const ids = (which.ids ?? []).filter((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (which.all || ids.length > 0) {
+    await db
+      .update(n)
+      .set({ readAt: new Date() })
+      .where(and(eq(n.userId, userId), isNull(n.readAt), which.all ? undefined : inArray(n.id, ids)));
+  }
+  return unreadCount(userId);
+}
+
+/** A person's e-mail choices (every kind) and time zone. */
+export async function notificationSettingsOf(userId: string): Promise<{ email: EmailChoices; timeZone: string }> {
+  const [row] = await db
+    .select({ choices: settings.email, timeZone: schema.users.timeZone })
+    .from(schema.users)
+    .leftJoin(settings, eq(settings.userId, schema.users.id))
+    .where(eq(schema.users.id, userId));
+  return { email: mergeChoices(row?.choices), timeZone: row?.timeZone ?? "UTC" };
+}
+
+/** Changes some e-mail choices (and the time zone, when given); answers every kind's choice after. */
+export async function updateNotificationSettings(userId: string, change: { email?: Partial<Record<NotificationKind, EmailChoice>>; timeZone?: string }) {
+  await db.transaction(async (tx) => {
+    if (change.email && Object.keys(change.email).length > 0) {
+      const patch = JSON.stringify(change.email);
+      await tx
+        .insert(settings)
+        .values({ userId, email: change.email })
+        .onConflictDoUpdate({ target: settings.userId, set: { email: sql`${settings.email} || ${patch}::jsonb`, updatedAt: new Date() } });
+    }
+    if (change.timeZone) await tx.update(schema.users).set({ timeZone: change.timeZone }).where(eq(schema.users.id, userId));
+  });
+  return notificationSettingsOf(userId);
+}
+
+/** One-click unsubscribe (decision 291): turns the token's kind off for its person. Answers what was turned off, or null for a bad token. */
+export async function unsubscribe(token: string) {
+  const target = readUnsubscribeToken(token);
+  if (!target) return null;
+  const [user] = await db.select({ id: schema.users.id }).from(schema.users).where(eq(schema.users.id, target.userId));
+  if (!user) return null;
+  await updateNotificationSettings(target.userId, { email: { [target.kind]: "off" } });
+  return { kind: target.kind, label: NOTIFICATION_KIND_LABELS[target.kind] };
+}
+
+/*
+ * The morning digest (decision 290): at 08:00 in each person's time zone, one e-mail of the `daily`
+ * notifications no digest has carried. The job walks the people who have any, in id order a batch at
+ * a time (bounded memory on any number of people); each person's items are claimed in one
+ * transaction with the e-mail, so a digest never carries an item twice, whatever runs at once.
+ */
+
+const DIGEST_HOUR = 8;
+const DIGEST_BATCH = 500;
+const DIGEST_LIST_LIMIT = 50;
+
+/** The person's own date (YYYY-MM-DD) and hour at `now`. */
+export function localClock(now: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+  return { date: `${part("year")}-${part("month")}-${part("day")}`, hour: Number(part("hour")) };
+}
+
+/** Sends each person whose 08:00 has come today their digest. Answers how many digests went. */
+export async function sendDueDigests(now: Date = new Date()): Promise<number> {
+  let after = "00000000-0000-0000-0000-000000000000";
+  let sent = 0;
+  for (;;) {
+    const people = await db
+      .selectDistinct({ userId: n.userId, timeZone: schema.users.timeZone, lastDigestOn: settings.lastDigestOn })
+      .from(n)
+      .innerJoin(schema.users, eq(schema.users.id, n.userId))
+      .leftJoin(settings, eq(settings.userId, n.userId))
+      .where(and(eq(n.email, "daily"), isNull(n.digestedAt), gt(n.userId, after)))
+      .orderBy(n.userId)
+      .limit(DIGEST_BATCH);
+    for (const person of people) {
+      const local = localClock(now, person.timeZone);
+      if (local.hour < DIGEST_HOUR || (person.lastDigestOn && person.lastDigestOn >= local.date)) continue;
+      if (await sendDigest(person.userId, local.date, now)) sent++;
+    }
+    if (people.length < DIGEST_BATCH) return sent;
+    after = people.at(-1)!.userId;
+  }
+}
+
+async function sendDigest(userId: string, localDate: string, now: Date) {
+  return db.transaction(async (tx) => {
+    // The claim: a run beside this one waits here, then finds nothing left to carry.
+    const items = await tx
+      .update(n)
+      .set({ digestedAt: now })
+      .where(and(eq(n.userId, userId), eq(n.email, "daily"), isNull(n.digestedAt)))
+      .returning({ title: n.title, body: n.body, kind: n.kind, createdAt: n.createdAt });
+    await tx
+      .insert(settings)
+      .values({ userId, lastDigestOn: localDate })
+      .onConflictDoUpdate({ target: settings.userId, set: { lastDigestOn: localDate } });
+    const [person] = await tx
+      .select({ email: schema.users.email, name: schema.users.name, disabledAt: schema.users.disabledAt })
+      .from(schema.users)
+      .where(eq(schema.users.id, userId));
+    if (items.length === 0 || !person || person.disabledAt) return false;
+    items.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    const listed = items.slice(0, DIGEST_LIST_LIMIT).map((item) => (item.body ? `${item.title}: ${item.body}` : item.title));
+    const more = items.length - listed.length;
+    await sendEmail(
+      {
+        to: person.email,
+        subject: `Your BrandLift summary: ${items.length} ${items.length === 1 ? "update" : "updates"}`,
+        heading: `Good morning ${person.name}, here is what happened`,
+        paragraphs: [...listed, ...(more > 0 ? [`And ${more} more on your notifications page.`] : [])],
+        action: { label: "See your notifications", url: `${env.appUrl}/dashboard/notifications` },
+        // Its one-click link turns off the kind most of it is about; the settings page has the rest.
+        category: mostCommonKind(items.map((item) => item.kind)),
+      },
+      { tx, userId },
+    );
+    return true;
+  });
+}
+
+function mostCommonKind(kinds: NotificationKind[]): NotificationKind {
+  const counts = new Map<NotificationKind, number>();
+  for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+}
+
+/** The digest's job: every 15 minutes, once across nodes (each zone's 08:00 falls within a quarter hour). */
+export function startNotificationDigest(): () => void {
+  return startSweep({
+    kind: "notification-digest",
+    everyMs: 15 * 60_000,
+    work: () => sendDueDigests(),
+    done: "sent morning digests",
+    failed: "the morning digest failed",
+  });
+}

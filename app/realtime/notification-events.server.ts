@@ -1,0 +1,22 @@
+import type { NotificationJson } from "~/domain/notifications";
+import { notificationEvents } from "~/models/notifications.server";
+
+import { userRoom, type IoServer } from "./rooms.server";
+
+/*
+ * Notifications live (docs/decisions/289): each committed notification goes out as `notification`
+ * to its person's own room, which holds every socket of theirs on every node (the Redis adapter),
+ * with their unread count so the bell needs no second request.
+ */
+
+export function registerNotificationEvents(io: IoServer) {
+  const onCreated = (userId: string, notification: NotificationJson, unread: number) => {
+    io.to(userRoom(userId)).emit("notification", { notification, unread });
+  };
+  notificationEvents.on("created", onCreated);
+  const close = io.close.bind(io);
+  io.close = (fn) => {
+    notificationEvents.off("created", onCreated);
+    return close(fn);
+  };
+}
