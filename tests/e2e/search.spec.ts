@@ -24,7 +24,7 @@ test("the search page finds a customer and their order; each hit is a link @no-j
   await expect(page.getByRole("region", { name: /^Orders/ }).getByRole("link", { name: /^BL-[0-9A-F]{8} · Casey Lane/ })).toBeVisible();
 
   await customers.getByRole("link", { name: new RegExp(ACCOUNTS.customerB.name) }).click();
-  await expect(page).toHaveURL(/\/dashboard\/customers\/[0-9a-f-]{36}/);
+  await expect(page).toHaveURL(/\/dashboard\/users\/[0-9a-f-]{36}/);
 
   await page.goto("/dashboard/search?q=zz-nothing-here");
   await expect(page.getByText("Nothing matches “zz-nothing-here”.")).toBeVisible();

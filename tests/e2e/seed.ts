@@ -346,3 +346,5 @@ if (gone) {
 }
 
 await database.close();
+// A script, done: connections the app opened on the way (Redis for live events) must not keep it alive.
+process.exit(0);
