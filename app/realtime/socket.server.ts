@@ -157,8 +157,8 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
     });
   });
   deliverPostedMessages(io);
-  registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (issue 14)
-  registerCalendarEvents(io); // postUpdated (issue 24.2)
+  registerInboxHandlers(io); // typing, read receipts, threadUpdated, file messages (decision 097)
+  registerCalendarEvents(io); // postUpdated (decision 210)
   registerNotificationEvents(io); // notification (decision 289)
 
   return io;

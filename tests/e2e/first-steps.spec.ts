@@ -8,8 +8,8 @@ import { ACCOUNTS, E2E_DATA_DIR, expect, storageStateFor, test } from "./fixture
 
 /*
  * A customer's first steps and their way out of a dead end, with and without JavaScript (@no-js):
- * issue 20.12, the first purchase → the receipt without a sign-in → the first password → signed
- * in and greeted "Welcome", with no "password changed" alarm; issue 20.5, a failed renewal → the
+ * the first purchase (decision 145) → the receipt without a sign-in → the first password → signed
+ * in and greeted "Welcome", with no "password changed" alarm; a failed renewal (decision 146) → the
  * plan card's "Update payment method" → the test billing page's card step (a declined card, then
  * a good one) → active again; and "Retry payment" with the card on file.
  */

@@ -51,7 +51,7 @@ test("refund half of an order from its page: revenue and this month's bar drop b
   const email = `refund-${Date.now()}@e2e.test`;
   const price = await paidOrder(page, email);
 
-  // The overview and its chart live on the Overview page (issue 23).
+  // The overview and its chart live on the Overview page (decision 155).
   await page.goto("/dashboard");
   const before = await totalRevenue(page);
   const chart = page.getByTestId("revenue-chart");
@@ -75,7 +75,7 @@ test("refund half of an order from its page: revenue and this month's bar drop b
   await page.getByLabel(/Amount to refund/).fill((half / 100).toFixed(2));
   await page.getByLabel(/Reason/).fill("Half the audit was delivered late");
   await page.getByRole("button", { name: "Review refund" }).click();
-  // Nothing is refunded before the confirmation step says how much (issue 20.11).
+  // Nothing is refunded before the confirmation step says how much (decision 176).
   const step = page.getByRole("alertdialog", { name: `Refund $${(half / 100).toFixed(2)}?` });
   await expect(step).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("refund-confirm.png"), fullPage: true });
@@ -84,7 +84,7 @@ test("refund half of an order from its page: revenue and this month's bar drop b
   await expect(page.getByText("Partially refunded").first()).toBeVisible();
   await expect(page.getByTestId("order-refunded")).toHaveText(`$${(half / 100).toFixed(2)}`);
   await expect(page.getByText(/A refund of \$[\d.]+ is on its way/)).toBeVisible();
-  // The order's history (issue 23.4): placed and paid by the buyer, the refund and its status by the staff member, the e-mails.
+  // The order's history: placed and paid by the buyer, the refund and its status by the staff member, the e-mails.
   const history = page.getByRole("list", { name: "Order history" });
   const refundEntry = history.getByTestId("timeline-entry").filter({ hasText: `Refunded: $${(half / 100).toFixed(2)}` });
   await expect(refundEntry.getByText("Reason: Half the audit was delivered late")).toBeVisible();
@@ -120,7 +120,7 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   await expect(page.getByText(`Invitation sent to ${email}.`)).toBeVisible();
   const member = page.getByTestId("team-member").filter({ hasText: email });
   await expect(member.getByText("Invited")).toBeVisible();
-  // A lost or expired invitation is sent again from the list (issue 20.14); the newest link is the one that works.
+  // A lost or expired invitation is sent again from the list; the newest link is the one that works.
   await member.getByRole("button", { name: "Resend invitation to Morgan Colleague" }).click();
   await expect(page.getByText(`A new invitation is on its way to ${email}.`)).toBeVisible();
 
@@ -144,7 +144,7 @@ test("invite a colleague who sets a password and signs in; disabling them ends t
   await page.reload();
   await expect(member.getByText("Active")).toBeVisible();
   await member.getByRole("button", { name: "Disable… Morgan Colleague" }).click();
-  // Access actions ask first and say who loses what (issue 20.11).
+  // Access actions ask first and say who loses what (decision 176).
   const step = page.getByRole("alertdialog", { name: "Disable Morgan Colleague?" });
   await expect(step.getByText(/signed out everywhere at once/)).toBeVisible();
   await expect(member.getByText("Active")).toBeVisible();

@@ -1,7 +1,7 @@
 import { ACCOUNTS, expect, storageStateFor, test } from "./fixtures";
 
 /*
- * The staff search (issue 23.6): /dashboard/search as a plain GET form (without JavaScript too),
+ * The staff search (decision 191): /dashboard/search as a plain GET form (without JavaScript too),
  * and Ctrl+K / ⌘K anywhere in the dashboard as a palette: type, ↑/↓ through the hits, Enter opens.
  */
 

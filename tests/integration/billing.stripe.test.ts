@@ -308,7 +308,7 @@ const { refundOrder } = await import("~/models/refunds.server");
 const { createTestUser } = await import("./authorization/helpers");
 const { listReceiptsForUser } = await import("~/models/receipts.server");
 
-describe("staff and Stripe (issues 20.10, 20.11)", () => {
+describe("staff and Stripe (decisions 175, 176)", () => {
   const rowOf = async (stripeSubscriptionId: string) =>
     (await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.stripeSubscriptionId, stripeSubscriptionId)))[0];
 

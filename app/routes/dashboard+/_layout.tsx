@@ -98,7 +98,7 @@ export default function Dashboard() {
           <Outlet />
         </main>
       </div>
-      {/* Ctrl+K / ⌘K: the staff search as a palette (issue 23.6). */}
+      {/* Ctrl+K / ⌘K: the staff search as a palette (decision 191). */}
       {staff && !setupOnly ? <SearchPalette /> : null}
     </SocketProvider>
   );

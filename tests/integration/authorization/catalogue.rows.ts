@@ -5,7 +5,7 @@ import { byRole, everyone } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
- * The catalogue (issues 10 and 13): plans are public; adding and changing services, and the
+ * The catalogue (decisions 075 and 190): plans are public; adding and changing services, and the
  * editor page, are for staff only (customers 403, the signed-out 401 or sign in).
  */
 
