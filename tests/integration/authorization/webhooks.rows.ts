@@ -14,6 +14,8 @@ import type { AuthorizationRow, Fixtures } from "./types";
 
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 const staffApi = (status: number) => byRole({ anonymous: 401, customer: 403, team: status });
+const login = { status: 302, location: "/login" };
+const staffPage = (team: number | { status: number; location: string }) => byRole({ anonymous: login, customer: 403, team });
 
 export async function fixtures(base: Omit<Fixtures, "ids">) {
   const { webhook } = await createWebhook(base.team, { url: "https://203.0.113.10/hooks", events: ["order.paid"] });
@@ -69,4 +71,39 @@ export const rows: AuthorizationRow[] = [
     expect: everyone(404),
   },
   { route: "api+/inbound.email.ts", method: "GET", path: "/api/inbound/email", expect: everyone(405) },
+  { route: "dashboard+/webhooks.tsx", method: "GET", path: "/dashboard/webhooks", expect: staffPage(200) },
+  {
+    route: "dashboard+/webhooks.tsx",
+    method: "POST",
+    path: "/dashboard/webhooks",
+    note: "a new webhook (its secret shown on the answer)",
+    body: { form: { intent: "create", url: "https://203.0.113.13/page", events: "post.due" } },
+    expect: staffPage(200),
+  },
+  {
+    route: "dashboard+/webhooks.tsx",
+    method: "POST",
+    path: "/dashboard/webhooks",
+    note: "turn one off",
+    body: (f) => ({ form: { intent: "toggle", webhookId: f.ids.webhook!, active: "false" } }),
+    expect: staffPage({ status: 302, location: "/dashboard/webhooks" }),
+  },
+  {
+    route: "dashboard+/webhooks.tsx",
+    method: "POST",
+    path: "/dashboard/webhooks",
+    note: "delete an unknown one",
+    body: { form: { intent: "delete", webhookId: NO_SUCH_ID } },
+    expect: staffPage(404),
+  },
+  { route: "dashboard+/webhooks_.$webhookId.tsx", method: "GET", path: (f) => `/dashboard/webhooks/${f.ids.webhook}`, expect: staffPage(200) },
+  { route: "dashboard+/webhooks_.$webhookId.tsx", method: "GET", path: `/dashboard/webhooks/${NO_SUCH_ID}`, note: "not there", expect: staffPage(404) },
+  {
+    route: "dashboard+/webhooks_.$webhookId.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/webhooks/${f.ids.webhook}`,
+    note: "send a delivery again (off: told so)",
+    body: (f) => ({ form: { deliveryId: f.ids.delivery! } }),
+    expect: staffPage({ status: 302, location: "/dashboard/webhooks/" }),
+  },
 ];
