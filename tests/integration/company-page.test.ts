@@ -90,6 +90,11 @@ describe("the Team page", () => {
   test("an owner changes a member's role; the last owner cannot step down (409 beside the member)", async () => {
     const owner = await createAccount({ role: "user" });
     const member = await invited(owner, "member");
+    const opened = async (cookie: string, id: string) =>
+      (await readJson<{ managing: string | null }>(await call(companyPage.loader, `/dashboard/company?member=${id}`, { auth: asBrowser(cookie) }))).managing;
+    expect(await opened(owner.cookie, member._id)).toBe(member._id);
+    expect(await opened(member.cookie, owner.id)).toBeNull();
+    expect(await opened(owner.cookie, crypto.randomUUID())).toBeNull();
     const changed = await post(owner.cookie, { intent: "role", userId: member._id, role: "billing" });
     expect(changed.status).toBe(302);
     expect(await flashOf(changed)).toBe(`${member.name} is now billing.`);

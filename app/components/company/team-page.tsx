@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { UserPlus } from "lucide-react";
 
 import { Badge } from "~/components/ui/badge";
@@ -41,12 +41,15 @@ export function MemberList({
   members,
   meId,
   canManage,
+  managing,
   owners,
   actionData,
 }: {
   members: MemberJson[];
   meId: string;
   canManage: boolean;
+  /** The member whose role and removal forms are open. */
+  managing: string | null;
   owners: number;
   actionData: CompanyAction | undefined;
 }) {
@@ -84,7 +87,13 @@ export function MemberList({
                 {lastOwner ? <p className="mt-1 text-sm text-slate-700">You are the only owner: make someone else an owner before you can leave.</p> : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                {canManage ? (
+                {canManage && managing !== member._id ? (
+                  <Link to={`?member=${member._id}`} preventScrollReset className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+                    Change role{me ? null : " or remove"}
+                    <span className="sr-only"> of {member.name}</span>
+                  </Link>
+                ) : null}
+                {managing === member._id ? (
                   <Form method="post" className="flex items-center gap-2" preventScrollReset>
                     <input type="hidden" name="intent" value="role" />
                     <input type="hidden" name="userId" value={member._id} />
@@ -106,7 +115,7 @@ export function MemberList({
                   </Form>
                 ) : null}
                 {me && !lastOwner ? <MemberButton intent="leave" userId={member._id} label="Leave" name="" /> : null}
-                {!me && canManage ? <MemberButton intent="remove" userId={member._id} label="Remove" name={member.name} /> : null}
+                {!me && managing === member._id ? <MemberButton intent="remove" userId={member._id} label="Remove" name={member.name} /> : null}
               </div>
               {error && error.length > 0 ? <FieldError id={`member-${member._id}-error`} errors={error} className="w-full" /> : null}
             </li>

@@ -32,10 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (!can(user, "client:read")) throw redirect("/dashboard/users");
   const own = await getOwnClient(user);
+  const canManage = can(user, "client:manage");
+  // `?member=<id>`: an owner opened one member's role and removal forms (one row's forms, not fifty).
+  const asked = new URL(request.url).searchParams.get("member");
   return {
     ...own,
     meId: user.id,
-    canManage: can(user, "client:manage"),
+    canManage,
+    managing: canManage && own.members.some((member) => member._id === asked) ? asked : null,
     owners: own.members.filter((member) => member.role === "owner").length,
   };
 }
@@ -118,7 +122,7 @@ export default function CompanyPage() {
   return <CompanyView {...useLoaderData<typeof loader>()} />;
 }
 
-function CompanyView({ client, role, members, meId, canManage, owners }: CompanyData) {
+function CompanyView({ client, role, members, meId, canManage, managing, owners }: CompanyData) {
   const actionData = useActionData<typeof action>() as CompanyAction | undefined;
   return (
     <section aria-labelledby="company-heading" className="space-y-6">
@@ -131,7 +135,7 @@ function CompanyView({ client, role, members, meId, canManage, owners }: Company
           {members.length === 1 ? "member" : "members"}
         </p>
       </div>
-      <MemberList members={members} meId={meId} canManage={canManage} owners={owners} actionData={actionData} />
+      <MemberList members={members} meId={meId} canManage={canManage} managing={managing} owners={owners} actionData={actionData} />
       {canManage ? <InviteMemberForm actionData={actionData} /> : null}
       {canManage ? <ClientNameForm name={client.name} actionData={actionData} /> : null}
     </section>
