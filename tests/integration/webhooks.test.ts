@@ -5,13 +5,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type WebhookDelivery } from "~/domain/webhooks";
+import { emitDuePosts } from "~/models/post-due.server";
 import { emitEvent, sendWebhooksWith } from "~/models/webhooks.server";
 import * as webhooksRoute from "~/routes/api+/webhooks";
 import * as webhookRoute from "~/routes/api+/webhooks.$id";
 import * as deliveriesRoute from "~/routes/api+/webhooks.$id.deliveries";
 import * as redeliverRoute from "~/routes/api+/webhooks.$id.deliveries.$deliveryId.redeliver";
+import * as postMediaRoute from "~/routes/files.posts.$mediaId";
 import { db, schema } from "~/utils/db.server";
 import { JobEngine } from "~/utils/jobs.server";
+import { putBuffer } from "~/utils/storage.server";
 import { BlockedAddressError, postWebhook } from "~/utils/webhook-request.server";
 
 import { call, createAccount, readJson } from "../support/dashboard-helpers";
@@ -255,5 +258,49 @@ describe("webhooks", () => {
     expect(again.status).toBe(404);
     const gone = await call(deliveriesRoute.loader, `/api/webhooks/${webhook._id}/deliveries`, { auth: staff, params: { id: webhook._id } });
     expect(gone.status).toBe(404);
+  });
+
+  test("post.due: an approved post whose time came is announced once, with its caption and media links that open without signing in", async () => {
+    received.length = 0;
+    answer = 200;
+    const staff = await createAccount("team");
+    const customer = await createAccount("user");
+    const { webhook, secret } = await createWebhook(staff, ["post.due"]);
+    const due = new Date(Date.now() - 60_000);
+    const [post] = await db
+      .insert(schema.posts)
+      .values({ customerId: customer.id, channel: "instagram", scheduledAt: due, caption: "Spring launch 🌷", status: "approved" })
+      .returning();
+    await db.insert(schema.posts).values({ customerId: customer.id, channel: "instagram", scheduledAt: due, caption: "Still in review", status: "in_review" });
+    const key = `posts/${crypto.randomUUID()}.png`;
+    const bytes = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+    await putBuffer(key, bytes, "image/png");
+    const [media] = await db
+      .insert(schema.postMedia)
+      .values({ postId: post!.id, storageKey: key, fileName: "launch.png", mimeType: "image/png", fileSize: bytes.length })
+      .returning();
+
+    expect(await emitDuePosts()).toBe(1);
+    expect(await emitDuePosts()).toBe(0);
+    await node.runDue();
+    expect(received).toHaveLength(1);
+    expect(verify(secret, received[0]!)).toBe(true);
+    const body = JSON.parse(received[0]!.body) as {
+      type: string;
+      data: { post: { _id: string; caption: string; media: { url: string }[]; mediaUrlsExpireAt: string } };
+    };
+    expect(body.type).toBe("post.due");
+    expect(body.data.post).toMatchObject({ _id: post!.id, caption: "Spring launch 🌷" });
+    const hours = (new Date(body.data.post.mediaUrlsExpireAt).getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+
+    const link = new URL(body.data.post.media[0]!.url);
+    const file = await call(postMediaRoute.loader, link.pathname + link.search, { params: { mediaId: media!.id } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
+    const tampered = await call(postMediaRoute.loader, link.pathname + link.search.replace("sig=", "sig=x"), { params: { mediaId: media!.id } });
+    expect(tampered.status).toBe(404);
+    expect((await deliveriesOf(staff, webhook._id)).map((d) => d.event)).toEqual(["post.due"]);
   });
 });
