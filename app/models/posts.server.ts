@@ -14,12 +14,13 @@ import {
   type PostStatus,
   type StaffStatus,
 } from "~/domain/calendar";
+import { ROLE_REFUSED } from "~/domain/clients";
 import { isUuid } from "~/domain/ids";
 import { isDeletedAccount } from "~/domain/own-data";
-import { can, ownerKey, type Actor } from "~/domain/permissions";
+import { can, memberCan, ownerKey, type Actor } from "~/domain/permissions";
 import type { CommentJson, PostJson } from "~/domain/schemas/calendar";
 import { db, schema } from "~/utils/db.server";
-import { HttpError, notFound } from "~/utils/http.server";
+import { forbidden, HttpError, notFound } from "~/utils/http.server";
 import { storage } from "~/utils/storage.server";
 
 import { recordAudit } from "./audit.server";
@@ -276,6 +277,9 @@ export async function reviewPost(
   via: { linkId?: string } = {},
 ): Promise<PostJson> {
   const row = await findRow(id);
+  // The client's own member whose role does not cover approving is told so (403) about any post out of draft.
+  if (row && isVisibleToCustomer(row.status) && actor.role === "user" && row.customerId === ownerKey(actor) && !memberCan(actor, "approve"))
+    throw forbidden(ROLE_REFUSED);
   if (!row || !canSee(actor, row)) throw notFound(POST_MESSAGES.notFound);
   const updated = await db.transaction(async (tx) => {
     // Locked: a staff edit, or another member's decision, at the same moment waits for this one.

@@ -176,7 +176,7 @@ rows.push(
     path: "/dashboard/calendar",
     note: "approve",
     body: async (f) => ({ form: { intent: "approve", postId: await freshInReview(f) } }),
-    expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar" }, customerB: 404, team: 404 },
+    expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar" }, customerB: 404, team: 403 },
   },
   {
     route: "dashboard+/calendar.tsx",
