@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * Decision records keep one template (docs/decisions/README.md): Context, Decision, Consequences, in
  * that order, with no amendment sections. Records, guides and code explain why in the product's own
  * words and cite decision records; an issue number of a tracker the repository does not hold means
- * nothing to the next reader.
+ * nothing to the next reader (decision 259).
  */
 const root = path.resolve(import.meta.dirname, "../..");
 const decisions = path.join(root, "docs/decisions");
