@@ -33,6 +33,16 @@ const ROLE_SCOPES: Record<ClientRole, string> = {
   billing: "Only plans, receipts and billing: buys, switches or cancels a plan.",
 };
 
+/** What the signed-in member's own role lets them do, under the company's name. */
+export function OwnRole({ role }: { role: ClientRole }) {
+  return (
+    <p className="text-sm text-slate-700">
+      You are <span className="font-semibold">{CLIENT_ROLE_LABELS[role].toLowerCase()}</span>:{" "}
+      {ROLE_SCOPES[role].charAt(0).toLowerCase() + ROLE_SCOPES[role].slice(1)}
+    </p>
+  );
+}
+
 const PATH = "/dashboard/company";
 const card = "rounded-card border border-slate-200 bg-white p-5 shadow-card";
 const formErrors = (result: SubmissionResult<string[]> | undefined, field = "") => result?.error?.[field] ?? undefined;

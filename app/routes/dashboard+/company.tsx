@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 
-import { ClientNameForm, InviteMemberForm, MemberList, type CompanyAction } from "~/components/company/team-page";
+import { ClientNameForm, InviteMemberForm, MemberList, OwnRole, type CompanyAction } from "~/components/company/team-page";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { CLIENT_ROLE_LABELS } from "~/domain/clients";
 import { can } from "~/domain/permissions";
@@ -131,9 +131,9 @@ function CompanyView({ client, role, members, meId, canManage, managing, owners 
           {client.name}
         </h2>
         <p className="text-sm text-slate-600">
-          Your company&apos;s team on BrandLift · you are {CLIENT_ROLE_LABELS[role].toLowerCase()} · {members.length}{" "}
-          {members.length === 1 ? "member" : "members"}
+          Your company&apos;s team on BrandLift · {members.length} {members.length === 1 ? "member" : "members"}
         </p>
+        <OwnRole role={role} />
       </div>
       <MemberList members={members} meId={meId} canManage={canManage} managing={managing} owners={owners} actionData={actionData} />
       {canManage ? <InviteMemberForm actionData={actionData} /> : null}
