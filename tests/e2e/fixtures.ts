@@ -112,7 +112,7 @@ export const test = base.extend<{ consoleErrors: string[]; exactPages: void }>({
     },
     { auto: true },
   ],
-  // Every HTML answer of the run carries its characters exactly: no NUL byte, no U+FFFD (issue 21).
+  // Every HTML answer of the run carries its characters exactly: no NUL byte, no U+FFFD (decision 150).
   exactPages: [
     async ({ page }, use) => {
       const checks: Promise<string | null>[] = [];
