@@ -36,7 +36,7 @@ function compose(options: { from: string; to: string; text: string; messageId?: 
 function deliver(raw: Buffer, secret = "inbound-test-secret") {
   return call(inboundRoute.action, "/api/inbound/email", {
     method: "POST",
-    body: raw,
+    body: new Uint8Array(raw),
     headers: { Authorization: `Bearer ${secret}`, "Content-Type": "message/rfc822" },
   });
 }
