@@ -11,6 +11,7 @@ import { HttpError, notFound } from "~/utils/http.server";
 import { recordAudit } from "./audit.server";
 import { postEvents } from "./post-events.server";
 import { getPostFor } from "./posts.server";
+import { emitPostStatusEvent } from "./webhooks.server";
 
 /*
  * The publishing hand-off (docs/decisions/285): staff, or a tool holding a staff member's API key
@@ -54,6 +55,8 @@ export async function markPostPublished(actor: Actor, id: string, input: { perma
       },
       tx,
     );
+    // Every status move goes through the webhooks' one door (it knows which moves are events).
+    await emitPostStatusEvent(tx, id, "published");
     return true;
   });
   const post = await getPostFor(actor, id);
