@@ -349,7 +349,8 @@ export function touchSession(sessionId: string, userAgent: string | null, seenAt
 
 async function deliver(email: Parameters<typeof sendEmail>[0]) {
   try {
-    await sendEmail(email);
+    // E-mail and password changes: security e-mails, always sent (docs/decisions/291).
+    await sendEmail({ ...email, category: "security" });
   } catch (error) {
     logger.error({ err: error, subject: email.subject }, "could not send account e-mail");
   }

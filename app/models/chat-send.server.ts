@@ -7,12 +7,14 @@ import { isUuid } from "~/domain/ids";
 import { isVisitorRoom, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { afterResponse } from "~/utils/background.server";
 import { queryRows } from "~/utils/db-cursor.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { chatMessages } from "~/utils/metrics.server";
 import { limits } from "~/utils/rate-limit.server";
 
+import { notifyOfMessage } from "./notifications.server";
 import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents, type Delivery } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
@@ -112,6 +114,11 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   await emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
     logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
   );
+  // The other side's bell (docs/decisions/289), after the answer: never in the send's way.
+  if (row.threadId && input.customerId) {
+    const thread = { customerId: input.customerId, assigneeId: row.assigneeId };
+    afterResponse("message notification", () => notifyOfMessage(message, thread));
+  }
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
   return message;

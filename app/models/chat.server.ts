@@ -8,6 +8,7 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
+import { notificationSettingsOf } from "./notifications.server";
 import { replyToAddress } from "./reply-addresses.server";
 import { threadEvents, type ReadReceipt } from "./thread-events.server";
 
@@ -225,6 +226,8 @@ export async function getUnreadCountsForTeam(): Promise<{ total: number; byCusto
  * until the customer has read the thread since (or NOTIFY_AGAIN_AFTER has passed).
  */
 export async function notifyCustomerOfReply(customerId: string, staffName: string, memberId: string = customerId): Promise<boolean> {
+  // Only for a member whose e-mail choice for messages is instant (docs/decisions/290).
+  if ((await notificationSettingsOf(memberId)).email.message !== "instant") return false;
   const rp = schema.chatReadPositions;
   const room = supportRoomId(customerId);
   const claimed = await db
@@ -250,6 +253,7 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
     const replyTo = replyToAddress(memberId, customerId);
     await sendEmail({
       to: customer.email,
+      category: "message",
       ...(replyTo ? { replyTo } : {}),
       subject: "You have a new message from BrandLift",
       heading: `Hi ${customer.name}, you have a new message`,

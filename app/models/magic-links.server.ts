@@ -39,6 +39,7 @@ export async function requestMagicLink(email: string) {
   try {
     await sendEmail({
       to: user.email,
+      category: "security",
       subject: "Your BrandLift sign-in link",
       heading: "Sign in to BrandLift",
       paragraphs: [

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 
+import { rolesCovering, type ClientCapability } from "~/domain/clients";
 import {
   DEFAULT_EMAIL_CHOICES,
   NOTIFICATION_KIND_LABELS,
@@ -14,8 +15,11 @@ import {
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
+import { defineJob, jobs } from "~/utils/jobs.server";
 import { startSweep } from "~/utils/sweep.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe-links.server";
+
+import { membersWho } from "./clients.server";
 
 /*
  * Notifications (docs/decisions/289): `notify` stores one per recipient, pushes it live as the socket
@@ -42,6 +46,11 @@ export interface NotificationInput {
   body?: string;
   /** A path inside the app (`/dashboard/...`) or a full URL of it. */
   url: string;
+  /**
+   * false: the producer sends its own instant e-mail (a chat reply's, once per quiet period; an
+   * order's note to the team inbox), so `instant` adds none; `daily` and the page work as usual.
+   */
+  instantEmail?: boolean;
 }
 
 type Row = typeof n.$inferSelect;
@@ -68,10 +77,27 @@ function mergeChoices(stored: Partial<Record<NotificationKind, EmailChoice>> | n
   return choices;
 }
 
+/*
+ * The live push (`notification` to each person's sockets on every node): a job stored with the
+ * notifications, so it runs only after they commit, whoever commits them; `afterCommit` runs it at
+ * once, and otherwise the job engine does within a poll.
+ */
+const PUSH_JOB = defineJob<{ ids: string[] }>({
+  kind: "notification-push",
+  retryLimit: 2,
+  retryDelaySeconds: 5,
+  leaseSeconds: 60,
+  run: async ({ ids }) => {
+    if (notificationEvents.listenerCount("created") === 0 || ids.length === 0) return;
+    const rows = await db.select().from(n).where(inArray(n.id, ids));
+    for (const row of rows) notificationEvents.emit("created", row.userId, toJson(row), await unreadCount(row.userId));
+  },
+});
+
 /** What happens once the notifications are committed: the live pushes and the instant e-mails. */
 export interface Notified {
   ids: string[];
-  /** Inside the caller's transaction, call this once it has committed (outside one, `notify` did). */
+  /** Inside the caller's transaction, call this once it has committed to push and send at once (outside one, `notify` did); otherwise the job engine does within seconds. */
   afterCommit: () => Promise<void>;
 }
 
@@ -90,7 +116,7 @@ export async function notify(recipients: readonly string[], input: NotificationI
       .from(schema.users)
       .leftJoin(settings, eq(settings.userId, schema.users.id))
       .where(and(inArray(schema.users.id, ids), isNull(schema.users.disabledAt)));
-    if (people.length === 0) return { rows: [], jobIds: [] };
+    if (people.length === 0) return { rows: [], jobIds: [], pushJobId: null };
     // Milliseconds, as JavaScript and the list's cursor read them.
     const now = new Date();
     const rows = await t
@@ -108,8 +134,10 @@ export async function notify(recipients: readonly string[], input: NotificationI
       )
       .returning();
     const jobIds: string[] = [];
+    // The live push is a job of this transaction: it exists, and runs, only once the change commits.
+    const pushJobId = await jobs.enqueue(PUSH_JOB.kind, { ids: rows.map((row) => row.id) }, { tx: t });
     for (const person of people) {
-      if (mergeChoices(person.choices)[input.kind] !== "instant") continue;
+      if (input.instantEmail === false || mergeChoices(person.choices)[input.kind] !== "instant") continue;
       const { jobId } = await sendEmail(
         {
           to: person.email,
@@ -123,16 +151,118 @@ export async function notify(recipients: readonly string[], input: NotificationI
       );
       jobIds.push(jobId);
     }
-    return { rows, jobIds };
+    return { rows, jobIds, pushJobId };
   };
   const written = tx ? await write(tx) : await db.transaction(write);
   const afterCommit = async () => {
+    if (written.pushJobId) await jobs.runNow(PUSH_JOB.kind, written.pushJobId).catch(() => false);
     await sendStoredEmails(written.jobIds);
-    if (notificationEvents.listenerCount("created") === 0) return;
-    for (const row of written.rows) notificationEvents.emit("created", row.userId, toJson(row), await unreadCount(row.userId));
   };
   if (!tx) await afterCommit();
   return { ids: written.rows.map((row) => row.id), afterCommit };
+}
+
+/** Every active staff account (team notices: new orders, submitted briefs, messages nobody is assigned). */
+async function staffIds(executor: Pick<Tx, "select"> = db): Promise<string[]> {
+  const rows = await executor
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .where(and(eq(schema.users.role, "team"), isNull(schema.users.disabledAt)));
+  return rows.map((row) => row.id);
+}
+
+const excerpt = (text: string) => (text.length > 140 ? `${text.slice(0, 139)}…` : text);
+
+/**
+ * A support message told to the other side: from staff, each member of the client who chats; from
+ * the client (or a visitor), the thread's assignee, else every staff member. The chat's own e-mail
+ * (once per quiet period, to a member who is away) stays its instant e-mail.
+ */
+export async function notifyOfMessage(
+  message: { senderId: { _id: string; name: string }; message: string },
+  thread: { customerId: string; assigneeId: string | null },
+) {
+  const [sender] = await db.select({ role: schema.users.role }).from(schema.users).where(eq(schema.users.id, message.senderId._id));
+  const body = excerpt(message.message);
+  if (sender?.role === "team") {
+    const members = await membersWho(thread.customerId, "chat");
+    await notify(
+      members.map((member) => member.id),
+      { kind: "message", title: `New message from ${message.senderId.name}`, body, url: "/dashboard/messages", instantEmail: false },
+    );
+    return;
+  }
+  const recipients = thread.assigneeId ? [thread.assigneeId] : await staffIds();
+  await notify(
+    recipients.filter((id) => id !== message.senderId._id),
+    { kind: "message", title: `New message from ${message.senderId.name}`, body, url: `/dashboard/inbox/${thread.customerId}`, instantEmail: false },
+  );
+}
+
+/** The client's members whose role covers `capability`, read in `tx` (a client of one without member rows: the client's own account). */
+async function clientMembersWho(tx: Tx, clientId: string, capability: ClientCapability): Promise<string[]> {
+  const rows = await tx
+    .select({ id: schema.users.id })
+    .from(schema.clientMembers)
+    .innerJoin(schema.users, eq(schema.users.id, schema.clientMembers.userId))
+    .where(
+      and(
+        eq(schema.clientMembers.clientId, clientId),
+        isNull(schema.clientMembers.removedAt),
+        inArray(schema.clientMembers.role, rolesCovering(capability)),
+        isNull(schema.users.disabledAt),
+      ),
+    );
+  if (rows.length > 0) return rows.map((row) => row.id);
+  const [anyMember] = await tx
+    .select({ id: schema.clientMembers.userId })
+    .from(schema.clientMembers)
+    .where(eq(schema.clientMembers.clientId, clientId))
+    .limit(1);
+  return anyMember ? [] : [clientId];
+}
+
+/**
+ * A paid order, in its fulfilment's transaction: staff are told of the new order (their instant
+ * e-mail is the order's team note), and when it opened a brief, the client's members who answer
+ * briefs are asked for it. Answers what to run once the transaction has committed.
+ */
+export async function notifyOfPaidOrder(tx: Tx, order: { id: string; name: string }, clientId: string): Promise<() => Promise<void>> {
+  const staff = await notify(
+    await staffIds(tx),
+    { kind: "order", title: `New order from ${order.name}`, url: `/dashboard/orders/${order.id}`, instantEmail: false },
+    tx,
+  );
+  const [open] = await tx
+    .select({ count: count() })
+    .from(schema.briefs)
+    .where(
+      and(
+        isNull(schema.briefs.submittedAt),
+        or(
+          inArray(schema.briefs.purchaseId, tx.select({ id: schema.purchases.id }).from(schema.purchases).where(eq(schema.purchases.orderId, order.id))),
+          inArray(
+            schema.briefs.subscriptionId,
+            tx.select({ id: schema.subscriptions.id }).from(schema.subscriptions).where(eq(schema.subscriptions.orderId, order.id)),
+          ),
+        ),
+      ),
+    );
+  if (!open?.count) return staff.afterCommit;
+  const brief = await notify(
+    await clientMembersWho(tx, clientId, "answer"),
+    { kind: "brief_needed", title: "Tell us about your project", body: "Answer a few questions so we can start on your order.", url: "/dashboard/services" },
+    tx,
+  );
+  return async () => {
+    await staff.afterCommit();
+    await brief.afterCommit();
+  };
+}
+
+/** A submitted brief, told to staff (the thread's assignee is not known here: everyone). */
+export async function notifyOfSubmittedBrief(brief: { title: string; clientId: string }) {
+  await notify(await staffIds(), { kind: "order", title: `Brief submitted: ${brief.title}`, url: `/dashboard/users/${brief.clientId}` });
 }
 
 /** How many of a person's notifications are unread (one query on the unread index). */

@@ -44,6 +44,7 @@ export async function storeOrderEmails(tx: Tx, order: Order, customer: Customer,
   const confirmation = await sendEmail(
     {
       to: order.email,
+      category: "billing",
       subject: "Your BrandLift order is confirmed",
       heading: `Thank you for your order, ${order.name}!`,
       paragraphs: [
@@ -68,6 +69,7 @@ export async function storeOrderEmails(tx: Tx, order: Order, customer: Customer,
   const notice = await sendEmail(
     {
       to: team,
+      category: "order",
       subject: `New order: ${order.name} (${total})`,
       heading: "A new order has been paid",
       paragraphs: [

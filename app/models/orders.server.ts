@@ -10,6 +10,7 @@ import { idOf, paymentGateway, stripe, type CheckoutLine, type CheckoutSession }
 
 import { openBriefs } from "./briefs.server";
 import { ensurePackageService, findPlan } from "./catalogue.server";
+import { notifyOfPaidOrder } from "./notifications.server";
 import { storeOrderEmails, teamRecipients } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
@@ -218,55 +219,60 @@ export async function fulfilCheckoutSession(session: CheckoutSession, event?: St
   const now = new Date();
   // Read before the transaction (the embedded database has one connection: no read beside it).
   const [lines, team] = await Promise.all([orderLines(order), teamRecipients()]);
-  const result = await db.transaction(async (tx): Promise<{ outcome: FulfilmentOutcome; customer?: User; emailJobs?: string[] }> => {
-    if (!(await recordStripeEvent(tx, event))) return { outcome: "duplicate-event" };
-    // The conditional update is the lock: a concurrent second caller waits here, then matches nothing.
-    const [won] = await tx
-      .update(schema.orders)
-      .set({
-        status: "paid",
-        paidAt: now,
-        updatedAt: now,
-        stripeSessionId: session.id,
-        stripePaymentIntentId: idOf(session.payment_intent),
-        stripeCustomerId: idOf(session.customer),
-      })
-      .where(and(eq(schema.orders.id, order.id), eq(schema.orders.status, "pending")))
-      .returning({ id: schema.orders.id });
-    if (!won) return { outcome: "already-fulfilled" };
-    const { user: customer } = await findOrCreateCustomer(order.email, order.name, tx);
-    // A member of a client buys for the client: the order, its purchases and plan are the client's.
-    const ownerId = await buyersClient(tx, customer.id);
-    await tx.update(schema.orders).set({ userId: ownerId }).where(eq(schema.orders.id, order.id));
-    await tx
-      .update(schema.purchases)
-      .set({ status: "in_progress", userId: ownerId, updatedAt: now })
-      .where(and(eq(schema.purchases.orderId, order.id), eq(schema.purchases.status, "pending")));
-    if (order.kind === "subscription") {
-      await tx
-        .update(schema.subscriptions)
+  const result = await db.transaction(
+    async (tx): Promise<{ outcome: FulfilmentOutcome; customer?: User; emailJobs?: string[]; notified?: () => Promise<void> }> => {
+      if (!(await recordStripeEvent(tx, event))) return { outcome: "duplicate-event" };
+      // The conditional update is the lock: a concurrent second caller waits here, then matches nothing.
+      const [won] = await tx
+        .update(schema.orders)
         .set({
-          status: "active",
-          userId: ownerId,
+          status: "paid",
+          paidAt: now,
           updatedAt: now,
-          // Until Stripe's subscription events say otherwise, the first period is a month from now.
-          currentPeriodEnd: sql`coalesce(${schema.subscriptions.currentPeriodEnd}, now() + interval '1 month')`,
-          // customer.subscription.created may have linked it already; never overwrite with null.
-          ...(idOf(session.subscription) ? { stripeSubscriptionId: idOf(session.subscription), stripeCustomerId: idOf(session.customer) } : {}),
+          stripeSessionId: session.id,
+          stripePaymentIntentId: idOf(session.payment_intent),
+          stripeCustomerId: idOf(session.customer),
         })
-        .where(eq(schema.subscriptions.orderId, order.id));
-    }
-    await openBriefs(tx, order.id, ownerId, now);
-    await emitEvent(tx, "order.paid", orderEventData(order, ownerId, now));
-    if (order.kind === "subscription") await emitEvent(tx, "subscription.created", orderEventData(order, ownerId, now));
-    const emailJobs = await storeOrderEmails(tx, order, customer, lines, team);
-    return { outcome: "fulfilled", customer, emailJobs };
-  });
+        .where(and(eq(schema.orders.id, order.id), eq(schema.orders.status, "pending")))
+        .returning({ id: schema.orders.id });
+      if (!won) return { outcome: "already-fulfilled" };
+      const { user: customer } = await findOrCreateCustomer(order.email, order.name, tx);
+      // A member of a client buys for the client: the order, its purchases and plan are the client's.
+      const ownerId = await buyersClient(tx, customer.id);
+      await tx.update(schema.orders).set({ userId: ownerId }).where(eq(schema.orders.id, order.id));
+      await tx
+        .update(schema.purchases)
+        .set({ status: "in_progress", userId: ownerId, updatedAt: now })
+        .where(and(eq(schema.purchases.orderId, order.id), eq(schema.purchases.status, "pending")));
+      if (order.kind === "subscription") {
+        await tx
+          .update(schema.subscriptions)
+          .set({
+            status: "active",
+            userId: ownerId,
+            updatedAt: now,
+            // Until Stripe's subscription events say otherwise, the first period is a month from now.
+            currentPeriodEnd: sql`coalesce(${schema.subscriptions.currentPeriodEnd}, now() + interval '1 month')`,
+            // customer.subscription.created may have linked it already; never overwrite with null.
+            ...(idOf(session.subscription) ? { stripeSubscriptionId: idOf(session.subscription), stripeCustomerId: idOf(session.customer) } : {}),
+          })
+          .where(eq(schema.subscriptions.orderId, order.id));
+      }
+      await openBriefs(tx, order.id, ownerId, now);
+      await emitEvent(tx, "order.paid", orderEventData(order, ownerId, now));
+      if (order.kind === "subscription") await emitEvent(tx, "subscription.created", orderEventData(order, ownerId, now));
+      const emailJobs = await storeOrderEmails(tx, order, customer, lines, team);
+      // The team's bell, and the client's when a brief is needed (docs/decisions/289).
+      const notified = await notifyOfPaidOrder(tx, order, ownerId);
+      return { outcome: "fulfilled", customer, emailJobs, notified };
+    },
+  );
   const { outcome, customer, emailJobs } = result;
   if (outcome === "fulfilled" && customer) {
     logger.info({ orderId: order.id, userId: customer.id }, "order fulfilled");
     // Stored with the order: sent now, or by their jobs later if this fails or the node stops.
     await sendStoredEmails(emailJobs ?? []);
+    await result.notified?.().catch((error: unknown) => logger.warn({ err: error, orderId: order.id }, "order notifications wait for the job engine"));
   }
   return outcome;
 }

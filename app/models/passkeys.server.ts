@@ -72,7 +72,8 @@ type Recipient = Pick<User, "email" | "name">;
 
 async function deliver(email: Parameters<typeof sendEmail>[0], kind: string) {
   try {
-    await sendEmail(email);
+    // Passkey changes: security e-mails, always sent (docs/decisions/291).
+    await sendEmail({ ...email, category: "security" });
   } catch (error) {
     logger.error({ err: error, kind }, "could not send account e-mail");
   }

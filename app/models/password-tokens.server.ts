@@ -164,6 +164,7 @@ async function deliver(email: Parameters<typeof sendEmail>[0], kind: string) {
 function resetEmail(user: Recipient, token: string) {
   return {
     to: user.email,
+    category: "security" as const,
     subject: "Reset your BrandLift password",
     heading: "Reset your password",
     paragraphs: [
@@ -178,6 +179,7 @@ function resetEmail(user: Recipient, token: string) {
 function setPasswordEmail(user: Recipient, token: string) {
   return {
     to: user.email,
+    category: "security" as const,
     subject: "Set your BrandLift password",
     heading: "Set your password",
     paragraphs: [
@@ -192,6 +194,7 @@ function setPasswordEmail(user: Recipient, token: string) {
 function passwordChangedEmail(user: Recipient, endedPasskeys: string[]) {
   return {
     to: user.email,
+    category: "security" as const,
     subject: "Your BrandLift password was changed",
     heading: "Your password was changed",
     paragraphs: [

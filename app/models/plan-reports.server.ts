@@ -15,6 +15,8 @@ import { badRequest, HttpError, notFound } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 
 import { findPlan } from "./catalogue.server";
+import { membersWho } from "./clients.server";
+import { notificationSettingsOf, notify } from "./notifications.server";
 import { receiveReportUpload } from "./report-upload.server";
 import { auditReport, toReportJson } from "./reports.server";
 import { findSubscription, planFor } from "./subscriptions.server";
@@ -148,8 +150,18 @@ async function notifySubscriber(userId: string, subscriptionId: string, planKey:
   try {
     const [customer] = await db.select({ email: schema.users.email, name: schema.users.name }).from(schema.users).where(eq(schema.users.id, userId));
     if (!customer) return;
+    // The bell of each member who follows the work (docs/decisions/289).
+    const readers = await membersWho(userId, "work");
+    await notify(readers.length > 0 ? readers.map((reader) => reader.id) : [userId], {
+      kind: "report_ready",
+      title: `New report: ${report.title}`,
+      url: `/dashboard/plans/${subscriptionId}`,
+      instantEmail: false,
+    });
+    if ((await notificationSettingsOf(userId)).email.report_ready !== "instant") return;
     await sendEmail({
       to: customer.email,
+      category: "report_ready",
       subject: `Your new report is ready: ${report.title}`,
       heading: "A new report is ready",
       paragraphs: [

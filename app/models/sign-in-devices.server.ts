@@ -83,6 +83,7 @@ async function sendNewDeviceEmail(device: SignInDevice, at: Date) {
   const when = `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at)} UTC`;
   await sendEmail({
     to: user.email,
+    category: "security",
     subject: NEW_DEVICE_SUBJECT,
     heading: "A new device signed in",
     paragraphs: [

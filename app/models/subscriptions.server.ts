@@ -14,6 +14,7 @@ import { idOf, type Stripe } from "~/utils/stripe.server";
 import { findPlan, listPlans, type PlanRecord } from "./catalogue.server";
 import { membersWho } from "./clients.server";
 import { recordInvoice } from "./invoices.server";
+import { notificationSettingsOf, notify } from "./notifications.server";
 import { emitEvent, subscriptionEventData } from "./webhooks.server";
 
 /*
@@ -323,9 +324,22 @@ export async function sendPaymentFailedEmail(subscription: SubscriptionRow) {
   if (!to) return;
   // The members of the client who look after billing, each once (a client of one: its owner).
   const billing = subscription.userId ? await membersWho(subscription.userId, "billing") : [];
-  const recipients = billing.length > 0 ? billing : [to];
   const plan = await planFor(subscription.planId);
-  for (const person of recipients) await sendPaymentFailed(subscription, plan.name, person);
+  // The billing members' bell (docs/decisions/289); their e-mail follows their choice for billing.
+  await notify(
+    billing.map((member) => member.id),
+    {
+      kind: "billing",
+      title: `Payment failed for your ${plan.name} plan`,
+      body: "Update your card to keep your plan running.",
+      url: "/dashboard/billing",
+      instantEmail: false,
+    },
+  ).catch((error: unknown) => logger.error({ err: error, subscriptionId: subscription.id }, "could not store the payment-failed notifications"));
+  for (const person of billing) {
+    if ((await notificationSettingsOf(person.id)).email.billing === "instant") await sendPaymentFailed(subscription, plan.name, person);
+  }
+  if (billing.length === 0) await sendPaymentFailed(subscription, plan.name, to);
 }
 
 async function sendPaymentFailed(subscription: SubscriptionRow, planName: string, to: { email: string; name: string }) {
@@ -333,6 +347,7 @@ async function sendPaymentFailed(subscription: SubscriptionRow, planName: string
   try {
     await sendEmail({
       to: to.email,
+      category: "billing",
       subject: `Payment failed for your ${plan.name} plan`,
       heading: "We could not renew your plan",
       paragraphs: [
