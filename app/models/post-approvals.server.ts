@@ -8,12 +8,11 @@ import { isUuid } from "~/domain/ids";
 import { can, ownerKey, type Actor } from "~/domain/permissions";
 import type { RevisionJson } from "~/domain/schemas/approvals";
 import { db, schema, type Tx } from "~/utils/db.server";
-import { sendEmail } from "~/utils/email.server";
-import { env } from "~/utils/env.server";
 import { HttpError, notFound } from "~/utils/http.server";
 
 import { recordAudit } from "./audit.server";
 import { clientIdOf, getClientForStaff } from "./clients.server";
+import { notify } from "./notifications.server";
 
 /*
  * Approvals that do not stall (decisions 292–294): a client's approval settings, each post's
@@ -178,28 +177,26 @@ export interface DecisionOutcome {
   status: PostStatus;
   /** The stage the decision was made at. */
   stage: ReviewStage;
+  /** Pushes and sends what the decision told people, once its transaction has committed. */
+  afterCommit: (() => Promise<void>) | null;
 }
 
-/** The team member who sent the post for review hears the decision (stored with it, sent by the job engine). */
+/** The team member who sent the post for review hears the client's decision (a `post_decided` notification, in the decision's transaction). */
 async function tellSender(tx: Tx, staffId: string | null, post: PostRow, customerName: string, status: PostStatus, by: string, comment?: string) {
-  if (!staffId) return;
-  const [staff] = await tx
-    .select({ email: u.email, name: u.name })
-    .from(u)
-    .where(and(eq(u.id, staffId), isNull(u.disabledAt)));
-  if (!staff) return;
+  if (!staffId) return null;
   const approved = status === "approved";
   const what = `${CHANNEL_LABELS[post.channel]} post for ${customerName || "a customer"}`;
-  await sendEmail(
+  const { afterCommit } = await notify(
+    [staffId],
     {
-      to: staff.email,
-      subject: approved ? `Approved: ${what}` : `Changes requested: ${what}`,
-      heading: approved ? "A post was approved" : "Changes were requested on a post",
-      paragraphs: [`Hi ${staff.name},`, `${by} ${approved ? "approved" : "asked for changes on"} the ${what}.`, ...(comment ? [`“${comment}”`] : [])],
-      action: { label: "Open the post", url: `${env.appUrl}/dashboard/calendar/posts/${post.id}` },
+      kind: "post_decided",
+      title: approved ? `Approved: ${what}` : `Changes requested: ${what}`,
+      body: `${by} ${approved ? "approved" : "asked for changes on"} the ${what}.${comment ? ` “${comment}”` : ""}`,
+      url: `/dashboard/calendar/posts/${post.id}`,
     },
-    { tx, userId: staffId },
+    tx,
   );
+  return afterCommit;
 }
 
 /**
@@ -283,11 +280,12 @@ export async function decideReview(
       if (needed.every((id) => given.has(id))) status = "approved";
     }
   }
+  let afterCommit: (() => Promise<void>) | null = null;
   if (status !== "in_review") {
     await settleReview(tx, post.id);
-    await tellSender(tx, review.sentBy ?? post.createdBy, post, customer?.name ?? "", status, memberName, input.comment);
+    afterCommit = await tellSender(tx, review.sentBy ?? post.createdBy, post, customer?.name ?? "", status, memberName, input.comment);
   }
-  return { status, stage };
+  return { status, stage, afterCommit };
 }
 
 /** The review is over (decided, or approved at the deadline): no stage, and the revision it was decided on. */

@@ -4,11 +4,10 @@ import { REMINDER_AHEAD_MS } from "~/domain/approvals";
 import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
 import { rolesCovering } from "~/domain/clients";
 import { db, schema, type Tx } from "~/utils/db.server";
-import { sendEmail } from "~/utils/email.server";
-import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { startSweep } from "~/utils/sweep.server";
 
+import { notify } from "./notifications.server";
 import { approvalOf, settleReview } from "./post-approvals.server";
 import { announcePostChange } from "./posts.server";
 import { issueReviewLink } from "./review-links.server";
@@ -88,36 +87,43 @@ async function undecidedApprovers(tx: Tx, postId: string, clientId: string, roun
 const describe = (post: { channel: keyof typeof CHANNEL_LABELS; scheduledAt: Date }) =>
   `the ${CHANNEL_LABELS[post.channel]} post of ${formatPostTime(post.scheduledAt, "UTC")}`;
 
-/** One claimed reminder or deadline, in its transaction. Answers whether the post was approved. */
-async function handle(tx: Tx, kind: Kind, due: Due): Promise<boolean> {
+type AfterCommit = () => Promise<void>;
+
+/**
+ * One claimed reminder or deadline, in its transaction: `post_review` notifications to the approvers
+ * who have not decided (each with their own review link), at the deadline `post_overdue` ones to the
+ * owners and the team member who sent it. Answers whether the post was approved, and what to push
+ * and send once committed.
+ */
+async function handle(tx: Tx, kind: Kind, due: Due): Promise<{ approved: boolean; told: AfterCommit[] }> {
+  const told: AfterCommit[] = [];
   const [post] = await tx.select().from(p).where(eq(p.id, due.postId)).for("update");
   const [review] = await tx.select().from(r).where(eq(r.postId, due.postId));
-  if (!post || !review || post.status !== "in_review" || !review.stage) return false;
+  if (!post || !review || post.status !== "in_review" || !review.stage) return { approved: false, told };
   const deadline = formatPostTime(due.reviewBy, "UTC");
   const about = describe(post);
+  const caption = post.caption ? ` “${post.caption.length > 200 ? `${post.caption.slice(0, 199)}…` : post.caption}”` : "";
   if (review.stage === "client") {
     for (const member of await undecidedApprovers(tx, post.id, post.customerId, review.round)) {
+      // The notice's address is the member's own review link: it opens the post and decides once, without signing in.
       const link = await issueReviewLink(tx, post.id, member.id, due.reviewBy);
-      await sendEmail(
+      const notice = await notify(
+        [member.id],
         {
-          to: member.email,
-          subject: kind === "before" ? "A post waits for your review until tomorrow" : "A post's review deadline is now",
-          heading: kind === "before" ? "Reminder: a post waits for your review" : "The review deadline is now",
-          paragraphs: [
-            `Hi ${member.name},`,
+          kind: "post_review",
+          title: kind === "before" ? "A post waits for your review until tomorrow" : "A post's review deadline is now",
+          body:
             kind === "before"
-              ? `Please approve ${about}, or tell us what to change, by ${deadline}.`
-              : `The review deadline of ${about} is ${deadline}. Please approve it or tell us what to change.`,
-            post.caption ? `“${post.caption.length > 200 ? `${post.caption.slice(0, 199)}…` : post.caption}”` : "It has no caption yet.",
-            "The button works once, without signing in.",
-          ],
-          action: { label: "Review the post", url: link },
+              ? `Please approve ${about}, or tell us what to change, by ${deadline}.${caption}`
+              : `The review deadline of ${about} is ${deadline}. Please approve it or tell us what to change.${caption}`,
+          url: link,
         },
-        { tx, userId: member.id },
+        tx,
       );
+      told.push(notice.afterCommit);
     }
   }
-  if (kind === "before") return false;
+  if (kind === "before") return { approved: false, told };
   const approval = await approvalOf(post.customerId, tx);
   const autoApprove = approval.onDeadline === "approve" && review.stage === "client";
   await tx.update(r).set({ overdueAt: new Date() }).where(eq(r.postId, post.id));
@@ -141,34 +147,26 @@ async function handle(tx: Tx, kind: Kind, due: Due): Promise<boolean> {
   }
   // Overdue: the client's owners and the team member who sent it are told.
   const owners = await tx
-    .select({ id: u.id, name: u.name, email: u.email })
+    .select({ id: u.id })
     .from(cm)
     .innerJoin(u, eq(u.id, cm.userId))
-    .where(and(eq(cm.clientId, post.customerId), eq(cm.role, "owner"), isNull(cm.removedAt), isNull(u.disabledAt)));
+    .where(and(eq(cm.clientId, post.customerId), eq(cm.role, "owner"), isNull(cm.removedAt)));
   const staffId = review.sentBy ?? post.createdBy;
-  const staff = staffId
-    ? await tx
-        .select({ id: u.id, name: u.name, email: u.email })
-        .from(u)
-        .where(and(eq(u.id, staffId), isNull(u.disabledAt)))
-    : [];
   const said = autoApprove
     ? `Nobody decided on ${about} by its review deadline (${deadline}), so it was approved automatically, as the approval settings say.`
     : `Nobody decided on ${about} by its review deadline (${deadline}). It is overdue and held until someone approves it or asks for changes.`;
-  for (const person of [...owners, ...staff]) {
-    const isStaff = staff.some((member) => member.id === person.id);
-    await sendEmail(
-      {
-        to: person.email,
-        subject: autoApprove ? "A post was approved at its review deadline" : "A post's review is overdue",
-        heading: autoApprove ? "Approved at the review deadline" : "A post's review is overdue",
-        paragraphs: [`Hi ${person.name},`, said],
-        action: { label: "Open the post", url: `${env.appUrl}${isStaff ? `/dashboard/calendar/posts/${post.id}` : `/dashboard/calendar#post-${post.id}`}` },
-      },
-      { tx, userId: person.id },
-    );
-  }
-  return autoApprove;
+  const title = autoApprove ? "A post was approved at its review deadline" : "A post's review is overdue";
+  told.push(
+    (
+      await notify(
+        owners.map((owner) => owner.id),
+        { kind: "post_overdue", title, body: said, url: `/dashboard/calendar#post-${post.id}` },
+        tx,
+      )
+    ).afterCommit,
+  );
+  if (staffId) told.push((await notify([staffId], { kind: "post_overdue", title, body: said, url: `/dashboard/calendar/posts/${post.id}` }, tx)).afterCommit);
+  return { approved: autoApprove, told };
 }
 
 /** One run: the reminders due 24 hours ahead, then the deadlines reached. Answers what it did. */
@@ -177,16 +175,15 @@ export async function runReviewDeadlines(now = new Date()): Promise<{ reminded: 
   for (const kind of ["before", "due"] as const) {
     for (const due of await duePosts(kind, now)) {
       try {
-        const approved = await db.transaction(async (tx) => {
+        const done = await db.transaction(async (tx) => {
           if (!(await claim(tx, kind, due))) return null;
           return handle(tx, kind, due);
         });
-        if (approved === null) continue;
+        if (done === null) continue;
+        for (const afterCommit of done.told) await afterCommit();
         counts[kind === "before" ? "reminded" : "due"]++;
-        if (approved) {
-          counts.approved++;
-          await announcePostChange(due.postId);
-        } else if (kind === "due") await announcePostChange(due.postId);
+        if (done.approved) counts.approved++;
+        if (kind === "due") await announcePostChange(due.postId);
       } catch (error) {
         logger.warn({ err: error, postId: due.postId, kind }, "a review reminder failed; the next run tries again");
       }

@@ -108,6 +108,8 @@ async function sendNotice(customerId: string) {
       const { jobId } = await sendEmail(
         {
           to: member.email,
+          // A post_review e-mail: its recipient's choice for the kind applies, with a one-click unsubscribe.
+          category: "post_review",
           subject: `${count} for your review`,
           heading: `${count} for your review`,
           paragraphs: [

@@ -281,11 +281,13 @@ export async function reviewPost(
   if (row && isVisibleToCustomer(row.status) && actor.role === "user" && row.customerId === ownerKey(actor) && !memberCan(actor, "approve"))
     throw forbidden(ROLE_REFUSED);
   if (!row || !canSee(actor, row)) throw notFound(POST_MESSAGES.notFound);
+  let told: (() => Promise<void>) | null = null;
   const updated = await db.transaction(async (tx) => {
     // Locked: a staff edit, or another member's decision, at the same moment waits for this one.
     const [locked] = await tx.select().from(p).where(eq(p.id, id)).for("update");
     if (!locked) throw notFound(POST_MESSAGES.notFound);
     const outcome = await decideReview(tx, actor, locked, input, via);
+    told = outcome.afterCommit;
     if (input.comment) await tx.insert(c).values({ postId: id, authorId: actor.id, body: input.comment });
     const [moved] = await tx
       .update(p)
@@ -295,6 +297,7 @@ export async function reviewPost(
     if (outcome.status !== locked.status) await emitPostStatusEvent(tx, id, outcome.status);
     return moved!;
   });
+  await (told as (() => Promise<void>) | null)?.();
   const post = await toJson(updated);
   announce(post, post);
   return post;

@@ -126,8 +126,10 @@ describe("the review flow", () => {
       stage: null,
       approvals: [{ member: { _id: members[0]!.id, name: "Required Co approver 1" }, decision: "approve", at: expect.any(String) }],
     });
-    // The team member who sent it is told, with the approver's name.
-    expect((await emailsTo(staff.email)).map((mail) => mail.subject)).toEqual(["Approved: Instagram post for Required Co"]);
+    // The team member who sent it is told, with the approver's name (a post_decided notification).
+    const told = await db.select().from(schema.notifications).where(eq(schema.notifications.userId, staff.id));
+    expect(told).toMatchObject([{ kind: "post_decided", title: "Approved: Instagram post for Required Co", url: `/dashboard/calendar/posts/${post._id}` }]);
+    expect(told[0]!.body).toContain("Required Co approver 1 approved");
   });
 
   test("none: a post sent for review is approved at once", async () => {
