@@ -71,7 +71,8 @@ const webhookUrl = z
     } catch {
       return false;
     }
-  }, "Enter an http:// or https:// address without a user name or password");
+  }, "Enter an http:// or https:// address without a user name or password")
+  .meta({ description: "Where events are POSTed (http or https; private addresses are refused when sending).", format: "uri" });
 
 const events = z
   .array(z.enum(WEBHOOK_EVENTS, { error: `Events are ${WEBHOOK_EVENTS.join(", ")}` }), { error: "Choose at least one event" })
