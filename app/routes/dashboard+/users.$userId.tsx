@@ -130,6 +130,12 @@ export default function CustomerPage() {
             Open in the inbox
           </ButtonLink>
         )}
+        {deleted ? null : (
+          // The client's approval settings (decision 292): a page of the client's, under the tabs.
+          <ButtonLink to={`/dashboard/users/${customer._id}/approval`} variant="outline" size="sm">
+            Approvals
+          </ButtonLink>
+        )}
       </div>
       {profile.plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={profile.plans} /> : null}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
