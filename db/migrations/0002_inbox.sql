@@ -1,4 +1,4 @@
--- The support inbox (issue 14, docs/decisions/095-thread-summary.md and 096-visitor-threads.md).
+-- The support inbox (docs/decisions/095-thread-summary.md and 096-visitor-threads.md).
 -- Hand-written: idempotent DDL (another migration of this round may already have created these
 -- tables), the backfill of the thread summary from existing messages and contact-form messages,
 -- and the trigger that joins a visitor's thread when an account with that e-mail appears.

@@ -1,4 +1,4 @@
--- The inbox search (issue 14, docs/decisions/095-thread-summary.md): one text-search document per
+-- The inbox search (docs/decisions/095-thread-summary.md): one text-search document per
 -- thread (the words of all its messages, and a visitor's name and address), kept up to date with
 -- each message, so a search finds threads through one GIN index instead of a million messages;
 -- names and e-mails of accounts through an expression index on users. Hand-written: the column is

@@ -1,4 +1,4 @@
--- Revenue per month and orders per status, kept by the database itself (issue 13, docs/decisions/091-092). Hand-written:
+-- Revenue per month and orders per status, kept by the database itself (docs/decisions/091-092). Hand-written:
 -- a rollup that a trigger on "orders" keeps in step with every payment and refund, in the same
 -- transaction, so the revenue series and the overview's total read twelve rows instead of every
 -- order. An order counts in the UTC month it was paid (its creation if it has no paid_at) while its

@@ -5,7 +5,7 @@ CREATE INDEX "orders_subscription_idx" ON "orders" USING btree ("subscription_id
 CREATE INDEX "subscriptions_order_idx" ON "subscriptions" USING btree ("order_id");--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_kind_check" CHECK ("kind" in ('services', 'subscription', 'renewal'));--> statement-breakpoint
 -- Every renewal already paid becomes an order of kind 'renewal' (the invoice's id is the order's), so
--- the orders list, the CSV and revenue read one table (issue 20.10, docs/decisions/175). Its refunds
+-- the orders list, the CSV and revenue read one table (docs/decisions/175). Its refunds
 -- so far (Stripe's running total on the invoice) become one refund row, so the order settles right.
 INSERT INTO "orders" ("id", "kind", "email", "name", "user_id", "status", "total_cents", "refunded_cents", "currency", "plan_id", "subscription_id",
 	"stripe_payment_intent_id", "stripe_customer_id", "paid_at", "created_at", "updated_at")

@@ -58,7 +58,10 @@ describe("no tracker issue numbers", () => {
   const places: Record<string, string[]> = {
     "README.md and docs/": [path.join(root, "README.md"), ...walk(path.join(root, "docs"), [".md"])],
     ...Object.fromEntries(
-      ["app", "server", "db", "scripts", "tests", "bench"].map((dir) => [`${dir}/`, walk(path.join(root, dir), [".ts", ".tsx", ".mjs", ".js"])]),
+      ["app", "server", "db", "scripts", "tests", "bench"].map((dir) => [
+        `${dir}/`,
+        walk(path.join(root, dir), [".ts", ".tsx", ".mjs", ".js", ".sql", ".css"]),
+      ]),
     ),
   };
   for (const [place, files] of Object.entries(places)) {
