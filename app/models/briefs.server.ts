@@ -5,7 +5,7 @@ import { briefQuestionsSchema, checkAnswers, missingMessage, type BriefAnswers, 
 import { supportRoomId } from "~/domain/chat";
 import type { CustomerBriefJson } from "~/domain/customer";
 import { isUuid } from "~/domain/ids";
-import { can, type Actor } from "~/domain/permissions";
+import { can, memberCan, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -15,6 +15,7 @@ import { startSweep } from "~/utils/sweep.server";
 
 import { recordAudit } from "./audit.server";
 import { membersWho } from "./clients.server";
+import { notifyOfSubmittedBrief } from "./notifications.server";
 import { getPurchaseFor, PAID_STATUSES } from "./purchases.server";
 import { getSubscriptionFor, planFor } from "./subscriptions.server";
 import { emitEvent } from "./webhooks.server";
@@ -170,6 +171,8 @@ async function ownerOf(actor: Actor, of: BriefOf): Promise<{ ownerId: string; ti
     return { ownerId: purchase.userId ?? "", title: purchase.serviceName };
   }
   const subscription = await getSubscriptionFor(actor, of.id);
+  // A plan is also billing's to see; its brief is the work's (a billing member: not there).
+  if (actor.role === "user" && !memberCan(actor, "work")) throw notFound("Plan not found.");
   return { ownerId: subscription.userId ?? "", title: `${(await planFor(subscription.planId)).name} plan` };
 }
 
@@ -263,6 +266,11 @@ export async function submitBrief(actor: Actor, of: BriefOf, rawAnswers: unknown
     return row!;
   });
   logger.info({ briefId: brief.id, userId: ownerId }, brief.submittedAt ? "brief corrected" : "brief submitted");
+  // The team's bell, the first time it is sent (docs/decisions/289).
+  if (!brief.submittedAt)
+    await notifyOfSubmittedBrief({ title, clientId: ownerId }).catch((error: unknown) =>
+      logger.warn({ err: error, briefId: brief.id }, "could not store the brief notifications"),
+    );
   return { brief: updated, json: toBriefJson(updated), title, ownerId, files: await briefFiles(updated.id) };
 }
 

@@ -9,6 +9,7 @@ export const action = apiRoute(
   {
     method: "POST",
     auth: "user",
+    allow: "billing:manage",
     errors: [404, 502],
     response: billingPortalResponse,
     summary: "Open billing: a Stripe customer portal session (or the test billing page).",

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { createPostSchema, listPostsQuery, postJson } from "~/domain/schemas/calendar";
+import { clientIdOf } from "~/models/clients.server";
 import { createPost, listPosts } from "~/models/posts.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -15,12 +16,17 @@ export const loader = apiRoute(
   {
     method: "GET",
     auth: "any",
+    allow: "calendar:own",
     query: listPostsQuery,
     response: statusData(z.object({ posts: postJson.array() })),
     errors: [404],
     summary: "Content calendar posts by scheduledAt (team: any customer; customer: their own, never drafts).",
   },
-  async ({ user, query }) => ({ status: "success", data: { posts: await listPosts(user, query) } }),
+  async ({ user, query }) => {
+    // A client is named by any of its members' ids.
+    const customerId = query.customerId ? ((await clientIdOf(query.customerId)) ?? query.customerId) : undefined;
+    return { status: "success", data: { posts: await listPosts(user, { ...query, customerId }) } };
+  },
 );
 
 export const action = apiRoute(

@@ -89,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
       await updatePost(user, postId, { scheduledAt: scheduledAt.toISOString() });
       return redirectWithToast(to(), { type: "success", message: "Post moved." });
     }
-    if (intent === "renew_link" && can(user, "area:customer")) {
+    if (intent === "renew_link" && can(user, "calendar:own")) {
       await renewCalendarLink(user.id);
       return redirectWithToast(to("#calendar-link-heading"), { type: "success", message: "New calendar link made. The old one no longer works." });
     }
@@ -110,7 +110,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw error;
   }
   const staffOnly = ["create", "reschedule"].includes(intent) && !can(user, "posts:manage");
-  const customerOnly = intent === "renew_link" && !can(user, "area:customer");
+  const customerOnly = intent === "renew_link" && !can(user, "calendar:own");
   return reply(postId, "Unknown action.", staffOnly || customerOnly ? 403 : 400);
 }
 

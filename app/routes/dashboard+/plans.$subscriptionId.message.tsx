@@ -2,11 +2,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
-import { loadOwnSubscription } from "~/web/guards.server";
+import { can } from "~/domain/permissions";
+import { loadOwnSubscription, pageNotFound } from "~/web/guards.server";
 
 /** The Message tab of a plan: the subscriber's support chat, the same thread as every service's. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, row } = await loadOwnSubscription(request, params.subscriptionId);
+  // A billing member sees the plan but not the client's thread.
+  if (!can(user, "chat:read-conversation", { ownerId: row.userId })) throw pageNotFound();
   return { customerId: row.userId ?? user.id, currentUser: { id: user.id, name: user.name, role: user.role } };
 }
 
