@@ -16,6 +16,7 @@ import { storage } from "~/utils/storage.server";
 import { recordAudit } from "./audit.server";
 import { clientIdOf, membersWho } from "./clients.server";
 import { findCustomer } from "./customers.server";
+import { notificationSettingsOf, notify } from "./notifications.server";
 import { findPaidPurchase } from "./purchases.server";
 import { claimReportNotice, releaseReportNotice } from "./report-notices.server";
 import { receiveReportUpload, UPLOAD_MESSAGES } from "./report-upload.server";
@@ -246,6 +247,12 @@ async function reportReaders(customer: { id: string; email: string; name: string
 }
 
 async function notifyCustomer(customer: { id: string; email: string; name: string }, report: ReportRow, purchaseId: string) {
+  // Every report reaches the readers' bell (docs/decisions/289); the e-mail below is once per quiet period.
+  const readers = await reportReaders(customer).catch(() => [customer]);
+  await notify(
+    readers.map((reader) => reader.id),
+    { kind: "report_ready", title: `New report: ${report.title}`, body: report.serviceName, url: `/dashboard/services/${purchaseId}`, instantEmail: false },
+  ).catch((error: unknown) => logger.error({ err: error, reportId: report.id }, "could not store the new-report notifications"));
   try {
     if (!(await claimReportNotice(customer.id))) return;
   } catch (error) {
@@ -254,9 +261,11 @@ async function notifyCustomer(customer: { id: string; email: string; name: strin
   }
   try {
     // Each member of the client whose role covers the work, once (a client of one: the customer).
-    for (const member of await reportReaders(customer))
+    for (const member of readers) {
+      if ((await notificationSettingsOf(member.id)).email.report_ready !== "instant") continue;
       await sendEmail({
         to: member.email,
+        category: "report_ready",
         subject: `Your new report is ready: ${report.title}`,
         heading: "A new report is ready",
         paragraphs: [
@@ -266,6 +275,7 @@ async function notifyCustomer(customer: { id: string; email: string; name: strin
         ],
         action: { label: "View your report", url: `${env.appUrl}/dashboard/services/${purchaseId}` },
       });
+    }
   } catch (error) {
     await releaseReportNotice(customer.id).catch(() => {});
     logger.error({ err: error, reportId: report.id }, "could not send the new-report e-mail");
