@@ -3,13 +3,27 @@ import path from "node:path";
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { BASE_URL, loadContext, makeTableFixtures, paramsFor, routePattern, rowRequest } from "./authorization/helpers";
-import type { Actor, AuthorizationRow, Call, Expected, Fixtures, Outcome, RowsModule, Transport } from "./authorization/types";
+import { BASE_URL, loadContext, makeTableFixtures, memberExpected, paramsFor, routePattern, rowRequest } from "./authorization/helpers";
+import {
+  MEMBER_ROLES,
+  type Actor,
+  type AuthorizationRow,
+  type Call,
+  type Caller,
+  type Expected,
+  type Fixtures,
+  type Member,
+  type Outcome,
+  type RowsModule,
+  type Transport,
+} from "./authorization/types";
 
 /**
- * The authorization table: every route file × {anonymous, customer A, customer B, team} ×
- * {cookie, bearer}. Rows come from tests/integration/authorization/*.rows.ts, one file per area.
- * A route file without rows for each handler it exports fails the first test, by name.
+ * The authorization table: every route file × {anonymous, customer A, customer B, team, and a
+ * colleague of customer A in each client role} × {cookie, bearer}. Rows come from
+ * tests/integration/authorization/*.rows.ts, one file per area; a colleague's outcome follows from
+ * what the row `needs` of their role. A route file without rows for each handler it exports fails
+ * the first test, by name.
  */
 
 interface RouteModule {
@@ -19,6 +33,10 @@ interface RouteModule {
 }
 
 const ACTORS: Actor[] = ["anonymous", "customerA", "customerB", "team"];
+const MEMBERS = Object.keys(MEMBER_ROLES) as Member[];
+const CALLERS: Caller[] = [...ACTORS, ...MEMBERS];
+const isMember = (caller: Caller): caller is Member => caller in MEMBER_ROLES;
+const expectedOf = (row: AuthorizationRow, caller: Caller): Expected => (isMember(caller) ? memberExpected(row, caller) : row.expect[caller]);
 const TRANSPORTS: Transport[] = ["cookie", "bearer"];
 const ROUTES_DIR = path.resolve("app/routes");
 
@@ -29,7 +47,9 @@ const routeModules = import.meta.glob<RouteModule>([
   "/app/routes/*/route.{ts,tsx}",
   "!/app/routes/**/*.test.{ts,tsx}",
 ]);
-const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
+const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) =>
+  file.rows.map((row) => (row.needs || !file.needs ? row : { ...row, needs: file.needs })),
+);
 
 /** Route files as remix-flat-routes sees them: `x.tsx`, `x/route.tsx` or every file of a `+` folder in app/routes (tests excluded). */
 function routeFiles(): string[] {
@@ -106,6 +126,8 @@ function expectedFor(expected: Expected, transport: Transport): Outcome {
   return typeof expected === "object" && "cookie" in expected ? expected[transport] : expected;
 }
 
+const statusOf = (outcome: Outcome) => (typeof outcome === "number" ? outcome : outcome.status);
+
 const fixtures = {} as Fixtures;
 
 beforeAll(() => makeTableFixtures(rowFiles, fixtures));
@@ -135,7 +157,7 @@ describe("authorization table", () => {
         problems.push(`${row.route}: no such file in app/routes`);
         continue;
       }
-      for (const actor of ACTORS) {
+      for (const actor of CALLERS) {
         const call: Call = { actor, transport: "cookie", user: actor === "anonymous" ? null : fixtures[actor] };
         const target = typeof row.path === "function" ? await row.path(fixtures, call) : row.path;
         const pathname = new URL(target, BASE_URL).pathname;
@@ -145,18 +167,31 @@ describe("authorization table", () => {
     expect(problems).toEqual([]);
   });
 
+  test("every row a customer passes names what a member's role needs for it", () => {
+    const unnamed = rows
+      .filter((row) => !row.needs && !row.members)
+      .filter((row) =>
+        TRANSPORTS.some((t) => {
+          const customer = expectedFor(row.expect.customerA, t);
+          return statusOf(customer) < 400 && JSON.stringify(customer) !== JSON.stringify(expectedFor(row.expect.anonymous, t));
+        }),
+      )
+      .map((row) => `${row.method} ${row.route}${row.note ? ` (${row.note})` : ""}`);
+    expect(unnamed, 'Give these rows `needs` (a capability, or "any"):').toEqual([]);
+  });
+
   test.each(rows.map((row) => [`${row.method} ${typeof row.path === "string" ? row.path : row.route}${row.note ? ` (${row.note})` : ""}`, row] as const))(
     "%s",
     async (_name, row) => {
       const module = await loadRoute(row.route);
       const want: Record<string, string> = {};
       const got: Record<string, string> = {};
-      for (const actor of ACTORS) {
+      for (const actor of CALLERS) {
         for (const transport of TRANSPORTS) {
           const call: Call = { actor, transport, user: actor === "anonymous" ? null : fixtures[actor] };
           const request = await rowRequest(row, fixtures, call);
           const params = paramsFor(row.route, new URL(request.url).pathname) ?? {};
-          const expected = expectedFor(row.expect[actor], transport);
+          const expected = expectedFor(expectedOf(row, actor), transport);
           const key = `${actor} / ${transport}`;
           want[key] = describeOutcome(expected);
           got[key] = describeOutcome(expected, await invoke(module, request, params));

@@ -21,6 +21,9 @@ async function postFor(f: Fixtures, status: "approved" | "in_review") {
   return post._id;
 }
 
+/** Every member of a client keeps their own keys, whatever their role (a key holds no more than its person may do). */
+export const needs = "any";
+
 export const rows: AuthorizationRow[] = [
   { route: "api+/account.api-keys.ts", method: "GET", path: "/api/account/api-keys", expect: signedIn(200) },
   {

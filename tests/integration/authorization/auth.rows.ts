@@ -7,6 +7,9 @@ const signedInGoesToDashboard = byRole({ anonymous: 200, customer: { status: 302
 const home = { status: 302, location: "/" };
 const madeUpToken = "made-up-token-that-was-never-issued";
 
+/** Every member of a client signs in and out, whatever their role. */
+export const needs = "any";
+
 export const rows: AuthorizationRow[] = [
   { route: "_auth+/login.tsx", method: "GET", path: "/login", expect: signedInGoesToDashboard },
   {

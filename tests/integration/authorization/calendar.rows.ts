@@ -47,12 +47,21 @@ const freshInReview = async (f: Fixtures) => postFor(f.team, f.customerA.id, "in
 const loginPage = { status: 302, location: "/login" };
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/posts.ts", method: "GET", path: "/api/posts", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  { route: "api+/posts.ts", method: "GET", path: "/api/posts", needs: "work", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
   {
     route: "api+/posts.ts",
     method: "GET",
     path: (f) => `/api/posts?customerId=${f.customerA.id}&status=in_review&from=2030-06-01&to=2030-07-01`,
     note: "customer A's month",
+    needs: "work",
+    expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
+  },
+  {
+    route: "api+/posts.ts",
+    method: "GET",
+    path: (f) => `/api/posts?customerId=${f.ownerA2.id}`,
+    note: "customer A's posts by a colleague's id",
+    needs: "work",
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
   },
   {
@@ -91,6 +100,7 @@ export const rows: AuthorizationRow[] = [
     method: "POST",
     path: async (f) => `/api/posts/${await freshInReview(f)}/review`,
     body: { json: { decision: "approve" } },
+    needs: "approve",
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 403 },
   },
   {
@@ -107,6 +117,8 @@ export const rows: AuthorizationRow[] = [
     method: "POST",
     path: (f) => `/api/posts/${f.ids.calendarPost}/comments`,
     body: { json: { body: "Looks good" } },
+    needs: "answer",
+    refused: 404,
     expect: { anonymous: 401, customerA: 201, customerB: 404, team: 201 },
   },
   {
@@ -122,6 +134,8 @@ export const rows: AuthorizationRow[] = [
     route: "files.posts.$mediaId.ts",
     method: "GET",
     path: (f) => `/files/posts/${f.ids.calendarMedia}`,
+    needs: "work",
+    refused: 404,
     expect: { anonymous: loginPage, customerA: 200, customerB: 404, team: 200 },
   },
   {
@@ -135,8 +149,8 @@ export const rows: AuthorizationRow[] = [
 
 // The private iCalendar link: the customer's own; the feed opens to whoever holds the link, cookies or not.
 rows.push(
-  { route: "api+/calendar.link.ts", method: "GET", path: "/api/calendar/link", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
-  { route: "api+/calendar.link.ts", method: "POST", path: "/api/calendar/link", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
+  { route: "api+/calendar.link.ts", method: "GET", path: "/api/calendar/link", needs: "work", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
+  { route: "api+/calendar.link.ts", method: "POST", path: "/api/calendar/link", needs: "work", expect: byRole({ anonymous: 401, customer: 200, team: 403 }) },
   { route: "calendar.$token.ts", method: "GET", path: (f) => f.ids.calendarFeed, expect: everyone(200) },
   { route: "calendar.$token.ts", method: "GET", path: `/calendar/${"A".repeat(43)}.ics`, note: "unknown token", expect: everyone(404) },
   { route: "calendar.$token.ts", method: "POST", path: (f) => f.ids.calendarFeed, expect: everyone(405) },
@@ -148,6 +162,7 @@ rows.push(
     route: "dashboard+/calendar.tsx",
     method: "GET",
     path: "/dashboard/calendar?view=week&week=2030-06-10",
+    needs: "work",
     expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
   },
   {
@@ -155,6 +170,7 @@ rows.push(
     method: "GET",
     path: (f) => `/dashboard/calendar?month=2030-06&customerId=${f.customerA.id}&status=in_review`,
     note: "filtered",
+    needs: "work",
     expect: byRole({ anonymous: loginPage, customer: 200, team: 200 }),
   },
   {
@@ -162,6 +178,8 @@ rows.push(
     method: "POST",
     path: "/dashboard/calendar?month=2030-06",
     note: "a comment",
+    needs: "answer",
+    refused: 404,
     body: (f) => ({ form: { intent: "comment", postId: f.ids.calendarPost, body: "From the page" } }),
     expect: {
       anonymous: loginPage,
@@ -175,6 +193,7 @@ rows.push(
     method: "POST",
     path: "/dashboard/calendar",
     note: "approve",
+    needs: "approve",
     body: async (f) => ({ form: { intent: "approve", postId: await freshInReview(f) } }),
     expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar" }, customerB: 404, team: 403 },
   },
@@ -199,6 +218,7 @@ rows.push(
     method: "POST",
     path: "/dashboard/calendar",
     note: "renew the calendar link",
+    needs: "work",
     body: { form: { intent: "renew_link" } },
     expect: byRole({ anonymous: loginPage, customer: { status: 302, location: "/dashboard/calendar" }, team: 403 }),
   },
@@ -207,6 +227,8 @@ rows.push(
     method: "GET",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarPost}`,
     note: "the owner is sent to it in their own calendar",
+    needs: "work",
+    refused: 404,
     expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar?month=" }, customerB: 404, team: 200 },
   },
   {

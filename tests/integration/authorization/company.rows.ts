@@ -13,13 +13,14 @@ const route = "dashboard+/company.tsx";
 const path = "/dashboard/company";
 
 export const rows: AuthorizationRow[] = [
-  { route, method: "GET", path, expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/users" } }) },
+  { route, method: "GET", path, needs: "any", expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/users" } }) },
   {
     route,
     method: "POST",
     path,
     note: "rename (to the name it has)",
-    body: (_f, call) => ({ form: { intent: "rename", name: call.user?.name ?? "Nobody" } }),
+    needs: "manage",
+    body: (f, call) => ({ form: { intent: "rename", name: call.actor === "customerB" ? f.customerB.name : f.customerA.name } }),
     expect: byRole({ anonymous: login, customer: ownPage, team: 403 }),
   },
   {
@@ -27,6 +28,7 @@ export const rows: AuthorizationRow[] = [
     method: "POST",
     path,
     note: "invite",
+    needs: "manage",
     body: () => ({ form: { intent: "invite", email: uniqueEmail("company-invite"), name: "Invited Row", role: "billing" } }),
     expect: byRole({ anonymous: login, customer: ownPage, team: 403 }),
   },
@@ -35,6 +37,7 @@ export const rows: AuthorizationRow[] = [
     method: "POST",
     path,
     note: "customer A's role (unchanged)",
+    needs: "manage",
     body: (f) => ({ form: { intent: "role", userId: f.customerA.id, role: "owner" } }),
     expect: { anonymous: login, customerA: ownPage, customerB: 404, team: 403 },
   },

@@ -68,20 +68,30 @@ const reportA = (f: Fixtures) => f.ids.dashReportA;
 
 export const rows: AuthorizationRow[] = [
   // Pages
-  { route: "dashboard+/_layout.tsx", method: "GET", path: "/dashboard", expect: byRole({ anonymous: login, customer: 200, team: 200 }) },
+  { route: "dashboard+/_layout.tsx", method: "GET", path: "/dashboard", needs: "any", expect: byRole({ anonymous: login, customer: 200, team: 200 }) },
   {
     route: "dashboard+/_index.tsx",
     method: "GET",
     path: "/dashboard",
-    note: "staff: the Overview",
+    note: "staff: the Overview; a billing member starts at their receipts",
+    needs: "work",
+    refused: { status: 302, location: "/dashboard/receipts" },
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/services" }, team: 200 }),
   },
-  { route: "dashboard+/services._index.tsx", method: "GET", path: "/dashboard/services", expect: byRole({ anonymous: login, customer: 200, team: toUsers }) },
+  {
+    route: "dashboard+/services._index.tsx",
+    method: "GET",
+    path: "/dashboard/services",
+    needs: "work",
+    expect: byRole({ anonymous: login, customer: 200, team: toUsers }),
+  },
   {
     route: "dashboard+/services.$purchaseId.tsx",
     method: "GET",
     path: (f) => `/dashboard/services/${purchaseA(f)}`,
     note: "A's purchase; staff are sent to A's page",
+    needs: "work",
+    refused: 404,
     expect: { ...pageOfA, team: { status: 302, location: "/dashboard/users/" } },
   },
   {
@@ -91,9 +101,29 @@ export const rows: AuthorizationRow[] = [
     note: "malformed id",
     expect: byRole({ anonymous: login, customer: 404, team: 404 }),
   },
-  { route: "dashboard+/services.$purchaseId._index.tsx", method: "GET", path: (f) => `/dashboard/services/${purchaseA(f)}`, expect: pageOfA },
-  { route: "dashboard+/services.$purchaseId.message.tsx", method: "GET", path: (f) => `/dashboard/services/${purchaseA(f)}/message`, expect: pageOfA },
-  { route: "dashboard+/reports.tsx", method: "GET", path: "/dashboard/reports", expect: byRole({ anonymous: login, customer: 200, team: toUsers }) },
+  {
+    route: "dashboard+/services.$purchaseId._index.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/services/${purchaseA(f)}`,
+    needs: "work",
+    refused: 404,
+    expect: pageOfA,
+  },
+  {
+    route: "dashboard+/services.$purchaseId.message.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/services/${purchaseA(f)}/message`,
+    needs: "chat",
+    refused: 404,
+    expect: pageOfA,
+  },
+  {
+    route: "dashboard+/reports.tsx",
+    method: "GET",
+    path: "/dashboard/reports",
+    needs: "work",
+    expect: byRole({ anonymous: login, customer: 200, team: toUsers }),
+  },
   { route: "dashboard+/users._index.tsx", method: "GET", path: "/dashboard/users?search=customer&page=2", expect: staffPage },
   { route: "dashboard+/users.$userId.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}`, expect: staffPage },
   {
@@ -131,7 +161,15 @@ export const rows: AuthorizationRow[] = [
   { route: "dashboard+/users.$userId.message.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}/message`, expect: staffPage },
 
   // Files: the signed-in owner or staff, or anyone with a valid signed link.
-  { route: "files.reports.$reportId.ts", method: "GET", path: (f) => `/files/reports/${reportA(f)}`, note: "session", expect: { ...apiOfA, anonymous: 404 } },
+  {
+    route: "files.reports.$reportId.ts",
+    method: "GET",
+    path: (f) => `/files/reports/${reportA(f)}`,
+    note: "session",
+    needs: "work",
+    refused: 404,
+    expect: { ...apiOfA, anonymous: 404 },
+  },
   {
     route: "files.reports.$reportId.ts",
     method: "GET",
@@ -148,7 +186,7 @@ export const rows: AuthorizationRow[] = [
   },
 
   // JSON API
-  { route: "api+/services.my-purchases.ts", method: "GET", path: "/api/services/my-purchases", expect: customerApi },
+  { route: "api+/services.my-purchases.ts", method: "GET", path: "/api/services/my-purchases", needs: "work", expect: customerApi },
   { route: "api+/services.my-purchases.ts", method: "POST", path: "/api/services/my-purchases", expect: everyone(405) },
   {
     route: "api+/services.purchases.ts",
@@ -157,7 +195,14 @@ export const rows: AuthorizationRow[] = [
     expect: staffApi,
   },
   { route: "api+/services.purchases.ts", method: "POST", path: "/api/services/purchases", expect: everyone(405) },
-  { route: "api+/services.purchases.$id.ts", method: "GET", path: (f) => `/api/services/purchases/${purchaseA(f)}`, expect: apiOfA },
+  {
+    route: "api+/services.purchases.$id.ts",
+    method: "GET",
+    path: (f) => `/api/services/purchases/${purchaseA(f)}`,
+    needs: "work",
+    refused: 404,
+    expect: apiOfA,
+  },
   {
     route: "api+/services.purchases.$id.ts",
     method: "PATCH",
@@ -168,17 +213,26 @@ export const rows: AuthorizationRow[] = [
   { route: "api+/services.purchases.$id.ts", method: "POST", path: (f) => `/api/services/purchases/${purchaseA(f)}`, expect: everyone(405) },
   { route: "api+/users.ts", method: "GET", path: "/api/users?search=Customer&page=1&limit=5", expect: staffApi },
   { route: "api+/users.ts", method: "POST", path: "/api/users", expect: everyone(405) },
-  { route: "api+/users.count.ts", method: "GET", path: "/api/users/count", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  { route: "api+/users.count.ts", method: "GET", path: "/api/users/count", needs: "any", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
   { route: "api+/users.count.ts", method: "POST", path: "/api/users/count", expect: everyone(405) },
   { route: "api+/users.$id.purchases.ts", method: "GET", path: (f) => `/api/users/${f.customerA.id}/purchases`, expect: staffApi },
   { route: "api+/users.$id.purchases.ts", method: "POST", path: (f) => `/api/users/${f.customerA.id}/purchases`, expect: everyone(405) },
-  { route: "api+/reports.my-reports.ts", method: "GET", path: "/api/reports/my-reports", expect: customerApi },
+  { route: "api+/reports.my-reports.ts", method: "GET", path: "/api/reports/my-reports", needs: "work", expect: customerApi },
   { route: "api+/reports.my-reports.ts", method: "POST", path: "/api/reports/my-reports", expect: everyone(405) },
   {
     route: "api+/reports.service.$serviceId.ts",
     method: "GET",
     path: (f) => `/api/reports/service/${f.ids.dashServiceA}?userId=${f.customerA.id}`,
     note: "A's reports by userId",
+    needs: "work",
+    expect: apiOfA,
+  },
+  {
+    route: "api+/reports.service.$serviceId.ts",
+    method: "GET",
+    path: (f) => `/api/reports/service/${f.ids.dashServiceA}?userId=${f.approverA.id}`,
+    note: "A's reports by a colleague's id",
+    needs: "work",
     expect: apiOfA,
   },
   { route: "api+/reports.service.$serviceId.ts", method: "POST", path: (f) => `/api/reports/service/${f.ids.dashServiceA}`, expect: everyone(405) },
@@ -195,6 +249,6 @@ export const rows: AuthorizationRow[] = [
     path: (f) => `/api/reports/service/${f.ids.dashServiceA}/upload`,
     expect: everyone(405),
   },
-  { route: "api+/reports.$id.download.ts", method: "GET", path: (f) => `/api/reports/${reportA(f)}/download`, expect: apiOfA },
+  { route: "api+/reports.$id.download.ts", method: "GET", path: (f) => `/api/reports/${reportA(f)}/download`, needs: "work", refused: 404, expect: apiOfA },
   { route: "api+/reports.$id.download.ts", method: "POST", path: (f) => `/api/reports/${reportA(f)}/download`, expect: everyone(405) },
 ];

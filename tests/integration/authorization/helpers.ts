@@ -1,8 +1,21 @@
+import { roleCovers } from "~/domain/clients";
 import { createSessions } from "~/models/sessions.server";
+import { createUser } from "~/models/users.server";
+import { db, schema } from "~/utils/db.server";
 
 import { cookieOf, createTestUser } from "../../support/factories";
 import { BASE_URL, uniqueEmail as makeUniqueEmail } from "../../support/requests";
-import type { Actor, AuthorizationRow, Call, Expected, Fixtures, RowsModule, Transport } from "./types";
+import {
+  MEMBER_ROLES,
+  type Actor,
+  type AuthorizationRow,
+  type Call,
+  type Expected,
+  type Fixtures,
+  type Member,
+  type RowsModule,
+  type Transport,
+} from "./types";
 
 /** Accounts, sessions and request context for authorization and auth tests. */
 
@@ -46,14 +59,38 @@ export function byRole(outcomes: { anonymous: Expected; customer: Expected; team
 }
 
 /**
- * The table's fixtures, made afresh into `fixtures`: the three accounts every row names, and the ids
- * each rows file makes (a row may use ids another file made).
+ * What a member of customer A's client gets from a row: its `members` entry; else customer A's
+ * outcome when their role covers what the row `needs` (or it needs nothing), else `refused` (403).
+ */
+export function memberExpected(row: AuthorizationRow, member: Member): Expected {
+  const own = row.members?.[member];
+  if (own !== undefined) return own;
+  const covered = !row.needs || row.needs === "any" || roleCovers(MEMBER_ROLES[member], row.needs);
+  return covered ? row.expect.customerA : (row.refused ?? 403);
+}
+
+/** A member of a client: an account of their own and a membership that has been taken up. */
+async function memberOf(clientId: string, member: Member) {
+  const user = await createUser({ email: uniqueEmail(member), name: `Member ${member}`, role: "user" }, db, clientId);
+  await db.insert(schema.clientMembers).values({ userId: user.id, clientId, role: MEMBER_ROLES[member], joinedAt: new Date() });
+  return user;
+}
+
+/**
+ * The table's fixtures, made afresh into `fixtures`: the accounts every row names (customer A's
+ * client has a colleague of each role), and the ids each rows file makes (a row may use ids another
+ * file made).
  */
 export async function makeTableFixtures(rowFiles: Record<string, RowsModule>, fixtures: Fixtures): Promise<void> {
+  const customerA = await createTestUser({ role: "user", name: "Customer A" });
   const base = {
-    customerA: await createTestUser({ role: "user", name: "Customer A" }),
+    customerA,
     customerB: await createTestUser({ role: "user", name: "Customer B" }),
     team: await createTestUser({ role: "team", name: "Team Member" }),
+    ownerA2: await memberOf(customerA.id, "ownerA2"),
+    approverA: await memberOf(customerA.id, "approverA"),
+    memberA: await memberOf(customerA.id, "memberA"),
+    billingA: await memberOf(customerA.id, "billingA"),
   };
   const ids: Record<string, string> = {};
   for (const file of Object.values(rowFiles)) Object.assign(ids, await file.fixtures?.(base));

@@ -9,6 +9,9 @@ import type { AuthorizationRow } from "./types";
 
 const login = { status: 302, location: "/login" };
 
+/** Every member of a client, whatever their role, has their own data. */
+export const needs = "any";
+
 export const rows: AuthorizationRow[] = [
   { route: "api+/account.export.ts", method: "GET", path: "/api/account/export", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
   { route: "api+/account.export.ts", method: "POST", path: "/api/account/export", expect: everyone(405) },

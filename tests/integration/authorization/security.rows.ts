@@ -20,6 +20,9 @@ const fakeCredential = {
   clientExtensionResults: {},
 };
 
+/** Every member of a client, whatever their role, has their own security. */
+export const needs = "any";
+
 export const rows: AuthorizationRow[] = [
   { route: "api+/auth.2fa.ts", method: "GET", path: "/api/auth/2fa", expect: everyone(405) },
   {
