@@ -7,6 +7,8 @@ import { logger } from "~/utils/logger.server";
 import { stripe, type Stripe } from "~/utils/stripe.server";
 
 import { findPlan, type PlanRecord } from "./catalogue.server";
+import { membersWho } from "./clients.server";
+import { notify } from "./notifications.server";
 import { handleStripeEvent } from "./payments.server";
 import { syncSubscription, type SubscriptionRow } from "./subscriptions.server";
 
@@ -148,9 +150,23 @@ const deliver = (type: string, object: unknown) =>
 
 /**
  * Switches the plan, prorated at `prorationDate` (the preview's instant, so the customer pays what
- * they were shown). Returns what was charged today.
+ * they were shown). Returns what was charged today. The client's billing members are told
+ * (docs/decisions/289).
  */
 export async function switchPlan(row: SubscriptionRow, planKey: string, prorationDate: number): Promise<{ plan: PlanRecord; chargedCents: number | null }> {
+  const switched = await applyPlanSwitch(row, planKey, prorationDate);
+  if (row.userId) {
+    const billing = await membersWho(row.userId, "billing").catch(() => []);
+    await notify(billing.length > 0 ? billing.map((member) => member.id) : [row.userId], {
+      kind: "billing",
+      title: `Your plan is now ${switched.plan.name}`,
+      url: `/dashboard/plans/${row.id}`,
+    }).catch((error: unknown) => logger.warn({ err: error, subscriptionId: row.id }, "could not store the plan change notifications"));
+  }
+  return switched;
+}
+
+async function applyPlanSwitch(row: SubscriptionRow, planKey: string, prorationDate: number): Promise<{ plan: PlanRecord; chargedCents: number | null }> {
   const plan = await targetPlan(row, planKey);
   const now = Math.floor(Date.now() / 1000);
   // A preview older than a day (or from the future) is priced again now.

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { notify } from "~/models/notifications.server";
 import { db } from "~/utils/db.server";
 
-import { chatAccount, chatServerForFile, collect, delay, nextEvent } from "../support/chat-helpers";
+import { chatAccount, chatServerForFile, collect, delay, nextEvent, sendSupport } from "../support/chat-helpers";
 
 /* The bell live (docs/decisions/289): a committed notification reaches every socket of its person, and only theirs. */
 
@@ -23,6 +23,18 @@ describe("the notification event", () => {
 
     await delay(100);
     expect(elsewhere).toEqual([]);
+  });
+
+  test("a client's support message reaches staff's bell live; staff's reply reaches the client's", async () => {
+    const [customer, staff] = await Promise.all([chatAccount("user", "Casey Client"), chatAccount("team", "Sam Staff")]);
+    const [customerSocket, staffSocket] = await Promise.all([client(customer), client(staff)]);
+    const toStaff = nextEvent(staffSocket, "notification", ({ notification }) => notification.url === `/dashboard/inbox/${customer.id}`);
+    expect((await sendSupport(customerSocket, { message: "Can we move Friday's post?", supportRoomId: `support-${customer.id}` })).ok).toBe(true);
+    expect((await toStaff).notification).toMatchObject({ kind: "message", title: "New message from Casey Client", body: "Can we move Friday's post?" });
+
+    const toCustomer = nextEvent(customerSocket, "notification");
+    expect((await sendSupport(staffSocket, { message: "Yes, done.", supportRoomId: `support-${customer.id}`, userId: customer.id })).ok).toBe(true);
+    expect((await toCustomer).notification).toMatchObject({ kind: "message", title: "New message from Sam Staff", url: "/dashboard/messages" });
   });
 
   test("a notification written in a transaction goes out only once it has committed", async () => {
