@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 
 import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
+import { roleCovers } from "~/domain/clients";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -8,6 +9,7 @@ import { logger } from "~/utils/logger.server";
 import { startSweep } from "~/utils/sweep.server";
 
 import { membersWho } from "./clients.server";
+import { replyToAddress } from "./reply-addresses.server";
 import { issueReviewLink } from "./review-links.server";
 
 /*
@@ -105,9 +107,12 @@ async function sendNotice(customerId: string) {
         );
       }
       if (waiting.length > LISTED) lines.push(`and ${waiting.length - LISTED} more.`);
+      // A reply to it lands in the client's thread when the member may write there (docs/integrations.md).
+      const replyTo = roleCovers(member.role, "chat") ? replyToAddress(member.id, customerId) : undefined;
       const { jobId } = await sendEmail(
         {
           to: member.email,
+          ...(replyTo ? { replyTo } : {}),
           // A post_review e-mail: its recipient's choice for the kind applies, with a one-click unsubscribe.
           category: "post_review",
           subject: `${count} for your review`,

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { supportRoomId } from "~/domain/chat";
 import { notifyCustomerOfReply } from "~/models/chat.server";
 import { replyText } from "~/models/inbound-email.server";
+import { sendReviewNotices } from "~/models/post-review-notices.server";
 import { threadEvents } from "~/models/thread-events.server";
 import * as inboundRoute from "~/routes/api+/inbound.email";
 import { db, schema } from "~/utils/db.server";
@@ -113,6 +114,25 @@ describe("replies by e-mail", () => {
     await db.update(schema.users).set({ disabledAt: new Date() }).where(eq(schema.users.id, member.id));
     expect((await deliver(await reply(address, "disabled"))).status).toBe(403);
     expect(await messagesIn(room)).toEqual([]);
+  });
+
+  test("the review e-mail carries the member's Reply-To too, and a reply to it lands in their thread", async () => {
+    const owner = await createAccount("user");
+    await db.insert(schema.posts).values({
+      customerId: owner.id,
+      channel: "linkedin",
+      scheduledAt: new Date(Date.now() + 7 * 86_400_000),
+      caption: "Quarterly results",
+      status: "in_review",
+      reviewRequestedAt: new Date(Date.now() - 86_400_000),
+    });
+    expect(await sendReviewNotices()).toBeGreaterThan(0);
+    const notice = readOutbox(owner.email).at(-1)!;
+    expect(notice.subject).toMatch(/for your review/);
+    expect(notice.replyTo).toMatch(/^reply\+[0-9a-f]{52}@in\.brandlift\.test$/);
+    const raw = await compose({ from: owner.email, to: notice.replyTo, messageId: "<review-reply@mail.example.com>", text: "Can the second line be shorter?" });
+    expect((await deliver(raw)).status).toBe(202);
+    expect(await messagesIn(supportRoomId(owner.id))).toEqual([{ text: "Can the second line be shorter?", type: "text", senderId: owner.id }]);
   });
 
   test("the quoted part is cut at the usual client markers", () => {
