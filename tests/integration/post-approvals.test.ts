@@ -1,14 +1,19 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 
+import { ReviewSummary } from "~/components/calendar/review-summary";
 import type { ClientRole } from "~/domain/clients";
 import type { Actor } from "~/domain/permissions";
+import { reviewChangesOf } from "~/models/post-approvals.server";
 import { runReviewDeadlines } from "~/models/post-review-deadlines.server";
 import { addPostMedia, createPost, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import * as approvalApi from "~/routes/api+/clients.$id.approval";
 import * as reviewApi from "~/routes/api+/posts.$id.review";
 import * as revisionsApi from "~/routes/api+/posts.$id.revisions";
 import * as calendarPage from "~/routes/dashboard+/calendar";
+import * as approvalPage from "~/routes/dashboard+/users.$userId.approval";
 import * as reviewPage from "~/routes/review.$token";
 import { db, schema } from "~/utils/db.server";
 
@@ -414,4 +419,39 @@ test("a post of another client is not found; its review is not counted", async (
       .from(schema.postApprovals)
       .where(inArray(schema.postApprovals.postId, [post._id])),
   ).toEqual([]);
+});
+
+test("staff set a client's approvals on its page with a plain form; a bad value is told in the field's words", async () => {
+  const staff = await createAccount({ role: "team" });
+  const { owner } = await client("Form Co");
+  const page = `/dashboard/users/${owner.id}/approval`;
+  const post = (form: Record<string, string>) =>
+    callRoute(
+      approvalPage.action,
+      new Request(BASE_URL + page, { method: "POST", body: new URLSearchParams(form), headers: { Cookie: staff.cookie, Origin: BASE_URL } }),
+      { params: { userId: owner.id } },
+    );
+  const shown = await callRoute(approvalPage.loader, new Request(BASE_URL + page, { headers: { Cookie: staff.cookie } }), { params: { userId: owner.id } });
+  expect(shown.data).toMatchObject({ approval: { mode: "required", approvers: "any", onDeadline: "hold", reviewHours: 48 } });
+  const saved = await post({ mode: "two_step", approvers: "all", onDeadline: "approve", reviewHours: "72" });
+  expect(saved).toMatchObject({ status: 302, location: page });
+  const bad = await post({ mode: "two_step", approvers: "all", onDeadline: "approve", reviewHours: "soon" });
+  expect(bad).toMatchObject({ status: 400, data: { error: "reviewHours must be a whole number of hours from 0 to 720." } });
+  const again = await callRoute(approvalPage.loader, new Request(BASE_URL + page, { headers: { Cookie: staff.cookie } }), { params: { userId: owner.id } });
+  expect(again.data).toMatchObject({ approval: { mode: "two_step", approvers: "all", onDeadline: "approve", reviewHours: 72 } });
+});
+
+test("the difference is drawn as <ins> and <del> with words that say so, not colour alone", async () => {
+  const staff = await createAccount({ role: "team" });
+  const { owner, ownerActor } = await client("Diff Co");
+  const post = await sentPost(staff, owner.id, "2031-07-10T12:00:00Z", "Fresh bread every morning");
+  await reviewPost(ownerActor, post._id, { decision: "request_changes", comment: "Say sourdough" });
+  const { post: edited } = await updatePost(staff, post._id, { caption: "Fresh sourdough every morning" });
+  const changes = await reviewChangesOf([post._id]);
+  const html = renderToStaticMarkup(createElement(ReviewSummary, { post: edited, timeZone: "UTC", changes: changes[post._id] }));
+  expect(html).toContain('<del class="bg-red-100 text-red-900 line-through"><span class="sr-only">[removed: </span>bread<span class="sr-only">]</span></del>');
+  expect(html).toContain(
+    '<ins class="bg-green-100 font-semibold text-green-900 underline"><span class="sr-only">[added: </span>sourdough<span class="sr-only">]</span></ins>',
+  );
+  expect(html).toContain("revision 1 → 2");
 });
