@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
-import type { NotificationKind } from "../../app/domain/notifications";
+import type { EmailCategory } from "../../app/domain/notifications";
 
 /*
  * Background work. The jobs themselves live in pg-boss's own schema (`pgboss`, created and
@@ -30,7 +30,7 @@ export interface EmailMessage {
    * "security" (sign-in from a new device, password, e-mail, two-factor and passkey changes): always
    * sent, no unsubscribe link. A notification kind: its recipient may turn it off (docs/decisions/291).
    */
-  category?: "security" | NotificationKind;
+  category?: EmailCategory;
 }
 
 /**
