@@ -10,6 +10,7 @@ import { reviewChangesOf } from "~/models/post-approvals.server";
 import { runReviewDeadlines } from "~/models/post-review-deadlines.server";
 import { addPostMedia, createPost, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import * as approvalApi from "~/routes/api+/clients.$id.approval";
+import * as postApi from "~/routes/api+/posts.$id";
 import * as reviewApi from "~/routes/api+/posts.$id.review";
 import * as revisionsApi from "~/routes/api+/posts.$id.revisions";
 import * as calendarPage from "~/routes/dashboard+/calendar";
@@ -454,4 +455,19 @@ test("the difference is drawn as <ins> and <del> with words that say so, not col
     '<ins class="bg-green-100 font-semibold text-green-900 underline"><span class="sr-only">[added: </span>sourdough<span class="sr-only">]</span></ins>',
   );
   expect(html).toContain("revision 1 → 2");
+});
+
+test("staff set a review deadline by hand (PATCH reviewBy): a new time no longer moves it; a draft has none (409)", async () => {
+  const staff = await createAccount({ role: "team" });
+  const { owner } = await client("Manual Co");
+  const post = await sentPost(staff, owner.id, "2031-08-10T12:00:00Z");
+  expect(post.reviewBy).toBe("2031-08-08T12:00:00.000Z");
+  const patch = (id: string, body: unknown) => call(postApi.action, `/api/posts/${id}`, { auth: staff, method: "PATCH", params: { id }, ...json(body) });
+  const set = await patch(post._id, { reviewBy: "2031-08-09T09:00:00Z" });
+  expect(set.status).toBe(200);
+  expect((await readJson<{ data: { post: { reviewBy: string } } }>(set)).data.post.reviewBy).toBe("2031-08-09T09:00:00.000Z");
+  const moved = await patch(post._id, { scheduledAt: "2031-08-20T12:00:00Z" });
+  expect((await readJson<{ data: { post: { reviewBy: string } } }>(moved)).data.post.reviewBy).toBe("2031-08-09T09:00:00.000Z");
+  const draft = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2031-08-10T12:00:00Z", caption: "" });
+  expect((await patch(draft._id, { reviewBy: "2031-08-09T09:00:00Z" })).status).toBe(409);
 });

@@ -33,6 +33,8 @@ export const updatePostSchema = z.object({
   scheduledAt: scheduledAt.optional(),
   caption: caption.optional(),
   status: z.enum(STAFF_STATUSES, { error: `Status must be one of ${STAFF_STATUSES.join(", ")}.` }).optional(),
+  /** The review deadline set by hand (decision 292): a post in review keeps it whatever its time. */
+  reviewBy: dateTimeField("reviewBy").optional(),
 });
 
 const commentBody = (label: string, required: string) =>

@@ -13,8 +13,8 @@ import { Field, Input, Textarea } from "~/components/ui/input";
 import { CAPTION_MAX, CHANNEL_LABELS, dayInZone, formatClock, MEDIA_ACCEPT, STAFF_STATUSES, zonedToUtc } from "~/domain/calendar";
 import { can } from "~/domain/permissions";
 import { commentSchema, reviewSchema, updatePostSchema } from "~/domain/schemas/calendar";
-import { reviewChangesOf } from "~/models/post-approvals.server";
-import { addPostComment, addPostMedia, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
+import { reviewChangesOf, setReviewBy } from "~/models/post-approvals.server";
+import { addPostComment, addPostMedia, announcePostChange, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam, requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -75,6 +75,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
       await addPostComment(staff, postId, parsed.data.body);
       return redirectWithToast(here, { type: "success", message: "Comment added." });
+    }
+    if (intent === "review_by") {
+      const reviewBy = zonedToUtc(String(form.get("date") ?? ""), String(form.get("time") ?? ""), timeZone);
+      if (!reviewBy) return data({ error: "Please give a date and a time." }, { status: 400 });
+      await setReviewBy(postId, reviewBy);
+      await announcePostChange(postId);
+      return redirectWithToast(here, { type: "success", message: "Review deadline set." });
     }
     if (intent === "approve" || intent === "request_changes") {
       // The team's check of two_step (decision 292): another team member than the one who sent it.
@@ -146,6 +153,23 @@ export default function CalendarPost() {
                 </Form>
               ))}
             </div>
+          ) : null}
+          {post.status === "in_review" && post.reviewBy ? (
+            <Form method="post" aria-labelledby="review-by-heading" className="space-y-3 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+              <h3 id="review-by-heading" className="text-lg font-semibold text-slate-950">
+                Review deadline
+              </h3>
+              <input type="hidden" name="intent" value="review_by" />
+              <Field label="Date">
+                {(control) => <Input {...control} name="date" type="date" required defaultValue={dayInZone(post.reviewBy!, timeZone)} key={post.reviewBy} />}
+              </Field>
+              <Field label={`Time (${timeZone})`}>
+                {(control) => <Input {...control} name="time" type="time" required defaultValue={formatClock(post.reviewBy!, timeZone)} key={post.reviewBy} />}
+              </Field>
+              <Button type="submit" variant="outline">
+                Set the deadline
+              </Button>
+            </Form>
           ) : null}
           {!published ? (
             <Form
