@@ -1,5 +1,5 @@
 import { CLIENT_ROLES } from "~/domain/clients";
-import { z } from "~/domain/zod";
+import { line, z } from "~/domain/zod";
 
 import { isoDate } from "./api";
 import { emailField, nameField } from "./order";
@@ -22,7 +22,7 @@ export const inviteMemberSchema = z.object({ email: emailField, name: nameField,
 export const memberRoleSchema = z.object({ role: roleField });
 
 export const clientsQuerySchema = z.object({
-  search: z.string().max(200, "Search must be at most 200 characters.").optional(),
+  search: line(z.string().trim().max(200, "Search must be at most 200 characters."), "The search").optional(),
   page: z.coerce
     .number({ error: "page must be a whole number from 1." })
     .int("page must be a whole number from 1.")
