@@ -88,6 +88,49 @@ describe("the production server with no settings", () => {
     expect(css.headers.get("cache-control")).toContain("immutable");
   });
 
+  test("every signed-in page people live in stays within 40 KB of HTML, its icons drawn from the cached sprite", async () => {
+    const signIn = async (email: string) => {
+      const response = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password: "brandlift-demo" }),
+      });
+      return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
+    };
+    const customer = await signIn("customer@brandlift.test");
+    const team = await signIn("team@brandlift.test");
+    const pages = [
+      ...["/dashboard/services", "/dashboard/calendar", "/dashboard/messages"].map((path) => ({ path, token: customer.token })),
+      ...["/dashboard", "/dashboard/inbox", "/dashboard/orders", "/dashboard/calendar", `/dashboard/users/${customer.user._id}`].map((path) => ({
+        path,
+        token: team.token,
+      })),
+    ];
+    const sprites = new Set<string>();
+    const symbols = new Set<string>();
+    for (const { path: pathname, token } of pages) {
+      const page = await fetch(`${server.url}${pathname}`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(page.status, pathname).toBe(200);
+      const html = await page.text();
+      expect(Buffer.byteLength(html), `${pathname}: bytes of HTML`).toBeLessThanOrEqual(40 * 1024);
+      // The sidebar's links: one shared class and a reference into the sprite each, no inline paths.
+      const uses = [...html.matchAll(/<use href="(\/assets\/icons-[^"#]+\.svg)#([a-z0-9-]+)">/g)];
+      expect(uses.length, pathname).toBeGreaterThanOrEqual(8);
+      for (const [, sprite, id] of uses) {
+        sprites.add(sprite!);
+        symbols.add(id!);
+      }
+      expect(html, pathname).toContain('class="sidebar-link');
+    }
+    expect(sprites.size).toBe(1);
+    const [sprite] = [...sprites];
+    const file = await fetch(`${server.url}${sprite}`);
+    expect(file.headers.get("content-type")).toContain("image/svg+xml");
+    expect(file.headers.get("cache-control")).toContain("immutable");
+    const svg = await file.text();
+    for (const id of symbols) expect(svg, id).toContain(`<symbol id="${id}" viewBox="0 0 24 24"`);
+  });
+
   test("prints the demo sign-ins of the embedded database", () => {
     expect(server.output()).toContain("team@brandlift.test");
     expect(server.output()).toContain("customer@brandlift.test");

@@ -132,9 +132,14 @@ describe("the customer page", () => {
     type Loaded = { deleted: boolean; profile: { customer: { name: string }; purchases: unknown[]; receipts: unknown[]; notes: { body: string }[] } };
     const loaded = await readJson<Loaded>(await call(customerPage.loader, path, { auth: page(staff), params }));
     expect(loaded.profile.customer.name).toBe("Cleo Customer");
-    expect(loaded.profile.purchases).toHaveLength(1);
     expect(loaded.profile.receipts).toHaveLength(1);
     expect(loaded.deleted).toBe(false);
+    // The purchases are the Reports tab's, with what its cards show: the page does not carry them twice.
+    expect(loaded.profile.purchases).toEqual([]);
+    const tab = await readJson<{ purchases: Record<string, unknown>[] }>(await call(reportsTab.loader, path, { auth: page(staff), params }));
+    expect(tab.purchases).toHaveLength(1);
+    expect(Object.keys(tab.purchases[0]!).sort()).toEqual(["_id", "amountCents", "createdAt", "currency", "quantity", "service", "status"]);
+    expect(tab.purchases[0]!.service).toEqual({ _id: services[0]!.id, name: services[0]!.name });
 
     const tooLong = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x".repeat(5001) }) });
     expect(tooLong.status).toBe(400);

@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { ArrowRight, CreditCard, RefreshCw } from "lucide-react";
 
 import { Button, ButtonLink } from "~/components/ui/button";
+import { ArrowRight, CreditCard, RefreshCw } from "~/components/ui/icons";
 import type { Subscription } from "~/domain/billing";
 
 import { PlanCard } from "./plan-card";

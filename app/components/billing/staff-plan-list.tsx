@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import { ArrowRight } from "lucide-react";
 
 import { BriefBadge } from "~/components/brief/briefs-needed";
+import { ArrowRight } from "~/components/ui/icons";
 import type { Subscription } from "~/domain/billing";
 import { formatCents } from "~/domain/format";
 

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
-import { ArrowRight, ClipboardList } from "lucide-react";
 
 import { Badge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
+import { ArrowRight, ClipboardList } from "~/components/ui/icons";
 
 /*
  * "Brief needed": the purchases and plans whose brief is still to answer, each with its link, after

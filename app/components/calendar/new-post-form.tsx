@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
-import { Plus } from "lucide-react";
 
 import { calendarSelectClass, ChannelSelect } from "~/components/calendar/channel-select";
 import { Button } from "~/components/ui/button";
+import { Plus } from "~/components/ui/icons";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { CAPTION_MAX } from "~/domain/calendar";
 

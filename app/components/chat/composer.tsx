@@ -1,7 +1,7 @@
-import { Paperclip, SendHorizontal } from "lucide-react";
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 
 import { Button } from "~/components/ui/button";
+import { Paperclip, SendHorizontal } from "~/components/ui/icons";
 import { Textarea } from "~/components/ui/input";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { MESSAGE_MAX_LENGTH } from "~/domain/chat";

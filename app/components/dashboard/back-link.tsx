@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { ArrowLeft } from "lucide-react";
+
+import { ArrowLeft } from "~/components/ui/icons";
 
 /** The detail views' way back to their list. */
 export function BackLink({ to, children }: { to: string; children: string }) {

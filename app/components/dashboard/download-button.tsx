@@ -1,7 +1,7 @@
-import { Download } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 
 import { buttonClassName } from "~/components/ui/button";
+import { Download } from "~/components/ui/icons";
 import { Spinner } from "~/components/ui/spinner";
 import { notify } from "~/components/ui/toaster";
 

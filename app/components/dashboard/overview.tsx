@@ -1,6 +1,6 @@
 import { useLocation, useRevalidator } from "@remix-run/react";
-import { BadgeCheck, CircleDollarSign, Clock, Repeat, ShoppingBag, Users } from "lucide-react";
 
+import { BadgeCheck, CircleDollarSign, Clock, Repeat, ShoppingBag, Users } from "~/components/ui/icons";
 import { SectionError } from "~/components/ui/section-error";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatCents } from "~/domain/format";

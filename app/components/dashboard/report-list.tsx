@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import { FileText, History } from "lucide-react";
 
 import { buttonClassName } from "~/components/ui/button";
+import { FileText, History } from "~/components/ui/icons";
 import { formatFileSize } from "~/domain/format";
 import { formatDate, type ReportJson } from "~/domain/purchase";
 

@@ -1,11 +1,11 @@
 import { NavLink } from "@remix-run/react";
-import { Inbox, Paperclip } from "lucide-react";
 
 import { formatMessageTime } from "~/components/chat/message-list";
 import { UnreadCount } from "~/components/chat/unread-badge";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/components/ui/cn";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Inbox, Paperclip } from "~/components/ui/icons";
 import type { Thread } from "~/domain/inbox";
 
 /** The inbox's threads, latest message first: who, the last message, unread count, status and assignee. */

@@ -1,10 +1,10 @@
-import type { LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
 
 type EmptyStateProps = {
-  icon?: LucideIcon;
+  /** A lucide-react icon or one of the sprite's (~/components/ui/icons). */
+  icon?: ComponentType<{ className?: string }>;
   title: string;
   text?: ReactNode;
   /** A button or link, e.g. "Retry". */

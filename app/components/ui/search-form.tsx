@@ -1,8 +1,8 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { Search } from "lucide-react";
 
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
+import { Search } from "~/components/ui/icons";
 import { Input } from "~/components/ui/input";
 
 type SearchFormProps = {

@@ -1,12 +1,12 @@
-import type { LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
 
 type StatCardProps = {
   label: string;
   value: ReactNode;
-  icon?: LucideIcon;
+  /** A lucide-react icon or one of the sprite's (~/components/ui/icons). */
+  icon?: ComponentType<{ className?: string; "aria-hidden"?: boolean | "true" }>;
   className?: string;
 };
 

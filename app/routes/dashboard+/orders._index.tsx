@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Download, Filter, ShoppingCart } from "lucide-react";
 
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Download, Filter, ShoppingCart } from "~/components/ui/icons";
 import { Input, Label } from "~/components/ui/input";
 import { Pager } from "~/components/ui/pager";
 import { SectionBoundary } from "~/components/ui/section-error";

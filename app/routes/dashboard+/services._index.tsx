@@ -1,6 +1,5 @@
 import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useLocation, useRevalidator } from "@remix-run/react";
-import { ArrowRight, ShoppingBag } from "lucide-react";
 
 import { PlanOverview } from "~/components/billing/plan-overview";
 import { BriefBadge, BriefsNeeded } from "~/components/brief/briefs-needed";
@@ -8,6 +7,7 @@ import { Overview, type OverviewCounts } from "~/components/dashboard/overview";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { ArrowRight, ShoppingBag } from "~/components/ui/icons";
 import { SectionBoundary, SectionError } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
 import { can, ownerKey } from "~/domain/permissions";

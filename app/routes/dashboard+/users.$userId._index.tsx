@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { ShoppingBag, Upload } from "lucide-react";
 
 import { ReportList } from "~/components/dashboard/report-list";
 import { UploadReportModal } from "~/components/dashboard/upload-modal";
 import { Badge, StatusBadge } from "~/components/ui/badge";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { ShoppingBag, Upload } from "~/components/ui/icons";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
 import { isDeletedAccount } from "~/domain/own-data";
@@ -48,7 +48,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     userId: customer.id,
     // The books keep the purchase as it was; to staff, work nobody can receive any more reads as cancelled.
-    purchases: purchases.map(toPurchase).map((p) => (gone && isOpen(p.status) ? { ...p, status: "cancelled" as const } : p)),
+    // What each purchase's card shows, nothing more (the page carries its data to the browser).
+    purchases: purchases.map(toPurchase).map((p) => ({
+      _id: p._id,
+      amountCents: p.amountCents,
+      currency: p.currency,
+      quantity: p.quantity,
+      createdAt: p.createdAt,
+      status: gone && isOpen(p.status) ? ("cancelled" as const) : p.status,
+      service: { _id: p.service._id, name: p.service.name },
+    })),
     gone,
     reports: reports.map(toReportJson),
     deleted: deleted.map((row) => ({ id: row.id, title: row.title, deletedAt: row.deletedAt!.toISOString() })),

@@ -1,6 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
-import { Inbox, Mail, UserX } from "lucide-react";
 
 import { StaffPlanList } from "~/components/billing/staff-plan-list";
 import { OnlineBadge } from "~/components/chat/online-badge";
@@ -11,6 +10,7 @@ import { DetailTabs } from "~/components/dashboard/detail-tabs";
 import { EmailList } from "~/components/dashboard/email-list";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
+import { Inbox, Mail, UserX } from "~/components/ui/icons";
 import { SectionBoundary } from "~/components/ui/section-error";
 import type { CustomerProfileJson } from "~/domain/customer";
 import { isDeletedAccount } from "~/domain/own-data";
@@ -56,17 +56,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ),
   ]);
   if (read === null) throw pageNotFound();
-  const profile: CustomerProfileJson = read ?? {
-    customer: { _id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
-    plans: [],
-    purchases: [],
-    receipts: [],
-    totalPaid: { amountCents: 0, currency: "usd" },
-    reports: [],
-    grades: [],
-    notes: [],
-    briefs: [],
-  };
+  // The Reports tab (the child route) reads and shows the purchases and reports: not sent twice.
+  const profile: CustomerProfileJson = read
+    ? { ...read, purchases: [], reports: [] }
+    : {
+        customer: { _id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
+        plans: [],
+        purchases: [],
+        receipts: [],
+        totalPaid: { amountCents: 0, currency: "usd" },
+        reports: [],
+        grades: [],
+        notes: [],
+        briefs: [],
+      };
   return { profile, emails, client, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
