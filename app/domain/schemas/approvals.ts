@@ -20,8 +20,6 @@ export const approvalSchema = z.object({
   ),
 });
 
-export const approvalJson = approvalSchema;
-
 export const revisionJson = z.object({
   n: z.number().int(),
   caption: z.string(),

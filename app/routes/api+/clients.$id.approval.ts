@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { APPROVAL_MESSAGES } from "~/domain/approvals";
 import { statusData } from "~/domain/schemas/api";
-import { approvalJson, approvalSchema } from "~/domain/schemas/approvals";
+import { approvalSchema } from "~/domain/schemas/approvals";
 import { getApprovalFor, setApproval } from "~/models/post-approvals.server";
 import { apiRoute, uuidParam } from "~/web/api.server";
 
@@ -13,7 +13,7 @@ import { apiRoute, uuidParam } from "~/web/api.server";
  */
 
 const params = z.object({ id: uuidParam(APPROVAL_MESSAGES.clientNotFound) });
-const response = statusData(z.object({ approval: approvalJson }));
+const response = statusData(z.object({ approval: approvalSchema }));
 
 export const loader = apiRoute(
   {
