@@ -78,7 +78,8 @@ export function MemberList({
             : null;
           return (
             <li key={member._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="client-member">
-              <div className="min-w-0 flex-1">
+              {/* Phones: the member's actions go under their name and address. */}
+              <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
                 <p className="flex flex-wrap items-center gap-2">
                   <span className="font-semibold break-words text-slate-950">{member.name}</span>
                   <Badge tone={member.role === "owner" ? "brand" : "neutral"}>{CLIENT_ROLE_LABELS[member.role]}</Badge>
@@ -97,7 +98,7 @@ export function MemberList({
                 {lastOwner ? <p className="mt-1 text-sm text-slate-700">You are the only owner: make someone else an owner before you can leave.</p> : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                {canManage && managing !== member._id ? (
+                {canManage && managing !== member._id && !lastOwner ? (
                   <Link to={`?member=${member._id}`} preventScrollReset className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
                     Change role{me ? null : " or remove"}
                     <span className="sr-only"> of {member.name}</span>

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { ClientNameForm, InviteMemberForm, MemberList, OwnRole, type CompanyAction } from "~/components/company/team-page";
 import { SectionBoundary } from "~/components/ui/section-error";
@@ -124,6 +124,8 @@ export default function CompanyPage() {
 
 function CompanyView({ client, role, members, meId, canManage, managing, owners }: CompanyData) {
   const actionData = useActionData<typeof action>() as CompanyAction | undefined;
+  // A new page (the redirect after a sent invitation) starts with empty forms.
+  const { key } = useLocation();
   return (
     <section aria-labelledby="company-heading" className="space-y-6">
       <div className="space-y-1">
@@ -136,7 +138,7 @@ function CompanyView({ client, role, members, meId, canManage, managing, owners 
         <OwnRole role={role} />
       </div>
       <MemberList members={members} meId={meId} canManage={canManage} managing={managing} owners={owners} actionData={actionData} />
-      {canManage ? <InviteMemberForm actionData={actionData} /> : null}
+      {canManage ? <InviteMemberForm key={key} actionData={actionData} /> : null}
       {canManage ? <ClientNameForm name={client.name} actionData={actionData} /> : null}
     </section>
   );
