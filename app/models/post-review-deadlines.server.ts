@@ -14,8 +14,8 @@ import { issueReviewLink } from "./review-links.server";
 import { emitPostStatusEvent } from "./webhooks.server";
 
 /*
- * Review deadlines (decision 292): a recurring job, every minute, reminds the client's approvers 24
- * hours before a post's `reviewBy` and at it; at it the post is overdue, the client's owners and the
+ * Review deadlines (decision 292): a recurring job, every minute, tells the client's approvers of a
+ * post that reached them (within a minute), reminds them 24 hours before its `reviewBy` and at it; at it the post is overdue, the client's owners and the
  * team member who sent it are told, and under `onDeadline:"approve"` it is approved (an audit entry
  * says so). Each (post, kind, deadline) is claimed by inserting its post_review_reminders row in the
  * transaction that stores its e-mails: one node wins, however many run the job, and a failed run
@@ -29,41 +29,43 @@ const cm = schema.clientMembers;
 const a = schema.postApprovals;
 const reminders = schema.postReviewReminders;
 
-type Kind = "before" | "due";
+/** "sent": the post reached the client (within a minute); "before": 24 hours ahead; "due": the deadline. */
+type Kind = "sent" | "before" | "due";
 const BATCH = 100;
 const SWEEP_MS = 60 * 1000;
 
 interface Due {
   postId: string;
   reviewBy: Date;
+  /** What the claim is keyed on besides the post and kind: the deadline, or for "sent" when it was sent. */
+  key: Date;
 }
 
 async function duePosts(kind: Kind, now: Date): Promise<Due[]> {
   const until = kind === "before" ? new Date(now.getTime() + REMINDER_AHEAD_MS) : now;
+  const key = kind === "sent" ? r.sentAt : r.reviewBy;
   const rows = await db
-    .select({ postId: r.postId, reviewBy: r.reviewBy })
+    .select({ postId: r.postId, reviewBy: r.reviewBy, key })
     .from(r)
     .innerJoin(p, eq(p.id, r.postId))
     .where(
       and(
-        sql`${r.stage} is not null`,
+        kind === "sent" ? sql`${r.stage} = 'client'` : sql`${r.stage} is not null`,
         eq(p.status, "in_review"),
-        lte(r.reviewBy, until),
+        kind === "sent" ? undefined : lte(r.reviewBy, until),
         kind === "before" ? gt(r.reviewBy, now) : undefined,
-        sql`not exists (select 1 from ${reminders} where ${reminders.postId} = ${r.postId} and ${reminders.kind} = ${kind} and ${reminders.reviewBy} = ${r.reviewBy})`,
+        // A post sent inside the last 24 hours before its deadline had its notice: no reminder on top.
+        kind === "before" ? sql`${r.sentAt} < ${r.reviewBy} - interval '24 hours'` : undefined,
+        sql`not exists (select 1 from ${reminders} where ${reminders.postId} = ${r.postId} and ${reminders.kind} = ${kind} and ${reminders.reviewBy} = ${key})`,
       ),
     )
     .limit(BATCH);
-  return rows.flatMap((row) => (row.reviewBy ? [{ postId: row.postId, reviewBy: row.reviewBy }] : []));
+  return rows.flatMap((row) => (row.reviewBy && row.key ? [{ postId: row.postId, reviewBy: row.reviewBy, key: row.key }] : []));
 }
 
 /** Inserting the row claims the reminder: false when another run has it (or had it) already. */
 async function claim(tx: Tx, kind: Kind, due: Due): Promise<boolean> {
-  const rows = await tx
-    .insert(reminders)
-    .values({ postId: due.postId, kind, reviewBy: due.reviewBy })
-    .onConflictDoNothing()
-    .returning({ postId: reminders.postId });
+  const rows = await tx.insert(reminders).values({ postId: due.postId, kind, reviewBy: due.key }).onConflictDoNothing().returning({ postId: reminders.postId });
   return rows.length > 0;
 }
 
@@ -89,6 +91,12 @@ const describe = (post: { channel: keyof typeof CHANNEL_LABELS; scheduledAt: Dat
 
 type AfterCommit = () => Promise<void>;
 
+const TITLES: Record<Kind, string> = {
+  sent: "A post waits for your review",
+  before: "A post waits for your review until tomorrow",
+  due: "A post's review deadline is now",
+};
+
 /**
  * One claimed reminder or deadline, in its transaction: `post_review` notifications to the approvers
  * who have not decided (each with their own review link), at the deadline `post_overdue` ones to the
@@ -111,11 +119,11 @@ async function handle(tx: Tx, kind: Kind, due: Due): Promise<{ approved: boolean
         [member.id],
         {
           kind: "post_review",
-          title: kind === "before" ? "A post waits for your review until tomorrow" : "A post's review deadline is now",
+          title: TITLES[kind],
           body:
-            kind === "before"
-              ? `Please approve ${about}, or tell us what to change, by ${deadline}.${caption}`
-              : `The review deadline of ${about} is ${deadline}. Please approve it or tell us what to change.${caption}`,
+            kind === "due"
+              ? `The review deadline of ${about} is ${deadline}. Please approve it or tell us what to change.${caption}`
+              : `Please approve ${about}, or tell us what to change, by ${deadline}.${caption}`,
           url: link,
         },
         tx,
@@ -123,7 +131,7 @@ async function handle(tx: Tx, kind: Kind, due: Due): Promise<{ approved: boolean
       told.push(notice.afterCommit);
     }
   }
-  if (kind === "before") return { approved: false, told };
+  if (kind !== "due") return { approved: false, told };
   const approval = await approvalOf(post.customerId, tx);
   const autoApprove = approval.onDeadline === "approve" && review.stage === "client";
   await tx.update(r).set({ overdueAt: new Date() }).where(eq(r.postId, post.id));
@@ -172,7 +180,7 @@ async function handle(tx: Tx, kind: Kind, due: Due): Promise<{ approved: boolean
 /** One run: the reminders due 24 hours ahead, then the deadlines reached. Answers what it did. */
 export async function runReviewDeadlines(now = new Date()): Promise<{ reminded: number; due: number; approved: number }> {
   const counts = { reminded: 0, due: 0, approved: 0 };
-  for (const kind of ["before", "due"] as const) {
+  for (const kind of ["sent", "before", "due"] as const) {
     for (const due of await duePosts(kind, now)) {
       try {
         const done = await db.transaction(async (tx) => {
@@ -181,7 +189,7 @@ export async function runReviewDeadlines(now = new Date()): Promise<{ reminded: 
         });
         if (done === null) continue;
         for (const afterCommit of done.told) await afterCommit();
-        counts[kind === "before" ? "reminded" : "due"]++;
+        counts[kind === "due" ? "due" : "reminded"]++;
         if (done.approved) counts.approved++;
         if (kind === "due") await announcePostChange(due.postId);
       } catch (error) {
