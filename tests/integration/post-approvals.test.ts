@@ -7,7 +7,7 @@ import { ReviewSummary } from "~/components/calendar/review-summary";
 import type { ClientRole } from "~/domain/clients";
 import type { Actor } from "~/domain/permissions";
 import { reviewChangesOf } from "~/models/post-approvals.server";
-import { runReviewDeadlines } from "~/models/post-review-deadlines.server";
+import { runReviewDeadlines, startReviewDeadlineSweep } from "~/models/post-review-deadlines.server";
 import { addPostMedia, createPost, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import * as approvalApi from "~/routes/api+/clients.$id.approval";
 import * as postApi from "~/routes/api+/posts.$id";
@@ -17,6 +17,7 @@ import * as calendarPage from "~/routes/dashboard+/calendar";
 import * as approvalPage from "~/routes/dashboard+/users.$userId.approval";
 import * as reviewPage from "~/routes/review.$token";
 import { db, schema } from "~/utils/db.server";
+import { jobCounts, JobEngine } from "~/utils/jobs.server";
 
 import { callRoute } from "../support/call-route";
 import { call, readJson } from "../support/dashboard-helpers";
@@ -471,4 +472,28 @@ test("staff set a review deadline by hand (PATCH reviewBy): a new time no longer
   expect((await readJson<{ data: { post: { reviewBy: string } } }>(moved)).data.post.reviewBy).toBe("2031-08-09T09:00:00.000Z");
   const draft = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2031-08-10T12:00:00Z", caption: "" });
   expect((await patch(draft._id, { reviewBy: "2031-08-09T09:00:00Z" })).status).toBe(409);
+});
+
+test("the review-deadlines job on two nodes' engines: enqueued once a minute, the notice sent once", async () => {
+  const stop = startReviewDeadlineSweep();
+  const nodeA = new JobEngine();
+  const nodeB = new JobEngine();
+  try {
+    const staff = await createAccount({ role: "team" });
+    const { owner, members } = await client("Engine Co", ["approver"]);
+    await sentPost(staff, owner.id, new Date(Date.now() + 5 * 24 * HOUR).toISOString());
+    await Promise.all([nodeA.poll(), nodeB.poll()]);
+    const later = new Date(Date.now() + 60_000);
+    await Promise.all([nodeA.enqueueRecurring(later), nodeB.enqueueRecurring(later)]);
+    await Promise.all([nodeA.runDue(), nodeB.runDue()]);
+    const notices = await db.select().from(schema.notifications).where(eq(schema.notifications.userId, members[0]!.id));
+    expect(notices.map((notice) => [notice.kind, notice.title])).toEqual([["post_review", "A post waits for your review"]]);
+    expect(notices[0]!.url).toMatch(/\/review\/[\w-]+\.[\w-]+$/);
+    const runs = (await jobCounts()).filter((row) => row.kind === "review-deadlines");
+    expect(runs.reduce((sum, row) => sum + row.count, 0)).toBe(2);
+  } finally {
+    stop();
+    await nodeA.stop();
+    await nodeB.stop();
+  }
 });
