@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { TIME_ZONES } from "./time-zones";
+
 /*
  * Notifications (docs/decisions/289): what a person is told, stored and shown under the bell, and
  * how each kind reaches them by e-mail (decision 290).
@@ -63,18 +65,7 @@ export const NOTIFICATION_MESSAGES = {
   badUnsubscribe: "This unsubscribe link is not valid. Change your e-mail choices on your notification settings page.",
 } as const;
 
-/** Whether the runtime knows the zone (IANA names, as Intl reads them). */
-export function isTimeZone(value: string) {
-  if (!value || value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export const timeZoneSchema = z.string().trim().refine(isTimeZone, NOTIFICATION_MESSAGES.badTimeZone);
+const timeZoneSchema = z.enum(TIME_ZONES, { error: NOTIFICATION_MESSAGES.badTimeZone });
 
 const choiceSchema = z.enum(EMAIL_CHOICES, { error: NOTIFICATION_MESSAGES.badChoice });
 

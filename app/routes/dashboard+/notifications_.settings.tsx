@@ -6,7 +6,15 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@
 import { FormAlert } from "~/components/auth/auth-layout";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
-import { EMAIL_CHOICES, NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, notificationSettingsFormSchema, type EmailChoice } from "~/domain/notifications";
+import {
+  EMAIL_CHOICES,
+  NOTIFICATION_KIND_LABELS,
+  NOTIFICATION_KINDS,
+  notificationSettingsFormSchema,
+  TIME_ZONES,
+  type EmailChoice,
+} from "~/domain/notifications";
+import { TIME_ZONES } from "~/domain/time-zones";
 import { notificationSettingsOf, updateNotificationSettings } from "~/models/notifications.server";
 import { requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -35,11 +43,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast("/dashboard/notifications/settings", { type: "success", message: "E-mail choices saved." });
 }
 
-/** Every zone the runtime knows (the same list on the server and in the browser), UTC first. */
-const timeZones = (current: string) => {
-  const zones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
-  return zones.includes(current) ? zones : [current, ...zones];
-};
+/** Every zone the runtime knows, and the person's own if it is not among them. */
+const timeZones = (current: string): readonly string[] => ((TIME_ZONES as readonly string[]).includes(current) ? TIME_ZONES : [current, ...TIME_ZONES]);
 
 export default function NotificationSettingsPage() {
   const settings = useLoaderData<typeof loader>();
