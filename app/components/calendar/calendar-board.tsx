@@ -96,6 +96,7 @@ export function CalendarBoard({
                           {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
                           {staff ? ` · ${post.customer.name}` : ""}
                         </span>
+                        {post.overdue ? <span className="block font-bold text-red-800 uppercase">Review overdue</span> : null}
                         {post.caption.trim() ? (
                           <span data-testid="chip-caption" className="line-clamp-2 font-normal break-words opacity-85">
                             {captionStart(post.caption)}
