@@ -29,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const identity = await requireIdentity(request);
   if (!can(identity.user, "area:customer")) throw new Response("Staff answer customers from the inbox.", { status: 403 });
+  if (!can(identity.user, "chat:read-conversation", { ownerId: ownerKey(identity.user) })) throw new Response(ROLE_REFUSED, { status: 403 });
   const refused = await sendMessageForm(identity, request, supportRoomId(ownerKey(identity.user)));
   if (refused) return data({ error: refused.error, draft: refused.text }, { status: refused.status });
   return redirect("/dashboard/messages");
