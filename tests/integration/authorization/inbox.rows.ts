@@ -120,7 +120,6 @@ export const rows: AuthorizationRow[] = [
     path: "/dashboard/messages",
     note: "the message form: always the customer's own thread",
     needs: "chat",
-    refused: 404,
     body: messageForm,
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/messages" }, team: 403 }),
   },
