@@ -497,3 +497,13 @@ test("the review-deadlines job on two nodes' engines: enqueued once a minute, th
     await nodeB.stop();
   }
 });
+
+test("the calendar offers the review forms only to those whose role covers approving", async () => {
+  const { members } = await client("Forms Co", ["approver", "member"]);
+  const asMember = async (account: Account) =>
+    (await callRoute(calendarPage.loader, new Request(`${BASE_URL}/dashboard/calendar`, { headers: { Cookie: account.cookie } }))).data as {
+      mayReview: boolean;
+    };
+  expect((await asMember(members[0]!)).mayReview).toBe(true);
+  expect((await asMember(members[1]!)).mayReview).toBe(false);
+});

@@ -21,6 +21,7 @@ export function PostCard({
   error,
   editLink = true,
   changes,
+  mayReview = true,
 }: {
   post: PostJson;
   timeZone: string;
@@ -29,6 +30,8 @@ export function PostCard({
   editLink?: boolean;
   /** The words changed since the last decision, when it was edited since. */
   changes?: ReviewChangesView;
+  /** Whether the viewer's role covers approving (a client's member without it sees no review forms). */
+  mayReview?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = (intent: string) =>
@@ -92,7 +95,7 @@ export function PostCard({
           {error}
         </p>
       ) : null}
-      {post.status === "in_review" && (viewer === "user" ? post.stage !== "team" : post.stage === "team") ? (
+      {mayReview && post.status === "in_review" && (viewer === "user" ? post.stage !== "team" : post.stage === "team") ? (
         <div className="space-y-3 rounded-xl bg-amber-50 p-3">
           <Form method="post" preventScrollReset>
             <input type="hidden" name="postId" value={post._id} />

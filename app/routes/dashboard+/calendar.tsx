@@ -54,7 +54,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { from: _from, to: _to, ...shown } = window;
   // What changed since each post's last decision (decision 294), for both sides.
   const changes = await reviewChangesOf(posts.map((post) => post._id));
-  return { staff, timeZone, window: shown, posts, changes, customers, quota, calendarLink, filter: { customerId: customerId ?? "", status: status ?? "" } };
+  const mayReview = staff || can(user, "post:review", { ownerId: ownerKey(user) });
+  return {
+    staff,
+    mayReview,
+    timeZone,
+    window: shown,
+    posts,
+    changes,
+    customers,
+    quota,
+    calendarLink,
+    filter: { customerId: customerId ?? "", status: status ?? "" },
+  };
 }
 
 const reply = (postId: string, error: string, status = 400) => data({ postId, error }, { status });
@@ -115,7 +127,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Calendar() {
-  const { staff, timeZone, window, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const { staff, mayReview, timeZone, window, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   useLivePosts(timeZone);
   const keep = new URLSearchParams({
@@ -222,6 +234,7 @@ export default function Calendar() {
                   viewer={staff ? "team" : "user"}
                   error={failed?.postId === post._id ? failed.error : undefined}
                   changes={changes[post._id]}
+                  mayReview={mayReview}
                 />
               </li>
             ))}
