@@ -6,14 +6,7 @@ import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@
 import { FormAlert } from "~/components/auth/auth-layout";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/input";
-import {
-  EMAIL_CHOICES,
-  NOTIFICATION_KIND_LABELS,
-  NOTIFICATION_KINDS,
-  notificationSettingsFormSchema,
-  TIME_ZONES,
-  type EmailChoice,
-} from "~/domain/notifications";
+import { EMAIL_CHOICES, NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, notificationSettingsFormSchema, type EmailChoice } from "~/domain/notifications";
 import { TIME_ZONES } from "~/domain/time-zones";
 import { notificationSettingsOf, updateNotificationSettings } from "~/models/notifications.server";
 import { requireUser } from "~/web/auth.server";
