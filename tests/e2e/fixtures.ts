@@ -48,6 +48,8 @@ export const ACCOUNTS = {
   calendarNoJs: { email: "calendar-nojs@e2e.test", name: "Nina Calendar", role: "user" },
   // The delivery story (tests/e2e/delivery.spec.ts): staff who read a new buyer's brief and send them posts.
   deliveryStaff: { email: "delivery-staff@e2e.test", name: "Dev Delivery", role: "team" },
+  // Client teams (tests/e2e/company.spec.ts): an owner who invites colleagues on the Team page.
+  companyOwner: { email: "company-owner@e2e.test", name: "Coral Company", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
 
