@@ -18,6 +18,7 @@ import * as approvalPage from "~/routes/dashboard+/users.$userId.approval";
 import * as reviewPage from "~/routes/review.$token";
 import { db, schema } from "~/utils/db.server";
 import { jobCounts, JobEngine } from "~/utils/jobs.server";
+import { redactUrl } from "~/utils/logger.server";
 
 import { callRoute } from "../support/call-route";
 import { call, readJson } from "../support/dashboard-helpers";
@@ -506,4 +507,10 @@ test("the calendar offers the review forms only to those whose role covers appro
     };
   expect((await asMember(members[0]!)).mayReview).toBe(true);
   expect((await asMember(members[1]!)).mayReview).toBe(false);
+});
+
+test("a review link is kept out of the logs like a calendar feed", () => {
+  expect(redactUrl("/review/secret.signature")).toBe("/review/[redacted]");
+  expect(redactUrl("https://app.example/review/secret.signature/media/x")).toBe("https://app.example/review/[redacted]/media/x");
+  expect(redactUrl("/dashboard/review/kept")).toBe("/dashboard/review/kept");
 });
