@@ -116,28 +116,31 @@ export async function deleteWebhook(actor: { id: string }, id: string) {
  * (a second emit with the same key stores nothing). Answers the event id, or null when it already was.
  */
 export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<string, unknown>, options: { onceKey?: string } = {}): Promise<string | null> {
-  const [event] = await tx
-    .insert(e)
-    .values({ type, data, onceKey: options.onceKey ?? null })
-    .onConflictDoNothing()
-    .returning({ id: e.id, createdAt: e.createdAt });
-  if (!event) return null;
-  const body = JSON.stringify({ id: event.id, type, createdAt: event.createdAt.toISOString(), data });
-  const hooks = await tx
-    .select({ id: w.id })
-    .from(w)
-    .where(and(eq(w.active, true), sql`${type} = any(${w.events})`));
-  const rows =
-    hooks.length === 0
-      ? []
-      : await tx
-          .insert(d)
-          .values(hooks.map((hook) => ({ webhookId: hook.id, eventId: event.id, requestBody: body, nextAttemptAt: event.createdAt })))
-          .returning({ id: d.id });
+  // One statement (a chat message's send path counts its round trips, decision 135): the event and a
+  // delivery for each webhook that is on and wants it. The id and time are ours, so the body is too.
+  const id = crypto.randomUUID();
+  const createdAt = new Date();
+  const body = JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
+  const result = (await tx.execute(sql`
+    with event as (
+      insert into ${e} (id, type, data, once_key, created_at)
+      values (${id}::uuid, ${type}, ${JSON.stringify(data)}::jsonb, ${options.onceKey ?? null}, ${createdAt.toISOString()}::timestamptz)
+      on conflict do nothing
+      returning id)
+    insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
+    select ${w.id}, event.id, ${body}, ${createdAt.toISOString()}::timestamptz from ${w}, event
+    where ${w.active} and ${type} = any(${w.events})
+    returning id`)) as unknown as { rows?: { id: string }[] } | { id: string }[];
+  const rows = Array.isArray(result) ? result : (result.rows ?? []);
+  if (rows.length === 0 && options.onceKey) {
+    // No delivery: was the event itself stored, or was it already there (the once key)?
+    const [stored] = await tx.select({ id: e.id }).from(e).where(eq(e.id, id));
+    if (!stored) return null;
+  }
   for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 }, { tx: tx as Tx });
   // The job loop looks at once rather than at its next poll: a delivery starts within a second.
   if (rows.length > 0) setTimeout(() => jobs.kick(), 50).unref();
-  return event.id;
+  return id;
 }
 
 /*
