@@ -186,10 +186,14 @@ export async function notifyOfMessage(
   const body = excerpt(message.message);
   if (sender?.role === "team") {
     const members = await membersWho(thread.customerId, "chat");
-    await notify(
-      members.map((member) => member.id),
-      { kind: "message", title: `New message from ${message.senderId.name}`, body, url: "/dashboard/messages", instantEmail: false },
-    );
+    // A customer not yet moved into a client of one is their own client's only member.
+    await notify(members.length > 0 ? members.map((member) => member.id) : [thread.customerId], {
+      kind: "message",
+      title: `New message from ${message.senderId.name}`,
+      body,
+      url: "/dashboard/messages",
+      instantEmail: false,
+    });
     return;
   }
   const recipients = thread.assigneeId ? [thread.assigneeId] : await staffIds();

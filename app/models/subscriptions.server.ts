@@ -326,16 +326,13 @@ export async function sendPaymentFailedEmail(subscription: SubscriptionRow) {
   const billing = subscription.userId ? await membersWho(subscription.userId, "billing") : [];
   const plan = await planFor(subscription.planId);
   // The billing members' bell (docs/decisions/289); their e-mail follows their choice for billing.
-  await notify(
-    billing.map((member) => member.id),
-    {
-      kind: "billing",
-      title: `Payment failed for your ${plan.name} plan`,
-      body: "Update your card to keep your plan running.",
-      url: "/dashboard/billing",
-      instantEmail: false,
-    },
-  ).catch((error: unknown) => logger.error({ err: error, subscriptionId: subscription.id }, "could not store the payment-failed notifications"));
+  await notify(billing.length > 0 ? billing.map((member) => member.id) : subscription.userId ? [subscription.userId] : [], {
+    kind: "billing",
+    title: `Payment failed for your ${plan.name} plan`,
+    body: "Update your card to keep your plan running.",
+    url: "/dashboard/billing",
+    instantEmail: false,
+  }).catch((error: unknown) => logger.error({ err: error, subscriptionId: subscription.id }, "could not store the payment-failed notifications"));
   for (const person of billing) {
     if ((await notificationSettingsOf(person.id)).email.billing === "instant") await sendPaymentFailed(subscription, plan.name, person);
   }
