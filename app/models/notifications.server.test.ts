@@ -5,13 +5,14 @@ import { encodeCursor } from "~/domain/notifications";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/api+/account.notifications";
 import { loader as listLoader } from "~/routes/api+/notifications";
 import { action as readAction } from "~/routes/api+/notifications.read";
+import { action as pageAction, loader as pageLoader } from "~/routes/dashboard+/notifications";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe.$token";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { unsubscribeToken } from "~/utils/unsubscribe-links.server";
 
 import { callRoute } from "../../tests/support/call-route";
-import { bearerFor, createAccount, createTestUser } from "../../tests/support/factories";
+import { bearerFor, createAccount, createTestUser, sessionCookieFor } from "../../tests/support/factories";
 import { readOutbox } from "../../tests/support/outbox";
 import { formRequest, jsonRequest } from "../../tests/support/requests";
 import {
@@ -99,6 +100,29 @@ describe("notify", () => {
     ).rejects.toThrow("the change failed");
     expect(await unreadCount(user.id)).toBe(0);
     expect(await emailsTo(user.id)).toHaveLength(0);
+  });
+});
+
+describe("the notifications page", () => {
+  test("shows 20 at a time with a link to older ones, and marks one and then all read with plain forms", async () => {
+    const user = await createTestUser();
+    for (let i = 1; i <= 25; i++) await notify([user.id], { kind: "order", title: `Order ${i}`, url: "/dashboard/orders" });
+    const cookie = await sessionCookieFor(user.id);
+    const first = await callRoute(pageLoader, new Request("http://localhost/dashboard/notifications", { headers: { Cookie: cookie } }));
+    expect(first.data.notifications).toHaveLength(20);
+    expect(first.data.unread).toBe(25);
+    const older = await callRoute(
+      pageLoader,
+      new Request(`http://localhost/dashboard/notifications?before=${first.data.next}`, { headers: { Cookie: cookie } }),
+    );
+    expect(older.data.notifications.map((item: { title: string }) => item.title)).toEqual(["Order 5", "Order 4", "Order 3", "Order 2", "Order 1"]);
+    expect(older.data.next).toBeNull();
+
+    const one = await callRoute(pageAction, formRequest("/dashboard/notifications", { id: first.data.notifications[0]._id }, { Cookie: cookie }));
+    expect(one.location).toBe("/dashboard/notifications");
+    expect(await unreadCount(user.id)).toBe(24);
+    await callRoute(pageAction, formRequest("/dashboard/notifications", { all: "1" }, { Cookie: cookie }));
+    expect(await unreadCount(user.id)).toBe(0);
   });
 });
 

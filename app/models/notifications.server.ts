@@ -278,8 +278,8 @@ export async function unreadCount(userId: string): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-/** A page of a person's notifications, newest first (50), after the cursor `before` when given. */
-export async function listNotifications(userId: string, options: { unread?: boolean; before?: { createdAt: Date; id: string } | null } = {}) {
+/** A page of a person's notifications, newest first (50 unless `limit`), after the cursor `before` when given. */
+export async function listNotifications(userId: string, options: { unread?: boolean; before?: { createdAt: Date; id: string } | null; limit?: number } = {}) {
   const before = options.before;
   const rows = await db
     .select({ id: n.id, kind: n.kind, title: n.title, body: n.body, url: n.url, readAt: n.readAt, createdAt: n.createdAt })
@@ -292,7 +292,7 @@ export async function listNotifications(userId: string, options: { unread?: bool
       ),
     )
     .orderBy(desc(n.createdAt), desc(n.id))
-    .limit(NOTIFICATIONS_PAGE_SIZE);
+    .limit(options.limit ?? NOTIFICATIONS_PAGE_SIZE);
   return rows.map(toJson);
 }
 
