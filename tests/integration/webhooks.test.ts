@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type WebhookDelivery } from "~/domain/webhooks";
 import { emitDuePosts } from "~/models/post-due.server";
+import { createPost, updatePost } from "~/models/posts.server";
 import { emitEvent, sendWebhooksWith } from "~/models/webhooks.server";
 import * as webhooksRoute from "~/routes/api+/webhooks";
 import * as webhookRoute from "~/routes/api+/webhooks.$id";
@@ -302,5 +303,23 @@ describe("webhooks", () => {
     const tampered = await call(postMediaRoute.loader, link.pathname + link.search.replace("sig=", "sig=x"), { params: { mediaId: media!.id } });
     expect(tampered.status).toBe(404);
     expect((await deliveriesOf(staff, webhook._id)).map((d) => d.event)).toEqual(["post.due"]);
+  });
+
+  test("a post sent for review is announced from the change itself (post.review_requested), once", async () => {
+    received.length = 0;
+    answer = 200;
+    const staff = await createAccount("team");
+    const customer = await createAccount("user");
+    const { webhook } = await createWebhook(staff, ["post.review_requested"]);
+    const post = await createPost(staff.user, { customerId: customer.id, channel: "linkedin", scheduledAt: "2030-06-12T10:00:00Z", caption: "Hiring news" });
+    expect(await deliveriesOf(staff, webhook._id)).toEqual([]);
+    await updatePost(staff.user, post._id, { status: "in_review" });
+    await node.runDue();
+    expect(received.map((r) => JSON.parse(r.body) as { type: string; data: { post: Record<string, unknown> } })).toEqual([
+      expect.objectContaining({
+        type: "post.review_requested",
+        data: { post: expect.objectContaining({ _id: post._id, clientId: customer.id, caption: "Hiring news", status: "in_review" }) },
+      }),
+    ]);
   });
 });
