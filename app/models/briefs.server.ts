@@ -425,6 +425,7 @@ async function sendReminder(reminder: ClaimedReminder) {
 async function sendReminderTo(row: { email: string; name: string }, title: string, reminder: ClaimedReminder) {
   await sendEmail({
     to: row.email,
+    category: "brief_needed",
     subject: `We still need your brief for ${title}`,
     heading: "Tell us about your project",
     paragraphs: [

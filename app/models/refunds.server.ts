@@ -320,6 +320,7 @@ export async function sendRefundEmail(order: Order, amountCents: number) {
   try {
     await sendEmail({
       to: order.email,
+      category: "billing",
       subject,
       heading: full ? "Your order has been refunded" : "We have refunded part of your order",
       paragraphs: [
