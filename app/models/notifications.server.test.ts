@@ -5,6 +5,7 @@ import { encodeCursor } from "~/domain/notifications";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/api+/account.notifications";
 import { loader as listLoader } from "~/routes/api+/notifications";
 import { action as readAction } from "~/routes/api+/notifications.read";
+import { loader as layoutLoader } from "~/routes/dashboard+/_layout";
 import { action as pageAction, loader as pageLoader } from "~/routes/dashboard+/notifications";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe.$token";
 import { db, schema } from "~/utils/db.server";
@@ -123,6 +124,14 @@ describe("the notifications page", () => {
     expect(await unreadCount(user.id)).toBe(24);
     await callRoute(pageAction, formRequest("/dashboard/notifications", { all: "1" }, { Cookie: cookie }));
     expect(await unreadCount(user.id)).toBe(0);
+  });
+
+  test("every dashboard page's layout carries the bell's unread count", async () => {
+    const user = await createTestUser();
+    await notify([user.id], { kind: "billing", title: "Payment failed", url: "/dashboard/receipts" });
+    await notify([user.id], { kind: "report_ready", title: "New report", url: "/dashboard/reports" });
+    const layout = await callRoute(layoutLoader, new Request("http://localhost/dashboard/services", { headers: { Cookie: await sessionCookieFor(user.id) } }));
+    expect(layout.data.notifications).toBe(2);
   });
 });
 
