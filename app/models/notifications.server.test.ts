@@ -16,6 +16,7 @@ import { callRoute } from "../../tests/support/call-route";
 import { bearerFor, createAccount, createTestUser, sessionCookieFor } from "../../tests/support/factories";
 import { readOutbox } from "../../tests/support/outbox";
 import { formRequest, jsonRequest } from "../../tests/support/requests";
+import { notifyCustomerOfReply } from "./chat.server";
 import {
   listNotifications,
   markNotificationsRead,
@@ -89,6 +90,15 @@ describe("notify", () => {
     expect(await emailsTo(daily.id)).toHaveLength(0);
     expect(await emailsTo(off.id)).toHaveLength(0);
     expect(await unreadCount(off.id)).toBe(1);
+  });
+
+  test("a chat reply's own e-mail goes only to a member whose choice for messages is instant", async () => {
+    const [instant, daily] = await Promise.all([createTestUser(), createTestUser()]);
+    await updateNotificationSettings(daily.id, { email: { message: "daily" } });
+    expect(await notifyCustomerOfReply(instant.id, "Sam Staff")).toBe(true);
+    expect(await notifyCustomerOfReply(daily.id, "Sam Staff")).toBe(false);
+    expect(readOutbox(instant.email).map((email) => email.subject)).toEqual(["You have a new message from BrandLift"]);
+    expect(readOutbox(daily.email)).toEqual([]);
   });
 
   test("inside a transaction that rolls back, nothing is stored and nothing is sent", async () => {
