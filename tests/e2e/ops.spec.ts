@@ -105,7 +105,13 @@ test("refund half of an order from its page: revenue and this month's bar drop b
 });
 
 async function colleaguePage(browser: Browser) {
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${E2E_PORT}`, extraHTTPHeaders: { "X-Forwarded-For": "10.201.0.2" } });
+  // A browser of their own: without `storageState` the context would carry the staff's sign-in, and a
+  // sign-in ends the session its browser had (no fixation), signing the staff member out.
+  const context = await browser.newContext({
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { "X-Forwarded-For": "10.201.0.2" },
+  });
   return context.newPage();
 }
 
