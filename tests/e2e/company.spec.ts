@@ -54,7 +54,9 @@ test("an owner invites an approver, who sets a password and sees the work but no
     )
     .toContain("/reset-password?token=");
 
+  // A browser of the approver's own, signed in as nobody.
   const context = await browser.newContext({
+    storageState: { cookies: [], origins: [] },
     javaScriptEnabled: js,
     viewport: { width: 1280, height: 900 },
     extraHTTPHeaders: { "X-Forwarded-For": "10.250.0.95" },
