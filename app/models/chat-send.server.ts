@@ -110,11 +110,13 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
     service: row.serviceId ? { _id: row.serviceId, name: row.serviceName! } : null,
   };
   chatMessages.inc({ type: message.messageType });
-  // The message is one statement of its own (decision 135): its event follows it at once.
-  await emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
-    logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
+  // The message is one statement of its own (decision 135), and its answer waits for nothing else:
+  // its webhook event and the other side's bell (decision 289) follow it, after the answer.
+  afterResponse("message.created event", () =>
+    emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
+      logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
+    ),
   );
-  // The other side's bell (docs/decisions/289), after the answer: never in the send's way.
   if (row.threadId && input.customerId) {
     const thread = { customerId: input.customerId, assigneeId: row.assigneeId };
     afterResponse("message notification", () => notifyOfMessage(message, thread));

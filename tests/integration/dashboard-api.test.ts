@@ -114,6 +114,8 @@ describe("users API", () => {
         email: "alice.shape@dash.test",
         role: "user",
         createdAt: alice.user.createdAt.toISOString(),
+        // Each account names its client (a client of one: its own id and name).
+        client: { _id: alice.user.id, name: "Alice Shape" },
       },
     ]);
     for (const query of ["limit=0", "limit=101", "page=0", "page=abc"]) {

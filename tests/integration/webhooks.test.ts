@@ -13,6 +13,7 @@ import * as webhookRoute from "~/routes/api+/webhooks.$id";
 import * as deliveriesRoute from "~/routes/api+/webhooks.$id.deliveries";
 import * as redeliverRoute from "~/routes/api+/webhooks.$id.deliveries.$deliveryId.redeliver";
 import * as postMediaRoute from "~/routes/files.posts.$mediaId";
+import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { JobEngine } from "~/utils/jobs.server";
 import { putBuffer } from "~/utils/storage.server";
@@ -104,6 +105,8 @@ describe("webhooks", () => {
     expect(refused.status).toBe(403);
 
     await createCustomerWithThread({ messages: ["Can we move Friday's post?"] });
+    // A message's event is stored right after its answer.
+    await settleBackgroundTasks();
     await node.runDue();
     expect(received).toHaveLength(1);
     const delivery = received[0]!;
