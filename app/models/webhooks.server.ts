@@ -12,6 +12,7 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from "~/domain/webhooks";
+import { afterResponse } from "~/utils/background.server";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -370,6 +371,9 @@ export async function redeliver(webhookId: string, deliveryId: string): Promise<
     return jobs.enqueue(DELIVERY_JOB.kind, { deliveryId, after: row.attempts }, { tx });
   });
   if (!jobId) return false;
-  void jobs.runNow(DELIVERY_JOB.kind, jobId).catch((error: unknown) => logger.warn({ err: error, deliveryId }, "a redelivery stays queued"));
+  // Sent now, after the answer (a node stopping waits for it; if it cannot, the job stays queued).
+  afterResponse("webhook redelivery", () =>
+    jobs.runNow(DELIVERY_JOB.kind, jobId).catch((error: unknown) => logger.warn({ err: error, deliveryId }, "a redelivery stays queued")),
+  );
   return true;
 }

@@ -158,6 +158,8 @@ describe("webhooks", () => {
       params: { id: webhook._id, deliveryId: delivery!._id },
     });
     expect(redelivered.status).toBe(202);
+    // Sent right after the answer.
+    await settleBackgroundTasks();
     await node.runDue();
     expect(received.at(-1)!.eventId).toBe(received[0]!.eventId);
     [delivery] = await deliveriesOf(staff, webhook._id);
