@@ -10,10 +10,10 @@ import { connectPostgres, wrapPglite, type Database } from "../db/client";
 import { ensureBuild, startServer } from "../tests/support/server-process";
 
 /** A production server on a scratch DATA_DIR (embedded defaults) for a benchmark. */
-export async function benchServer(env: Record<string, string> = {}) {
+export async function benchServer(env: Record<string, string> = {}, nodeArgs: string[] = []) {
   ensureBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-bench-"));
-  const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "error", ...env });
+  const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: "error", ...env }, { nodeArgs });
   return {
     ...server,
     async close() {

@@ -126,3 +126,18 @@ describe("deferHydration (stream)", () => {
     expect(await through([Buffer.from(page.slice(0, 20)), Buffer.from(page.slice(20))])).toBe(page);
   });
 });
+
+test("what React writes in one turn goes on as one chunk (one compression call, one socket write), later writes in their own", async () => {
+  const stream = deferHydration();
+  const received: string[] = [];
+  stream.on("data", (chunk: Buffer) => received.push(String(chunk)));
+  const piece = (i: number) => `<p>${"x".repeat(2000)} ${i}</p>`;
+  for (let i = 0; i < 12; i++) stream.write(piece(i));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(received).toHaveLength(1);
+  stream.write(piece(12));
+  stream.end(piece(13));
+  await new Promise((resolve) => stream.on("end", resolve));
+  expect(received.length).toBeLessThanOrEqual(3);
+  expect(received.join("")).toBe(Array.from({ length: 14 }, (_, i) => piece(i)).join(""));
+});

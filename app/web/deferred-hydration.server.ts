@@ -76,43 +76,65 @@ export function compactManifest(source: string): string {
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-/** A stream transform applying deferHydrationMarkup to the first <Scripts> output in the document. */
+/**
+ * A stream transform applying deferHydrationMarkup to the first <Scripts> output in the document.
+ * It also hands on what React writes in one turn of the event loop as one chunk: React writes a
+ * document in pieces of about 2 KB, and each piece cost a compression call and a socket write
+ * (a fifth of a signed-in page's CPU in a profile, docs/performance.md).
+ */
 export function deferHydration(): Transform {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   let done = false;
-  return new Transform({
+  let queued = "";
+  let scheduled: NodeJS.Immediate | null = null;
+  const transform = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      // Through the decoder to the end: it may hold the first bytes of a character split across chunks.
-      if (done) return callback(null, decoder.write(chunk) || undefined);
-      pending += decoder.write(chunk);
-      const start = pending.indexOf(PRELOAD_START);
-      if (start === -1) {
-        // Keep a tail that could be the start of the marker split across two chunks.
-        let cut = pending.length - Math.min(pending.length, PRELOAD_START.length - 1);
-        // Never between the two halves of a surrogate pair: each half alone would be sent as U+FFFD.
-        if (cut > 0 && isHighSurrogate(pending.charCodeAt(cut - 1))) cut--;
-        const out = pending.slice(0, cut);
-        pending = pending.slice(cut);
-        return callback(null, out || undefined);
-      }
-      const head = pending.slice(0, start);
-      const script = MODULE_SCRIPT.exec(pending.slice(start));
-      if (!script) {
-        pending = pending.slice(start);
-        return callback(null, head || undefined);
-      }
-      const end = start + script.index + script[0].length;
-      const rewritten = deferHydrationMarkup(pending.slice(start, end)) ?? pending.slice(start, end);
-      const rest = pending.slice(end);
-      pending = "";
-      done = true;
-      callback(null, head + rewritten + rest);
+      queued += rewrite(chunk);
+      if (queued && !scheduled) scheduled = setImmediate(send);
+      callback();
     },
     flush(callback: TransformCallback) {
-      const rest = pending + decoder.end();
-      pending = "";
+      if (scheduled) clearImmediate(scheduled);
+      scheduled = null;
+      const rest = queued + pending + decoder.end();
+      queued = pending = "";
       callback(null, rest || undefined);
     },
   });
+  function send() {
+    scheduled = null;
+    const out = queued;
+    queued = "";
+    if (out) transform.push(out);
+  }
+  /** What can go out of this chunk: the markup rewritten once found, a possible start of it kept back. */
+  function rewrite(chunk: Buffer): string {
+    // Through the decoder to the end: it may hold the first bytes of a character split across chunks.
+    if (done) return decoder.write(chunk);
+    pending += decoder.write(chunk);
+    const start = pending.indexOf(PRELOAD_START);
+    if (start === -1) {
+      // Keep a tail that could be the start of the marker split across two chunks.
+      let cut = pending.length - Math.min(pending.length, PRELOAD_START.length - 1);
+      // Never between the two halves of a surrogate pair: each half alone would be sent as U+FFFD.
+      if (cut > 0 && isHighSurrogate(pending.charCodeAt(cut - 1))) cut--;
+      const out = pending.slice(0, cut);
+      pending = pending.slice(cut);
+      return out;
+    }
+    const head = pending.slice(0, start);
+    const script = MODULE_SCRIPT.exec(pending.slice(start));
+    if (!script) {
+      pending = pending.slice(start);
+      return head;
+    }
+    const end = start + script.index + script[0].length;
+    const rewritten = deferHydrationMarkup(pending.slice(start, end)) ?? pending.slice(start, end);
+    const rest = pending.slice(end);
+    pending = "";
+    done = true;
+    return head + rewritten + rest;
+  }
+  return transform;
 }

@@ -29,11 +29,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `node build/server.js` with only the given settings (plus PATH) and waits for /healthz. */
-export async function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+/**
+ * Runs `node build/server.js` with only the given settings (plus PATH) and waits for /healthz.
+ * `nodeArgs`: flags for node itself (`--cpu-prof`, which NODE_OPTIONS refuses).
+ */
+export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   let output = "";
-  const child = spawn(process.execPath, [SERVER], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -27,7 +27,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parsed.success ? parsed.data : orderListQuerySchema.parse({ limit: ORDERS_PAGE_SIZE });
   const { orders, total } = await listOrders({ ...query, ...filterDates(query) });
   return {
-    orders,
+    // What a row shows, nothing more: the page carries its data to the browser.
+    orders: orders.map((order) => ({
+      _id: order._id,
+      name: order.name,
+      email: order.email,
+      client: order.client,
+      amountCents: order.amountCents,
+      refundedCents: order.refundedCents,
+      currency: order.currency,
+      status: order.status,
+      createdAt: order.createdAt,
+      lines: order.lines.map((line) => ({ service: { name: line.service.name } })),
+      // Which orders are a plan's renewals (and of which plan).
+      kind: order.kind,
+      renewal: order.renewal,
+      subscriptionId: order.subscriptionId,
+    })),
     total,
     page: query.page,
     pages: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)),
