@@ -51,7 +51,8 @@ export const AUDIT_ACTIONS = {
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
 
-export type AuditTargetKind = "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client" | "webhook";
+export type AuditTargetKind =
+  "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client" | "webhook";
 
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;

@@ -7,7 +7,6 @@
  */
 export const CLIENT_ROLES = ["owner", "approver", "member", "billing"] as const;
 export type ClientRole = (typeof CLIENT_ROLES)[number];
-export const isClientRole = (value: unknown): value is ClientRole => (CLIENT_ROLES as readonly unknown[]).includes(value);
 
 /** What a role covers (the role table of docs/permissions.md). */
 export type ClientCapability =

@@ -16,10 +16,7 @@ export const clients = pgTable(
     name: text("name").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("clients_created_idx").on(t.createdAt, t.id),
-    index("clients_search_idx").using("gin", sql`to_tsvector('simple', ${t.name})`),
-  ],
+  (t) => [index("clients_created_idx").on(t.createdAt, t.id), index("clients_search_idx").using("gin", sql`to_tsvector('simple', ${t.name})`)],
 );
 
 export const clientMembers = pgTable(
