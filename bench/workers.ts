@@ -7,8 +7,8 @@ import { benchServer, writeResult } from "./support";
 
 /**
  * Throughput with 1 and with 2 worker processes (WEB_CONCURRENCY), side by side in one run, on a
- * fresh PostgreSQL database seeded like the e2e suite: the landing page, GET /api/services and a
- * signed-in JSON read, 20 connections each.
+ * fresh PostgreSQL database seeded like the e2e suite: the landing page, GET /api/services, a
+ * signed-in JSON read and three signed-in pages, 20 connections each, and the gain of the second.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/workers.ts
  */
@@ -37,10 +37,21 @@ try {
         body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
       });
       const token = ((await response.json()) as { data: { token: string } }).data.token;
+      const staff = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "team@brandlift.test", password: "brandlift-demo" }),
+      });
+      const staffToken = ((await staff.json()) as { data: { token: string } }).data.token;
+      const page = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, "Accept-Encoding": "br" });
       const targets = [
         { route: "GET /", path: "/", headers: { "Accept-Encoding": "br" } },
         { route: "GET /api/services", path: "/api/services", headers: {} },
         { route: "GET /api/services/my-purchases (signed in)", path: "/api/services/my-purchases", headers: { Authorization: `Bearer ${token}` } },
+        // Signed-in pages (HTML, brotli): the target is a gain of 1.6× or more with two workers.
+        { route: "page: customer /dashboard/services", path: "/dashboard/services", headers: page(token) },
+        { route: "page: staff /dashboard/inbox", path: "/dashboard/inbox", headers: page(staffToken) },
+        { route: "page: staff /dashboard/orders", path: "/dashboard/orders", headers: page(staffToken) },
       ];
       for (const target of targets) {
         await autocannon({ url: `${server.url}${target.path}`, connections: CONNECTIONS, duration: 2, headers: target.headers });
@@ -52,7 +63,14 @@ try {
     }
   }
   console.table(rows);
-  writeResult("workers", { connections: CONNECTIONS, seconds: DURATION, rows });
+  const gains = Object.fromEntries(
+    [...new Set(rows.map((r) => String(r.route)))].map((route) => {
+      const [one, two] = [1, 2].map((w) => Number(rows.find((r) => r.route === route && r.workers === w)?.rps ?? 0));
+      return [route, one ? +(two! / one).toFixed(2) : 0];
+    }),
+  );
+  console.log("2 workers / 1 worker:", gains);
+  writeResult("workers", { connections: CONNECTIONS, seconds: DURATION, rows, gains });
 } finally {
   await admin.unsafe(`drop database if exists ${name} with (force)`);
   await admin.end();
