@@ -9,11 +9,12 @@ import { SearchPalette } from "~/components/search/search-palette";
 import { ButtonLink } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { can, memberCan, ownerKey } from "~/domain/permissions";
-import { getUnreadCountForMember, getUnreadCountsForTeam } from "~/models/chat.server";
+import { getUnreadCountForMember } from "~/models/chat.server";
 import { unreadCount } from "~/models/notifications.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
+import { teamUnreadCounts } from "~/web/unread.server";
 
 /**
  * /dashboard: the sidebar around every dashboard view. Each page starts with its own content: the
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const staff = can(user, "area:team");
   const unreadSection = await loadSection("unread", async () =>
     staff
-      ? { role: "team" as const, ...(await getUnreadCountsForTeam()) }
+      ? { role: "team" as const, ...(await teamUnreadCounts(request)) }
       : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
   );
   // The bell's count: one query on the unread index (docs/decisions/289).

@@ -16,7 +16,6 @@ import type { CustomerProfileJson } from "~/domain/customer";
 import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
-import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { clientIdOf, getClientForStaff } from "~/models/clients.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { emailsOfCustomer } from "~/models/emails.server";
@@ -25,6 +24,7 @@ import { logger } from "~/utils/logger.server";
 import { readForm } from "~/web/body-limit.server";
 import { loadCustomer, pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { teamUnreadCounts } from "~/web/unread.server";
 
 /**
  * /dashboard/users/:userId (staff): the one page of a customer (decision 280). Who they are, their
@@ -49,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }),
     emailsOfCustomer(customer.id).catch(() => []),
     // The unread badge is an extra: the customer still shows when it cannot be read.
-    getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> })),
+    teamUnreadCounts(request).catch(() => ({ byCustomer: {} as Record<string, number> })),
     getClientForStaff(customer.id).then(
       (found) => found.client,
       () => null,
