@@ -28,7 +28,7 @@ async function customerThread(page: Page) {
 async function staffThread(page: Page) {
   await page.goto(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.chatCustomer.email)}`);
   await page.getByRole("link", { name: "View Details" }).first().click();
-  await expect(page.getByRole("heading", { name: ACCOUNTS.chatCustomer.name })).toBeVisible();
+  await expect(page.getByRole("heading", { name: ACCOUNTS.chatCustomer.name, exact: true })).toBeVisible();
   await page.getByRole("link", { name: /^Message(?!s)/ }).click();
   await expect(page).toHaveURL(/\/dashboard\/users\/[^/]+\/message$/);
 }

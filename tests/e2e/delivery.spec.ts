@@ -57,7 +57,7 @@ test("a buyer on a phone pays, answers the brief and reviews the posts staff sen
   const staff = await staffBrowser(browser, "deliveryStaff", process.env.E2E_STAFF_URL ?? baseURL, javaScriptEnabled);
   await staff.open(`/dashboard/users?search=${encodeURIComponent(email)}`);
   await staff.page.getByRole("link", { name: "View Details" }).first().click();
-  await expect(staff.page.getByRole("heading", { name })).toBeVisible();
+  await expect(staff.page.getByRole("heading", { name, exact: true })).toBeVisible();
   const briefs = staff.page.getByRole("region", { name: "Briefs" });
   await expect(briefs.getByText(PLAN)).toBeVisible();
   await expect(briefs.getByText(answer)).toBeVisible();

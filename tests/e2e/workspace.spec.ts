@@ -311,7 +311,8 @@ test.describe("the customer page", () => {
       // One page per customer (decision 280): the user detail, with everything else beside its tabs.
       await expect(page).toHaveURL(/\/dashboard\/users\/[0-9a-f-]{36}$/);
       await expect(page.getByRole("heading", { name: ACCOUNTS.workCustomer.name, level: 2 })).toBeVisible();
-      await expect(page.getByText(ACCOUNTS.workCustomer.email)).toBeVisible();
+      // The e-mail under the name (the client's members list names it too).
+      await expect(page.getByRole("link", { name: ACCOUNTS.workCustomer.email })).toBeVisible();
       for (const section of ["Reports", "Orders and receipts", "Grader", "Internal notes"]) {
         await expect(page.getByRole("region", { name: section, exact: true })).toBeVisible();
       }

@@ -77,11 +77,22 @@ export function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role:
 }
 
 /** A small count bubble; nothing when zero. */
-export function UnreadCount({ count, className, label = "unread messages" }: { count: number; className?: string; label?: string }) {
+export function UnreadCount({
+  count,
+  className,
+  label = "unread messages",
+  testId = "unread-count",
+}: {
+  count: number;
+  className?: string;
+  label?: string;
+  /** What tests find it by: chat's counts, or the notifications bell's. */
+  testId?: string;
+}) {
   if (count <= 0) return null;
   return (
     <span
-      data-testid="unread-count"
+      data-testid={testId}
       className={cn("inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-bold text-white", className)}
     >
       {count > 99 ? "99+" : count}

@@ -18,5 +18,5 @@ export function NotificationCount({ initial }: { initial: number }) {
     socket.on("notification", onNotification);
     return () => void socket.off("notification", onNotification);
   }, [socket]);
-  return <UnreadCount count={count} label="unread" />;
+  return <UnreadCount count={count} label="unread" testId="notification-count" />;
 }
