@@ -5,7 +5,7 @@ import type { Page, TestInfo } from "@playwright/test";
 
 import { parseEmail } from "../fakes/email-links";
 import { freePort, startServer, type ServerProcess } from "../support/server-process";
-import { ACCOUNTS, test as base, expect, NEW_DEVICE_SUBJECT, outboxEmails, PASSWORD } from "./fixtures";
+import { ACCOUNTS, test as base, expect, ignoredConsoleError, NEW_DEVICE_SUBJECT, outboxEmails, PASSWORD } from "./fixtures";
 
 /*
  * Account security (decisions 230–235) in Chromium, with and without JavaScript: two-factor set-up on the
@@ -22,7 +22,7 @@ const test = base.extend({
     await page.context().setExtraHTTPHeaders({ "X-Forwarded-For": `10.${seed[0]}.${seed[1]}.${seed[2]}` });
     const errors: string[] = [];
     page.on("console", (msg) => {
-      if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) errors.push(msg.text());
+      if (msg.type() === "error" && !ignoredConsoleError(msg.text())) errors.push(msg.text());
     });
     page.on("pageerror", (err) => errors.push(err.message));
     await provide(errors);

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 
 import { passwordLinkIn } from "../fakes/email-links";
-import { ACCOUNTS, test as base, expect, latestEmail, NEWCOMER, PASSWORD, storageStateFor } from "./fixtures";
+import { ACCOUNTS, test as base, expect, ignoredConsoleError, latestEmail, NEWCOMER, PASSWORD, storageStateFor } from "./fixtures";
 
 /*
  * Sign-in, sign-out, forgot and reset password, in Chromium with and without JavaScript.
@@ -20,7 +20,7 @@ const test = base.extend<{ allowedConsoleErrors: RegExp }>({
     await page.context().setExtraHTTPHeaders({ "X-Forwarded-For": `10.${seed[0]}.${seed[1]}.${seed[2]}` });
     const errors: string[] = [];
     page.on("console", (msg) => {
-      if (msg.type() === "error" && !allowedConsoleErrors.test(msg.text())) errors.push(msg.text());
+      if (msg.type() === "error" && !allowedConsoleErrors.test(msg.text()) && !ignoredConsoleError(msg.text())) errors.push(msg.text());
     });
     page.on("pageerror", (err) => errors.push(err.message));
     await provide(errors);

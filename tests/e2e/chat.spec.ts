@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 
-import { ACCOUNTS, expect, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, ignoredConsoleError, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * Live support chat: the customer in their service's Message tab, a staff member in the
@@ -12,9 +12,9 @@ async function openAs(browser: Browser, account: AccountName) {
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(msg.text());
+    if (msg.type() === "error" && !ignoredConsoleError(msg.text())) errors.push(msg.text());
   });
-  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("pageerror", (err) => void (ignoredConsoleError(err.message) || errors.push(err.message)));
   return { context, page, errors };
 }
 

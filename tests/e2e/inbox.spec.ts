@@ -1,6 +1,6 @@
 import type { Browser } from "@playwright/test";
 
-import { ACCOUNTS, expect, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, ignoredConsoleError, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * The support inbox (decisions 095–097), two browser contexts: the customer on Messages (no purchase
@@ -18,9 +18,9 @@ async function openAs(browser: Browser, account: AccountName, javaScriptEnabled 
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) errors.push(msg.text());
+    if (msg.type() === "error" && !ignoredConsoleError(msg.text())) errors.push(msg.text());
   });
-  page.on("pageerror", (err) => errors.push(err.message));
+  page.on("pageerror", (err) => void (ignoredConsoleError(err.message) || errors.push(err.message)));
   return { context, page, errors };
 }
 
