@@ -42,7 +42,7 @@ test.describe("customer with purchases", () => {
     await expect(nav.getByRole("link", { name: "Reports" })).toBeVisible();
     await expect(nav.getByRole("button", { name: "Logout" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Users" })).toHaveCount(0);
-    await expect(page.getByRole("heading", { name: "Social Media Audit" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Social Media Audit" }).first()).toBeVisible();
     await expect(page.getByText("$28.99")).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("services.png"), fullPage: true });
 
