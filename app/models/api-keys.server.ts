@@ -1,11 +1,10 @@
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
 
 import { API_KEY_MESSAGES, API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_USER, mayHoldScope, type Scope } from "~/domain/api-keys";
-import type { ClientRole } from "~/domain/clients";
 import { isUuid } from "~/domain/ids";
 import { can } from "~/domain/permissions";
 import { recordAudit } from "~/models/audit.server";
-import type { SessionUser } from "~/models/sessions.server";
+import { signedInUserColumns, type SessionUser } from "~/models/sessions.server";
 import { afterResponse } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { forbidden, HttpError, notFound } from "~/utils/http.server";
@@ -130,16 +129,7 @@ const apiKeyByHash = db
     keyId: k.id,
     scopes: k.scopes,
     seenAt: sql<Date>`coalesce(${k.lastUsedAt}, ${k.createdAt})`.mapWith(k.createdAt),
-    id: schema.users.id,
-    name: schema.users.name,
-    email: schema.users.email,
-    role: schema.users.role,
-    profileImage: schema.users.profileImage,
-    createdAt: schema.users.createdAt,
-    clientId: sql<string | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.clientId}, ${schema.users.id}) end`,
-    clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,
-    disabledAt: schema.users.disabledAt,
-    hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
+    ...signedInUserColumns,
   })
   .from(k)
   .innerJoin(schema.users, eq(schema.users.id, k.userId))

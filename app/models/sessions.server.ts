@@ -57,24 +57,33 @@ export async function findSession(
   return { sessionId, user, hasSecondFactor: !!hasSecondFactor, seenAt };
 }
 
+/**
+ * The signed-in person as every credential resolves them (a session here, an API key in
+ * api-keys.server.ts): the account, its client and role, whether it is off, whether it has a second
+ * factor. Read from `users` left-joined to `client_members`.
+ */
+export const signedInUserColumns = {
+  id: schema.users.id,
+  name: schema.users.name,
+  email: schema.users.email,
+  role: schema.users.role,
+  profileImage: schema.users.profileImage,
+  createdAt: schema.users.createdAt,
+  // A customer without a member row (written by a node that predates client teams) is the owner of a client of one.
+  clientId: sql<string | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.clientId}, ${schema.users.id}) end`,
+  clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,
+  disabledAt: schema.users.disabledAt,
+  // An authenticator app that is on, or a passkey (TEAM_2FA=required asks staff for one of them).
+  hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
+};
+
 /** Built once, not per request: every signed-in call resolves its session with it (decision 195). */
 const sessionByToken = db
   .select({
     sessionId: schema.sessions.id,
     // When the session was last recorded as used (its start, until then): touchSession skips a fresh one.
     seenAt: sql<Date>`coalesce(${schema.sessions.lastSeenAt}, ${schema.sessions.createdAt})`.mapWith(schema.sessions.createdAt),
-    id: schema.users.id,
-    name: schema.users.name,
-    email: schema.users.email,
-    role: schema.users.role,
-    profileImage: schema.users.profileImage,
-    createdAt: schema.users.createdAt,
-    // A customer without a member row (written by a node that predates client teams) is the owner of a client of one.
-    clientId: sql<string | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.clientId}, ${schema.users.id}) end`,
-    clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,
-    disabledAt: schema.users.disabledAt,
-    // An authenticator app that is on, or a passkey (TEAM_2FA=required asks staff for one of them).
-    hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
+    ...signedInUserColumns,
   })
   .from(schema.sessions)
   .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))

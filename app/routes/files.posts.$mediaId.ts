@@ -1,10 +1,10 @@
-import { createReadableStreamFromReadable, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
 
 import { findSignedPostMedia } from "~/models/post-media-links.server";
-import { getPostMediaFor, openPostMedia } from "~/models/posts.server";
+import { getPostMediaFor } from "~/models/posts.server";
 import { contentDisposition } from "~/models/report-links.server";
-import { logger } from "~/utils/logger.server";
 import { pageNotFound, requireFileReader } from "~/web/guards.server";
+import { servePostMedia } from "~/web/post-media.server";
 
 /*
  * GET /files/posts/:mediaId — a post's image or video at a stable address: staff, and the post's
@@ -19,21 +19,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     ? await findSignedPostMedia(params.mediaId ?? "", url.searchParams.get("expires"), url.searchParams.get("sig"))
     : await getPostMediaFor(await requireFileReader(request), params.mediaId ?? "");
   if (!media) return pageNotFound();
-  let body;
-  try {
-    body = await openPostMedia(media);
-  } catch (error) {
-    logger.error({ err: error, mediaId: media.id }, "post media missing from storage");
-    return pageNotFound();
-  }
-  return new Response(createReadableStreamFromReadable(body), {
-    headers: {
-      "Content-Type": media.mimeType,
-      "Content-Length": String(media.fileSize),
-      "Content-Disposition": contentDisposition(media.fileName).replace(/^attachment/, "inline"),
-      "Cache-Control": "private, no-store",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return servePostMedia(media, { "Content-Disposition": contentDisposition(media.fileName).replace(/^attachment/, "inline") });
 }

@@ -3,13 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound, Plus } from "lucide-react";
-import { useState } from "react";
 
 import { FormAlert } from "~/components/auth/auth-layout";
 import { inputProps } from "~/components/auth/conform";
 import { Button } from "~/components/ui/button";
+import { CopyableValue } from "~/components/ui/copyable-value";
 import { Field, FieldError, Input, Label } from "~/components/ui/input";
-import { useHydrated } from "~/components/ui/use-hydrated";
 import { API_KEY_NAME_MAX, apiKeyCreateSchema, mayHoldScope, SCOPE_LABELS, SCOPES, type Scope } from "~/domain/api-keys";
 import { formatDate } from "~/domain/purchase";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/models/api-keys.server";
@@ -168,43 +167,18 @@ export default function ApiKeysPage() {
 
 /** The new key, this once: selected on focus, copied with a button once JavaScript runs. */
 function NewKey({ apiKey, name }: { apiKey: string; name: string }) {
-  const hydrated = useHydrated();
-  const [copied, setCopied] = useState(false);
   return (
     <div role="status" className="space-y-3 rounded-card border border-emerald-300 bg-emerald-50 p-5">
       <p className="font-semibold text-emerald-900">Your new key “{name}”: copy it now, it will not be shown again.</p>
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <div className="min-w-0 flex-1">
-          <Label htmlFor="new-api-key-value">API key</Label>
-          <Input
-            id="new-api-key-value"
-            data-testid="new-api-key"
-            readOnly
-            value={apiKey}
-            onFocus={(event) => event.currentTarget.select()}
-            className="mt-1 font-mono text-sm"
-          />
-        </div>
-        {hydrated ? (
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() =>
-              void navigator.clipboard?.writeText(apiKey).then(
-                () => setCopied(true),
-                () => setCopied(false),
-              )
-            }
-          >
-            {copied ? "Copied" : "Copy key"}
-          </Button>
-        ) : (
-          <p className="text-sm text-emerald-900">Select the key and copy it (Ctrl+C or ⌘C).</p>
-        )}
-      </div>
-      <p aria-live="polite" className="sr-only">
-        {copied ? "Key copied." : ""}
-      </p>
+      <CopyableValue
+        id="new-api-key-value"
+        testId="new-api-key"
+        label="API key"
+        value={apiKey}
+        copyLabel="Copy key"
+        copiedMessage="Key copied."
+        withoutJavaScript={<p className="text-sm text-emerald-900">Select the key and copy it (Ctrl+C or ⌘C).</p>}
+      />
     </div>
   );
 }
