@@ -67,6 +67,13 @@ test("users list with search, user detail with tabs, and back @no-js", async ({ 
   await expect(page.getByPlaceholder("Type Message Here")).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(userUrl);
+  // The tab's thread is on the page and its form answers, with or without JavaScript.
+  await page.goForward();
+  const said = `Answered from the customer's page ${Date.now()}`;
+  await page.getByPlaceholder("Type Message Here").fill(said);
+  await page.getByRole("button", { name: "Send message" }).click();
+  await expect(page.getByRole("log", { name: "Conversation" }).getByText(said)).toBeVisible();
+  await expect(page).toHaveURL(`${userUrl}/message`);
   await page.getByRole("link", { name: "Back to users" }).click();
   await expect(page).toHaveURL(/\/dashboard\/users$/);
 });

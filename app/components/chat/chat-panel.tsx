@@ -1,4 +1,3 @@
-import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 
 import { cn } from "~/components/ui/cn";
@@ -31,9 +30,9 @@ export interface ChatPanelProps {
   className?: string;
   /**
    * The thread as the page's loader read it, and the page's action sends its message form: the
-   * chat then works without JavaScript (decision 266). Without it, the panel points to a page that has it.
+   * chat works without JavaScript (decision 266), and the socket carries it live on top.
    */
-  page?: {
+  page: {
     thread: ChatThreadPage;
     /** The page's address (the form posts to it; earlier messages are `?before=` on it). */
     location: { pathname: string; search: string };
@@ -91,14 +90,14 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
   // The connection is open while the chat is on screen; leaving it (another tab) closes it.
   useSocketConnection();
   const hydrated = useHydrated();
-  const links = pageLinks(page?.location ?? { pathname: "", search: "" });
+  const links = pageLinks(page.location);
   const { socket, status } = useOptionalSocket() ?? { socket: null, status: "connecting" as const };
   const connected = status === "connected";
-  const conversation = useConversation({ customerId, socket, connected, serviceId, initial: page?.thread ?? null });
+  const conversation = useConversation({ customerId, socket, connected, serviceId, initial: page.thread });
   const { messages } = conversation;
   // The page form's refusal shows until the next send.
-  const [formError, setFormError] = useState(page?.error ?? null);
-  useEffect(() => setFormError(page?.error ?? null), [page?.error]);
+  const [formError, setFormError] = useState(page.error ?? null);
+  useEffect(() => setFormError(page.error ?? null), [page.error]);
   const liveSend = conversation.send;
   const send = useCallback(
     (text: string, attachmentId?: string) => {
@@ -107,7 +106,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
     },
     [liveSend],
   );
-  const serverRendered = !hydrated && !!page;
+  const serverRendered = !hydrated;
   const activity = useThreadActivity({ socket, roomId: conversation.roomId, viewerId: currentUser.id, messages, initialSeenId: seenId });
   const isCustomer = can(currentUser, "area:customer");
 
@@ -185,18 +184,7 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         tabIndex={0}
         className="flex-1 overflow-y-auto px-4 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
       >
-        {!hydrated && !page ? (
-          // Said once, and no spinner: this panel reads the thread live; the Messages page (the inbox for staff) works without JavaScript.
-          <noscript>
-            <p className="py-8 text-center text-sm text-slate-700">
-              The chat needs JavaScript here. Read and answer it on{" "}
-              <Link to={isCustomer ? "/dashboard/messages" : `/dashboard/inbox/${customerId}`} className="font-semibold text-brand-700 underline">
-                {isCustomer ? "your Messages page" : "its inbox page"}
-              </Link>
-              .
-            </p>
-          </noscript>
-        ) : conversation.loading ? (
+        {conversation.loading ? (
           <Spinner label="Loading messages" />
         ) : messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-slate-600">{isCustomer ? "No messages yet. Ask us anything about your service." : "No messages yet."}</p>
@@ -226,18 +214,16 @@ function ChatPanelBody({ customerId, serviceId, serviceName, currentUser, seenId
         {conversation.loadError ? <p className="mt-2 text-sm text-red-700">{conversation.loadError}</p> : null}
       </div>
 
-      {hydrated || page ? (
-        <Composer
-          roomId={conversation.roomId}
-          connected={connected}
-          error={conversation.sendError ?? formError}
-          send={send}
-          onTyped={activity.typed}
-          tools={composerTools}
-          action={page ? links.action : undefined}
-          initialText={page?.draft}
-        />
-      ) : null}
+      <Composer
+        roomId={conversation.roomId}
+        connected={connected}
+        error={conversation.sendError ?? formError}
+        send={send}
+        onTyped={activity.typed}
+        tools={composerTools}
+        action={links.action}
+        initialText={page.draft}
+      />
     </section>
   );
 }

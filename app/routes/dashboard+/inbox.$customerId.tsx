@@ -132,7 +132,7 @@ async function sendReply(request: Request, key: string, here: URL) {
   const found = await findThreadRoom(key);
   // A visitor has no live thread: their answer goes by e-mail (intent "reply").
   if (!found?.customerId) throw pageNotFound();
-  const refused = await sendMessageForm(await requireIdentity(request), request, found.roomId, (text) => fillReplyPlaceholders(text, found.person));
+  const refused = await sendMessageForm(await requireIdentity(request), request, found.roomId, { fill: (text) => fillReplyPlaceholders(text, found.person) });
   if (refused) return data({ intent: "message" as const, error: refused.error, draft: refused.text }, { status: refused.status });
   here.searchParams.delete("insert");
   here.searchParams.delete("before");

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
@@ -6,9 +6,8 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { supportRoomId } from "~/domain/chat";
 import { ROLE_REFUSED } from "~/domain/clients";
 import { can, ownerKey } from "~/domain/permissions";
-import { getOtherSideReceipt } from "~/models/inbox.server";
 import { requireIdentity } from "~/web/auth.server";
-import { loadChatThreadPage, sendMessageForm } from "~/web/chat-form.server";
+import { answerMessageForm, loadChatOnPage } from "~/web/chat-form.server";
 
 /**
  * /dashboard/messages (customers): their one support thread, whatever they bought — or nothing.
@@ -20,9 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireIdentity(request);
   if (can(user, "inbox:manage")) throw redirect("/dashboard/inbox");
   if (!can(user, "chat:read-conversation", { ownerId: ownerKey(user) })) throw new Response(ROLE_REFUSED, { status: 403 });
-  const roomId = supportRoomId(ownerKey(user));
-  const [seenId, thread] = await Promise.all([getOtherSideReceipt(roomId, user), loadChatThreadPage(roomId, request)]);
-  return { currentUser: { id: user.id, name: user.name, role: user.role }, seenId, thread };
+  return { customerId: ownerKey(user), currentUser: { id: user.id, name: user.name, role: user.role }, ...(await loadChatOnPage(supportRoomId(ownerKey(user)), user, request)) };
 }
 
 /** The message form: always the customer's own thread (the server decides, whatever the form says); then the thread again. */
@@ -30,13 +27,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const identity = await requireIdentity(request);
   if (!can(identity.user, "area:customer")) throw new Response("Staff answer customers from the inbox.", { status: 403 });
   if (!can(identity.user, "chat:read-conversation", { ownerId: ownerKey(identity.user) })) throw new Response(ROLE_REFUSED, { status: 403 });
-  const refused = await sendMessageForm(identity, request, supportRoomId(ownerKey(identity.user)));
-  if (refused) return data({ error: refused.error, draft: refused.text }, { status: refused.status });
-  return redirect("/dashboard/messages");
+  return answerMessageForm(identity, request, supportRoomId(ownerKey(identity.user)));
 }
 
 export default function Messages() {
-  const { currentUser, seenId, thread } = useLoaderData<typeof loader>();
+  const { customerId, currentUser, seenId, thread } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   const location = useLocation();
   return (
@@ -48,7 +43,7 @@ export default function Messages() {
         <p className="text-sm text-slate-600">Ask us anything: one conversation with the whole BrandLift team.</p>
       </div>
       <ChatPanel
-        customerId={currentUser.id}
+        customerId={customerId}
         currentUser={currentUser}
         seenId={seenId}
         page={{ thread, location, error: refused?.error ?? null, draft: refused?.draft }}

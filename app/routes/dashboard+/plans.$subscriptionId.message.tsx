@@ -1,23 +1,37 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
-import { can } from "~/domain/permissions";
-import { loadOwnSubscription, pageNotFound } from "~/web/guards.server";
+import { supportRoomId } from "~/domain/chat";
+import { requireIdentity } from "~/web/auth.server";
+import { answerMessageForm, loadChatOnPage, threadKeyFor } from "~/web/chat-form.server";
+import { loadOwnSubscription } from "~/web/guards.server";
 
-/** The Message tab of a plan: the subscriber's support chat, the same thread as every service's. */
+/** The Message tab of a plan: the subscriber's support chat, the same thread as every service's, with or without JavaScript (decision 266). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, row } = await loadOwnSubscription(request, params.subscriptionId);
-  // A billing member sees the plan but not the client's thread.
-  if (!can(user, "chat:read-conversation", { ownerId: row.userId })) throw pageNotFound();
-  return { customerId: row.userId ?? user.id, currentUser: { id: user.id, name: user.name, role: user.role } };
+  const customerId = threadKeyFor(user, row.userId);
+  return { customerId, currentUser: { id: user.id, name: user.name, role: user.role }, ...(await loadChatOnPage(supportRoomId(customerId), user, request)) };
+}
+
+/** A message from the tab's form; then the thread again. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, row } = await loadOwnSubscription(request, params.subscriptionId);
+  return answerMessageForm(await requireIdentity(request), request, supportRoomId(threadKeyFor(user, row.userId)));
 }
 
 export default function PlanMessage() {
   const chat = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const location = useLocation();
   return (
     <section aria-label="Message">
-      <ChatPanel customerId={chat.customerId} currentUser={chat.currentUser} />
+      <ChatPanel
+        customerId={chat.customerId}
+        currentUser={chat.currentUser}
+        seenId={chat.seenId}
+        page={{ thread: chat.thread, location, error: refused?.error ?? null, draft: refused?.draft }}
+      />
     </section>
   );
 }

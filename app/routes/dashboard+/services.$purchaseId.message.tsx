@@ -1,25 +1,49 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 
 import { ChatPanel } from "~/components/chat/chat-panel";
+import { supportRoomId } from "~/domain/chat";
+import { requireIdentity } from "~/web/auth.server";
+import { answerMessageForm, loadChatOnPage, threadKeyFor } from "~/web/chat-form.server";
 import { loadOwnPurchase } from "~/web/guards.server";
 
-/** The Message tab: the customer's support chat, with this service as its context. */
+/**
+ * The Message tab: the support chat, with this service as its context. The thread is read here and
+ * the tab's form posts here, so it works without JavaScript (decision 266).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
+  const customerId = threadKeyFor(user, purchase.userId);
   return {
-    customerId: purchase.userId ?? user.id,
+    customerId,
     serviceId: purchase.serviceId,
     serviceName: purchase.view.service.name,
     currentUser: { id: user.id, name: user.name, role: user.role },
+    ...(await loadChatOnPage(supportRoomId(customerId), user, request)),
   };
+}
+
+/** A message about this service from the tab's form; then the thread again. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
+  const room = supportRoomId(threadKeyFor(user, purchase.userId));
+  return answerMessageForm(await requireIdentity(request), request, room, { serviceId: purchase.serviceId });
 }
 
 export default function ServiceMessage() {
   const chat = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const location = useLocation();
   return (
     <section aria-label="Message">
-      <ChatPanel customerId={chat.customerId} serviceId={chat.serviceId} serviceName={chat.serviceName} currentUser={chat.currentUser} />
+      <ChatPanel
+        customerId={chat.customerId}
+        serviceId={chat.serviceId}
+        serviceName={chat.serviceName}
+        currentUser={chat.currentUser}
+        seenId={chat.seenId}
+        page={{ thread: chat.thread, location, error: refused?.error ?? null, draft: refused?.draft }}
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { db, schema } from "~/utils/db.server";
 
-import { byRole, everyone } from "./helpers";
+import { byRole, everyone, messageForm } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
@@ -138,6 +138,16 @@ export const rows: AuthorizationRow[] = [
     needs: "chat",
     refused: 404,
     expect: pageOfA,
+  },
+  {
+    route: "dashboard+/plans.$subscriptionId.message.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/plans/${subA(f)}/message`,
+    note: "the tab's message form (multipart)",
+    needs: "chat",
+    refused: 404,
+    body: messageForm,
+    expect: { anonymous: login, customerA: { status: 302, location: "/dashboard/plans/" }, customerB: 404, team: { status: 302, location: "/dashboard/plans/" } },
   },
   {
     route: "dashboard+/users.$userId.plans.$subscriptionId.tsx",

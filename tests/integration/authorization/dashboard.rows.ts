@@ -5,7 +5,7 @@ import { createDownloadUrl } from "~/models/reports.server";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 
-import { byRole, everyone } from "./helpers";
+import { byRole, everyone, messageForm } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
@@ -118,6 +118,16 @@ export const rows: AuthorizationRow[] = [
     expect: pageOfA,
   },
   {
+    route: "dashboard+/services.$purchaseId.message.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/services/${purchaseA(f)}/message`,
+    note: "the tab's message form (multipart)",
+    needs: "chat",
+    refused: 404,
+    body: messageForm,
+    expect: { anonymous: login, customerA: { status: 302, location: "/dashboard/services/" }, customerB: 404, team: { status: 302, location: "/dashboard/services/" } },
+  },
+  {
     route: "dashboard+/reports.tsx",
     method: "GET",
     path: "/dashboard/reports",
@@ -159,6 +169,14 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/users/" } }),
   },
   { route: "dashboard+/users.$userId.message.tsx", method: "GET", path: (f) => `/dashboard/users/${f.customerA.id}/message`, expect: staffPage },
+  {
+    route: "dashboard+/users.$userId.message.tsx",
+    method: "POST",
+    path: (f) => `/dashboard/users/${f.customerA.id}/message`,
+    note: "the tab's message form (multipart)",
+    body: messageForm,
+    expect: byRole({ anonymous: login, customer: 403, team: { status: 302, location: "/dashboard/users/" } }),
+  },
 
   // Files: the signed-in owner or staff, or anyone with a valid signed link.
   {

@@ -145,3 +145,13 @@ export async function rowRequest(row: AuthorizationRow, fixtures: Fixtures, call
   }
   return new Request(`${BASE_URL}${target}`, { method: row.method, headers, body: payload });
 }
+
+/** The chat's message form as a browser sends it without JavaScript: multipart, no file chosen. */
+export const messageForm = {
+  multipart: () => {
+    const form = new FormData();
+    form.append("message", "A question from the form");
+    form.append("file", new Blob([]), "");
+    return form;
+  },
+};

@@ -7,7 +7,7 @@ import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 
 import { postInThread } from "../../support/factories";
-import { byRole, everyone } from "./helpers";
+import { byRole, everyone, messageForm } from "./helpers";
 import type { AuthorizationRow, Fixtures } from "./types";
 
 /**
@@ -56,15 +56,6 @@ const pngFor = (roomOf: (f: Fixtures) => string) => (f: Fixtures) => ({
   },
 });
 
-/** The chat's message form as a browser sends it without JavaScript: multipart, no file chosen. */
-const messageForm = {
-  multipart: () => {
-    const form = new FormData();
-    form.append("message", "A question from the form");
-    form.append("file", new Blob([]), "");
-    return form;
-  },
-};
 
 export const rows: AuthorizationRow[] = [
   // Pages
