@@ -19,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user } = await requireIdentity(request);
   if (can(user, "inbox:manage")) throw redirect("/dashboard/inbox");
   if (!can(user, "chat:read-conversation", { ownerId: ownerKey(user) })) throw new Response(ROLE_REFUSED, { status: 403 });
-  return { customerId: ownerKey(user), currentUser: { id: user.id, name: user.name, role: user.role }, ...(await loadChatOnPage(supportRoomId(ownerKey(user)), user, request)) };
+  return {
+    customerId: ownerKey(user),
+    currentUser: { id: user.id, name: user.name, role: user.role },
+    ...(await loadChatOnPage(supportRoomId(ownerKey(user)), user, request)),
+  };
 }
 
 /** The message form: always the customer's own thread (the server decides, whatever the form says); then the thread again. */

@@ -147,7 +147,12 @@ export const rows: AuthorizationRow[] = [
     needs: "chat",
     refused: 404,
     body: messageForm,
-    expect: { anonymous: login, customerA: { status: 302, location: "/dashboard/plans/" }, customerB: 404, team: { status: 302, location: "/dashboard/plans/" } },
+    expect: {
+      anonymous: login,
+      customerA: { status: 302, location: "/dashboard/plans/" },
+      customerB: 404,
+      team: { status: 302, location: "/dashboard/plans/" },
+    },
   },
   {
     route: "dashboard+/users.$userId.plans.$subscriptionId.tsx",

@@ -125,7 +125,12 @@ export const rows: AuthorizationRow[] = [
     needs: "chat",
     refused: 404,
     body: messageForm,
-    expect: { anonymous: login, customerA: { status: 302, location: "/dashboard/services/" }, customerB: 404, team: { status: 302, location: "/dashboard/services/" } },
+    expect: {
+      anonymous: login,
+      customerA: { status: 302, location: "/dashboard/services/" },
+      customerB: 404,
+      team: { status: 302, location: "/dashboard/services/" },
+    },
   },
   {
     route: "dashboard+/reports.tsx",

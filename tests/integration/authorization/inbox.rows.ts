@@ -56,7 +56,6 @@ const pngFor = (roomOf: (f: Fixtures) => string) => (f: Fixtures) => ({
   },
 });
 
-
 export const rows: AuthorizationRow[] = [
   // Pages
   { route: "dashboard+/inbox.tsx", method: "GET", path: "/dashboard/inbox", expect: staffPage },
