@@ -6,12 +6,12 @@ import { API_KEY_MESSAGES, type Scope } from "~/domain/api-keys";
 import { ROLE_REFUSED } from "~/domain/clients";
 import { can, type Action } from "~/domain/permissions";
 import { isDatabaseUnavailable } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
 import { ERROR_CODES, forbidden, HttpError, httpErrorResponse, jsonError, methodNotAllowed, unauthorized } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
+import { checkDeclaredAnswer } from "~/web/api-answer-check.server";
+import { checkMediaType, decodablePath, parse, readBody } from "~/web/api-input.server";
 import { getIdentity, SECOND_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
-import { readFormData, readText } from "~/web/body-limit.server";
 import { jsonAnswer, jsonText, takesJsonAnswers } from "~/web/json-answer.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
@@ -127,10 +127,10 @@ export function apiRoute<
         clientIp: ip,
       });
       if (result instanceof Response) {
-        if (checkAnswers && config.response) await checkAnswer(config.response, result, request);
+        await checkDeclaredAnswer(config.response, result, request);
         return result;
       }
-      if (checkAnswers && config.response) checkValue(config.response, JSON.parse(jsonText(result)), request);
+      await checkDeclaredAnswer(config.response, () => JSON.parse(jsonText(result)), request);
       // The fast path writes the text itself; typed as the Response it stands for (Remix never gets one).
       if (takesJsonAnswers(context)) return jsonAnswer(config.status ?? 200, jsonText(result)) as unknown as Response;
       return new Response(jsonText(result), { status: config.status ?? 200, headers: { "Cache-Control": "no-store", "Content-Type": "application/json" } });
@@ -157,40 +157,6 @@ export function apiMethods(...routes: ApiHandler[]): ApiHandler {
   return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api) });
 }
 
-/**
- * Outside production every success is held to the route's declared `response` schema (the OpenAPI
- * document's): an answer that drifted from its document fails the test that made it, as a 500.
- * Production skips the check (the conformance test and these runs keep the two together).
- */
-const checkAnswers = !env.isProduction;
-
-export class AnswerDriftError extends Error {
-  override name = "AnswerDriftError";
-}
-
-function checkValue(schema: z.ZodType, value: unknown, request: Request) {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const { pathname } = new URL(request.url);
-    throw new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${z.prettifyError(result.error)}`);
-  }
-}
-
-async function checkAnswer(schema: z.ZodType, response: Response, request: Request) {
-  const isJson = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
-  if (!isJson || response.status < 200 || response.status >= 300 || response.bodyUsed) return;
-  checkValue(schema, await response.clone().json(), request);
-}
-
-function decodablePath(url: string) {
-  try {
-    decodeURIComponent(new URL(url).pathname);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function methodMatches(declared: Method, actual: string) {
   return actual === declared || (declared === "GET" && actual === "HEAD");
 }
@@ -206,74 +172,5 @@ export function toErrorResponse(error: unknown, requestId: string, request?: Req
   return jsonError(500, INTERNAL_ERROR_MESSAGE, ERROR_CODES[500], { requestId });
 }
 
-function parse(schema: z.ZodType | undefined, input: unknown) {
-  if (!schema) return undefined;
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new HttpError(400, issue?.message ?? "Invalid input.", "INVALID_INPUT");
-  }
-  return result.data;
-}
-
-const JSON_BODY_TYPES = ["application/json", "application/x-www-form-urlencoded"];
-const mediaType = (request: Request) => (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-const unsupportedMediaType = (expected: string) => new HttpError(415, `Send the body as ${expected}.`, "UNSUPPORTED_MEDIA_TYPE");
-
-function checkMediaType(request: Request, expected: string) {
-  if (mediaType(request) !== expected) throw unsupportedMediaType(expected);
-}
-
-/** A JSON route's body: JSON, or an urlencoded form (HTML forms); any other type is a 415. */
-async function readBody(request: Request): Promise<unknown> {
-  const type = mediaType(request);
-  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(await readFormData(request));
-  if (type !== "application/json" && type !== "") throw unsupportedMediaType(JSON_BODY_TYPES[0]!);
-  const text = await readText(request);
-  if (!text.trim()) return {};
-  // Without a Content-Type only an empty body is taken (it then fails validation with the field's message).
-  if (type === "") throw unsupportedMediaType(JSON_BODY_TYPES[0]!);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "The request body is not valid JSON.", "MALFORMED_JSON");
-  }
-}
-
-/**
- * Every status an operation may answer: its success, what its config implies, and the ones its
- * handler declares. The OpenAPI document lists exactly these (the conformance test holds it to them).
- */
-export function declaredStatuses(spec: ApiSpec, method: Method): number[] {
-  const statuses = new Set<number>([spec.status ?? 200, 405, 431, 500, 503, ...(spec.errors ?? [])]);
-  const takesBody = !!(spec.body || spec.rawBody);
-  if (spec.params || spec.query || takesBody) statuses.add(400);
-  // A path parameter names something that may not exist (or is not the caller's).
-  if (spec.params) statuses.add(404);
-  if (takesBody) statuses.add(415);
-  if (method !== "GET") statuses.add(413);
-  if (spec.auth === "any" || spec.auth === "user" || spec.auth === "team") statuses.add(401);
-  // A state change carrying the session cookie from another origin is refused before the route (same-origin.server).
-  if (spec.auth === "user" || spec.auth === "team" || method !== "GET") statuses.add(403);
-  if (spec.rateLimited) statuses.add(429);
-  // An API key may be refused (a scope it lacks, a call no key makes) and runs out of calls a minute.
-  if (spec.auth !== "none") statuses.add(403);
-  if (spec.auth !== "none" && keyScope(spec, method)) statuses.add(429);
-  return [...statuses].sort((a, b) => a - b);
-}
-
-/** The media types a JSON route's body may come in (for the document). */
-export const BODY_MEDIA_TYPES = JSON_BODY_TYPES;
-
 /** Zod helpers shared by the API schemas. Ids compare lower-case: an upper-cased uuid names the same thing. */
 export const uuidParam = (message = "Not found.") => z.string().uuid({ message }).toLowerCase();
-
-/** The JSON error shape every /api failure answers with (errorBody in ~/utils/http.server). */
-export const errorSchema = z.object({
-  success: z.literal(false),
-  status: z.literal("error"),
-  message: z.string(),
-  error: z.string(),
-  code: z.string().meta({ description: "Stable machine-readable code, e.g. INVALID_INPUT, RATE_LIMITED." }),
-  requestId: z.string().optional(),
-});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-import { BODY_MEDIA_TYPES, declaredStatuses, errorSchema, keyScope, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
+import { JSON_BODY_TYPES } from "~/web/api-input.server";
+import { keyScope, type ApiHandler, type ApiSpec, type Method } from "~/web/api.server";
 
 /*
  * The OpenAPI 3.1 document, built from what each /api route already declares to apiRoute: the
@@ -130,7 +131,7 @@ function security(auth: ApiSpec["auth"], scope: string | null) {
 
 function requestBody(schema: z.ZodType) {
   const body = jsonSchema(schema, "input");
-  return { required: true, content: Object.fromEntries(BODY_MEDIA_TYPES.map((type) => [type, { schema: body }])) };
+  return { required: true, content: Object.fromEntries(JSON_BODY_TYPES.map((type) => [type, { schema: body }])) };
 }
 
 function objectParameters(schema: z.ZodType | undefined, location: "path" | "query") {
@@ -153,3 +154,35 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchem
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   return rest;
 }
+
+/**
+ * Every status an operation may answer: its success, what its config implies, and the ones its
+ * handler declares. The OpenAPI document lists exactly these (the conformance test holds it to them).
+ */
+function declaredStatuses(spec: ApiSpec, method: Method): number[] {
+  const statuses = new Set<number>([spec.status ?? 200, 405, 431, 500, 503, ...(spec.errors ?? [])]);
+  const takesBody = !!(spec.body || spec.rawBody);
+  if (spec.params || spec.query || takesBody) statuses.add(400);
+  // A path parameter names something that may not exist (or is not the caller's).
+  if (spec.params) statuses.add(404);
+  if (takesBody) statuses.add(415);
+  if (method !== "GET") statuses.add(413);
+  if (spec.auth === "any" || spec.auth === "user" || spec.auth === "team") statuses.add(401);
+  // A state change carrying the session cookie from another origin is refused before the route (same-origin.server).
+  if (spec.auth === "user" || spec.auth === "team" || method !== "GET") statuses.add(403);
+  if (spec.rateLimited) statuses.add(429);
+  // An API key may be refused (a scope it lacks, a call no key makes) and runs out of calls a minute.
+  if (spec.auth !== "none") statuses.add(403);
+  if (spec.auth !== "none" && keyScope(spec, method)) statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** The JSON error shape every /api failure answers with (errorBody in ~/utils/http.server). */
+const errorSchema = z.object({
+  success: z.literal(false),
+  status: z.literal("error"),
+  message: z.string(),
+  error: z.string(),
+  code: z.string().meta({ description: "Stable machine-readable code, e.g. INVALID_INPUT, RATE_LIMITED." }),
+  requestId: z.string().optional(),
+});

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+import { env } from "~/utils/env.server";
+
+/**
+ * Outside production every success is held to the route's declared `response` schema (the OpenAPI
+ * document's): an answer that drifted from its document fails the test that made it, as a 500.
+ * Production skips the check (the conformance test and these runs keep the two together).
+ */
+const checkAnswers = !env.isProduction;
+
+class AnswerDriftError extends Error {
+  override name = "AnswerDriftError";
+}
+
+function checkValue(schema: z.ZodType, value: unknown, request: Request) {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { pathname } = new URL(request.url);
+    throw new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${z.prettifyError(result.error)}`);
+  }
+}
+
+async function checkAnswer(schema: z.ZodType, response: Response, request: Request) {
+  const isJson = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
+  if (!isJson || response.status < 200 || response.status >= 300 || response.bodyUsed) return;
+  checkValue(schema, await response.clone().json(), request);
+}
+
+/**
+ * Holds a route's success to its declared `response` schema, outside production: a Response (its
+ * JSON body), or the value about to be sent, read only when the check runs (`value()`).
+ */
+export async function checkDeclaredAnswer(schema: z.ZodType | undefined, result: Response | (() => unknown), request: Request): Promise<void> {
+  if (!checkAnswers || !schema) return;
+  if (result instanceof Response) await checkAnswer(schema, result, request);
+  else checkValue(schema, result(), request);
+}
