@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 
 import { CHANNEL_LABELS, formatPostTime } from "~/domain/calendar";
 import { roleCovers } from "~/domain/clients";
+import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -37,7 +38,7 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /** Claims today's e-mail for customers with posts newly waiting for review; returns their ids. */
 export async function claimReviewNotices(now = new Date(), limit = NOTICE_BATCH): Promise<string[]> {
   const settled = new Date(now.getTime() - REVIEW_SETTLE_MS);
-  const rows = await db.execute<{ customer_id: string }>(sql`
+  const rows = await queryRows<{ customer_id: string }>(sql`
     insert into ${n} (customer_id, day, created_at)
     select ${p.customerId}, ${utcDay(now)}::date, ${now.toISOString()}::timestamptz
     from ${p}
@@ -54,7 +55,7 @@ export async function claimReviewNotices(now = new Date(), limit = NOTICE_BATCH)
     limit ${limit}
     on conflict do nothing
     returning customer_id`);
-  return (Array.isArray(rows) ? rows : ((rows as { rows?: { customer_id: string }[] }).rows ?? [])).map((row) => row.customer_id);
+  return rows.map((row) => row.customer_id);
 }
 
 /** Claims and sends the due review e-mails; one whose sending fails is released for the next sweep. Returns how many went out. */

@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
 } from "~/domain/webhooks";
 import { afterResponse } from "~/utils/background.server";
+import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -122,7 +123,8 @@ export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<st
   const id = crypto.randomUUID();
   const createdAt = new Date();
   const body = JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
-  const result = (await tx.execute(sql`
+  const rows = await queryRows<{ id: string }>(
+    sql`
     with event as (
       insert into ${e} (id, type, data, once_key, created_at)
       values (${id}::uuid, ${type}, ${JSON.stringify(data)}::jsonb, ${options.onceKey ?? null}, ${createdAt.toISOString()}::timestamptz)
@@ -131,8 +133,9 @@ export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<st
     insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
     select ${w.id}, event.id, ${body}, ${createdAt.toISOString()}::timestamptz from ${w}, event
     where ${w.active} and ${type} = any(${w.events})
-    returning id`)) as unknown as { rows?: { id: string }[] } | { id: string }[];
-  const rows = Array.isArray(result) ? result : (result.rows ?? []);
+    returning id`,
+    tx,
+  );
   if (rows.length === 0 && options.onceKey) {
     // No delivery: was the event itself stored, or was it already there (the once key)?
     const [stored] = await tx.select({ id: e.id }).from(e).where(eq(e.id, id));

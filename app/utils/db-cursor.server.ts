@@ -19,8 +19,13 @@ export function cursorBatches<T>(query: SQL, batchSize: number): AsyncIterable<T
   return client.unsafe(text, params as postgres.ParameterOrJSON<never>[]).cursor(batchSize) as unknown as AsyncIterable<T[]>;
 }
 
-/** PGlite answers { rows }, postgres.js an array: the rows either way. */
-export async function queryRows<T>(query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows?: T[] } | T[];
+/** What runs a raw statement: the database, or a transaction of it. */
+interface Executor {
+  execute(query: SQL): PromiseLike<unknown>;
+}
+
+/** PGlite answers { rows }, postgres.js an array: the rows either way, from the database or a transaction. */
+export async function queryRows<T>(query: SQL, executor: Executor = db): Promise<T[]> {
+  const result = (await executor.execute(query)) as { rows?: T[] } | T[];
   return Array.isArray(result) ? result : (result.rows ?? []);
 }

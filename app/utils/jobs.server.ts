@@ -1,6 +1,7 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 
+import { queryRows } from "./db-cursor.server";
 import { database as appDatabase, JOB_SCHEMA, schema, type Database, type Tx } from "./db.server";
 import { logger } from "./logger.server";
 
@@ -64,8 +65,7 @@ function inTransaction(tx: Tx): PgBoss.Db {
         last = match.index + match[0].length;
       }
       chunks.push(sql.raw(text.slice(last)));
-      const result = (await tx.execute(sql.join(chunks))) as unknown as { rows?: unknown[] } | unknown[];
-      return { rows: Array.isArray(result) ? result : (result.rows ?? []) } as never;
+      return { rows: await queryRows(sql.join(chunks), tx) } as never;
     },
   };
 }
