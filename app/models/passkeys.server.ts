@@ -10,6 +10,7 @@ import {
 import { and, desc, eq, gt, gte, sql } from "drizzle-orm";
 
 import { describeDevice } from "~/domain/billing";
+import type { PasskeyCredential } from "~/domain/schemas/auth";
 import { recordOwnSignInChange } from "~/models/audit.server";
 import { getUserById, type User } from "~/models/users.server";
 import { db, schema } from "~/utils/db.server";
@@ -130,7 +131,14 @@ export async function registrationOptions(user: Pick<User, "id" | "email" | "nam
 }
 
 /** Verifies a new credential against this account's challenge and keeps it. */
-export async function addPasskey(userId: string, credential: RegistrationResponseJSON, name: string | null, userAgent: string | null): Promise<PasskeyJson> {
+export async function addPasskey(
+  userId: string,
+  answer: PasskeyCredential | RegistrationResponseJSON,
+  name: string | null,
+  userAgent: string | null,
+): Promise<PasskeyJson> {
+  // The schema took in the answer's outline; the library's verification checks the whole of it.
+  const credential = answer as unknown as RegistrationResponseJSON;
   const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "register", userId);
   if (!expectedChallenge) throw new HttpError(400, PASSKEY_MESSAGES.expired, "PASSKEY_CHALLENGE_EXPIRED");
   const { rpID, origin } = relyingParty();
@@ -296,6 +304,9 @@ async function checkAssertion(passkey: PasskeyRow, credential: AuthenticationRes
   return { userVerified: verification.authenticationInfo.userVerified };
 }
 
+/** The schema took in the answer's outline; the library's verification checks the whole of it. */
+const asAssertion = (answer: PasskeyCredential | AuthenticationResponseJSON) => answer as unknown as AuthenticationResponseJSON;
+
 async function passkeyByCredential(credential: AuthenticationResponseJSON) {
   const [passkey] = await db
     .select()
@@ -309,7 +320,8 @@ async function passkeyByCredential(credential: AuthenticationResponseJSON) {
  * both factors only when the authenticator verified the person (user verification): an assertion
  * with presence alone is refused here (decision 257).
  */
-export async function verifyPasskeySignIn(credential: AuthenticationResponseJSON): Promise<User> {
+export async function verifyPasskeySignIn(answer: PasskeyCredential | AuthenticationResponseJSON): Promise<User> {
+  const credential = asAssertion(answer);
   const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "authenticate", null);
   if (!expectedChallenge) throw new HttpError(400, PASSKEY_MESSAGES.expired, "PASSKEY_CHALLENGE_EXPIRED");
   const passkey = await passkeyByCredential(credential);
@@ -325,7 +337,8 @@ export async function verifyPasskeySignIn(credential: AuthenticationResponseJSON
  * The second step of a sign-in with a passkey of that account (the options of
  * `authenticationOptions(userId)`): true when verified; a 400/401 HttpError otherwise.
  */
-export async function verifyPasskeyOf(userId: string, credential: AuthenticationResponseJSON): Promise<boolean> {
+export async function verifyPasskeyOf(userId: string, answer: PasskeyCredential | AuthenticationResponseJSON): Promise<boolean> {
+  const credential = asAssertion(answer);
   const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "authenticate", userId);
   if (!expectedChallenge) throw new HttpError(400, PASSKEY_MESSAGES.expired, "PASSKEY_CHALLENGE_EXPIRED");
   const passkey = await passkeyByCredential(credential);

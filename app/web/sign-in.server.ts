@@ -1,6 +1,5 @@
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-
 import { can } from "~/domain/permissions";
+import type { PasskeyCredential } from "~/domain/schemas/auth";
 import { authenticationOptions, verifyPasskeyOf } from "~/models/passkeys.server";
 import { hasAssignedWork } from "~/models/purchases.server";
 import { createSession, revokeOtherSessions, revokeSession } from "~/models/sessions.server";
@@ -58,7 +57,7 @@ export async function secondStepPasskeyOptions(challenge: string) {
 }
 
 /** What answers a second step: a code (authenticator or recovery), or a passkey's answer to the step's options. */
-export type SecondStepAnswer = { code: string } | { credential: AuthenticationResponseJSON };
+export type SecondStepAnswer = { code: string } | { credential: PasskeyCredential };
 
 /**
  * Code attempts spend a point per account and per client address before the code is checked

@@ -103,6 +103,8 @@ export const passkeyCredentialSchema = z
     { error: PASSKEY_INVALID },
   )
   .loose();
+/** A passkey's answer as the schema took it in; the WebAuthn library checks the rest of its shape. */
+export type PasskeyCredential = z.infer<typeof passkeyCredentialSchema>;
 /** The same answer posted by a form, as a JSON string in one field. */
 export const passkeyCredentialField = z.preprocess((value) => {
   if (typeof value !== "string") return value;

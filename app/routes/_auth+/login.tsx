@@ -2,7 +2,6 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams, type ClientActionFunctionArgs } from "@remix-run/react";
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { useEffect } from "react";
 
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
@@ -104,7 +103,7 @@ async function passkeyStep(request: Request, form: FormData, ip: string) {
   const parsed = passkeyCredentialField.safeParse(form.get("credential"));
   if (!parsed.success) return data<LoginReply>({ result: formError(parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE) }, { status: 400 });
   try {
-    const user = await verifyPasskeySignIn(parsed.data as unknown as AuthenticationResponseJSON);
+    const user = await verifyPasskeySignIn(parsed.data);
     return await completeBrowserSignIn(request, user, form.get("redirectTo"), ip);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -131,7 +130,7 @@ async function secondStepWithPasskey(request: Request, form: FormData, ip: strin
     if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
     return secondStepAgain(form, parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE, 400);
   }
-  const credential = parsed.data.credential as unknown as AuthenticationResponseJSON;
+  const credential = parsed.data.credential;
   return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { credential }), parsed.data.redirectTo);
 }
 

@@ -1,4 +1,3 @@
-import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 
 import { isoDate } from "~/domain/schemas/api";
@@ -36,7 +35,7 @@ export const action = apiRoute(
     summary: "Add a passkey: the answer of navigator.credentials.create() to the options of POST /api/account/passkeys/options.",
   },
   async ({ user, body, request }) => {
-    const passkey = await addPasskey(user.id, body.credential as unknown as RegistrationResponseJSON, body.name ?? null, request.headers.get("User-Agent"));
+    const passkey = await addPasskey(user.id, body.credential, body.name ?? null, request.headers.get("User-Agent"));
     return { status: "success", data: { passkey } };
   },
 );

@@ -1,5 +1,3 @@
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-
 import { signedInResponse } from "~/domain/schemas/api";
 import { apiSecondFactorSchema, SECOND_FACTOR_MESSAGES } from "~/domain/schemas/auth";
 import { createSession } from "~/models/sessions.server";
@@ -27,7 +25,7 @@ export const action = apiRoute(
     summary: "Sign in, second step: the challenge from POST /api/auth/login and an authenticator or recovery code, or a passkey's answer.",
   },
   async ({ request, body, clientIp }) => {
-    const answer = body.credential ? { credential: body.credential as unknown as AuthenticationResponseJSON } : body.code ? { code: body.code } : null;
+    const answer = body.credential ? { credential: body.credential } : body.code ? { code: body.code } : null;
     if (!answer) throw new HttpError(400, SECOND_FACTOR_MESSAGES.codeRequired, "INVALID_INPUT");
     const user = await answerChallenge(clientIp, body.challenge, "bearer", answer);
     const { token } = await createSession(user.id, "bearer");

@@ -1,4 +1,3 @@
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 
 import { signedInResponse } from "~/domain/schemas/api";
@@ -28,7 +27,7 @@ export const action = apiRoute(
     summary: "Sign in with a passkey (both factors): the answer of navigator.credentials.get(); answers the login body.",
   },
   async ({ request, body, clientIp }) => {
-    const user = await verifyPasskeySignIn(body.credential as unknown as AuthenticationResponseJSON);
+    const user = await verifyPasskeySignIn(body.credential);
     const { token } = await createSession(user.id, "bearer");
     noteApiSignIn(request, user.id, clientIp);
     return { status: "success", message: LOGIN_SUCCESS_MESSAGE, data: { token, user: toApiUser(user) } };

@@ -1,6 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { KeyRound, ShieldAlert, ShieldCheck, Smartphone } from "lucide-react";
 import type { ReactNode } from "react";
 
@@ -67,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (intent === "add-passkey") {
       const credential = passkeyCredentialField.safeParse(form.credential);
       if (!credential.success) return data<Reply>({ intent, error: credential.error.issues[0]?.message }, { status: 400 });
-      const passkey = await addPasskey(user.id, credential.data as unknown as RegistrationResponseJSON, null, request.headers.get("User-Agent"));
+      const passkey = await addPasskey(user.id, credential.data, null, request.headers.get("User-Agent"));
       return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey added (${passkey.name}).` });
     }
     if (intent === "rename-passkey") {
