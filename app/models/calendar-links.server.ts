@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull } from "drizzle-orm";
 import ical from "ical-generator";
 
 import { CHANNEL_LABELS } from "~/domain/calendar";
 import { roleCovers } from "~/domain/clients";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
+
+import { clientOfAccount } from "./clients.server";
 
 /*
  * The private iCalendar link of a client member's content calendar (decision 212):
@@ -64,16 +66,13 @@ export const renewCalendarLink = (customerId: string): Promise<string> => issue(
 export async function calendarFeed(token: string, now = new Date()): Promise<string | null> {
   if (!TOKEN.test(token)) return null;
   // A link is its member's (a removed member's account is off, so their copy stops); the posts are their client's.
+  const client = clientOfAccount(l.customerId);
   const [link] = await db
-    .select({
-      customerId: sql<string>`coalesce(${schema.clientMembers.clientId}, ${l.customerId})`,
-      name: sql<string>`coalesce(${schema.clients.name}, ${schema.users.name})`,
-      role: schema.clientMembers.role,
-    })
+    .select({ customerId: client.id, name: client.name(schema.users.name), role: client.role })
     .from(l)
     .innerJoin(schema.users, eq(schema.users.id, l.customerId))
-    .leftJoin(schema.clientMembers, and(eq(schema.clientMembers.userId, l.customerId), isNull(schema.clientMembers.removedAt)))
-    .leftJoin(schema.clients, eq(schema.clients.id, schema.clientMembers.clientId))
+    .leftJoin(...client.membership)
+    .leftJoin(...client.client)
     .where(and(eq(l.tokenHash, hashOf(token)), isNull(schema.users.disabledAt)))
     .limit(1);
   if (!link || (link.role && !roleCovers(link.role, "work"))) return null;

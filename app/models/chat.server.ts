@@ -8,6 +8,7 @@ import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
+import { clientOfAccount } from "./clients.server";
 import { notificationSettingsOf } from "./notifications.server";
 import { replyToAddress } from "./reply-addresses.server";
 import { threadEvents, type ReadReceipt } from "./thread-events.server";
@@ -280,15 +281,12 @@ export async function notifyCustomerOfReply(customerId: string, staffName: strin
 /** The client behind a conversation id (the client's or any member's), if it is a customer account. */
 export async function findChatCustomer(userId: string) {
   // Any member's id names their client's thread (decision 283); the answer's id is the client's.
+  const client = clientOfAccount(schema.users.id, { formerToo: true });
   const [user] = await db
-    .select({
-      id: sql<string>`coalesce(${schema.clientMembers.clientId}, ${schema.users.id})`,
-      name: sql<string>`coalesce(${schema.clients.name}, ${schema.users.name})`,
-      role: schema.users.role,
-    })
+    .select({ id: client.id, name: client.name(schema.users.name), role: schema.users.role })
     .from(schema.users)
-    .leftJoin(schema.clientMembers, eq(schema.clientMembers.userId, schema.users.id))
-    .leftJoin(schema.clients, eq(schema.clients.id, schema.clientMembers.clientId))
+    .leftJoin(...client.membership)
+    .leftJoin(...client.client)
     .where(eq(schema.users.id, userId))
     .limit(1);
   return user && can(user, "area:customer") ? user : null;

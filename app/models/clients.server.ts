@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
 
 import {
   CLIENT_ROLE_LABELS,
@@ -269,6 +269,24 @@ export async function membersWho(clientId: string, capability: ClientCapability)
     .innerJoin(u, eq(u.id, m.userId))
     .where(and(activeMember(clientId), inArray(m.role, rolesCovering(capability)), isNull(u.disabledAt)))
     .orderBy(asc(m.invitedAt), asc(u.id));
+}
+
+/**
+ * The client of a customer account, to join into a query that reads the account (decision 283):
+ * `.leftJoin(...of.membership).leftJoin(...of.client)`, then `of.id` and `of.name(accountName)` in
+ * its columns. An account without a member row (a client of one not moved yet) is its own client,
+ * named after it. A removed member is again their own client, unless `formerToo`: then their id
+ * still names the client they wrote for (its thread keeps what they wrote).
+ */
+export function clientOfAccount(accountId: AnyColumn, { formerToo = false } = {}) {
+  return {
+    membership: [m, and(eq(m.userId, accountId), formerToo ? undefined : isNull(m.removedAt))] as const,
+    client: [c, eq(c.id, m.clientId)] as const,
+    id: sql<string>`coalesce(${m.clientId}, ${accountId})`,
+    name: (accountName: AnyColumn) => sql<string>`coalesce(${c.name}, ${accountName})`,
+    /** The member's role; null for an account without a member row (its client's owner). */
+    role: m.role,
+  };
 }
 
 /** The client a customer account belongs to (a client of one when it has no member row), or null for staff and unknown ids. */

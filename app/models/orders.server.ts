@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
 import { planLineName, type OrderLine } from "~/domain/order";
@@ -10,6 +10,7 @@ import { idOf, paymentGateway, stripe, type CheckoutLine, type CheckoutSession }
 
 import { openBriefs } from "./briefs.server";
 import { ensurePackageService, findPlan } from "./catalogue.server";
+import { clientOfAccount } from "./clients.server";
 import { notifyOfPaidOrder } from "./notifications.server";
 import { storeOrderEmails, teamRecipients } from "./order-emails.server";
 import { findActiveServices, type Service } from "./services.server";
@@ -310,10 +311,12 @@ export { getActiveSubscription } from "./subscriptions.server";
 
 /** The client a buyer's account belongs to (its own id for a client of one). */
 async function buyersClient(tx: Tx, userId: string): Promise<string> {
+  const client = clientOfAccount(schema.users.id);
   const [row] = await tx
-    .select({ clientId: schema.clientMembers.clientId })
-    .from(schema.clientMembers)
-    .where(and(eq(schema.clientMembers.userId, userId), isNull(schema.clientMembers.removedAt)))
+    .select({ clientId: client.id })
+    .from(schema.users)
+    .leftJoin(...client.membership)
+    .where(eq(schema.users.id, userId))
     .limit(1);
   return row?.clientId ?? userId;
 }
