@@ -62,5 +62,10 @@ export interface ClientRef {
   name: string;
 }
 
+/** The client's name to show beside a person's, or null when it is theirs (a client of one named after its owner). */
+export function clientNameBeside(personName: string, client: ClientRef | null | undefined): string | null {
+  return client && client.name !== personName ? client.name : null;
+}
+
 /** A member's role does not cover what they asked for (403). */
 export const ROLE_REFUSED = "Your role in your company's account does not cover this: ask an owner.";

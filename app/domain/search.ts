@@ -1,3 +1,4 @@
+import type { ClientRef } from "./clients";
 import { breaksTextRule, controlCharacterMessage } from "./zod";
 
 /*
@@ -25,6 +26,8 @@ export interface SearchHit {
   href: string;
   title: string;
   detail: string;
+  /** A customer's or a conversation's client; shown beside the title when its name is not the person's. */
+  client?: ClientRef;
 }
 
 export type SearchGroups = Record<SearchKind, SearchHit[]>;

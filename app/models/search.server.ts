@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 
 import { db, schema, type Tx } from "~/utils/db.server";
 
+import { clientOfAccount } from "./clients.server";
 import { searchQuery } from "./inbox.server";
 
 /*
@@ -41,7 +42,14 @@ const serviceDocument = sql`to_tsvector('simple', ${s.name} || ' ' || coalesce($
 const customerFields = { id: u.id, name: u.name, email: u.email, disabled: u.disabledAt };
 const orderFields = { id: o.id, name: o.name, email: o.email, status: o.status, totalCents: o.totalCents, currency: o.currency, createdAt: o.createdAt };
 const threadFields = { id: t.id, customerId: t.customerId, visitorName: t.visitorName, visitorEmail: t.visitorEmail, status: t.status };
-const threadJoined = { customerName: threadCustomer.name, customerEmail: threadCustomer.email, lastMessage: m.message };
+// A thread's key is its client's id (decision 283): its client is joined by that key.
+const threadJoined = { customerName: threadCustomer.name, customerEmail: threadCustomer.email, clientName: schema.clients.name, lastMessage: m.message };
+
+/** A customer hit's client (its id and name; the account's own for a client of one), joined into the same read. */
+function customerClient(accountId: AnyColumn, accountName: AnyColumn) {
+  const client = clientOfAccount(accountId);
+  return { fields: { clientId: client.id, clientName: client.name(accountName) }, membership: client.membership, client: client.client };
+}
 
 /** The same fields, read from a subquery that selected them. */
 function fieldsOf<S, K extends keyof S>(subquery: S, fields: Record<K, unknown>): Pick<S, K> {
@@ -53,10 +61,13 @@ const HIDDEN_PER_SERVICE = 4;
 const isHidden = (slug: string) => slug.startsWith("package-") || slug.startsWith("plan-");
 
 function statements(tx: Tx, q: SQL, limit: number) {
+  const client = customerClient(u.id, u.name);
   return {
     customers: tx
-      .select(customerFields)
+      .select({ ...customerFields, ...client.fields })
       .from(u)
+      .leftJoin(...client.membership)
+      .leftJoin(...client.client)
       .where(and(eq(u.role, "user"), sql`${userDocument} @@ ${q}`))
       .orderBy(desc(u.createdAt), desc(u.id))
       .limit(limit),
@@ -70,6 +81,7 @@ function statements(tx: Tx, q: SQL, limit: number) {
       .select({ ...threadFields, ...threadJoined })
       .from(t)
       .leftJoin(threadCustomer, eq(threadCustomer.id, t.customerId))
+      .leftJoin(schema.clients, eq(schema.clients.id, t.customerId))
       .leftJoin(m, eq(m.id, t.lastMessageId))
       .where(sql`${t.id} in (select found from inbox_thread_search(${q}) as found)`)
       .orderBy(sql`${t.lastMessageAt} desc nulls last`, desc(t.id))
@@ -116,10 +128,13 @@ function newestStatements(tx: Tx, q: SQL, limit: number) {
     .orderBy(sql`${t.lastMessageAt} desc nulls last`, desc(t.id))
     .limit(WINDOW.threads)
     .as("newest_threads");
+  const client = customerClient(customers.id, customers.name);
   return {
     customers: tx
-      .select(fieldsOf(customers, customerFields))
+      .select({ ...fieldsOf(customers, customerFields), ...client.fields })
       .from(customers)
+      .leftJoin(...client.membership)
+      .leftJoin(...client.client)
       .where(sql`${nameDocument(customers.name, customers.email)} @@ ${q}`)
       .orderBy(desc(customers.createdAt), desc(customers.id))
       .limit(limit),
@@ -133,6 +148,7 @@ function newestStatements(tx: Tx, q: SQL, limit: number) {
       .select({ ...fieldsOf(threads, threadFields), ...threadJoined })
       .from(threads)
       .leftJoin(threadCustomer, eq(threadCustomer.id, threads.customerId))
+      .leftJoin(schema.clients, eq(schema.clients.id, threads.customerId))
       .leftJoin(m, eq(m.id, threads.lastMessageId))
       // As inbox_thread_search(): the conversation's words, or its customer's name and e-mail.
       .where(sql`(${threads.searchDocument} @@ ${q} or ${nameDocument(threadCustomer.name, threadCustomer.email)} @@ ${q})`)

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 
+import type { SearchAnswer } from "~/domain/search";
 import { inviteMember, renameClient } from "~/models/clients.server";
 import { getSessionUser } from "~/models/sessions.server";
 import * as threadsApi from "~/routes/api+/chat.threads";
@@ -8,6 +9,7 @@ import * as usersApi from "~/routes/api+/users";
 import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
 import * as ordersPage from "~/routes/dashboard+/orders._index";
 import * as orderPage from "~/routes/dashboard+/orders.$orderId";
+import * as searchPage from "~/routes/dashboard+/search";
 import * as usersPage from "~/routes/dashboard+/users._index";
 import * as customerPage from "~/routes/dashboard+/users.$userId";
 
@@ -94,6 +96,21 @@ describe("the inbox", () => {
     expect(api.status).toBe(200);
     const { threads } = (await readJson<{ data: { threads: { customer: { _id: string }; client: Ref | null }[] } }>(api)).data;
     expect(threads.find((t) => t.customer._id === owner.id)?.client).toEqual({ _id: owner.id, name: companyName });
+  });
+});
+
+describe("the staff search", () => {
+  test("a customer's hit and their conversation's carry the client, from the same read", async () => {
+    const answer = await readJson<SearchAnswer>(
+      await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: member.email })}`, { auth: asStaff() }),
+    );
+    expect(answer.groups!.customers.find((hit) => hit.id === member._id)?.client).toEqual({ _id: owner.id, name: companyName });
+
+    const threads = await readJson<SearchAnswer>(
+      await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: owner.email })}`, { auth: asStaff() }),
+    );
+    expect(threads.groups!.threads.find((hit) => hit.href === `/dashboard/inbox/${owner.id}`)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(threads.groups!.customers.find((hit) => hit.id === owner.id)?.client).toEqual({ _id: owner.id, name: companyName });
   });
 });
 

@@ -48,7 +48,13 @@ describe("GET /dashboard/search", () => {
     const { status, body } = await search(word);
     expect(status).toBe(200);
     expect(body!.groups!.customers).toEqual([
-      { id: nora.user.id, href: `/dashboard/users/${nora.user.id}`, title: `Nora ${word}`, detail: `nora.${word}@example.test` },
+      {
+        id: nora.user.id,
+        href: `/dashboard/users/${nora.user.id}`,
+        title: `Nora ${word}`,
+        detail: `nora.${word}@example.test`,
+        client: { _id: nora.user.id, name: `Nora ${word}` },
+      },
     ]);
     expect(body!.groups!.orders).toEqual([
       expect.objectContaining({ id: orderId, href: `/dashboard/orders/${orderId}`, title: `BL-${orderId.slice(0, 8).toUpperCase()} · Nora ${word}` }),

@@ -2,6 +2,7 @@ import { NavLink } from "@remix-run/react";
 
 import { formatMessageTime } from "~/components/chat/message-list";
 import { UnreadCount } from "~/components/chat/unread-badge";
+import { ClientBeside } from "~/components/dashboard/client-beside";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/components/ui/cn";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -42,6 +43,7 @@ export function ThreadList({
               <span className="flex items-center gap-2">
                 <span className={cn("min-w-0 flex-1 truncate text-sm text-slate-950", thread.unread > 0 ? "font-bold" : "font-semibold")}>
                   {thread.customer.name}
+                  <ClientBeside person={thread.customer.name} client={thread.client} />
                 </span>
                 <UnreadCount count={thread.unread} label="unread" />
                 {last ? (

@@ -2,6 +2,7 @@ import { Form, Link, useFetcher } from "@remix-run/react";
 import { Search } from "lucide-react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 
+import { ClientBeside } from "~/components/dashboard/client-beside";
 import { cn } from "~/components/ui/cn";
 import { Modal } from "~/components/ui/modal";
 import { useWhenIdle } from "~/components/ui/use-when-idle";
@@ -142,7 +143,10 @@ export function SearchPalette() {
                       data-testid="search-option"
                       className={cn("block rounded-xl px-3 py-2", selected ? "bg-brand-50 ring-2 ring-brand-600" : "hover:bg-slate-50")}
                     >
-                      <span className="block font-semibold break-words text-slate-950">{hit.title}</span>
+                      <span className="block font-semibold break-words text-slate-950">
+                        {hit.title}
+                        <ClientBeside person={hit.title} client={hit.client} />
+                      </span>
                       <span className="block text-sm break-words text-slate-600">{hit.detail}</span>
                     </Link>
                   );

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 
+import { ClientBeside } from "~/components/dashboard/client-beside";
 import { SEARCH_KIND_LABELS, SEARCH_KINDS, type SearchGroups } from "~/domain/search";
 
 /** The hits, one section per kind that has any; each hit a link. */
@@ -26,7 +27,10 @@ export function SearchResults({ q, groups }: { q: string; groups: SearchGroups }
                   to={hit.href}
                   className="block px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
                 >
-                  <span className="block font-semibold break-words text-brand-700">{hit.title}</span>
+                  <span className="block font-semibold break-words text-brand-700">
+                    {hit.title}
+                    <ClientBeside person={hit.title} client={hit.client} />
+                  </span>
                   <span className="block text-sm break-words text-slate-600">{hit.detail}</span>
                 </Link>
               </li>
