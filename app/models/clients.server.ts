@@ -292,9 +292,14 @@ export function clientOfAccount(accountId: AnyColumn, { formerToo = false } = {}
 /** The client a customer account belongs to (a client of one when it has no member row), or null for staff and unknown ids. */
 export async function clientIdOf(userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null;
-  const [row] = await db.select({ role: u.role, clientId: m.clientId }).from(u).leftJoin(m, eq(m.userId, u.id)).where(eq(u.id, userId)).limit(1);
-  if (!row || row.role !== "user") return null;
-  return row.clientId ?? userId;
+  const client = clientOfAccount(u.id, { formerToo: true });
+  const [row] = await db
+    .select({ role: u.role, clientId: client.id })
+    .from(u)
+    .leftJoin(...client.membership)
+    .where(eq(u.id, userId))
+    .limit(1);
+  return row && row.role === "user" ? row.clientId : null;
 }
 
 /** `client:{_id,name}` for answers that carry customers, in one query. */

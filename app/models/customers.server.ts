@@ -4,6 +4,7 @@ import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 import { likePattern } from "~/utils/sql.server";
 
+import { clientOfAccount } from "./clients.server";
 import { toApiUser } from "./users.server";
 
 /**
@@ -44,7 +45,7 @@ const summaryColumns = {
 export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE }: CustomerListQuery = {}) {
   const term = search?.trim();
   const m = schema.clientMembers;
-  const clientId = sql<string>`coalesce((select ${m.clientId} from ${m} where ${m.userId} = ${schema.users.id}), ${schema.users.id})`;
+  const client = clientOfAccount(schema.users.id, { formerToo: true });
   const clientNamed = (pattern: string) =>
     sql`exists (select 1 from ${m} join ${schema.clients} on ${schema.clients.id} = ${m.clientId} where ${m.userId} = ${schema.users.id} and ${schema.clients.name} ilike ${pattern})`;
   const where = and(
@@ -55,8 +56,9 @@ export async function listCustomers({ search, page = 1, limit = USERS_PAGE_SIZE 
   const offset = (Math.max(1, Math.floor(page)) - 1) * size;
   const [users, [{ total }]] = await Promise.all([
     db
-      .select({ ...summaryColumns, clientId })
+      .select({ ...summaryColumns, clientId: client.id })
       .from(schema.users)
+      .leftJoin(...client.membership)
       .where(where)
       .orderBy(desc(schema.users.createdAt), desc(schema.users.id))
       .limit(size)
