@@ -6,7 +6,7 @@
  *
  *   npm run build
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
- *     npx tsx bench/chat-load.ts [--sockets 2000] [--messages 2000] [--rate 100]
+ *     npx tsx bench/chat-load.ts [--sockets 2000] [--messages 2000] [--rate 100] [--on-b 200]
  *
  * It creates and drops its own database. The nodes use the default Socket.IO channel on that
  * Redis, so do not point it at a Redis that a running deployment uses.
@@ -31,11 +31,16 @@ const { values: args } = parseArgs({
     sockets: { type: "string", default: "2000" },
     messages: { type: "string", default: "2000" },
     rate: { type: "string", default: "100" },
+    /** How many customers connect to node B (the rest to node A); half by default. `--on-b 200` holds 10,000 of 10,200 on one node. */
+    "on-b": { type: "string" },
   },
 });
 const SOCKETS = Number(args.sockets);
 const MESSAGES = Number(args.messages);
 const RATE = Number(args.rate);
+const ON_B = args["on-b"] === undefined ? null : Number(args["on-b"]);
+/** The node a customer connects to: alternating, or with `--on-b` the first ON_B on node B. */
+const nodeOf = (i: number): "A" | "B" => (ON_B === null ? (i % 2 === 0 ? "A" : "B") : i < ON_B ? "B" : "A");
 /** One message in REPLY_EVERY is a staff reply; the others customer messages. */
 const REPLY_EVERY = 5;
 const STAFF_ON_A = Math.max(1, Math.ceil(RATE / REPLY_EVERY / 1.5)); // each socket may send 20 per 10 s
@@ -99,13 +104,13 @@ async function main() {
     await sleep(1000);
     const before = [rssMiB(a.child.pid!), rssMiB(b.child.pid!)];
 
-    // Even customers on node A, odd on node B; in batches so the handshake's session lookups queue gently.
+    // Even customers on node A, odd on node B (or `--on-b`); in batches so the handshake's session lookups queue gently.
     const customers: { account: (typeof accounts)[number]; socket: Client; node: "A" | "B" }[] = [];
     const t0 = Date.now();
     for (let i = 0; i < accounts.length; i += 100) {
       const batch = accounts.slice(i, i + 100);
-      const sockets = await Promise.all(batch.map((c) => connect(c.i % 2 === 0 ? a.url : b.url, c.token)));
-      sockets.forEach((socket, j) => customers.push({ account: batch[j]!, socket, node: batch[j]!.i % 2 === 0 ? "A" : "B" }));
+      const sockets = await Promise.all(batch.map((c) => connect(nodeOf(c.i) === "A" ? a.url : b.url, c.token)));
+      sockets.forEach((socket, j) => customers.push({ account: batch[j]!, socket, node: nodeOf(batch[j]!.i) }));
     }
     clients.push(...customers.map((c) => c.socket));
     console.log(`connected ${customers.length} sockets in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -16,6 +16,7 @@ import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { defineJob, jobs } from "~/utils/jobs.server";
+import { logger } from "~/utils/logger.server";
 import { startSweep } from "~/utils/sweep.server";
 import { readUnsubscribeToken } from "~/utils/unsubscribe-links.server";
 
@@ -78,9 +79,11 @@ function mergeChoices(stored: Partial<Record<NotificationKind, EmailChoice>> | n
 }
 
 /*
- * The live push (`notification` to each person's sockets on every node): a job stored with the
- * notifications, so it runs only after they commit, whoever commits them; `afterCommit` runs it at
- * once, and otherwise the job engine does within a poll.
+ * The live push (`notification` to each person's sockets on every node). Notifications written in a
+ * caller's transaction push through a job stored with them, so it runs only after they commit,
+ * whoever commits them (`afterCommit` runs it at once, otherwise the job engine within a poll).
+ * Notifications `notify` commits itself (a chat message's, on the busiest path) push straight
+ * after their commit, with no job's round trips: the bell reads the stored count on any page anyway.
  */
 const PUSH_JOB = defineJob<{ ids: string[] }>({
   kind: "notification-push",
@@ -89,10 +92,21 @@ const PUSH_JOB = defineJob<{ ids: string[] }>({
   leaseSeconds: 60,
   run: async ({ ids }) => {
     if (notificationEvents.listenerCount("created") === 0 || ids.length === 0) return;
-    const rows = await db.select().from(n).where(inArray(n.id, ids));
-    for (const row of rows) notificationEvents.emit("created", row.userId, toJson(row), await unreadCount(row.userId));
+    await push(await db.select().from(n).where(inArray(n.id, ids)));
   },
 });
+
+/** Emits each committed notification with its person's unread count (one read for them all). */
+async function push(rows: (typeof n.$inferSelect)[]) {
+  if (notificationEvents.listenerCount("created") === 0 || rows.length === 0) return;
+  const counts = await db
+    .select({ userId: n.userId, count: count() })
+    .from(n)
+    .where(and(inArray(n.userId, [...new Set(rows.map((row) => row.userId))]), isNull(n.readAt)))
+    .groupBy(n.userId);
+  const unread = new Map(counts.map((row) => [row.userId, Number(row.count)]));
+  for (const row of rows) notificationEvents.emit("created", row.userId, toJson(row), unread.get(row.userId) ?? 0);
+}
 
 /** What happens once the notifications are committed: the live pushes and the instant e-mails. */
 export interface Notified {
@@ -134,8 +148,8 @@ export async function notify(recipients: readonly string[], input: NotificationI
       )
       .returning();
     const jobIds: string[] = [];
-    // The live push is a job of this transaction: it exists, and runs, only once the change commits.
-    const pushJobId = await jobs.enqueue(PUSH_JOB.kind, { ids: rows.map((row) => row.id) }, { tx: t });
+    // In a caller's transaction the live push is a job of it: it exists, and runs, only once the change commits.
+    const pushJobId = tx ? await jobs.enqueue(PUSH_JOB.kind, { ids: rows.map((row) => row.id) }, { tx: t }) : null;
     for (const person of people) {
       if (input.instantEmail === false || mergeChoices(person.choices)[input.kind] !== "instant") continue;
       const { jobId } = await sendEmail(
@@ -158,7 +172,12 @@ export async function notify(recipients: readonly string[], input: NotificationI
     if (written.pushJobId) await jobs.runNow(PUSH_JOB.kind, written.pushJobId).catch(() => false);
     await sendStoredEmails(written.jobIds);
   };
-  if (!tx) await afterCommit();
+  if (!tx) {
+    await push(written.rows).catch((error: unknown) =>
+      logger.warn({ err: error }, "the notifications' live push failed; the bell shows them on the next page"),
+    );
+    await afterCommit();
+  }
   return { ids: written.rows.map((row) => row.id), afterCommit };
 }
 
