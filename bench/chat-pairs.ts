@@ -7,6 +7,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
  *     npx tsx bench/chat-pairs.ts [--seconds 12] [--rounds 16]
  *
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each node.
+ *
  * It creates and drops its own database; the nodes use the default Socket.IO channel on that Redis,
  * so do not point it at a Redis a deployment uses.
  */
@@ -52,8 +54,13 @@ const nodes: ServerProcess[] = [];
 const clients: Client[] = [];
 const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
 try {
+  // BENCH_CPU_PROF=<dir>: each node writes a V8 CPU profile there when it stops.
+  const profileDir = process.env.BENCH_CPU_PROF;
   const start = (name: string) =>
-    startServer({ DATABASE_URL: dbUrl, REDIS_URL: redisUrl, DATA_DIR: path.join(dataDir, name), LOG_LEVEL: "error" }, { timeoutMs: 60_000 });
+    startServer(
+      { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, DATA_DIR: path.join(dataDir, name), LOG_LEVEL: "error" },
+      { timeoutMs: 60_000, nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [] },
+    );
   nodes.push(await start("a"));
   nodes.push(await start("b"));
   const [a, b] = nodes as [ServerProcess, ServerProcess];
