@@ -6,6 +6,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { formatCents } from "~/domain/format";
 import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
+import { listPlans } from "~/models/catalogue.server";
 import { listReceiptsForUser } from "~/models/receipts.server";
 import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { requireMemberPage } from "~/web/guards.server";
@@ -16,8 +17,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!can(user, "subscriptions:list-own")) throw redirect("/dashboard/users");
   const [receipts, plans] = await Promise.all([listReceiptsForUser(ownerKey(user)), listSubscriptionsForUser(ownerKey(user))]);
   // A billing member has no Services page: their client's plans are reached from here.
-  const shown = can(user, "purchases:list-own") ? [] : plans.map((plan) => ({ id: plan.id, planId: plan.planId, status: plan.status }));
-  return { receipts, plans: shown };
+  if (can(user, "purchases:list-own") || plans.length === 0) return { receipts, plans: [] };
+  // Each plan by the name the catalogue and its receipts give it ("Starter Package"), never its key.
+  const names = new Map((await listPlans()).map((plan) => [plan.key, plan.name]));
+  return { receipts, plans: plans.map((plan) => ({ id: plan.id, name: names.get(plan.planId) ?? plan.planId, status: plan.status })) };
 }
 
 export default function Receipts() {
@@ -33,10 +36,10 @@ export default function Receipts() {
             {plans.map((plan) => (
               <li key={plan.id} className="flex items-center justify-between gap-4 px-5 py-3 text-sm">
                 <span>
-                  <span className="font-semibold text-slate-950 capitalize">{plan.planId}</span> plan · {plan.status.replace("_", " ")}
+                  <span className="font-semibold text-slate-950">{plan.name}</span> · {plan.status.replace("_", " ")}
                 </span>
                 <Link to={`/dashboard/plans/${plan.id}`} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
-                  Manage<span className="sr-only"> the {plan.planId} plan</span>
+                  Manage<span className="sr-only"> {plan.name}</span>
                 </Link>
               </li>
             ))}
