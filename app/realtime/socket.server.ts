@@ -8,6 +8,7 @@ import { can, memberCan, ownerKey } from "~/domain/permissions";
 import { sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { threadEvents, type Delivery } from "~/models/thread-events.server";
+import { afterResponse } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { countOpenSockets } from "~/utils/metrics.server";
@@ -263,7 +264,9 @@ async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ac
 /** A stored message to the room's other sockets on every node (all but `exceptSocketId`, the sender's, which has its acknowledgement). */
 function deliver(io: IoServer, message: ChatMessage, delivery: Delivery, exceptSocketId?: string) {
   broadcast(io, message, delivery, exceptSocketId);
-  if (delivery.customerId && delivery.fromTeam) void notifyIfAway(io, delivery.customerId, delivery.senderName);
+  // After the answer, as tracked work: a shutdown (or a test's end) waits for it rather than cutting its queries off.
+  const { customerId } = delivery;
+  if (customerId && delivery.fromTeam) afterResponse("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
 }
 
 /** Messages sent by a page's form (no socket carried them) go out as a socket's would. */
