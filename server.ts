@@ -81,7 +81,7 @@ async function startNode() {
     // Draining: tell a proxy not to reuse this connection, so it sends the next request elsewhere.
     if (stopping) res.setHeader("Connection", "close");
     // Whatever this request starts (including a rejection nobody handles) logs with its id.
-    requestContext.run({ requestId: res.locals.requestId as string }, next);
+    requestContext.run({ requestId: res.locals.requestId as string, method: req.method }, next);
   });
 
   app.use(

@@ -92,7 +92,7 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
       if (!matched) return false;
       options.onRoute?.(res, matched.route.id);
       const requestId = requestIdFrom(req.headers["x-request-id"]);
-      requestContext.run({ requestId }, () => {
+      requestContext.run({ requestId, method: req.method ?? "GET" }, () => {
         serve(req, res, matched.route, matched.params, requestId).catch((error: unknown) => {
           logger.error({ err: error, requestId }, "API fast path failed");
           if (!res.headersSent) res.writeHead(500);

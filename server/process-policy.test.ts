@@ -17,7 +17,7 @@ describe("the process policy", () => {
     spies.push(error, exit);
     const before = unhandledRejectionCount();
     // The handler runs in the async context of the rejected promise, as Node calls it.
-    await requestContext.run({ requestId: "req-123" }, async () => {
+    await requestContext.run({ requestId: "req-123", method: "GET" }, async () => {
       await Promise.resolve();
       onUnhandledRejection(new Error("nobody caught me"));
     });
@@ -33,7 +33,7 @@ describe("the process policy", () => {
     const fatal = vi.spyOn(logger, "fatal").mockImplementation(() => undefined);
     spies.push(fatal);
     const drainAndExit = vi.fn();
-    requestContext.run({ requestId: "req-456" }, () => onUncaughtException(new Error("thrown in a handler"), "uncaughtException", drainAndExit));
+    requestContext.run({ requestId: "req-456", method: "GET" }, () => onUncaughtException(new Error("thrown in a handler"), "uncaughtException", drainAndExit));
     expect(fatal).toHaveBeenCalledWith(expect.objectContaining({ requestId: "req-456" }), "uncaught exception: draining and exiting");
     expect(drainAndExit).toHaveBeenCalledWith("uncaughtException", 1);
   });

@@ -7,6 +7,7 @@ import { touchSession } from "~/models/account.server";
 import { findApiKey, touchApiKey } from "~/models/api-keys.server";
 import { findSession, revokeSession, type SessionUser } from "~/models/sessions.server";
 import { env, sessionSecrets } from "~/utils/env.server";
+import { oncePerRequest } from "~/utils/request-context.server";
 
 /** The cookie holds only the session secret; the session itself lives in the database. */
 export const sessionCookie = createCookie("__session", {
@@ -40,8 +41,6 @@ export const SECOND_FACTOR_SETUP_PATH = "/dashboard/security";
 const SETUP_ONLY_PATHS = new Set([SECOND_FACTOR_SETUP_PATH, "/logout"]);
 export const SECOND_FACTOR_REQUIRED_MESSAGE = "Your team requires two-factor sign-in: set up an authenticator app or a passkey first.";
 
-const identityCache = new WeakMap<Request, Promise<Identity | null>>();
-
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("Authorization");
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -53,21 +52,18 @@ export async function cookieToken(cookieHeader: string | null): Promise<string |
   return typeof value === "string" && value.length > 0 ? value : null;
 }
 
-/** Who is asking: a bearer token wins over the session cookie. Cached per Request. API keys count on /api only (pages treat them as signed out). */
+/** Who is asking: a bearer token wins over the session cookie. Read once per request. API keys count on /api only (pages treat them as signed out). */
 export function getIdentity(request: Request): Promise<Identity | null> {
-  let pending = identityCache.get(request);
-  if (!pending) {
+  return oncePerRequest(request, "identity", () => {
     const bearer = request.headers.get("Authorization") ? bearerToken(request) : null;
     const apiKeys = !!bearer?.startsWith(API_KEY_PREFIX) && new URL(request.url).pathname.startsWith("/api/");
-    pending = resolveIdentity(bearer, request.headers.get("Cookie"), { apiKeys }).then((identity) => {
+    return resolveIdentity(bearer, request.headers.get("Cookie"), { apiKeys }).then((identity) => {
       // The account page's session list: device and last use (at most one write a minute per session); a key's last use likewise.
       if (identity?.apiKey) touchApiKey(identity.apiKey.id, identity.seenAt);
       else if (identity) touchSession(identity.sessionId, request.headers.get("User-Agent"), identity.seenAt);
       return identity;
     });
-    identityCache.set(request, pending);
-  }
-  return pending;
+  });
 }
 
 /**

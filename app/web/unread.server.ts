@@ -1,6 +1,5 @@
 import { getUnreadCountsForTeam } from "~/models/chat.server";
-
-const perRequest = new WeakMap<Request, ReturnType<typeof getUnreadCountsForTeam>>();
+import { oncePerRequest } from "~/utils/request-context.server";
 
 /**
  * Staff's unread counts per customer, read once per request: the sidebar's badges (the dashboard
@@ -8,10 +7,5 @@ const perRequest = new WeakMap<Request, ReturnType<typeof getUnreadCountsForTeam
  * by side for one document.
  */
 export function teamUnreadCounts(request: Request): ReturnType<typeof getUnreadCountsForTeam> {
-  let counts = perRequest.get(request);
-  if (!counts) {
-    counts = getUnreadCountsForTeam();
-    perRequest.set(request, counts);
-  }
-  return counts;
+  return oncePerRequest(request, "team-unread", getUnreadCountsForTeam);
 }
