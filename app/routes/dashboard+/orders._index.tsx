@@ -140,90 +140,64 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
           <EmptyState icon={ShoppingCart} title="No orders yet" text="Orders appear here as soon as someone starts a checkout." />
         )
       ) : (
-        <>
-          {/* Phones: one card per order (six columns do not fit 390 px); from sm the table. */}
-          <ul aria-label="Orders" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card sm:hidden">
-            {orders.map((order) => (
-              <li key={order._id} className="space-y-1 px-4 py-3 text-sm">
-                <div className="flex items-start justify-between gap-3">
-                  <p className="min-w-0 font-semibold break-words text-slate-950">{order.name}</p>
-                  <p className="shrink-0 text-right">
+        // One rendering: a table from sm; on phones each row is a card (six columns do not fit 390 px),
+        // the header row is kept for screen readers. `relative`: the screen-reader-only text stays inside the scroll box.
+        <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card">
+          <table aria-label="Orders" className="table-cards w-full text-left text-sm">
+            <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase max-sm:sr-only">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Date
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Customer
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  What
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  <span className="sr-only">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {orders.map((order) => (
+                <tr key={order._id}>
+                  <td className="order-4 text-slate-700 sm:whitespace-nowrap">{formatDate(order.createdAt)}</td>
+                  <td className="order-1 min-w-0">
+                    <p className="font-semibold break-words text-slate-950">{order.name}</p>
+                    <p className="break-all text-slate-600">{order.email}</p>
+                    <OrderClient client={order.client} buyer={order.name} />
+                  </td>
+                  <td className="order-3 col-span-2 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
+                  <td className="order-2 text-right whitespace-nowrap">
                     <span className="font-semibold text-slate-950">{formatCents(order.amountCents, order.currency)}</span>
                     {order.refundedCents > 0 ? (
                       <span className="block text-xs text-red-700">−{formatCents(order.refundedCents, order.currency)} refunded</span>
                     ) : null}
-                  </p>
-                </div>
-                <p className="break-all text-slate-600">{order.email}</p>
-                <OrderClient client={order.client} buyer={order.name} />
-                <p className="text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</p>
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <p className="flex items-center gap-2 text-slate-700">
-                    {formatDate(order.createdAt)}
+                  </td>
+                  <td className="order-5 max-sm:text-right">
                     <OrderStatusBadge status={order.status} />
-                  </p>
-                  <Link to={`/dashboard/orders/${order._id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline">
-                    View<span className="sr-only"> order of {order.name}</span>
-                  </Link>
-                </div>
-              </li>
-            ))}
-          </ul>
-          {/* `relative`: the screen-reader-only text in the cells stays inside the scroll box (it never widens the page). */}
-          <div className="relative overflow-x-auto rounded-card border border-slate-200 bg-white shadow-card max-sm:hidden">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Date
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Customer
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    What
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Amount
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Details</span>
-                  </th>
+                  </td>
+                  <td className="order-6 col-span-2 text-right">
+                    <Link
+                      to={`/dashboard/orders/${order._id}`}
+                      className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline sm:min-h-0"
+                    >
+                      View<span className="sr-only"> order of {order.name}</span>
+                    </Link>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {orders.map((order) => (
-                  <tr key={order._id}>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(order.createdAt)}</td>
-                    <td className="px-4 py-3">
-                      <p className="font-semibold break-words text-slate-950">{order.name}</p>
-                      <p className="break-all text-slate-600">{order.email}</p>
-                      <OrderClient client={order.client} buyer={order.name} />
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">{order.lines.map((line) => line.service.name).join(", ")}</td>
-                    <td className="px-4 py-3 text-right whitespace-nowrap">
-                      <span className="font-semibold text-slate-950">{formatCents(order.amountCents, order.currency)}</span>
-                      {order.refundedCents > 0 ? (
-                        <span className="block text-xs text-red-700">−{formatCents(order.refundedCents, order.currency)} refunded</span>
-                      ) : null}
-                    </td>
-                    <td className="px-4 py-3">
-                      <OrderStatusBadge status={order.status} />
-                    </td>
-                    <td className="px-4 py-3 text-right">
-                      <Link to={`/dashboard/orders/${order._id}`} className="font-semibold text-brand-700 hover:underline">
-                        View<span className="sr-only"> order of {order.name}</span>
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <Pager page={page} pages={pages} path="/dashboard/orders" keep={Object.fromEntries(params)} />
     </section>
