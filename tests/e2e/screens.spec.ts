@@ -203,6 +203,7 @@ const customerScreens: Screen[] = [
 ];
 
 const subscriberScreens: Screen[] = [
+  { name: "subscriber-calendar", path: "/dashboard/calendar", ready: heading("Content calendar") },
   {
     name: "subscriber-services",
     path: "/dashboard/services",
@@ -239,6 +240,7 @@ const staffScreens: Screen[] = [
   { name: "staff-overview", path: "/dashboard", ready: heading("Overview") },
   { name: "staff-work", path: "/dashboard/work", ready: heading("My work") },
   { name: "staff-users", path: "/dashboard/users", ready: heading("Users") },
+  { name: "staff-calendar", path: "/dashboard/calendar", ready: heading("Content calendar") },
   {
     name: "staff-user-detail",
     path: () => Promise.resolve(`/dashboard/users?search=${encodeURIComponent(ACCOUNTS.statesCustomer.email)}`),

@@ -29,14 +29,14 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
             </div>
             <Link
               to={`/dashboard/subscriptions/${plan._id}`}
-              className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+              className="row-link"
             >
               Payments
               <span className="sr-only"> of {plan.plan.name}</span>
             </Link>
             <Link
               to={`/dashboard/users/${customerId}/plans/${plan._id}`}
-              className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+              className="row-link"
             >
               Plan reports
               <ArrowRight className="size-4" aria-hidden="true" />

@@ -52,12 +52,7 @@ export function CalendarBoard({
               key={day}
               role="listitem"
               data-day={day}
-              aria-label={dayLabel(day)}
-              className={cn(
-                "min-h-28 space-y-1 bg-white p-1.5",
-                outside && "bg-slate-50 text-slate-500",
-                over === day && "bg-brand-50 ring-2 ring-brand-400 ring-inset",
-              )}
+              className={cn("calendar-day", outside && "bg-slate-50 text-slate-500", over === day && "bg-brand-50 ring-2 ring-brand-400 ring-inset")}
               onDragOver={
                 staff
                   ? (event) => {
@@ -69,45 +64,47 @@ export function CalendarBoard({
               onDragLeave={staff ? () => setOver((current) => (current === day ? null : current)) : undefined}
               onDrop={staff ? drop(day) : undefined}
             >
-              <p className={cn("text-xs font-semibold", day === today ? "text-brand-700" : "text-slate-600")}>
+              <p className={day === today ? "text-brand-700" : undefined}>
                 {dayLabel(day)}
                 {day === today ? <span className="sr-only"> (today)</span> : null}
               </p>
-              <ul className="space-y-1">
-                {dayPosts.map((post) => (
-                  <li key={post._id}>
-                    <a
-                      href={staff ? `/dashboard/calendar/posts/${post._id}` : `#post-${post._id}`}
-                      draggable={staff && post.status !== "published"}
-                      onDragStart={(event) => {
-                        event.dataTransfer.setData("application/x-brandlift-post", post._id);
-                        event.dataTransfer.effectAllowed = "move";
-                      }}
-                      data-testid="calendar-chip"
-                      data-post={post._id}
-                      className={cn(
-                        "flex items-start gap-1.5 rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
-                        chipTone[post.status],
-                      )}
-                    >
-                      <Thumbnail media={post.media} />
-                      <span className="min-w-0 flex-1">
-                        <span className="block truncate">
-                          {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
-                          {staff ? ` · ${post.customer.name}` : ""}
-                        </span>
-                        {post.overdue ? <span className="block font-bold text-red-800 uppercase">Review overdue</span> : null}
-                        {post.caption.trim() ? (
-                          <span data-testid="chip-caption" className="line-clamp-2 font-normal break-words opacity-85">
-                            {captionStart(post.caption)}
+              {dayPosts.length === 0 ? null : (
+                <ul className="space-y-1">
+                  {dayPosts.map((post) => (
+                    <li key={post._id}>
+                      <a
+                        href={staff ? `/dashboard/calendar/posts/${post._id}` : `#post-${post._id}`}
+                        draggable={staff && post.status !== "published"}
+                        onDragStart={(event) => {
+                          event.dataTransfer.setData("application/x-brandlift-post", post._id);
+                          event.dataTransfer.effectAllowed = "move";
+                        }}
+                        data-testid="calendar-chip"
+                        data-post={post._id}
+                        className={cn(
+                          "flex items-start gap-1.5 rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
+                          chipTone[post.status],
+                        )}
+                      >
+                        <Thumbnail media={post.media} />
+                        <span className="min-w-0 flex-1">
+                          <span className="block truncate">
+                            {formatClock(post.scheduledAt, timeZone)} {CHANNEL_LABELS[post.channel]}
+                            {staff ? ` · ${post.customer.name}` : ""}
                           </span>
-                        ) : null}
-                      </span>
-                      <span className="sr-only"> ({POST_STATUS_LABELS[post.status]})</span>
-                    </a>
-                  </li>
-                ))}
-              </ul>
+                          {post.overdue ? <span className="block font-bold text-red-800 uppercase">Review overdue</span> : null}
+                          {post.caption.trim() ? (
+                            <span data-testid="chip-caption" className="line-clamp-2 font-normal break-words opacity-85">
+                              {captionStart(post.caption)}
+                            </span>
+                          ) : null}
+                        </span>
+                        <span className="sr-only"> ({POST_STATUS_LABELS[post.status]})</span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </div>
           );
         })}

@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { Check, MessageSquare, PencilLine } from "lucide-react";
+import { Check, PencilLine } from "lucide-react";
 
 import { Button } from "~/components/ui/button";
+import { MessageSquare } from "~/components/ui/icons";
 import { Field, Textarea } from "~/components/ui/input";
 import { CHANNEL_LABELS, COMMENT_MAX, formatPostTime } from "~/domain/calendar";
 import type { PostJson } from "~/domain/schemas/calendar";

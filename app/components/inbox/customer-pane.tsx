@@ -16,7 +16,7 @@ export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJ
       <NotesSection profile={profile} idPrefix="pane" error={noteError} />
       <Link
         to={`/dashboard/users/${profile.customer._id}`}
-        className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+        className="row-link"
       >
         Open the customer page
         <ArrowRight className="size-4" aria-hidden="true" />

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { ArrowRight, Users } from "lucide-react";
 
 import { PlanBadges } from "~/components/billing/plan-badges";
 import { OnlineBadge } from "~/components/chat/online-badge";
 import { ThreadUnreadCount } from "~/components/chat/unread-badge";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { ArrowRight, Users } from "~/components/ui/icons";
 import { Pager } from "~/components/ui/pager";
 import { SearchForm } from "~/components/ui/search-form";
 import { SectionBoundary } from "~/components/ui/section-error";
@@ -87,11 +87,7 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
                 ) : null}
                 {plans?.[user._id]?.length ? <PlanBadges plans={plans[user._id]!} /> : null}
               </div>
-              <Link
-                to={`/dashboard/users/${user._id}`}
-                prefetch="intent"
-                className="inline-flex min-h-11 items-center gap-2 rounded-full px-3 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-              >
+              <Link to={`/dashboard/users/${user._id}`} prefetch="intent" className="row-link">
                 View Details
                 <ArrowRight className="size-4" aria-hidden="true" />
                 <span className="sr-only">of {user.name}</span>
