@@ -38,13 +38,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
-  const unreadSection = await loadSection("unread", async () =>
-    staff
-      ? { role: "team" as const, ...(await teamUnreadCounts(request)) }
-      : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
-  );
-  // The bell's count: one query on the unread index (docs/decisions/289).
-  const bellSection = await loadSection("notifications", () => unreadCount(user.id));
+  // The badges and the bell's count (one query on the unread index, docs/decisions/289), read side by side.
+  const [unreadSection, bellSection] = await Promise.all([
+    loadSection("unread", async () =>
+      staff
+        ? { role: "team" as const, ...(await teamUnreadCounts(request)) }
+        : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
+    ),
+    loadSection("notifications", () => unreadCount(user.id)),
+  ]);
   const notifications = bellSection.ok ? bellSection.data : 0;
   // The badges are extras: without them the page simply shows none.
   const unread = unreadSection.ok
