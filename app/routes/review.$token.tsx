@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useParams } from "@remix-run/react";
 
@@ -27,15 +28,15 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const parsed = reviewSchema.safeParse({ decision: form.get("decision"), comment: form.get("comment") ?? undefined });
-  if (!parsed.success) return data({ done: null, refused: null, error: parsed.error.issues[0]!.message }, { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: reviewSchema });
+  if (submission.status !== "success") return data({ done: null, refused: null, result: submission.reply() }, { status: 400 });
   try {
-    const result = await decideByLink(params.token ?? "", parsed.data);
-    if (!result.ok) return data({ done: null, refused: result.message, error: null }, { status: result.status });
-    return { done: parsed.data.decision, refused: null, error: null };
+    const outcome = await decideByLink(params.token ?? "", submission.value);
+    if (!outcome.ok) return data({ done: null, refused: outcome.message, result: null }, { status: outcome.status });
+    return { done: submission.value.decision, refused: null, result: null };
   } catch (error) {
-    if (error instanceof HttpError && error.status === 400) return data({ done: null, refused: null, error: error.message }, { status: 400 });
+    if (error instanceof HttpError && error.status === 400)
+      return data({ done: null, refused: null, result: submission.reply({ formErrors: [error.message] }) }, { status: 400 });
     throw error;
   }
 }
@@ -60,6 +61,8 @@ export default function ReviewByLink() {
     );
   }
   const refusal = answer?.refused ?? refused;
+  // A decision refused as sent (not one of the two) or by the model (changes asked without a comment): said above the forms.
+  const formError = [...(answer?.result?.error?.[""] ?? []), ...(answer?.result?.error?.decision ?? [])].join(" ");
   if (refusal || !post) {
     return (
       <AuthLayout title="This review link cannot be used" subtitle={refusal}>
@@ -107,9 +110,9 @@ export default function ReviewByLink() {
           </ul>
         ) : null}
       </article>
-      {answer?.error ? (
+      {formError ? (
         <p role="alert" className="text-sm font-medium text-red-700">
-          {answer.error}
+          {formError}
         </p>
       ) : null}
       <form method="post" className="mt-4">
@@ -120,7 +123,9 @@ export default function ReviewByLink() {
       </form>
       <form method="post" className="mt-4 space-y-2">
         <input type="hidden" name="decision" value="request_changes" />
-        <Field label="What should change?">{(control) => <Textarea {...control} name="comment" rows={3} required maxLength={COMMENT_MAX} />}</Field>
+        <Field label="What should change?" error={answer?.result?.error?.comment ?? undefined}>
+          {(control) => <Textarea {...control} name="comment" rows={3} required maxLength={COMMENT_MAX} />}
+        </Field>
         <Button type="submit" variant="outline" className="w-full">
           Ask for changes
         </Button>

@@ -5,7 +5,7 @@ import { DELETED_NAME } from "~/domain/own-data";
 import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createSavedReply } from "~/models/saved-replies.server";
-import * as conversation from "~/routes/api+/chat.conversation.$userId";
+import * as conversation from "~/routes/api+/chat+/conversation.$userId";
 import * as formerAddress from "~/routes/dashboard+/customers.$customerId";
 import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
 import * as savedRepliesPage from "~/routes/dashboard+/saved-replies";
@@ -199,9 +199,12 @@ describe("the saved replies page", () => {
 
     const noTitle = await post({ intent: "create", title: " ", body: "Thanks!" });
     expect(noTitle.status).toBe(400);
-    expect(await readJson(noTitle)).toEqual({ field: "title", error: "Please give the reply a title." });
+    expect(await readJson(noTitle)).toMatchObject({ result: { status: "error", error: { title: ["Please give the reply a title."] } } });
     const tooLong = await post({ intent: "create", title: "Long", body: "x".repeat(2001) });
-    expect(await readJson(tooLong)).toEqual({ field: "body", error: "A reply is at most 2000 characters." });
+    expect(await readJson(tooLong)).toMatchObject({ result: { status: "error", error: { body: ["A reply is at most 2000 characters."] } } });
+    const unknown = await post({ intent: "rename", title: "Hours" });
+    expect(unknown.status).toBe(400);
+    expect(await readJson(unknown)).toMatchObject({ result: { error: { intent: ["Unknown action."] } } });
 
     const title = `Opening hours ${crypto.randomUUID()}`;
     const created = await post({ intent: "create", title, body: "We answer from 9 to 5." });

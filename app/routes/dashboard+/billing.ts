@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 
 import { can } from "~/domain/permissions";
@@ -39,8 +40,8 @@ async function openBilling(request: Request, step: z.infer<typeof stepForm> = { 
 export const loader = ({ request }: LoaderFunctionArgs) => openBilling(request);
 export async function action({ request }: ActionFunctionArgs) {
   // "Manage billing" may be a bare POST (no fields); anything with a body is read within the limits.
-  const fields = request.headers.get("Content-Type") ? Object.fromEntries(await readForm(request)) : {};
-  const parsed = stepForm.safeParse(fields);
-  if (!parsed.success) return redirectWithToast("/dashboard/services", { type: "error", message: "Please choose what to do in billing." });
-  return openBilling(request, parsed.data);
+  const form = request.headers.get("Content-Type") ? await readForm(request) : new FormData();
+  const submission = parseWithZod(form, { schema: stepForm });
+  if (submission.status !== "success") return redirectWithToast("/dashboard/services", { type: "error", message: "Please choose what to do in billing." });
+  return openBilling(request, submission.value);
 }

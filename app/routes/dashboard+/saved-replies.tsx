@@ -1,7 +1,10 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Plus, Trash2 } from "lucide-react";
 
+import { FormAlert } from "~/components/auth/auth-layout";
 import { BackLink } from "~/components/dashboard/back-link";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
@@ -10,6 +13,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { SAVED_REPLY_PLACEHOLDERS } from "~/domain/inbox";
 import { REPLY_BODY_MAX, REPLY_TITLE_MAX, savedReplySchema } from "~/domain/schemas/workspace";
+import { z } from "~/domain/zod";
 import { createSavedReply, deleteSavedReply, listSavedReplies } from "~/models/saved-replies.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
@@ -20,6 +24,13 @@ import { redirectWithToast } from "~/web/toast.server";
  * /dashboard/saved-replies (team): the team's saved replies, which staff insert from the inbox's
  * message box; add one (title and text, with field errors) or delete one. Forms: no JavaScript needed.
  */
+// Each button's intent with its own fields; a reply's id is checked by the model (an unknown one is a 404).
+const savedReplyForm = z.discriminatedUnion(
+  "intent",
+  [savedReplySchema.extend({ intent: z.literal("create") }), z.object({ intent: z.literal("delete"), replyId: z.string().max(100).default("") })],
+  { error: "Unknown action." },
+);
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireTeam(request);
   return { replies: await listSavedReplies() };
@@ -27,29 +38,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  if (intent === "delete") {
-    await deleteSavedReply(String(form.get("replyId") ?? "")).catch((error: { status?: number }) => {
+  const submission = parseWithZod(await readForm(request), { schema: savedReplyForm });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  if (submission.value.intent === "delete") {
+    await deleteSavedReply(submission.value.replyId).catch((error: { status?: number }) => {
       if (error.status === 404) throw pageNotFound();
       throw error;
     });
     return redirectWithToast("/dashboard/saved-replies", { type: "success", message: "Saved reply deleted." });
   }
-  if (intent !== "create") return data({ field: null, error: "Unknown action." }, { status: 400 });
-  const parsed = savedReplySchema.safeParse({ title: form.get("title") ?? "", body: form.get("body") ?? "" });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return data({ field: String(issue.path[0] ?? "body"), error: issue.message }, { status: 400 });
-  }
-  const reply = await createSavedReply(staff, parsed.data);
+  const { title, body } = submission.value;
+  const reply = await createSavedReply(staff, { title, body });
   return redirectWithToast("/dashboard/saved-replies", { type: "success", message: `Saved “${reply.title}”.` });
 }
 
 export default function SavedReplies() {
   const { replies } = useLoaderData<typeof loader>();
-  const failed = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
   const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "new-saved-reply",
+    lastResult: navigation.state === "idle" ? answer?.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: savedReplyForm }),
+  });
   const busy = (intent: string, id?: string) =>
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent && (!id || navigation.formData?.get("replyId") === id);
   return (
@@ -79,15 +91,21 @@ export default function SavedReplies() {
             ))}
           </ul>
         )}
-        <Form method="post" aria-labelledby="new-reply-heading" className="space-y-4 self-start rounded-card border border-slate-200 bg-white p-5 shadow-card">
+        <Form
+          method="post"
+          {...getFormProps(form)}
+          aria-labelledby="new-reply-heading"
+          className="space-y-4 self-start rounded-card border border-slate-200 bg-white p-5 shadow-card"
+        >
           <h3 id="new-reply-heading" className="text-lg font-semibold text-slate-950">
             Add a saved reply
           </h3>
           <input type="hidden" name="intent" value="create" />
-          <Field label="Title" error={failed?.field === "title" ? failed.error : undefined}>
+          <FormAlert id={form.errorId} errors={[...(form.errors ?? []), ...(fields.intent.errors ?? [])]} />
+          <Field id={fields.title.id} label="Title" error={fields.title.errors}>
             {(control) => <Input {...control} name="title" required maxLength={REPLY_TITLE_MAX} autoComplete="off" />}
           </Field>
-          <Field label="Reply" error={failed && failed.field !== "title" ? failed.error : undefined}>
+          <Field id={fields.body.id} label="Reply" error={fields.body.errors}>
             {(control) => <Textarea {...control} name="body" rows={5} required maxLength={REPLY_BODY_MAX} />}
           </Field>
           <p data-testid="reply-placeholders" className="text-sm text-slate-600">

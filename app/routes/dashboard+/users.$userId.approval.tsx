@@ -1,8 +1,11 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
+import { FormAlert } from "~/components/auth/auth-layout";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/input";
+import { Field, FieldError, Input } from "~/components/ui/input";
 import { APPROVAL_MODE_LABELS, APPROVAL_MODES, APPROVERS, APPROVERS_LABELS, MAX_REVIEW_HOURS, ON_DEADLINE, ON_DEADLINE_LABELS } from "~/domain/approvals";
 import { approvalSchema } from "~/domain/schemas/approvals";
 import { clientIdOf } from "~/models/clients.server";
@@ -25,9 +28,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const parsed = approvalSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
-  await setApproval(staff, customer.id, parsed.data);
+  const submission = parseWithZod(await readForm(request), { schema: approvalSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  await setApproval(staff, customer.id, submission.value);
   return redirectWithToast(`/dashboard/users/${customer.id}/approval`, { type: "success", message: "Approval settings saved." });
 }
 
@@ -35,49 +38,85 @@ const selectClass = "mt-1 block min-h-11 w-full rounded-xl border border-slate-3
 
 export default function ApprovalSettings() {
   const { approval } = useLoaderData<typeof loader>();
-  const failed = useActionData<typeof action>();
+  const reply = useActionData<typeof action>();
   const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "approval-settings",
+    lastResult: navigation.state === "idle" ? reply?.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: approvalSchema }),
+  });
   return (
-    <Form method="post" aria-labelledby="approval-heading" className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      aria-labelledby="approval-heading"
+      className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card"
+    >
       <h3 id="approval-heading" className="text-lg font-semibold text-slate-950">
         Approvals
       </h3>
-      {failed?.error ? (
-        <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-medium text-red-800">
-          {failed.error}
-        </p>
-      ) : null}
+      <FormAlert id={form.errorId} errors={form.errors} />
       <label className="block text-sm font-medium text-slate-700">
         How posts are approved
-        <select name="mode" defaultValue={approval.mode} className={selectClass}>
+        <select
+          id={fields.mode.id}
+          name="mode"
+          defaultValue={approval.mode}
+          aria-invalid={fields.mode.errors ? true : undefined}
+          aria-describedby={fields.mode.errors ? fields.mode.errorId : undefined}
+          className={selectClass}
+        >
           {APPROVAL_MODES.map((mode) => (
             <option key={mode} value={mode}>
               {APPROVAL_MODE_LABELS[mode]}
             </option>
           ))}
         </select>
+        <FieldError id={fields.mode.errorId} errors={fields.mode.errors} />
       </label>
       <label className="block text-sm font-medium text-slate-700">
         Approvers
-        <select name="approvers" defaultValue={approval.approvers} className={selectClass}>
+        <select
+          id={fields.approvers.id}
+          name="approvers"
+          defaultValue={approval.approvers}
+          aria-invalid={fields.approvers.errors ? true : undefined}
+          aria-describedby={fields.approvers.errors ? fields.approvers.errorId : undefined}
+          className={selectClass}
+        >
           {APPROVERS.map((value) => (
             <option key={value} value={value}>
               {APPROVERS_LABELS[value]}
             </option>
           ))}
         </select>
+        <FieldError id={fields.approvers.errorId} errors={fields.approvers.errors} />
       </label>
       <label className="block text-sm font-medium text-slate-700">
         At the review deadline
-        <select name="onDeadline" defaultValue={approval.onDeadline} className={selectClass}>
+        <select
+          id={fields.onDeadline.id}
+          name="onDeadline"
+          defaultValue={approval.onDeadline}
+          aria-invalid={fields.onDeadline.errors ? true : undefined}
+          aria-describedby={fields.onDeadline.errors ? fields.onDeadline.errorId : undefined}
+          className={selectClass}
+        >
           {ON_DEADLINE.map((value) => (
             <option key={value} value={value}>
               {ON_DEADLINE_LABELS[value]}
             </option>
           ))}
         </select>
+        <FieldError id={fields.onDeadline.errorId} errors={fields.onDeadline.errors} />
       </label>
-      <Field label="Review deadline, in hours before the post goes out" hint={`0 to ${MAX_REVIEW_HOURS}. Reminders go 24 hours before it and at it.`}>
+      <Field
+        id={fields.reviewHours.id}
+        label="Review deadline, in hours before the post goes out"
+        error={fields.reviewHours.errors}
+        hint={`0 to ${MAX_REVIEW_HOURS}. Reminders go 24 hours before it and at it.`}
+      >
         {(control) => (
           <Input {...control} name="reviewHours" type="number" min={0} max={MAX_REVIEW_HOURS} step={1} required defaultValue={approval.reviewHours} />
         )}
