@@ -210,10 +210,10 @@ describe("/dashboard/account/delete (a plain form)", () => {
     const { account } = await customerWithData();
     const unticked = await post(account.cookie, { password: OWNER_PASSWORD });
     expect(unticked.status).toBe(400);
-    expect(await unticked.json()).toEqual({ fieldErrors: { confirm: OWN_DATA_MESSAGES.confirmRequired } });
+    expect(await unticked.json()).toMatchObject({ result: { status: "error", error: { confirm: [OWN_DATA_MESSAGES.confirmRequired] } } });
     const wrong = await post(account.cookie, { password: "nope-nope-nope", confirm: "yes" });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ fieldErrors: { password: "Your current password is not correct." } });
+    expect(await wrong.json()).toMatchObject({ result: { status: "error", error: { password: ["Your current password is not correct."] } } });
 
     const done = await post(account.cookie, { password: OWNER_PASSWORD, confirm: "yes" });
     expect(done.status).toBe(302);
@@ -243,7 +243,7 @@ describe("/dashboard/account/delete (a plain form)", () => {
 
     const kept = await post(account.cookie, { password: OWNER_PASSWORD, confirm: "yes" });
     expect(kept.status).toBe(409);
-    expect(await kept.json()).toEqual({ fieldErrors: { endPlans: OWN_DATA_MESSAGES.activePlan } });
+    expect(await kept.json()).toMatchObject({ result: { status: "error", error: { endPlans: [OWN_DATA_MESSAGES.activePlan] } } });
     expect((await db.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, plan!.id)))[0]!.status).toBe("active");
 
     const done = await post(account.cookie, { password: OWNER_PASSWORD, confirm: "yes", endPlans: "yes" });

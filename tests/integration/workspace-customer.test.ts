@@ -143,7 +143,7 @@ describe("the customer page", () => {
 
     const tooLong = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x".repeat(5001) }) });
     expect(tooLong.status).toBe(400);
-    expect(await readJson(tooLong)).toEqual({ intent: "note", error: "A note is at most 5000 characters." });
+    expect(await readJson(tooLong)).toMatchObject({ intent: "note", result: { status: "error", error: { body: ["A note is at most 5000 characters."] } } });
     const added = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "Prefers e-mail." }) });
     expect(added.headers.get("Location")).toBe(path);
     expect((await readJson<Loaded>(await call(customerPage.loader, path, { auth: page(staff), params }))).profile.notes.map((n) => n.body)).toEqual([

@@ -1,3 +1,5 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AlertTriangle, ArrowLeft } from "lucide-react";
@@ -15,6 +17,7 @@ import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { endSession, requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit } from "~/web/form-reply.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /*
@@ -24,8 +27,6 @@ import { redirectWithToast } from "~/web/toast.server";
  * (decision 282). Staff are sent back to their account page: their accounts are disabled by the
  * team, not deleted.
  */
-
-type Reply = { fieldErrors?: Record<string, string>; formError?: string };
 
 async function requireCustomer(request: Request) {
   const user = await requireUser(request);
@@ -40,23 +41,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireCustomer(request);
-  const parsed = accountDeleteFormSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
-    return data<Reply>({ fieldErrors }, { status: 400 });
-  }
+  const submission = parseWithZod(await readForm(request), { schema: accountDeleteFormSchema });
+  // The password never goes back to the page.
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   try {
-    await deleteCustomerAccount(user.id, parsed.data.password, clientIp(request, context), { endPlans: parsed.data.endPlans === "yes" });
+    await deleteCustomerAccount(user.id, submission.value.password, clientIp(request, context), { endPlans: submission.value.endPlans === "yes" });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const reply: Reply =
+    const refused: { fieldErrors?: Record<string, string[]>; formErrors?: string[] } =
       error.code === "WRONG_PASSWORD"
-        ? { fieldErrors: { password: error.message } }
+        ? { fieldErrors: { password: [error.message] } }
         : error.code === "SUBSCRIPTION_ACTIVE"
-          ? { fieldErrors: { endPlans: error.message } }
-          : { formError: error.message };
-    return data<Reply>(reply, { status: error.status, headers: error.headers });
+          ? { fieldErrors: { endPlans: [error.message] } }
+          : { formErrors: [error.message] };
+    return data({ result: submission.reply({ ...refused, hideFields: ["password"] }) }, httpErrorInit(error));
   }
   // The session is already gone; the browser's cookie goes too.
   return redirectWithToast("/", { type: "success", message: OWN_DATA_MESSAGES.deleted }, { headers: { "Set-Cookie": await endSession(request) } });
@@ -66,6 +64,12 @@ export default function DeleteAccountPage() {
   const { plans } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "delete-account",
+    lastResult: navigation.state === "idle" ? reply?.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountDeleteFormSchema }),
+  });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   return (
@@ -96,21 +100,21 @@ export default function DeleteAccountPage() {
 
         {plans.length > 0 ? <LivePlans plans={plans} /> : null}
 
-        <Form method="post" className="grid gap-4 sm:max-w-md" aria-labelledby="delete-heading">
-          {reply?.formError ? (
-            <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-              {reply.formError}
+        <Form method="post" {...getFormProps(form)} className="grid gap-4 sm:max-w-md" aria-labelledby="delete-heading">
+          {form.errors?.length ? (
+            <p id={form.errorId} role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
+              {form.errors.join(" ")}
             </p>
           ) : null}
-          <Field id="delete-password" label="Your password" error={reply?.fieldErrors?.password}>
+          <Field id="delete-password" label="Your password" error={fields.password.errors}>
             {(control) => <PasswordInput {...control} name="password" autoComplete="current-password" required />}
           </Field>
           {plans.length > 0 ? (
-            <TickBox name="endPlans" error={reply?.fieldErrors?.endPlans}>
+            <TickBox name="endPlans" error={fields.endPlans.errors?.join(" ")}>
               {plans.length === 1 ? "End my plan now" : "End my plans now"}, prorated as described above.
             </TickBox>
           ) : null}
-          <TickBox name="confirm" error={reply?.fieldErrors?.confirm}>
+          <TickBox name="confirm" error={fields.confirm.errors?.join(" ")}>
             I understand that my account and its data will be deleted for good.
           </TickBox>
           <Button type="submit" variant="danger" loading={busy} className="justify-self-start">

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Outlet, useActionData, useLoaderData } from "@remix-run/react";
 
@@ -16,6 +17,7 @@ import type { CustomerProfileJson } from "~/domain/customer";
 import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
+import { z } from "~/domain/zod";
 import { clientIdOf, getClientForStaff } from "~/models/clients.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { emailsOfCustomer } from "~/models/emails.server";
@@ -73,14 +75,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { profile, emails, client, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
 }
 
+// The page's one form: a note (any other intent is not one of its actions).
+const noteForm = noteSchema.extend({ intent: z.literal("note", { error: "Unknown action." }) });
+
 /** A note for the team (the form of the Internal notes section). */
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  const form = await readForm(request);
-  if (form.get("intent") !== "note") return data({ intent: "note" as const, error: "Unknown action." }, { status: 400 });
-  const parsed = noteSchema.safeParse({ body: form.get("body") ?? "" });
-  if (!parsed.success) return data({ intent: "note" as const, error: parsed.error.issues[0]!.message }, { status: 400 });
-  await addThreadNote(staff, customer.id, parsed.data.body);
+  const submission = parseWithZod(await readForm(request), { schema: noteForm });
+  if (submission.status !== "success") return data({ intent: "note" as const, result: submission.reply() }, { status: 400 });
+  await addThreadNote(staff, customer.id, submission.value.body);
   return redirectWithToast(`/dashboard/users/${customer.id}`, { type: "success", message: "Note added. Only the team sees it." });
 }
 
@@ -152,7 +155,14 @@ export default function CustomerPage() {
           <OrdersSection profile={profile} idPrefix="customer" />
           <GraderSection profile={profile} idPrefix="customer" />
           <EmailList emails={emails} back={base} headingId="customer-emails-heading" />
-          <NotesSection profile={profile} idPrefix="customer" error={actionData?.error} action={base} />
+          <NotesSection
+            profile={profile}
+            idPrefix="customer"
+            error={Object.values(actionData?.result.error ?? {})
+              .flat()
+              .join(" ")}
+            action={base}
+          />
         </div>
       </div>
     </section>

@@ -1,12 +1,15 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Plus, Trash2 } from "lucide-react";
 
+import { FormAlert } from "~/components/auth/auth-layout";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Field, Input } from "~/components/ui/input";
+import { Field, FieldError, Input } from "~/components/ui/input";
 import { WEBHOOK_EVENTS, WebhookCreateSchema } from "~/domain/webhooks";
 import { z } from "~/domain/zod";
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from "~/models/webhooks.server";
@@ -25,37 +28,52 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { webhooks: await listWebhooks() };
 }
 
-const webhookId = z.uuid();
+// Each button's intent with its own fields. A webhook's id that is not one is a missing webhook (404).
+const webhookForm = z.discriminatedUnion(
+  "intent",
+  [
+    WebhookCreateSchema.extend({ intent: z.literal("create") }),
+    z.object({ intent: z.literal("toggle"), webhookId: z.uuid(), active: z.string().max(10).optional() }),
+    z.object({ intent: z.literal("delete"), webhookId: z.uuid() }),
+  ],
+  { error: "Unknown action." },
+);
 
 export async function action({ request }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
-  const form = await readForm(request);
-  const intent = form.get("intent");
-  if (intent === "toggle" || intent === "delete") {
-    const id = webhookId.safeParse(form.get("webhookId"));
-    if (!id.success) throw pageNotFound();
-    if (intent === "delete") {
-      if (!(await deleteWebhook(staff, id.data))) throw pageNotFound();
-      return redirectWithToast("/dashboard/webhooks", { type: "success", message: "Webhook deleted." });
-    }
-    const active = form.get("active") === "true";
-    if (!(await updateWebhook(staff, id.data, { active }))) throw pageNotFound();
+  const submission = parseWithZod(await readForm(request), { schema: webhookForm });
+  if (submission.status !== "success") {
+    const intent = submission.payload.intent;
+    if (intent === "toggle" || intent === "delete") throw pageNotFound();
+    return data({ result: submission.reply(), created: null }, { status: 400 });
+  }
+  const step = submission.value;
+  if (step.intent === "delete") {
+    if (!(await deleteWebhook(staff, step.webhookId))) throw pageNotFound();
+    return redirectWithToast("/dashboard/webhooks", { type: "success", message: "Webhook deleted." });
+  }
+  if (step.intent === "toggle") {
+    const active = step.active === "true";
+    if (!(await updateWebhook(staff, step.webhookId, { active }))) throw pageNotFound();
     return redirectWithToast("/dashboard/webhooks", { type: "success", message: active ? "Webhook turned on." : "Webhook turned off." });
   }
-  if (intent !== "create") return data({ error: "Unknown action.", field: null, created: null }, { status: 400 });
-  const parsed = WebhookCreateSchema.safeParse({ url: form.get("url") ?? "", events: form.getAll("events") });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return data({ error: issue.message, field: String(issue.path[0] ?? "url"), created: null }, { status: 400 });
-  }
   // Answered (not redirected) so the secret is on this page once, and never again.
-  const created = await createWebhook(staff, parsed.data);
-  return { error: null, field: null, created: { url: created.webhook.url, secret: created.secret } };
+  const created = await createWebhook(staff, { url: step.url, events: step.events });
+  return { result: submission.reply({ resetForm: true }), created: { url: created.webhook.url, secret: created.secret } };
 }
 
 export default function Webhooks() {
   const { webhooks } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: "new-webhook",
+    lastResult: navigation.state === "idle" ? answer?.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: webhookForm }),
+  });
+  // An event that is not one is told on the list of events, like none chosen.
+  const eventErrors = Object.values(fields.events.allErrors).flat();
   return (
     <section aria-labelledby="webhooks-heading" className="space-y-6">
       <PageHeader
@@ -114,6 +132,7 @@ export default function Webhooks() {
         )}
         <Form
           method="post"
+          {...getFormProps(form)}
           aria-labelledby="new-webhook-heading"
           className="space-y-4 self-start rounded-card border border-slate-200 bg-white p-5 shadow-card"
         >
@@ -121,10 +140,11 @@ export default function Webhooks() {
             Add a webhook
           </h3>
           <input type="hidden" name="intent" value="create" />
-          <Field label="Address (https://…)" error={answer?.field === "url" ? answer.error : undefined}>
+          <FormAlert id={form.errorId} errors={[...(form.errors ?? []), ...(fields.intent.errors ?? [])]} />
+          <Field id={fields.url.id} label="Address (https://…)" error={fields.url.errors}>
             {(control) => <Input {...control} name="url" type="url" required maxLength={2000} autoComplete="off" />}
           </Field>
-          <fieldset className="space-y-1">
+          <fieldset aria-describedby={eventErrors.length > 0 ? fields.events.errorId : undefined} className="space-y-1">
             <legend className="text-sm font-medium text-slate-900">Events</legend>
             {WEBHOOK_EVENTS.map((event) => (
               <label key={event} className="flex items-center gap-2 text-sm text-slate-700">
@@ -132,11 +152,7 @@ export default function Webhooks() {
                 <code className="font-mono">{event}</code>
               </label>
             ))}
-            {answer?.error && answer.field !== "url" ? (
-              <p role="alert" className="text-sm text-red-700">
-                {answer.error}
-              </p>
-            ) : null}
+            <FieldError id={fields.events.errorId} errors={eventErrors} />
           </fieldset>
           <Button type="submit">
             <Plus className="size-4" aria-hidden="true" />
