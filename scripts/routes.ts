@@ -1,7 +1,7 @@
 import { flatRoutes, type DefineRoutesFunction } from "remix-flat-routes";
 
 /**
- * The route table, read from app/routes with remix-flat-routes (decision 242): `api+/users.count.ts`
+ * The route table, read from app/routes with remix-flat-routes (decision 242): `api+/users+/count.ts`
  * is the route `api.users.count`, a folder's `_layout.tsx` is the folder's own route.
  *
  * The routes come back in the order Remix's own file convention gives them, the longest flat name
@@ -15,7 +15,7 @@ export function routes(defineRoutes: DefineRoutesFunction) {
 }
 
 /**
- * The name a route had as one flat file: `routes/api+/users.count` → `routes/api.users.count`,
+ * The name a route had as one flat file: `routes/api+/users+/count` → `routes/api.users.count`,
  * `routes/dashboard+/_layout` → `routes/dashboard`, and a pathless folder adds nothing
  * (`routes/_auth+/login` → `routes/login`).
  */
@@ -23,5 +23,6 @@ function flatName(id: string): string {
   return id
     .replace(/\+\/_layout$/, "")
     .replace(/^routes\/_[^/.]+\+\//, "routes/")
-    .replace(/\+\//, ".");
+    .replace(/\/_[^/.]+\+\//g, "/")
+    .replace(/\+\//g, ".");
 }

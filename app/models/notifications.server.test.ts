@@ -2,9 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { encodeCursor } from "~/domain/notifications";
-import { action as settingsAction, loader as settingsLoader } from "~/routes/api+/account.notifications";
-import { loader as listLoader } from "~/routes/api+/notifications";
-import { action as readAction } from "~/routes/api+/notifications.read";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/api+/account+/notifications";
+import { loader as listLoader } from "~/routes/api+/notifications+/_layout";
+import { action as readAction } from "~/routes/api+/notifications+/read";
 import { loader as layoutLoader } from "~/routes/dashboard+/_layout";
 import { action as pageAction, loader as pageLoader } from "~/routes/dashboard+/notifications";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe.$token";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as count from "~/routes/api+/users.count";
+import * as count from "~/routes/api+/users+/count";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../../tests/support/dashboard-helpers";

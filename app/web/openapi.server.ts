@@ -29,13 +29,26 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: "The database is briefly unavailable; Retry-After says when to try again.",
 };
 
-/** `./api.services.purchases.$id.ts` → `/api/services/purchases/{id}`; null for a splat route. */
+/**
+ * A route file's flat-routes name: `+` folders (nested too) prefix their files' names and a folder's
+ * `_layout` is the folder's own route, so `api+/services+/purchases.$id.ts` and `./api.services.purchases.$id.ts`
+ * are both `api.services.purchases.$id`; a pathless folder (`_x+`) adds nothing.
+ */
+function flatRouteName(file: string): string {
+  const parts = file.replace(/\.tsx?$/, "").split("/");
+  let first = parts.length - 1;
+  while (first > 0 && parts[first - 1]!.endsWith("+")) first--;
+  const inFolder = parts.slice(first);
+  if (inFolder.length > 1 && inFolder.at(-1) === "_layout") inFolder.pop();
+  return inFolder
+    .filter((part, i) => i === inFolder.length - 1 || !part.startsWith("_"))
+    .map((part) => part.replace(/\+$/, ""))
+    .join(".");
+}
+
+/** `./api.services.purchases.$id.ts` or `api+/services+/purchases.$id.ts` → `/api/services/purchases/{id}`; null for a splat route. */
 export function apiPathFromFile(file: string): string | null {
-  // A `+` folder's name is the first segment of the routes in it (remix-flat-routes): `api+/users.count.ts` is `api.users.count`.
-  const name = file
-    .replace(/\.tsx?$/, "")
-    .replace(/^(?:.*\/)?([^/]+)\+\/(?=[^/]+$)/, "$1.")
-    .replace(/^.*\//, "");
+  const name = flatRouteName(file);
   // Remix's flat routes: dots separate segments, `[.]` is a literal dot, `$name` a parameter.
   const segments = name.split(/\.(?![^[]*\])/);
   if (segments.includes("$")) return null;
@@ -56,7 +69,9 @@ export function routeOperations(module: Record<string, unknown>): { method: Meth
 
 export function buildOpenApiDocument(modules: RouteModules) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [file, module] of Object.entries(modules).sort(([a], [b]) => a.localeCompare(b))) {
+  // In the order of the routes' flat file names (`api.account.2fa.ts` before `api.account.ts`), whichever folders hold them.
+  const flatFile = (file: string) => `${flatRouteName(file)}.ts`;
+  for (const [file, module] of Object.entries(modules).sort(([a], [b]) => flatFile(a).localeCompare(flatFile(b)))) {
     const path = apiPathFromFile(file);
     if (!path) continue;
     for (const { method, spec } of routeOperations(module)) {

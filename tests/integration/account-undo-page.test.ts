@@ -4,7 +4,7 @@ import * as entry from "~/entry.server";
 import * as root from "~/root";
 import * as confirmPage from "~/routes/account.confirm-email";
 import * as undoEmailPage from "~/routes/account.undo-email";
-import * as accountApi from "~/routes/api+/account";
+import * as accountApi from "~/routes/api+/account+/_layout";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { forgeryRefusal } from "~/web/same-origin.server";

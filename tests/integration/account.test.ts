@@ -5,8 +5,8 @@ import { checkPasswordToken, issuePasswordToken } from "~/models/password-tokens
 import { getSessionUser } from "~/models/sessions.server";
 import * as confirmPage from "~/routes/account.confirm-email";
 import * as undoEmailPage from "~/routes/account.undo-email";
-import * as accountApi from "~/routes/api+/account";
-import * as passwordApi from "~/routes/api+/account.password";
+import * as accountApi from "~/routes/api+/account+/_layout";
+import * as passwordApi from "~/routes/api+/account+/password";
 import * as accountPage from "~/routes/dashboard+/account";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";

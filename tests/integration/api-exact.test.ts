@@ -15,10 +15,10 @@ const { chatAccount } = await import("../support/chat-helpers");
 const { samples } = await import("../support/reports-cases");
 const { freshContext } = await import("../support/requests");
 const { supportRoomId } = await import("~/domain/chat");
-const purchase = await import("~/routes/api+/services.purchases.$id");
+const purchase = await import("~/routes/api+/services+/purchases.$id");
 const webhook = await import("~/routes/api+/stripe.webhook");
-const attachments = await import("~/routes/api+/chat.attachments");
-const conversation = await import("~/routes/api+/chat.conversation.$userId");
+const attachments = await import("~/routes/api+/chat+/attachments");
+const conversation = await import("~/routes/api+/chat+/conversation.$userId");
 
 afterAll(() => fake.close());
 

@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { issuePasswordToken } from "~/models/password-tokens.server";
-import { action as forgotAction, loader as forgotLoader } from "~/routes/api+/auth.forgot-password";
-import { action as loginAction, loader as loginLoader } from "~/routes/api+/auth.login";
-import { action as logoutAction } from "~/routes/api+/auth.logout";
-import { action as resetAction } from "~/routes/api+/auth.reset-password";
-import { loader as usersLoader } from "~/routes/api+/users";
+import { action as forgotAction, loader as forgotLoader } from "~/routes/api+/auth+/forgot-password";
+import { action as loginAction, loader as loginLoader } from "~/routes/api+/auth+/login";
+import { action as logoutAction } from "~/routes/api+/auth+/logout";
+import { action as resetAction } from "~/routes/api+/auth+/reset-password";
+import { loader as usersLoader } from "~/routes/api+/users+/_layout";
 import { pendingBackgroundTasks, settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { limits } from "~/utils/rate-limit.server";

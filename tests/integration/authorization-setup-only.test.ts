@@ -19,22 +19,22 @@ interface RouteModule {
 }
 
 const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
-const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*+/*.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
+const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*+/**/*.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
 const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
 /** The pages a held account may open (app/web/auth.server.ts); the API's are marked `duringSetup`. */
 const SETUP_PAGES = new Set(["dashboard+/security.tsx", "_auth+/logout.tsx"]);
 
 const fixtures = {} as Fixtures;
 let held: Fixtures["team"];
-const before = env.team2fa;
+const before = env.teamTwoFactor;
 
 beforeAll(async () => {
   await makeTableFixtures(rowFiles, fixtures);
   held = await createTestUser({ role: "team", name: "Held Staff" });
-  env.team2fa = "required";
+  env.teamTwoFactor = "required";
 });
 afterAll(() => {
-  env.team2fa = before;
+  env.teamTwoFactor = before;
 });
 
 function statusOf(value: unknown): { status: number; location: string | null } {

@@ -43,7 +43,7 @@ const ROUTES_DIR = path.resolve("app/routes");
 const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
 const routeModules = import.meta.glob<RouteModule>([
   "/app/routes/*.{ts,tsx}",
-  "/app/routes/*+/*.{ts,tsx}",
+  "/app/routes/*+/**/*.{ts,tsx}",
   "/app/routes/*/route.{ts,tsx}",
   "!/app/routes/**/*.test.{ts,tsx}",
 ]);
@@ -51,7 +51,7 @@ const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) =>
   file.rows.map((row) => (row.needs || !file.needs ? row : { ...row, needs: file.needs })),
 );
 
-/** Route files as remix-flat-routes sees them: `x.tsx`, `x/route.tsx` or every file of a `+` folder in app/routes (tests excluded). */
+/** Route files as remix-flat-routes sees them: `x.tsx`, `x/route.tsx` or every file of a `+` folder in app/routes, its nested `+` folders too (tests excluded). */
 function routeFiles(): string[] {
   return fs
     .readdirSync(ROUTES_DIR, { withFileTypes: true })
@@ -60,8 +60,16 @@ function routeFiles(): string[] {
       if (entry.isFile()) return isRoute(entry.name) ? [entry.name] : [];
       if (entry.name.endsWith("+"))
         return fs
-          .readdirSync(path.join(ROUTES_DIR, entry.name))
-          .filter(isRoute)
+          .readdirSync(path.join(ROUTES_DIR, entry.name), { recursive: true, encoding: "utf8" })
+          .map((name) => name.split(path.sep).join("/"))
+          .filter(
+            (name) =>
+              isRoute(name) &&
+              name
+                .split("/")
+                .slice(0, -1)
+                .every((folder) => folder.endsWith("+")),
+          )
           .map((name) => `${entry.name}/${name}`);
       const inner = ["route.tsx", "route.ts"].find((f) => fs.existsSync(path.join(ROUTES_DIR, entry.name, f)));
       return inner ? [`${entry.name}/${inner}`] : [];

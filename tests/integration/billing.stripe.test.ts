@@ -14,7 +14,7 @@ pointAppAtFakeStripe(fake.url);
 const { db, schema } = await import("~/utils/db.server");
 const { and, eq } = await import("drizzle-orm");
 const webhookRoute = await import("~/routes/api+/stripe.webhook");
-const mySubscriptions = await import("~/routes/api+/subscriptions.my");
+const mySubscriptions = await import("~/routes/api+/subscriptions+/my");
 const myReceipts = await import("~/routes/api+/receipts.my");
 const portalRoute = await import("~/routes/api+/billing.portal");
 const billingPage = await import("~/routes/dashboard+/billing");

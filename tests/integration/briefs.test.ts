@@ -5,11 +5,11 @@ import { BRIEF_REMINDER_DELAY_MS, claimBriefReminders, sendBriefReminders } from
 import { getAttachmentFor, removeUnsentAttachments } from "~/models/chat-attachments.server";
 import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import * as planBrief from "~/routes/api+/plans.$id.brief";
-import * as serviceBrief from "~/routes/api+/services.$id.brief";
-import * as myPurchases from "~/routes/api+/services.my-purchases";
-import * as purchaseBrief from "~/routes/api+/services.purchases.$id.brief";
-import * as subscriptionBrief from "~/routes/api+/subscriptions.$id.brief";
-import * as mySubscriptions from "~/routes/api+/subscriptions.my";
+import * as serviceBrief from "~/routes/api+/services+/$id.brief";
+import * as myPurchases from "~/routes/api+/services+/my-purchases";
+import * as purchaseBrief from "~/routes/api+/services+/purchases.$id.brief";
+import * as subscriptionBrief from "~/routes/api+/subscriptions+/$id.brief";
+import * as mySubscriptions from "~/routes/api+/subscriptions+/my";
 import { db, schema } from "~/utils/db.server";
 
 import { upload } from "../support/chat-attachment-helpers";

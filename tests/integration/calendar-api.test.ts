@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import type { PostJson } from "~/domain/schemas/calendar";
-import * as posts from "~/routes/api+/posts";
-import * as postById from "~/routes/api+/posts.$id";
-import * as comments from "~/routes/api+/posts.$id.comments";
-import * as media from "~/routes/api+/posts.$id.media";
-import * as review from "~/routes/api+/posts.$id.review";
+import * as posts from "~/routes/api+/posts+/_layout";
+import * as postById from "~/routes/api+/posts+/$id";
+import * as comments from "~/routes/api+/posts+/$id.comments";
+import * as media from "~/routes/api+/posts+/$id.media";
+import * as review from "~/routes/api+/posts+/$id.review";
 import * as file from "~/routes/files.posts.$mediaId";
 import { db, schema } from "~/utils/db.server";
 

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import * as landing from "~/routes/_index";
 import * as plansApi from "~/routes/api+/plans";
-import * as servicesApi from "~/routes/api+/services";
-import * as serviceById from "~/routes/api+/services.$id";
-import * as purchaseApi from "~/routes/api+/services.purchase";
+import * as servicesApi from "~/routes/api+/services+/_layout";
+import * as serviceById from "~/routes/api+/services+/$id";
+import * as purchaseApi from "~/routes/api+/services+/purchase";
 import * as editor from "~/routes/dashboard+/catalogue";
 import * as planPage from "~/routes/dashboard+/catalogue_.plans.$planId";
 import * as servicePage from "~/routes/dashboard+/catalogue_.services.$serviceId";

@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 
 import { getUnreadCountForCustomer, getUnreadCountsForTeam } from "~/models/chat.server";
 import type { ChatMessage } from "~/realtime/events";
-import { action as conversationAction, loader as conversationLoader } from "~/routes/api+/chat.conversation.$userId";
-import { action as readAction, loader as readLoader } from "~/routes/api+/chat.read";
+import { action as conversationAction, loader as conversationLoader } from "~/routes/api+/chat+/conversation.$userId";
+import { action as readAction, loader as readLoader } from "~/routes/api+/chat+/read";
 import { env } from "~/utils/env.server";
 
 import { parseEmail } from "../fakes/email-links";

@@ -27,7 +27,7 @@ type Operation = {
 type Document = Root & { paths: Record<string, Record<string, Operation>> };
 type Handler = (args: ActionFunctionArgs) => Promise<Response>;
 
-const modules = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/*.ts", "!/app/routes/api+/*.test.ts"], { eager: true });
+const modules = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/**/*.ts", "!/app/routes/api+/**/*.test.ts"], { eager: true });
 const routes = new Map(
   Object.entries(modules)
     .map(([file, module]) => [apiPathFromFile(file), module] as const)

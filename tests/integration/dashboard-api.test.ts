@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import * as myReports from "~/routes/api+/reports.my-reports";
-import * as reportsByService from "~/routes/api+/reports.service.$serviceId";
-import * as myPurchases from "~/routes/api+/services.my-purchases";
-import * as purchasesByEmail from "~/routes/api+/services.purchases";
-import * as purchaseById from "~/routes/api+/services.purchases.$id";
-import * as users from "~/routes/api+/users";
-import * as userPurchases from "~/routes/api+/users.$id.purchases";
-import * as usersCount from "~/routes/api+/users.count";
+import * as myReports from "~/routes/api+/reports+/my-reports";
+import * as reportsByService from "~/routes/api+/reports+/service.$serviceId";
+import * as myPurchases from "~/routes/api+/services+/my-purchases";
+import * as purchasesByEmail from "~/routes/api+/services+/purchases";
+import * as purchaseById from "~/routes/api+/services+/purchases.$id";
+import * as users from "~/routes/api+/users+/_layout";
+import * as userPurchases from "~/routes/api+/users+/$id.purchases";
+import * as usersCount from "~/routes/api+/users+/count";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";

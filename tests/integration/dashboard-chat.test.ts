@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { action as readAction } from "~/routes/api+/chat.read";
+import { action as readAction } from "~/routes/api+/chat+/read";
 import * as dashboard from "~/routes/dashboard+/_layout";
 import * as serviceDetail from "~/routes/dashboard+/services.$purchaseId";
 import * as usersTab from "~/routes/dashboard+/users._index";

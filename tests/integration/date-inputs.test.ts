@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 
 import * as orders from "~/routes/api+/orders";
-import * as posts from "~/routes/api+/posts";
-import * as purchase from "~/routes/api+/services.purchases.$id";
+import * as posts from "~/routes/api+/posts+/_layout";
+import * as purchase from "~/routes/api+/services+/purchases.$id";
 import * as calendarPage from "~/routes/dashboard+/calendar";
 import * as ordersCsv from "~/routes/dashboard+/orders.export[.]csv";
 import * as work from "~/routes/dashboard+/work";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 
 import { confirmTotpSetup, startTotpSetup } from "~/models/two-factor.server";
 import { action as magicPageAction, loader as magicPageLoader } from "~/routes/_auth+/login_.magic";
-import { action as magicApiAction } from "~/routes/api+/auth.magic-link";
+import { action as magicApiAction } from "~/routes/api+/auth+/magic-link";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 

@@ -9,10 +9,10 @@ import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD } from "~/models/two-fact
 import { action as loginPageAction } from "~/routes/_auth+/login";
 import { action as magicPageAction } from "~/routes/_auth+/login_.magic";
 import { action as resetPasswordAction } from "~/routes/_auth+/reset-password";
-import { action as secondStepApiAction } from "~/routes/api+/auth.2fa";
-import { action as loginApiAction } from "~/routes/api+/auth.login";
-import { action as magicApiAction } from "~/routes/api+/auth.magic-link";
-import { action as passkeyApiAction } from "~/routes/api+/auth.passkey";
+import { action as secondStepApiAction } from "~/routes/api+/auth+/2fa";
+import { action as loginApiAction } from "~/routes/api+/auth+/login";
+import { action as magicApiAction } from "~/routes/api+/auth+/magic-link";
+import { action as passkeyApiAction } from "~/routes/api+/auth+/passkey";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";

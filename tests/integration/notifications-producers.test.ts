@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import { listNotifications } from "~/models/notifications.server";
 import { createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
-import * as serviceBrief from "~/routes/api+/services.$id.brief";
-import * as purchaseBrief from "~/routes/api+/services.purchases.$id.brief";
+import * as serviceBrief from "~/routes/api+/services+/$id.brief";
+import * as purchaseBrief from "~/routes/api+/services+/purchases.$id.brief";
 import { db, schema } from "~/utils/db.server";
 
 import { call } from "../support/dashboard-helpers";

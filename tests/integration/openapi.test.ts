@@ -7,15 +7,16 @@ import { methodNotAllowed } from "~/utils/http.server";
 import { apiPathFromFile, routeOperations } from "~/web/openapi.server";
 
 /*
- * Every app/routes/api+/*.ts file is in GET /api/openapi.json with its request and response
+ * Every route file under app/routes/api+/ (its area folders too) is in GET /api/openapi.json with its request and response
  * schemas. The files are listed from the disk, so a new route fails here until it is built with
  * apiRoute and declares `response` (and `method` on an action): see docs/api.md.
  */
 
 const routesDir = path.resolve(import.meta.dirname, "../../app/routes");
-const routeFiles = readdirSync(path.join(routesDir, "api+"))
+const routeFiles = readdirSync(path.join(routesDir, "api+"), { recursive: true, encoding: "utf8" })
   .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
-  .map((file) => `api+/${file}`);
+  .map((file) => `api+/${file.split(path.sep).join("/")}`)
+  .sort();
 /** The splat route answers the JSON 404 for paths no route claims; it has no path of its own. */
 const NOT_DOCUMENTED = new Set(["api+/$.ts"]);
 

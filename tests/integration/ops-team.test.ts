@@ -6,13 +6,13 @@ import { getTeamCounts } from "~/models/stats.server";
 import { setAccountDisabled } from "~/models/team.server";
 import { getUserById } from "~/models/users.server";
 import * as resetPage from "~/routes/_auth+/reset-password";
-import * as loginRoute from "~/routes/api+/auth.login";
-import * as resetRoute from "~/routes/api+/auth.reset-password";
+import * as loginRoute from "~/routes/api+/auth+/login";
+import * as resetRoute from "~/routes/api+/auth+/reset-password";
 import * as teamRoute from "~/routes/api+/team";
 import * as inviteRoute from "~/routes/api+/team.invite";
-import * as disableRoute from "~/routes/api+/users.$id.disable";
-import * as enableRoute from "~/routes/api+/users.$id.enable";
-import * as countRoute from "~/routes/api+/users.count";
+import * as disableRoute from "~/routes/api+/users+/$id.disable";
+import * as enableRoute from "~/routes/api+/users+/$id.enable";
+import * as countRoute from "~/routes/api+/users+/count";
 import * as teamPage from "~/routes/dashboard+/team";
 
 import { call, readJson } from "../support/dashboard-helpers";

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { describe, expect, test } from "vitest";
 
 import { EXPORT_RUNNING_MESSAGE } from "~/models/account-export.server";
-import * as exportApi from "~/routes/api+/account.export";
+import * as exportApi from "~/routes/api+/account+/export";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 

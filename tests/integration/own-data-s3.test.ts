@@ -11,7 +11,7 @@ import { fakeS3ForFile, s3Client } from "../support/s3rver";
 const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
-const exportApi = await import("~/routes/api+/account.export");
+const exportApi = await import("~/routes/api+/account+/export");
 const { call } = await import("../support/dashboard-helpers");
 const { customerWithData, deletionRemovesFiles } = await import("../support/own-data-helpers");
 const { readZip } = await import("../support/zip");

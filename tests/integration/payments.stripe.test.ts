@@ -12,7 +12,7 @@ pointAppAtFakeStripe(fake.url);
 
 const { db, schema } = await import("~/utils/db.server");
 const { eq } = await import("drizzle-orm");
-const purchaseRoute = await import("~/routes/api+/services.purchase");
+const purchaseRoute = await import("~/routes/api+/services+/purchase");
 const webhookRoute = await import("~/routes/api+/stripe.webhook");
 const orders = await import("~/models/orders.server");
 

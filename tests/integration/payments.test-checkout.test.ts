@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import { CONTACT_MESSAGE_REQUIRED } from "~/domain/schemas/order";
 import * as landing from "~/routes/_index";
-import * as servicesRoute from "~/routes/api+/services";
-import * as purchaseRoute from "~/routes/api+/services.purchase";
+import * as servicesRoute from "~/routes/api+/services+/_layout";
+import * as purchaseRoute from "~/routes/api+/services+/purchase";
 import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
 import * as cancelRoute from "~/routes/purchase.cancel";
 import * as successRoute from "~/routes/purchase.success";

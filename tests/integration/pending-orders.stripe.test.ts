@@ -13,7 +13,7 @@ pointAppAtFakeStripe(fake.url);
 
 const { db, schema } = await import("~/utils/db.server");
 const { eq } = await import("drizzle-orm");
-const purchaseRoute = await import("~/routes/api+/services.purchase");
+const purchaseRoute = await import("~/routes/api+/services+/purchase");
 const webhookRoute = await import("~/routes/api+/stripe.webhook");
 const { claimStalePendingOrders, sweepPendingOrders, PENDING_ORDER_AGE_MS, PENDING_RECHECK_MS } = await import("~/models/pending-orders.server");
 

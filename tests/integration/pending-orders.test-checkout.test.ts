@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { claimStalePendingOrders, PENDING_ORDER_AGE_MS, sweepPendingOrders } from "~/models/pending-orders.server";
-import * as purchaseRoute from "~/routes/api+/services.purchase";
+import * as purchaseRoute from "~/routes/api+/services+/purchase";
 import * as checkoutRoute from "~/routes/checkout.[test].$sessionId";
 import { db, schema } from "~/utils/db.server";
 

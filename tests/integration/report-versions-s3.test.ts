@@ -12,7 +12,7 @@ const s3 = await fakeS3ForFile();
 
 const { storage } = await import("~/utils/storage.server");
 const { purgeDeletedReports } = await import("~/models/report-versions.server");
-const deleteApi = await import("~/routes/api+/reports.$id");
+const deleteApi = await import("~/routes/api+/reports+/$id");
 const helpers = await import("../support/dashboard-helpers");
 const cases = await import("../support/reports-cases");
 const versions = await import("../support/report-versions-cases");

@@ -4,8 +4,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { purgeDeletedReports } from "~/models/report-versions.server";
-import * as deleteApi from "~/routes/api+/reports.$id";
-import * as myReports from "~/routes/api+/reports.my-reports";
+import * as deleteApi from "~/routes/api+/reports+/$id";
+import * as myReports from "~/routes/api+/reports+/my-reports";
 import * as page from "~/routes/dashboard+/users.$userId.reports.$reportId";
 import * as file from "~/routes/files.reports.$reportId";
 import * as versionFile from "~/routes/files.reports.$reportId.versions.$versionId";
@@ -106,7 +106,7 @@ describe("deleting", () => {
     const id = await newReport("To be deleted");
     const { downloadUrl } = (
       await readJson<{ data: { downloadUrl: string } }>(
-        await call((await import("~/routes/api+/reports.$id.download")).loader, `/api/reports/${id}/download`, { auth: customer, params: { id } }),
+        await call((await import("~/routes/api+/reports+/$id.download")).loader, `/api/reports/${id}/download`, { auth: customer, params: { id } }),
       )
     ).data;
     const response = await call(deleteApi.action, `/api/reports/${id}`, { auth: staff, method: "DELETE", params: { id } });

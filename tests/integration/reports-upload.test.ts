@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 import { receiveReportUpload } from "~/models/report-upload.server";
-import * as download from "~/routes/api+/reports.$id.download";
+import * as download from "~/routes/api+/reports+/$id.download";
 import * as file from "~/routes/files.reports.$reportId";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";

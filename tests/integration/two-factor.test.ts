@@ -4,11 +4,11 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 
 import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD, verifySecondFactor } from "~/models/two-factor.server";
 import { action as loginPageAction } from "~/routes/_auth+/login";
-import { action as twoFactorAction } from "~/routes/api+/account.2fa";
-import { action as verifyAction } from "~/routes/api+/account.2fa.verify";
-import { action as secondStepAction } from "~/routes/api+/auth.2fa";
-import { action as loginApiAction } from "~/routes/api+/auth.login";
-import { loader as usersLoader } from "~/routes/api+/users";
+import { action as twoFactorAction } from "~/routes/api+/account+/2fa";
+import { action as verifyAction } from "~/routes/api+/account+/2fa.verify";
+import { action as secondStepAction } from "~/routes/api+/auth+/2fa";
+import { action as loginApiAction } from "~/routes/api+/auth+/login";
+import { loader as usersLoader } from "~/routes/api+/users+/_layout";
 import { loader as dashboardLoader } from "~/routes/dashboard+/_layout";
 import { loader as ordersPageLoader } from "~/routes/dashboard+/orders._index";
 import { action as securityAction, loader as securityLoader } from "~/routes/dashboard+/security";

@@ -8,10 +8,10 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type WebhookDelivery } from "~/doma
 import { emitDuePosts } from "~/models/post-due.server";
 import { createPost, updatePost } from "~/models/posts.server";
 import { emitEvent, sendWebhooksWith } from "~/models/webhooks.server";
-import * as webhooksRoute from "~/routes/api+/webhooks";
-import * as webhookRoute from "~/routes/api+/webhooks.$id";
-import * as deliveriesRoute from "~/routes/api+/webhooks.$id.deliveries";
-import * as redeliverRoute from "~/routes/api+/webhooks.$id.deliveries.$deliveryId.redeliver";
+import * as webhooksRoute from "~/routes/api+/webhooks+/_layout";
+import * as webhookRoute from "~/routes/api+/webhooks+/$id";
+import * as deliveriesRoute from "~/routes/api+/webhooks+/$id.deliveries";
+import * as redeliverRoute from "~/routes/api+/webhooks+/$id.deliveries.$deliveryId.redeliver";
 import * as postMediaRoute from "~/routes/files.posts.$mediaId";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";

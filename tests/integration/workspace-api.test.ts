@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { getOrderDetail } from "~/models/orders-list.server";
-import * as conversation from "~/routes/api+/chat.conversation.$userId";
-import * as notes from "~/routes/api+/chat.threads.$customerId.notes";
+import * as conversation from "~/routes/api+/chat+/conversation.$userId";
+import * as notes from "~/routes/api+/chat+/threads.$customerId.notes";
 import * as savedReplies from "~/routes/api+/saved-replies";
 import * as savedReply from "~/routes/api+/saved-replies.$id";
-import * as purchases from "~/routes/api+/services.purchases";
-import * as purchaseById from "~/routes/api+/services.purchases.$id";
+import * as purchases from "~/routes/api+/services+/purchases";
+import * as purchaseById from "~/routes/api+/services+/purchases.$id";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 

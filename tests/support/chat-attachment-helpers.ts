@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { UNSENT_ATTACHMENT_TTL_MS } from "~/domain/attachment-limits";
 import { supportRoomId } from "~/domain/chat";
 import { removeUnsentAttachments } from "~/models/chat-attachments.server";
-import * as attachments from "~/routes/api+/chat.attachments";
+import * as attachments from "~/routes/api+/chat+/attachments";
 import { db, schema } from "~/utils/db.server";
 
 import { call, readJson } from "./dashboard-helpers";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
 import { supportRoomId } from "~/domain/chat";
-import * as accountApi from "~/routes/api+/account";
+import * as accountApi from "~/routes/api+/account+/_layout";
 import { db, schema } from "~/utils/db.server";
 import { putBuffer } from "~/utils/storage.server";
 

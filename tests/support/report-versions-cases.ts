@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 
-import * as versionsApi from "~/routes/api+/reports.$id.versions";
+import * as versionsApi from "~/routes/api+/reports+/$id.versions";
 import { db, schema } from "~/utils/db.server";
 
 import { call, type Account } from "./dashboard-helpers";

@@ -3,8 +3,8 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 
-import * as download from "~/routes/api+/reports.$id.download";
-import * as upload from "~/routes/api+/reports.service.$serviceId.upload";
+import * as download from "~/routes/api+/reports+/$id.download";
+import * as upload from "~/routes/api+/reports+/service.$serviceId.upload";
 import * as file from "~/routes/files.reports.$reportId";
 import { db, schema } from "~/utils/db.server";
 

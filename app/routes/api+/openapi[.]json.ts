@@ -4,8 +4,8 @@ import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 import { buildOpenApiDocument } from "~/web/openapi.server";
 
-// Every route module in api+/: a route appears in the document by declaring its schemas to apiRoute.
-const routes = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/*.ts", "!/app/routes/api+/openapi*", "!/app/routes/api+/*.test.ts"], {
+// Every route module under api+/ (its area folders too): a route appears in the document by declaring its schemas to apiRoute.
+const routes = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/**/*.ts", "!/app/routes/api+/openapi*", "!/app/routes/api+/**/*.test.ts"], {
   eager: true,
 });
 

@@ -25,9 +25,9 @@ async function postFor(f: Fixtures, status: "approved" | "in_review") {
 export const needs = "any";
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/account.api-keys.ts", method: "GET", path: "/api/account/api-keys", expect: signedIn(200) },
+  { route: "api+/account+/api-keys.ts", method: "GET", path: "/api/account/api-keys", expect: signedIn(200) },
   {
-    route: "api+/account.api-keys.ts",
+    route: "api+/account+/api-keys.ts",
     method: "POST",
     path: "/api/account/api-keys",
     note: "a read key",
@@ -35,18 +35,18 @@ export const rows: AuthorizationRow[] = [
     expect: signedIn(201),
   },
   {
-    route: "api+/account.api-keys.ts",
+    route: "api+/account+/api-keys.ts",
     method: "POST",
     path: "/api/account/api-keys",
     note: "a staff-only scope",
     body: { json: { name: "Authz orders key", scopes: ["orders:read"] } },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api+/account.api-keys.$id.ts", method: "GET", path: `/api/account/api-keys/${NO_SUCH_ID}`, expect: everyone(405) },
-  { route: "api+/account.api-keys.$id.ts", method: "DELETE", path: `/api/account/api-keys/${NO_SUCH_ID}`, note: "not there", expect: signedIn(404) },
-  { route: "api+/posts.$id.published.ts", method: "GET", path: `/api/posts/${NO_SUCH_ID}/published`, expect: everyone(405) },
+  { route: "api+/account+/api-keys.$id.ts", method: "GET", path: `/api/account/api-keys/${NO_SUCH_ID}`, expect: everyone(405) },
+  { route: "api+/account+/api-keys.$id.ts", method: "DELETE", path: `/api/account/api-keys/${NO_SUCH_ID}`, note: "not there", expect: signedIn(404) },
+  { route: "api+/posts+/$id.published.ts", method: "GET", path: `/api/posts/${NO_SUCH_ID}/published`, expect: everyone(405) },
   {
-    route: "api+/posts.$id.published.ts",
+    route: "api+/posts+/$id.published.ts",
     method: "POST",
     path: async (f) => `/api/posts/${await postFor(f, "approved")}/published`,
     note: "an approved post",
@@ -54,7 +54,7 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 403, team: 200 }),
   },
   {
-    route: "api+/posts.$id.published.ts",
+    route: "api+/posts+/$id.published.ts",
     method: "POST",
     path: async (f) => `/api/posts/${await postFor(f, "in_review")}/published`,
     note: "a post still in review",

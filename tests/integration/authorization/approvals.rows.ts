@@ -41,35 +41,35 @@ const seesWork = { needs: "work" as const, refused: 404 };
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api+/clients.$id.approval.ts",
+    route: "api+/clients+/$id.approval.ts",
     method: "GET",
     path: (f) => `/api/clients/${f.customerA.id}/approval`,
     ...ownersOnly,
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
   },
   {
-    route: "api+/clients.$id.approval.ts",
+    route: "api+/clients+/$id.approval.ts",
     method: "PUT",
     path: (f) => `/api/clients/${f.customerA.id}/approval`,
     body: { json: approval },
     expect: byRole({ anonymous: 401, customer: 403, team: 200 }),
   },
   {
-    route: "api+/posts.$id.revisions.ts",
+    route: "api+/posts+/$id.revisions.ts",
     method: "GET",
     path: (f) => `/api/posts/${f.ids.calendarPost}/revisions`,
     ...seesWork,
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 200 },
   },
   {
-    route: "api+/posts.$id.revisions.ts",
+    route: "api+/posts+/$id.revisions.ts",
     method: "GET",
     path: (f) => `/api/posts/${f.ids.calendarDraft}/revisions`,
     note: "a draft",
     ...seesWork,
     expect: { anonymous: 401, customerA: 404, customerB: 404, team: 200 },
   },
-  { route: "api+/posts.$id.revisions.ts", method: "POST", path: (f) => `/api/posts/${f.ids.calendarPost}/revisions`, expect: everyone(405) },
+  { route: "api+/posts+/$id.revisions.ts", method: "POST", path: (f) => `/api/posts/${f.ids.calendarPost}/revisions`, expect: everyone(405) },
   { route: "review.$token.tsx", method: "GET", path: (f) => f.ids.approvalsLink, expect: everyone(200) },
   { route: "review.$token.tsx", method: "GET", path: `/review/${"A".repeat(43)}.${"B".repeat(43)}`, note: "not a link", expect: everyone(404) },
   {

@@ -60,32 +60,32 @@ const subA = (f: Fixtures) => f.ids.billSubA;
 
 export const rows: AuthorizationRow[] = [
   // JSON API
-  { route: "api+/subscriptions.my.ts", method: "GET", path: "/api/subscriptions/my", needs: "any", expect: customerApi },
-  { route: "api+/subscriptions.my.ts", method: "POST", path: "/api/subscriptions/my", expect: everyone(405) },
+  { route: "api+/subscriptions+/my.ts", method: "GET", path: "/api/subscriptions/my", needs: "any", expect: customerApi },
+  { route: "api+/subscriptions+/my.ts", method: "POST", path: "/api/subscriptions/my", expect: everyone(405) },
   { route: "api+/receipts.my.ts", method: "GET", path: "/api/receipts/my", needs: "billing", expect: customerApi },
   { route: "api+/receipts.my.ts", method: "POST", path: "/api/receipts/my", expect: everyone(405) },
-  { route: "api+/account.ts", method: "GET", path: "/api/account", needs: "any", expect: signedIn },
-  { route: "api+/account.ts", method: "PATCH", path: "/api/account", body: { json: { name: "Renamed Person" } }, needs: "any", expect: signedIn },
-  { route: "api+/account.ts", method: "POST", path: "/api/account", expect: everyone(405) },
+  { route: "api+/account+/_layout.ts", method: "GET", path: "/api/account", needs: "any", expect: signedIn },
+  { route: "api+/account+/_layout.ts", method: "PATCH", path: "/api/account", body: { json: { name: "Renamed Person" } }, needs: "any", expect: signedIn },
+  { route: "api+/account+/_layout.ts", method: "POST", path: "/api/account", expect: everyone(405) },
   {
-    route: "api+/account.password.ts",
+    route: "api+/account+/password.ts",
     method: "POST",
     path: "/api/account/password",
     note: "wrong current password",
     body: { json: { currentPassword: "not-the-password", newPassword: "a-new-password-1" } },
     expect: byRole({ anonymous: 401, customer: 400, team: 400 }),
   },
-  { route: "api+/account.password.ts", method: "GET", path: "/api/account/password", expect: everyone(405) },
+  { route: "api+/account+/password.ts", method: "GET", path: "/api/account/password", expect: everyone(405) },
   { route: "api+/billing.portal.ts", method: "POST", path: "/api/billing/portal", needs: "billing", expect: customerApi },
   { route: "api+/billing.portal.ts", method: "GET", path: "/api/billing/portal", expect: everyone(405) },
   {
-    route: "api+/subscriptions.$id.reports.ts",
+    route: "api+/subscriptions+/$id.reports.ts",
     method: "POST",
     path: (f) => `/api/subscriptions/${subA(f)}/reports`,
     body: { multipart: pdfForm() },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api+/subscriptions.$id.reports.ts", method: "GET", path: (f) => `/api/subscriptions/${subA(f)}/reports`, expect: everyone(405) },
+  { route: "api+/subscriptions+/$id.reports.ts", method: "GET", path: (f) => `/api/subscriptions/${subA(f)}/reports`, expect: everyone(405) },
 
   // Pages
   {

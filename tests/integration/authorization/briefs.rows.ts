@@ -62,25 +62,25 @@ const answers = { json: { answers: { brand: "Authz Co" } } };
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api+/services.$id.brief.ts",
+    route: "api+/services+/$id.brief.ts",
     method: "PUT",
     path: (f) => `/api/services/${f.ids.briefService}/brief`,
     body: { json: { questions: QUESTIONS } },
     expect: staffApi,
   },
   {
-    route: "api+/services.$id.brief.ts",
+    route: "api+/services+/$id.brief.ts",
     method: "PUT",
     path: `/api/services/${crypto.randomUUID()}/brief`,
     note: "unknown service",
     body: { json: { questions: QUESTIONS } },
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api+/services.$id.brief.ts", method: "GET", path: (f) => `/api/services/${f.ids.briefService}/brief`, expect: everyone(405) },
+  { route: "api+/services+/$id.brief.ts", method: "GET", path: (f) => `/api/services/${f.ids.briefService}/brief`, expect: everyone(405) },
   { route: "api+/plans.$id.brief.ts", method: "PUT", path: "/api/plans/starter/brief", body: { json: { questions: [] } }, expect: staffApi },
   { route: "api+/plans.$id.brief.ts", method: "GET", path: "/api/plans/starter/brief", expect: everyone(405) },
   {
-    route: "api+/services.purchases.$id.brief.ts",
+    route: "api+/services+/purchases.$id.brief.ts",
     method: "GET",
     path: (f) => `/api/services/purchases/${f.ids.briefPurchaseA}/brief`,
     needs: "work",
@@ -88,7 +88,7 @@ export const rows: AuthorizationRow[] = [
     expect: ownerRead,
   },
   {
-    route: "api+/services.purchases.$id.brief.ts",
+    route: "api+/services+/purchases.$id.brief.ts",
     method: "PUT",
     path: (f) => `/api/services/purchases/${f.ids.briefPurchaseA}/brief`,
     body: answers,
@@ -97,14 +97,14 @@ export const rows: AuthorizationRow[] = [
     expect: ownerWrite,
   },
   {
-    route: "api+/services.purchases.$id.brief.ts",
+    route: "api+/services+/purchases.$id.brief.ts",
     method: "GET",
     path: `/api/services/purchases/${crypto.randomUUID()}/brief`,
     note: "unknown purchase",
     expect: { anonymous: 401, customerA: 404, customerB: 404, team: 404 },
   },
   {
-    route: "api+/subscriptions.$id.brief.ts",
+    route: "api+/subscriptions+/$id.brief.ts",
     method: "GET",
     path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`,
     needs: "work",
@@ -112,7 +112,7 @@ export const rows: AuthorizationRow[] = [
     expect: ownerRead,
   },
   {
-    route: "api+/subscriptions.$id.brief.ts",
+    route: "api+/subscriptions+/$id.brief.ts",
     method: "PUT",
     path: (f) => `/api/subscriptions/${f.ids.briefPlanA}/brief`,
     body: answers,

@@ -3,8 +3,8 @@ import type { AuthorizationRow } from "./types";
 
 /** Chat (decision 050): a support thread is its customer's and every team member's; others get 404. */
 
-const thread = "api+/chat.conversation.$userId.ts";
-const read = "api+/chat.read.ts";
+const thread = "api+/chat+/conversation.$userId.ts";
+const read = "api+/chat+/read.ts";
 const onlyA = { anonymous: 401, customerA: 200, customerB: 404, team: 200 } as const;
 /** The client's members who chat see the thread; to the others it is not there. */
 const chat = { needs: "chat", refused: 404 } as const;

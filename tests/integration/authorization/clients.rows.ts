@@ -26,9 +26,9 @@ const customerApi = (outcome: number) => byRole({ anonymous: 401, customer: outc
 const manage = { needs: "manage" } as const;
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/client.ts", method: "GET", path: "/api/client", needs: "any", expect: customerApi(200) },
+  { route: "api+/client+/_layout.ts", method: "GET", path: "/api/client", needs: "any", expect: customerApi(200) },
   {
-    route: "api+/client.ts",
+    route: "api+/client+/_layout.ts",
     method: "PATCH",
     path: "/api/client",
     note: "renamed to the name it has",
@@ -36,9 +36,9 @@ export const rows: AuthorizationRow[] = [
     ...manage,
     expect: customerApi(200),
   },
-  { route: "api+/client.ts", method: "POST", path: "/api/client", expect: everyone(405) },
+  { route: "api+/client+/_layout.ts", method: "POST", path: "/api/client", expect: everyone(405) },
   {
-    route: "api+/client.members.ts",
+    route: "api+/client+/members.ts",
     method: "POST",
     path: "/api/client/members",
     body: () => ({ json: { email: uniqueEmail("client-invite"), name: "Invited Person", role: "billing" } }),
@@ -46,7 +46,7 @@ export const rows: AuthorizationRow[] = [
     expect: customerApi(201),
   },
   {
-    route: "api+/client.members.ts",
+    route: "api+/client+/members.ts",
     method: "POST",
     path: "/api/client/members",
     note: "a staff e-mail",
@@ -54,9 +54,9 @@ export const rows: AuthorizationRow[] = [
     ...manage,
     expect: customerApi(409),
   },
-  { route: "api+/client.members.ts", method: "GET", path: "/api/client/members", expect: everyone(405) },
+  { route: "api+/client+/members.ts", method: "GET", path: "/api/client/members", expect: everyone(405) },
   {
-    route: "api+/client.members.$userId.ts",
+    route: "api+/client+/members.$userId.ts",
     method: "PATCH",
     path: (f) => `/api/client/members/${f.memberA.id}`,
     note: "A's member keeps their role",
@@ -65,7 +65,7 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 403 },
   },
   {
-    route: "api+/client.members.$userId.ts",
+    route: "api+/client+/members.$userId.ts",
     method: "PATCH",
     path: (f) => `/api/client/members/${f.customerB.id}`,
     note: "B, the last owner of their client, made a member",
@@ -74,7 +74,7 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: 401, customerA: 404, customerB: 409, team: 403 },
   },
   {
-    route: "api+/client.members.$userId.ts",
+    route: "api+/client+/members.$userId.ts",
     method: "DELETE",
     path: async (f) => `/api/client/members/${await freshColleague(f)}`,
     note: "a colleague of A",
@@ -82,27 +82,27 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: 401, customerA: 200, customerB: 404, team: 403 },
   },
   {
-    route: "api+/client.members.$userId.ts",
+    route: "api+/client+/members.$userId.ts",
     method: "DELETE",
     path: (f) => `/api/client/members/${f.customerB.id}`,
     note: "B, the last owner, leaving",
     ...manage,
     expect: { anonymous: 401, customerA: 404, customerB: 409, team: 403 },
   },
-  { route: "api+/client.members.$userId.ts", method: "GET", path: (f) => `/api/client/members/${f.memberA.id}`, expect: everyone(405) },
+  { route: "api+/client+/members.$userId.ts", method: "GET", path: (f) => `/api/client/members/${f.memberA.id}`, expect: everyone(405) },
 
-  { route: "api+/clients.ts", method: "GET", path: "/api/clients?search=Customer&page=1&limit=5", expect: staffApi },
-  { route: "api+/clients.ts", method: "POST", path: "/api/clients", expect: everyone(405) },
-  { route: "api+/clients.$id.ts", method: "GET", path: (f) => `/api/clients/${f.customerA.id}`, expect: staffApi },
-  { route: "api+/clients.$id.ts", method: "GET", path: (f) => `/api/clients/${f.billingA.id}`, note: "by a member's id", expect: staffApi },
+  { route: "api+/clients+/_layout.ts", method: "GET", path: "/api/clients?search=Customer&page=1&limit=5", expect: staffApi },
+  { route: "api+/clients+/_layout.ts", method: "POST", path: "/api/clients", expect: everyone(405) },
+  { route: "api+/clients+/$id.ts", method: "GET", path: (f) => `/api/clients/${f.customerA.id}`, expect: staffApi },
+  { route: "api+/clients+/$id.ts", method: "GET", path: (f) => `/api/clients/${f.billingA.id}`, note: "by a member's id", expect: staffApi },
   {
-    route: "api+/clients.$id.ts",
+    route: "api+/clients+/$id.ts",
     method: "GET",
     path: (f) => `/api/clients/${f.team.id}`,
     note: "a staff id is no client",
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api+/clients.$id.ts", method: "POST", path: (f) => `/api/clients/${f.customerA.id}`, expect: everyone(405) },
+  { route: "api+/clients+/$id.ts", method: "POST", path: (f) => `/api/clients/${f.customerA.id}`, expect: everyone(405) },
 ];
 
 // Where a customer's id was, any member's id names their client.
@@ -115,7 +115,7 @@ const reportForm = (f: Fixtures) => () => {
 };
 rows.push(
   {
-    route: "api+/chat.threads.$customerId.ts",
+    route: "api+/chat+/threads.$customerId.ts",
     method: "PATCH",
     path: (f) => `/api/chat/threads/${f.approverA.id}`,
     note: "A's thread by a colleague's id",
@@ -123,16 +123,16 @@ rows.push(
     expect: staffApi,
   },
   {
-    route: "api+/chat.threads.$customerId.notes.ts",
+    route: "api+/chat+/threads.$customerId.notes.ts",
     method: "POST",
     path: (f) => `/api/chat/threads/${f.memberA.id}/notes`,
     note: "A's thread by a colleague's id",
     body: { json: { body: "Internal: called their colleague" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api+/users.$id.purchases.ts", method: "GET", path: (f) => `/api/users/${f.billingA.id}/purchases`, note: "by a colleague of A", expect: staffApi },
+  { route: "api+/users+/$id.purchases.ts", method: "GET", path: (f) => `/api/users/${f.billingA.id}/purchases`, note: "by a colleague of A", expect: staffApi },
   {
-    route: "api+/reports.service.$serviceId.upload.ts",
+    route: "api+/reports+/service.$serviceId.upload.ts",
     method: "POST",
     path: (f) => `/api/reports/service/${f.ids.dashServiceA}/upload`,
     note: "for A, named by a colleague's id",
@@ -140,7 +140,7 @@ rows.push(
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   {
-    route: "api+/posts.ts",
+    route: "api+/posts+/_layout.ts",
     method: "POST",
     path: "/api/posts",
     note: "for A, named by a colleague's id",

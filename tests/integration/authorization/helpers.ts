@@ -98,16 +98,16 @@ export async function makeTableFixtures(rowFiles: Record<string, RowsModule>, fi
 }
 
 /**
- * The URL segments of a flat-routes file name (`api+/services.$id.ts` is `api/services/$id`): a `+`
- * folder's name prefixes its files and its `_layout` is the folder's own route; pathless (`_x`) and
+ * The URL segments of a flat-routes file name (`api+/services+/$id.ts` is `api/services/$id`): a `+`
+ * folder's name prefixes its files (nested folders too) and its `_layout` is the folder's own route; pathless (`_x`) and
  * index segments are dropped, a trailing `_` too, and an escape (`openapi[.]json`) is plain text.
  */
 export function routeSegments(file: string): string[] {
   return file
     .replace(/\/route\.tsx?$/, "")
     .replace(/\.tsx?$/, "")
-    .replace(/^([^/]+)\+\/_layout$/, "$1")
-    .replace(/^([^/]+)\+\//, "$1.")
+    .replace(/\+\/_layout$/, "")
+    .replace(/\+\//g, ".")
     .split(/\.(?![^[]*\])/)
     .filter((segment) => segment !== "_index" && !segment.startsWith("_"))
     .map((segment) => segment.replace(/_$/, "").replace(/[[\]]/g, ""));

@@ -26,21 +26,21 @@ const settingsForm = {
 };
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/notifications.ts", method: "GET", path: "/api/notifications", expect: signedIn(200) },
-  { route: "api+/notifications.ts", method: "GET", path: "/api/notifications?before=yesterday", note: "a bad cursor", expect: signedIn(400) },
-  { route: "api+/notifications.read.ts", method: "GET", path: "/api/notifications/read", expect: everyone(405) },
-  { route: "api+/notifications.read.ts", method: "POST", path: "/api/notifications/read", body: { json: { all: true } }, expect: signedIn(200) },
-  { route: "api+/notifications.read.ts", method: "POST", path: "/api/notifications/read", note: "nothing named", body: { json: {} }, expect: signedIn(400) },
-  { route: "api+/account.notifications.ts", method: "GET", path: "/api/account/notifications", expect: signedIn(200) },
+  { route: "api+/notifications+/_layout.ts", method: "GET", path: "/api/notifications", expect: signedIn(200) },
+  { route: "api+/notifications+/_layout.ts", method: "GET", path: "/api/notifications?before=yesterday", note: "a bad cursor", expect: signedIn(400) },
+  { route: "api+/notifications+/read.ts", method: "GET", path: "/api/notifications/read", expect: everyone(405) },
+  { route: "api+/notifications+/read.ts", method: "POST", path: "/api/notifications/read", body: { json: { all: true } }, expect: signedIn(200) },
+  { route: "api+/notifications+/read.ts", method: "POST", path: "/api/notifications/read", note: "nothing named", body: { json: {} }, expect: signedIn(400) },
+  { route: "api+/account+/notifications.ts", method: "GET", path: "/api/account/notifications", expect: signedIn(200) },
   {
-    route: "api+/account.notifications.ts",
+    route: "api+/account+/notifications.ts",
     method: "PUT",
     path: "/api/account/notifications",
     body: { json: { email: { order: "daily" } } },
     expect: signedIn(200),
   },
   {
-    route: "api+/account.notifications.ts",
+    route: "api+/account+/notifications.ts",
     method: "PUT",
     path: "/api/account/notifications",
     note: "an unknown choice",

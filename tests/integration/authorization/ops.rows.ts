@@ -135,8 +135,8 @@ export const rows: AuthorizationRow[] = [
     expect: staffCreate,
   },
   { route: "api+/team.invite.ts", method: "GET", path: "/api/team/invite", expect: everyone(405) },
-  { route: "api+/users.$id.disable.ts", method: "POST", path: async () => `/api/users/${await freshUser()}/disable`, expect: staffApi },
-  { route: "api+/users.$id.disable.ts", method: "GET", path: (f) => `/api/users/${f.customerA.id}/disable`, expect: everyone(405) },
-  { route: "api+/users.$id.enable.ts", method: "POST", path: async () => `/api/users/${await freshUser()}/enable`, expect: staffApi },
-  { route: "api+/users.$id.enable.ts", method: "GET", path: (f) => `/api/users/${f.customerA.id}/enable`, expect: everyone(405) },
+  { route: "api+/users+/$id.disable.ts", method: "POST", path: async () => `/api/users/${await freshUser()}/disable`, expect: staffApi },
+  { route: "api+/users+/$id.disable.ts", method: "GET", path: (f) => `/api/users/${f.customerA.id}/disable`, expect: everyone(405) },
+  { route: "api+/users+/$id.enable.ts", method: "POST", path: async () => `/api/users/${await freshUser()}/enable`, expect: staffApi },
+  { route: "api+/users+/$id.enable.ts", method: "GET", path: (f) => `/api/users/${f.customerA.id}/enable`, expect: everyone(405) },
 ];

@@ -13,10 +13,10 @@ const login = { status: 302, location: "/login" };
 export const needs = "any";
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/account.export.ts", method: "GET", path: "/api/account/export", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
-  { route: "api+/account.export.ts", method: "POST", path: "/api/account/export", expect: everyone(405) },
+  { route: "api+/account+/export.ts", method: "GET", path: "/api/account/export", expect: byRole({ anonymous: 401, customer: 200, team: 200 }) },
+  { route: "api+/account+/export.ts", method: "POST", path: "/api/account/export", expect: everyone(405) },
   {
-    route: "api+/account.ts",
+    route: "api+/account+/_layout.ts",
     method: "DELETE",
     path: "/api/account",
     note: "wrong password",

@@ -53,22 +53,22 @@ const reportPage = (f: Fixtures) => `/dashboard/users/${f.customerA.id}/reports/
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api+/reports.$id.versions.ts",
+    route: "api+/reports+/$id.versions.ts",
     method: "POST",
     path: (f) => `/api/reports/${f.ids.versionsReport}/versions`,
     body: { multipart: versionForm() },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
-  { route: "api+/reports.$id.versions.ts", method: "GET", path: (f) => `/api/reports/${f.ids.versionsReport}/versions`, expect: everyone(405) },
-  { route: "api+/reports.$id.ts", method: "DELETE", path: async (f) => `/api/reports/${await reportOf(f.customerA.id)}`, expect: staffApi },
+  { route: "api+/reports+/$id.versions.ts", method: "GET", path: (f) => `/api/reports/${f.ids.versionsReport}/versions`, expect: everyone(405) },
+  { route: "api+/reports+/$id.ts", method: "DELETE", path: async (f) => `/api/reports/${await reportOf(f.customerA.id)}`, expect: staffApi },
   {
-    route: "api+/reports.$id.ts",
+    route: "api+/reports+/$id.ts",
     method: "DELETE",
     path: `/api/reports/${crypto.randomUUID()}`,
     note: "unknown id",
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api+/reports.$id.ts", method: "GET", path: (f) => `/api/reports/${f.ids.versionsReport}`, expect: everyone(405) },
+  { route: "api+/reports+/$id.ts", method: "GET", path: (f) => `/api/reports/${f.ids.versionsReport}`, expect: everyone(405) },
   {
     route: "files.reports.$reportId.versions.$versionId.ts",
     method: "GET",

@@ -42,11 +42,11 @@ export const rows: AuthorizationRow[] = [
     body: { form: { intent: "contact", message: "Hello" } },
     expect: everyone(400),
   },
-  { route: "api+/services.ts", method: "GET", path: "/api/services", expect: everyone(200) },
+  { route: "api+/services+/_layout.ts", method: "GET", path: "/api/services", expect: everyone(200) },
 
-  { route: "api+/services.purchase.ts", method: "GET", path: "/api/services/purchase", expect: everyone(405) },
+  { route: "api+/services+/purchase.ts", method: "GET", path: "/api/services/purchase", expect: everyone(405) },
   {
-    route: "api+/services.purchase.ts",
+    route: "api+/services+/purchase.ts",
     method: "POST",
     path: "/api/services/purchase",
     body: (f) => ({

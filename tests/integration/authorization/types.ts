@@ -42,7 +42,7 @@ export type RowBody = { json: unknown } | { form: Record<string, string> } | { m
 type PerCall<T> = T | ((fixtures: Fixtures, call: Call) => T | Promise<T>);
 
 export interface AuthorizationRow {
-  /** The route module's file name in app/routes, e.g. "api+/users.$id.purchases.ts". */
+  /** The route module's file name in app/routes, e.g. "api+/users+/$id.purchases.ts". */
   route: string;
   method: Method;
   /** The URL path and query; its params must fit the route file's pattern. */

@@ -31,33 +31,33 @@ const freshWebhook = async (f: Fixtures) =>
   `/api/webhooks/${(await createWebhook(f.team, { url: "https://203.0.113.11/deleted", events: ["post.due"] })).webhook._id}`;
 
 export const rows: AuthorizationRow[] = [
-  { route: "api+/webhooks.ts", method: "GET", path: "/api/webhooks", expect: staffApi(200) },
+  { route: "api+/webhooks+/_layout.ts", method: "GET", path: "/api/webhooks", expect: staffApi(200) },
   {
-    route: "api+/webhooks.ts",
+    route: "api+/webhooks+/_layout.ts",
     method: "POST",
     path: "/api/webhooks",
     body: { json: { url: "https://203.0.113.12/new", events: ["post.due", "post.approved"] } },
     expect: staffApi(201),
   },
-  { route: "api+/webhooks.$id.ts", method: "GET", path: `/api/webhooks/${NO_SUCH_ID}`, expect: everyone(405) },
+  { route: "api+/webhooks+/$id.ts", method: "GET", path: `/api/webhooks/${NO_SUCH_ID}`, expect: everyone(405) },
   {
-    route: "api+/webhooks.$id.ts",
+    route: "api+/webhooks+/$id.ts",
     method: "PATCH",
     path: (f) => `/api/webhooks/${f.ids.webhook}`,
     body: { json: { events: ["order.paid", "order.refunded"] } },
     expect: staffApi(200),
   },
-  { route: "api+/webhooks.$id.ts", method: "DELETE", path: freshWebhook, note: "one of its own", expect: staffApi(200) },
-  { route: "api+/webhooks.$id.ts", method: "DELETE", path: `/api/webhooks/${NO_SUCH_ID}`, note: "not there", expect: staffApi(404) },
-  { route: "api+/webhooks.$id.deliveries.ts", method: "GET", path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries`, expect: staffApi(200) },
+  { route: "api+/webhooks+/$id.ts", method: "DELETE", path: freshWebhook, note: "one of its own", expect: staffApi(200) },
+  { route: "api+/webhooks+/$id.ts", method: "DELETE", path: `/api/webhooks/${NO_SUCH_ID}`, note: "not there", expect: staffApi(404) },
+  { route: "api+/webhooks+/$id.deliveries.ts", method: "GET", path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries`, expect: staffApi(200) },
   {
-    route: "api+/webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+    route: "api+/webhooks+/$id.deliveries.$deliveryId.redeliver.ts",
     method: "POST",
     path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries/${f.ids.delivery}/redeliver`,
     expect: staffApi(202),
   },
   {
-    route: "api+/webhooks.$id.deliveries.$deliveryId.redeliver.ts",
+    route: "api+/webhooks+/$id.deliveries.$deliveryId.redeliver.ts",
     method: "GET",
     path: (f) => `/api/webhooks/${f.ids.webhook}/deliveries/${f.ids.delivery}/redeliver`,
     expect: everyone(405),

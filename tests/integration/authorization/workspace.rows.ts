@@ -19,21 +19,21 @@ const freshReply = async (f: Fixtures) => `/api/saved-replies/${(await createSav
 
 export const rows: AuthorizationRow[] = [
   {
-    route: "api+/chat.threads.$customerId.notes.ts",
+    route: "api+/chat+/threads.$customerId.notes.ts",
     method: "POST",
     path: (f) => `/api/chat/threads/${f.customerA.id}/notes`,
     body: { json: { body: "Internal: called them" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   {
-    route: "api+/chat.threads.$customerId.notes.ts",
+    route: "api+/chat+/threads.$customerId.notes.ts",
     method: "POST",
     path: (f) => `/api/chat/threads/${f.team.id}/notes`,
     note: "a staff id is no thread",
     body: { json: { body: "x" } },
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
-  { route: "api+/chat.threads.$customerId.notes.ts", method: "GET", path: (f) => `/api/chat/threads/${f.customerA.id}/notes`, expect: everyone(405) },
+  { route: "api+/chat+/threads.$customerId.notes.ts", method: "GET", path: (f) => `/api/chat/threads/${f.customerA.id}/notes`, expect: everyone(405) },
   { route: "api+/saved-replies.ts", method: "GET", path: "/api/saved-replies", expect: staffApi },
   {
     route: "api+/saved-replies.ts",
@@ -51,9 +51,9 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 403, team: 404 }),
   },
   { route: "api+/saved-replies.$id.ts", method: "GET", path: (f) => `/api/saved-replies/${f.ids.workspaceReply}`, expect: everyone(405) },
-  { route: "api+/services.purchases.ts", method: "GET", path: "/api/services/purchases?assigneeId=me&due=overdue", note: "my work", expect: staffApi },
+  { route: "api+/services+/purchases.ts", method: "GET", path: "/api/services/purchases?assigneeId=me&due=overdue", note: "my work", expect: staffApi },
   {
-    route: "api+/services.purchases.$id.ts",
+    route: "api+/services+/purchases.$id.ts",
     method: "PATCH",
     path: (f) => `/api/services/purchases/${f.ids.dashPurchaseA}`,
     note: "assign to oneself with a due date",

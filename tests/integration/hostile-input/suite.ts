@@ -18,7 +18,7 @@ interface RouteModule {
 }
 
 const rowFiles = import.meta.glob<RowsModule>("../authorization/*.rows.ts", { eager: true });
-const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*+/*.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
+const routeModules = import.meta.glob<RouteModule>(["/app/routes/*.{ts,tsx}", "/app/routes/*+/**/*.{ts,tsx}", "!/app/routes/**/*.test.{ts,tsx}"]);
 export const rows: AuthorizationRow[] = Object.values(rowFiles).flatMap((file) => file.rows);
 
 const HOSTILE = ["a\u0000b", "x\u0001\u001by\u007f"];
