@@ -14,6 +14,7 @@ export * from "./schema/calendar";
 export * from "./schema/audit";
 export * from "./schema/briefs";
 export * from "./schema/security";
+export * from "./schema/two-factor";
 export * from "./schema/report-versions";
 export * from "./schema/jobs";
 export * from "./schema/clients";

@@ -111,7 +111,7 @@ export interface FoundApiKey {
   keyId: string;
   scopes: Scope[];
   user: SessionUser;
-  hasSecondFactor: boolean;
+  hasTwoFactorMethod: boolean;
   seenAt: Date;
 }
 
@@ -119,8 +119,8 @@ export interface FoundApiKey {
 export async function findApiKey(key: string): Promise<FoundApiKey | null> {
   const [row] = await apiKeyByHash.execute({ keyHash: hashToken(key) });
   if (!row || row.disabledAt) return null;
-  const { disabledAt: _disabled, keyId, scopes, hasSecondFactor, seenAt, ...user } = row;
-  return { keyId, scopes, user, hasSecondFactor: !!hasSecondFactor, seenAt };
+  const { disabledAt: _disabled, keyId, scopes, hasTwoFactorMethod, seenAt, ...user } = row;
+  return { keyId, scopes, user, hasTwoFactorMethod: !!hasTwoFactorMethod, seenAt };
 }
 
 /** Built once: every call made with a key resolves it with this one indexed look-up (like session_by_token). */

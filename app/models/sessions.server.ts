@@ -50,11 +50,11 @@ export async function getSessionUser(token: string, kind: SessionKind): Promise<
 export async function findSession(
   token: string,
   kind: SessionKind,
-): Promise<{ sessionId: string; user: SessionUser; hasSecondFactor: boolean; seenAt: Date } | null> {
+): Promise<{ sessionId: string; user: SessionUser; hasTwoFactorMethod: boolean; seenAt: Date } | null> {
   const [row] = await sessionByToken.execute({ tokenHash: hashToken(token), kind });
   if (!row || row.disabledAt) return null;
-  const { disabledAt: _disabled, sessionId, hasSecondFactor, seenAt, ...user } = row;
-  return { sessionId, user, hasSecondFactor: !!hasSecondFactor, seenAt };
+  const { disabledAt: _disabled, sessionId, hasTwoFactorMethod, seenAt, ...user } = row;
+  return { sessionId, user, hasTwoFactorMethod: !!hasTwoFactorMethod, seenAt };
 }
 
 /**
@@ -74,7 +74,7 @@ export const signedInUserColumns = {
   clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,
   disabledAt: schema.users.disabledAt,
   // An authenticator app that is on, or a passkey (TEAM_2FA=required asks staff for one of them).
-  hasSecondFactor: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
+  hasTwoFactorMethod: sql<boolean>`(exists (select 1 from ${schema.totpSecrets} where ${schema.totpSecrets.userId} = ${schema.users.id} and ${schema.totpSecrets.enabledAt} is not null) or exists (select 1 from ${schema.passkeys} where ${schema.passkeys.userId} = ${schema.users.id}))`,
 };
 
 /** Built once, not per request: every signed-in call resolves its session with it (decision 195). */

@@ -31,7 +31,7 @@ export const TWO_FACTOR_MESSAGES = {
 const wrongCode = () => new HttpError(400, TWO_FACTOR_MESSAGES.wrongCode, "INVALID_CODE");
 
 /** Whether a sign-in of this account asks for an authenticator code. */
-export async function hasTotp(userId: string): Promise<boolean> {
+export async function isTwoFactorOn(userId: string): Promise<boolean> {
   const [row] = await db
     .select({ userId: schema.totpSecrets.userId })
     .from(schema.totpSecrets)
@@ -41,18 +41,18 @@ export async function hasTotp(userId: string): Promise<boolean> {
 }
 
 /** The second factors an account has: an authenticator app that is on, and passkeys. */
-export interface SecondFactors {
+export interface TwoFactorMethods {
   totp: boolean;
   passkey: boolean;
 }
 
 /**
  * What a sign-in of this account asks for after its first factor (decision 257): the same two
- * factors the session lookup's `hasSecondFactor` counts, so TEAM_2FA=required and the sign-in agree.
+ * factors the session lookup's `hasTwoFactorMethod` counts, so TEAM_2FA=required and the sign-in agree.
  */
-export async function secondFactorsOf(userId: string): Promise<SecondFactors> {
+export async function twoFactorMethodsOf(userId: string): Promise<TwoFactorMethods> {
   const [totp, [passkey]] = await Promise.all([
-    hasTotp(userId),
+    isTwoFactorOn(userId),
     db.select({ id: schema.passkeys.id }).from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).limit(1),
   ]);
   return { totp, passkey: !!passkey };
@@ -86,8 +86,8 @@ export function qrCodeSvg(url: string): Promise<string> {
 }
 
 /** A new pending secret (replacing any earlier pending one); refused while two-factor is on. */
-export async function startTotpSetup(user: Pick<User, "id" | "email">): Promise<{ secret: string; otpauthUrl: string }> {
-  if (await hasTotp(user.id)) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn, "TWO_FACTOR_ALREADY_ON");
+export async function startTwoFactorSetup(user: Pick<User, "id" | "email">): Promise<{ secret: string; otpauthUrl: string }> {
+  if (await isTwoFactorOn(user.id)) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn, "TWO_FACTOR_ALREADY_ON");
   const { secret } = await generateTOTP(TOTP);
   await db
     .insert(schema.totpSecrets)
@@ -145,10 +145,10 @@ function newRecoveryCode() {
 }
 
 /** Verifies the first code of a pending secret: two-factor is on, and ten new recovery codes are returned (shown once). */
-export async function confirmTotpSetup(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+export async function confirmTwoFactorSetup(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
   const secret = await pendingTotpSecret(userId);
   if (!secret) {
-    if (await hasTotp(userId)) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn, "TWO_FACTOR_ALREADY_ON");
+    if (await isTwoFactorOn(userId)) throw new HttpError(409, TWO_FACTOR_MESSAGES.alreadyOn, "TWO_FACTOR_ALREADY_ON");
     throw new HttpError(409, TWO_FACTOR_MESSAGES.notStarted, "TWO_FACTOR_NOT_STARTED");
   }
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
@@ -163,7 +163,7 @@ export async function confirmTotpSetup(userId: string, code: string): Promise<{ 
 }
 
 /** A code of an account with two-factor on: a TOTP code (once per step) or an unused recovery code (spent). */
-export async function verifySecondFactor(userId: string, code: string): Promise<boolean> {
+export async function verifyTwoFactorCode(userId: string, code: string): Promise<boolean> {
   const [row] = await db
     .select({ secret: schema.totpSecrets.secret })
     .from(schema.totpSecrets)
@@ -179,9 +179,9 @@ export async function verifySecondFactor(userId: string, code: string): Promise<
 }
 
 /** Turns two-factor off; needs a current code (or a recovery code). */
-export async function disableTotp(userId: string, code: string) {
-  if (!(await hasTotp(userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.notOn, "TWO_FACTOR_NOT_ON");
-  if (!(await verifySecondFactor(userId, code))) throw wrongCode();
+export async function disableTwoFactor(userId: string, code: string) {
+  if (!(await isTwoFactorOn(userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.notOn, "TWO_FACTOR_NOT_ON");
+  if (!(await verifyTwoFactorCode(userId, code))) throw wrongCode();
   await db.transaction(async (tx) => {
     await tx.delete(schema.totpSecrets).where(eq(schema.totpSecrets.userId, userId));
     await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId));
@@ -191,8 +191,8 @@ export async function disableTotp(userId: string, code: string) {
 
 /** Ten new recovery codes for an account with two-factor on (the old ones stop working); needs a current code. */
 export async function regenerateRecoveryCodes(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
-  if (!(await hasTotp(userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.notOn, "TWO_FACTOR_NOT_ON");
-  if (!(await verifySecondFactor(userId, code))) throw wrongCode();
+  if (!(await isTwoFactorOn(userId))) throw new HttpError(409, TWO_FACTOR_MESSAGES.notOn, "TWO_FACTOR_NOT_ON");
+  if (!(await verifyTwoFactorCode(userId, code))) throw wrongCode();
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
     await tx.delete(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, userId));

@@ -44,7 +44,7 @@ export const MAX_SOCKETS_PER_USER = 10;
 export const SOCKET_ERRORS = {
   unauthorized: "unauthorized",
   /** TEAM_2FA=required and the staff account has no second factor yet: nothing but its set-up page. */
-  secondFactor: "second factor required",
+  twoFactor: "second factor required",
   origin: "origin not allowed",
   tooMany: "too many connections",
   /** The identity could not be checked (database away): the client tries again later. */
@@ -91,7 +91,7 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       if (!token && !fromOurPages(socket.handshake.headers)) return next(new Error(SOCKET_ERRORS.origin));
       const identity = await resolveIdentity(token, token ? null : (socket.handshake.headers.cookie ?? null));
       if (!identity) return next(new Error(SOCKET_ERRORS.unauthorized));
-      if (identity.setupOnly) return next(new Error(SOCKET_ERRORS.secondFactor));
+      if (identity.setupOnly) return next(new Error(SOCKET_ERRORS.twoFactor));
       if (localSocketCount(io, identity.user.id) >= MAX_SOCKETS_PER_USER) return next(new Error(SOCKET_ERRORS.tooMany));
       const { id, name, role, profileImage, clientId, clientRole } = identity.user;
       socket.data.user = { id, name, role, profileImage, clientId, clientRole };

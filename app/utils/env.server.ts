@@ -116,7 +116,7 @@ export function parseEnv(source: Record<string, string | undefined>) {
     teamInbox: raw.TEAM_INBOX?.split(",").map((e) => e.trim()),
     logLevel: raw.LOG_LEVEL,
     /** "required": a team account without a second factor (authenticator or passkey) reaches only the page that sets one up. */
-    team2fa: raw.TEAM_2FA,
+    teamTwoFactor: raw.TEAM_2FA,
     /** GET /metrics answers a scrape that brings this bearer token; unset, /metrics is a 404. */
     metricsToken: raw.METRICS_TOKEN,
     /** OpenTelemetry traces go to this OTLP/HTTP collector; unset, no tracing code is loaded. */

@@ -52,9 +52,9 @@ export const limits = {
   signInAddress: limiter("sign-in-ip", 50, 600),
   /** Sign-in failures per account from anywhere: high, so that strangers cannot lock an owner out. */
   signInAccount: limiter("sign-in-account", 100, 3600),
-  /** Wrong second-factor codes (sign-in, set-up, turning it off) per account, and per client address. */
-  secondFactor: limiter("second-factor", 10, 900),
-  secondFactorAddress: limiter("second-factor-ip", 30, 900),
+  /** Wrong two-factor codes (sign-in, set-up, turning it off) per account, and per client address (the keys keep their first names). */
+  twoFactor: limiter("second-factor", 10, 900),
+  twoFactorAddress: limiter("second-factor-ip", 30, 900),
   /** Passkey sign-in: options handed out, and answers checked, per client address. */
   passkeyOptions: limiter("passkey-options", 60, 600),
   passkeySignIn: limiter("passkey-sign-in", 30, 600),

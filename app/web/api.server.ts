@@ -11,7 +11,7 @@ import { logger } from "~/utils/logger.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { checkDeclaredAnswer } from "~/web/api-answer-check.server";
 import { checkMediaType, decodablePath, parse, readBody } from "~/web/api-input.server";
-import { getIdentity, SECOND_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
+import { getIdentity, TWO_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
 import { jsonAnswer, jsonText, takesJsonAnswers } from "~/web/json-answer.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
@@ -92,7 +92,7 @@ export function apiRoute<
       let identity = config.auth === "none" ? null : await getIdentity(request);
       if (identity?.setupOnly && !config.duringSetup) {
         // Until it has a second factor, the account is a stranger to public calls and refused by the rest.
-        if (config.auth !== "optional") throw new HttpError(403, SECOND_FACTOR_REQUIRED_MESSAGE, "SECOND_FACTOR_REQUIRED");
+        if (config.auth !== "optional") throw new HttpError(403, TWO_FACTOR_REQUIRED_MESSAGE, "SECOND_FACTOR_REQUIRED");
         identity = null;
       }
       if (identity?.apiKey) {

@@ -37,9 +37,9 @@ export interface Identity {
 }
 
 /** Where a setup-only account is sent, and the only pages (besides signing out) it may open. */
-export const SECOND_FACTOR_SETUP_PATH = "/dashboard/security";
-const SETUP_ONLY_PATHS = new Set([SECOND_FACTOR_SETUP_PATH, "/logout"]);
-export const SECOND_FACTOR_REQUIRED_MESSAGE = "Your team requires two-factor sign-in: set up an authenticator app or a passkey first.";
+export const TWO_FACTOR_SETUP_PATH = "/dashboard/security";
+const SETUP_ONLY_PATHS = new Set([TWO_FACTOR_SETUP_PATH, "/logout"]);
+export const TWO_FACTOR_REQUIRED_MESSAGE = "Your team requires two-factor sign-in: set up an authenticator app or a passkey first.";
 
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("Authorization");
@@ -77,12 +77,12 @@ export async function resolveIdentity(bearer: string | null, cookieHeader: strin
   if (bearer?.startsWith(API_KEY_PREFIX)) {
     const key = options.apiKeys ? await findApiKey(bearer) : null;
     if (!key) return null;
-    const setupOnly = env.team2fa === "required" && can(key.user, "area:team") && !key.hasSecondFactor;
+    const setupOnly = env.teamTwoFactor === "required" && can(key.user, "area:team") && !key.hasTwoFactorMethod;
     return { user: key.user, via, token, sessionId: key.keyId, setupOnly, seenAt: key.seenAt, apiKey: { id: key.keyId, scopes: key.scopes } };
   }
   const found = await findSession(token, via);
   if (!found) return null;
-  const setupOnly = env.team2fa === "required" && can(found.user, "area:team") && !found.hasSecondFactor;
+  const setupOnly = env.teamTwoFactor === "required" && can(found.user, "area:team") && !found.hasTwoFactorMethod;
   return { user: found.user, via, token, sessionId: found.sessionId, setupOnly, seenAt: found.seenAt };
 }
 
@@ -115,7 +115,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 export async function requireIdentity(request: Request): Promise<Identity> {
   const identity = await getIdentity(request);
   if (!identity) throw loginRedirect(request);
-  if (identity.setupOnly && !SETUP_ONLY_PATHS.has(new URL(request.url).pathname.replace(/\/$/, ""))) throw redirect(SECOND_FACTOR_SETUP_PATH);
+  if (identity.setupOnly && !SETUP_ONLY_PATHS.has(new URL(request.url).pathname.replace(/\/$/, ""))) throw redirect(TWO_FACTOR_SETUP_PATH);
   return identity;
 }
 

@@ -1,7 +1,7 @@
 import { PASSKEY_PROOF_MESSAGES, type PasskeyProof } from "~/domain/schemas/auth";
 import { assertCurrentPassword, getAccount } from "~/models/account.server";
 import { sessionStartedAt } from "~/models/sessions.server";
-import { hasTotp, TWO_FACTOR_MESSAGES, verifySecondFactor } from "~/models/two-factor.server";
+import { isTwoFactorOn, TWO_FACTOR_MESSAGES, verifyTwoFactorCode } from "~/models/two-factor.server";
 import { HttpError } from "~/utils/http.server";
 import { withCodeLimits } from "~/web/sign-in.server";
 
@@ -17,7 +17,7 @@ export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
 
 /** What this account confirms a new passkey with, and (for an account with neither) until when its sign-in counts as recent. */
 export async function passkeyProofOf(userId: string, sessionId: string): Promise<{ proof: PasskeyProof; recentUntil: Date | null }> {
-  if (await hasTotp(userId)) return { proof: "code", recentUntil: null };
+  if (await isTwoFactorOn(userId)) return { proof: "code", recentUntil: null };
   const account = await getAccount(userId);
   if (account.passwordHash) return { proof: "password", recentUntil: null };
   const started = await sessionStartedAt(sessionId);
@@ -36,7 +36,7 @@ export async function requirePasskeyProof(
     const code = given.code;
     if (!code) throw new HttpError(400, PASSKEY_PROOF_MESSAGES.codeRequired, "CODE_REQUIRED");
     await withCodeLimits(clientIp, userId, async () => {
-      if (!(await verifySecondFactor(userId, code))) throw new HttpError(400, TWO_FACTOR_MESSAGES.wrongCode, "INVALID_CODE");
+      if (!(await verifyTwoFactorCode(userId, code))) throw new HttpError(400, TWO_FACTOR_MESSAGES.wrongCode, "INVALID_CODE");
     });
     return;
   }

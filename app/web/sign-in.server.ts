@@ -7,10 +7,10 @@ import {
   answerSignInChallenge,
   CHALLENGE_MESSAGES,
   challengeUser,
-  confirmTotpSetup,
+  confirmTwoFactorSetup,
   createSignInChallenge,
-  secondFactorsOf,
-  verifySecondFactor,
+  twoFactorMethodsOf,
+  verifyTwoFactorCode,
 } from "~/models/two-factor.server";
 import { getUserById, type User } from "~/models/users.server";
 import { HttpError } from "~/utils/http.server";
@@ -30,16 +30,16 @@ import { redirectWithToast } from "~/web/toast.server";
 
 /** The ways a second step may be answered: an authenticator or recovery code, a passkey of the account. */
 export type SecondStepMethod = "totp" | "passkey";
-export type FirstStep = { kind: "signed-in"; user: User } | { kind: "second-factor"; challenge: string; methods: SecondStepMethod[] };
+export type FirstStep = { kind: "signed-in"; user: User } | { kind: "two-factor"; challenge: string; methods: SecondStepMethod[] };
 
 export async function afterFirstFactor(user: User, transport: "cookie" | "bearer"): Promise<FirstStep> {
   const methods = await methodsOf(user.id);
   if (methods.length === 0) return { kind: "signed-in", user };
-  return { kind: "second-factor", challenge: await createSignInChallenge(user.id, transport), methods };
+  return { kind: "two-factor", challenge: await createSignInChallenge(user.id, transport), methods };
 }
 
 async function methodsOf(userId: string): Promise<SecondStepMethod[]> {
-  const factors = await secondFactorsOf(userId);
+  const factors = await twoFactorMethodsOf(userId);
   return [...(factors.totp ? (["totp"] as const) : []), ...(factors.passkey ? (["passkey"] as const) : [])];
 }
 
@@ -52,7 +52,7 @@ export async function secondStepMethods(challenge: string): Promise<SecondStepMe
 /** WebAuthn options for answering a live challenge with one of its account's passkeys; 400 once it is spent. */
 export async function secondStepPasskeyOptions(challenge: string) {
   const userId = await challengeUser(challenge);
-  if (!userId || !(await secondFactorsOf(userId)).passkey) throw expired();
+  if (!userId || !(await twoFactorMethodsOf(userId)).passkey) throw expired();
   return authenticationOptions(userId);
 }
 
@@ -66,11 +66,11 @@ export type SecondStepAnswer = { code: string } | { credential: PasskeyCredentia
 export async function withCodeLimits<T>(clientIp: string, userId: string, attempt: () => Promise<T>): Promise<T> {
   const account = `user:${userId}`;
   const address = `ip:${clientIp}`;
-  await consume(limits.secondFactor, account);
-  await consume(limits.secondFactorAddress, address);
+  await consume(limits.twoFactor, account);
+  await consume(limits.twoFactorAddress, address);
   const result = await attempt();
-  await refund(limits.secondFactor, account);
-  await refund(limits.secondFactorAddress, address);
+  await refund(limits.twoFactor, account);
+  await refund(limits.twoFactorAddress, address);
   return result;
 }
 
@@ -83,7 +83,7 @@ const expired = () => new HttpError(400, CHALLENGE_MESSAGES.expired, "CHALLENGE_
 export async function answerChallenge(clientIp: string, challenge: string, transport: "cookie" | "bearer", answer: SecondStepAnswer): Promise<User> {
   const userId = await challengeUser(challenge, transport);
   if (!userId) throw expired();
-  const verify = "code" in answer ? (id: string) => verifySecondFactor(id, answer.code) : (id: string) => verifyPasskeyOf(id, answer.credential);
+  const verify = "code" in answer ? (id: string) => verifyTwoFactorCode(id, answer.code) : (id: string) => verifyPasskeyOf(id, answer.credential);
   const answered = await withCodeLimits(clientIp, userId, () => answerSignInChallenge(challenge, transport, verify));
   const user = await getUserById(answered);
   if (!user || user.disabledAt) throw expired();
@@ -95,8 +95,8 @@ export async function answerChallenge(clientIp: string, challenge: string, trans
  * session and API token of the account ends, as after a password change: one that was signed in
  * before the second factor existed does not keep going without it.
  */
-export async function turnOnTotp(identity: { user: { id: string }; token: string }, code: string, clientIp: string) {
-  const result = await withCodeLimits(clientIp, identity.user.id, () => confirmTotpSetup(identity.user.id, code));
+export async function turnOnTwoFactor(identity: { user: { id: string }; token: string }, code: string, clientIp: string) {
+  const result = await withCodeLimits(clientIp, identity.user.id, () => confirmTwoFactorSetup(identity.user.id, code));
   await revokeOtherSessions(identity.user.id, identity.token);
   return result;
 }

@@ -4,8 +4,9 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { users } from "./core";
 
 /*
- * Account security (decisions 230–235): a second factor (TOTP and recovery codes), the pending second
- * step of a sign-in, passkeys and their WebAuthn challenges, and magic sign-in links. Every secret a person holds is stored only as its SHA-256.
+ * Account security (decisions 230–235): passkeys and their WebAuthn challenges, magic sign-in links
+ * and the devices an account signs in from; two-factor sign-in has its own file (schema/two-factor.ts).
+ * Every secret a person holds is stored only as its SHA-256.
  */
 
 const id = () =>
@@ -17,46 +18,6 @@ const userId = () =>
   uuid("user_id")
     .notNull()
     .references(() => users.id, { onDelete: "cascade" });
-
-/** An authenticator app's secret: pending until a first code verifies it (enabled_at). */
-export const totpSecrets = pgTable("totp_secrets", {
-  userId: uuid("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  secret: text("secret").notNull(),
-  enabledAt: timestamp("enabled_at", { withTimezone: true }),
-  /** The last 30-second step a code was accepted for: a code is never taken twice (decision 231). */
-  lastStep: integer("last_step"),
-  createdAt: createdAt(),
-});
-
-/** Ten single-use recovery codes per account, made when two-factor is turned on. */
-export const recoveryCodes = pgTable(
-  "recovery_codes",
-  {
-    id: id(),
-    userId: userId(),
-    codeHash: text("code_hash").notNull(),
-    usedAt: timestamp("used_at", { withTimezone: true }),
-    createdAt: createdAt(),
-  },
-  (t) => [index("recovery_codes_user_idx").on(t.userId)],
-);
-
-/** A sign-in waiting for its second factor: 5 minutes, 5 tries, for the transport that started it (decision 230). */
-export const signInChallenges = pgTable(
-  "sign_in_challenges",
-  {
-    id: id(),
-    tokenHash: text("token_hash").notNull().unique(),
-    userId: userId(),
-    kind: text("kind").$type<"cookie" | "bearer">().notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("sign_in_challenges_user_idx").on(t.userId), check("sign_in_challenges_kind_check", sql`${t.kind} in ('cookie', 'bearer')`)],
-);
 
 /** WebAuthn credentials (passkeys): the public key and signature counter of each. */
 export const passkeys = pgTable(

@@ -10,7 +10,15 @@ import { setPurchaseStatus, updatePurchase } from "~/models/purchases.server";
 import { refundOrder } from "~/models/refunds.server";
 import { changeSubscriptionByStaff } from "~/models/subscriptions-staff.server";
 import { inviteStaff, setAccountDisabled } from "~/models/team.server";
-import { confirmTotpSetup, disableTotp, hasTotp, regenerateRecoveryCodes, startTotpSetup, TOTP_PERIOD, verifySecondFactor } from "~/models/two-factor.server";
+import {
+  confirmTwoFactorSetup,
+  disableTwoFactor,
+  isTwoFactorOn,
+  regenerateRecoveryCodes,
+  startTwoFactorSetup,
+  TOTP_PERIOD,
+  verifyTwoFactorCode,
+} from "~/models/two-factor.server";
 import * as auditApi from "~/routes/api+/audit";
 import * as auditPage from "~/routes/dashboard+/audit._index";
 import * as auditCsv from "~/routes/dashboard+/audit.export[.]csv";
@@ -82,11 +90,11 @@ describe("what is recorded", () => {
   test("staff turning two-factor on and off, making new recovery codes, adding and removing a passkey: each entry in its change's transaction", async () => {
     const member = await createAccount("team", { name: "Sky Secure" });
     const label = `Sky Secure (${member.email})`;
-    const { secret } = await startTotpSetup(member.user);
+    const { secret } = await startTwoFactorSetup(member.user);
     // The entry refused: two-factor stays off (the code is taken again once the entry can be written).
-    await expect(withAuditRefused("security.two_factor_on", async () => confirmTotpSetup(member.id, await totp(secret)))).rejects.toThrow();
-    expect(await hasTotp(member.id)).toBe(false);
-    const { recoveryCodes } = await confirmTotpSetup(member.id, await totp(secret));
+    await expect(withAuditRefused("security.two_factor_on", async () => confirmTwoFactorSetup(member.id, await totp(secret)))).rejects.toThrow();
+    expect(await isTwoFactorOn(member.id)).toBe(false);
+    const { recoveryCodes } = await confirmTwoFactorSetup(member.id, await totp(secret));
     expect(await latestAbout(member.id)).toMatchObject({
       actor: { _id: member.id, name: "Sky Secure" },
       action: "security.two_factor_on",
@@ -95,16 +103,16 @@ describe("what is recorded", () => {
 
     // New recovery codes: refused, the old ones still work; made, only the new ones do.
     await expect(withAuditRefused("security.recovery_codes", () => regenerateRecoveryCodes(member.id, recoveryCodes[0]!))).rejects.toThrow();
-    expect(await verifySecondFactor(member.id, recoveryCodes[1]!)).toBe(true);
+    expect(await verifyTwoFactorCode(member.id, recoveryCodes[1]!)).toBe(true);
     const { recoveryCodes: fresh } = await regenerateRecoveryCodes(member.id, recoveryCodes[2]!);
     expect(fresh).toHaveLength(10);
-    expect(await verifySecondFactor(member.id, recoveryCodes[3]!)).toBe(false);
+    expect(await verifyTwoFactorCode(member.id, recoveryCodes[3]!)).toBe(false);
     expect(await latestAbout(member.id)).toMatchObject({ action: "security.recovery_codes", detail: "10 new recovery codes; the old ones no longer work" });
 
-    await expect(withAuditRefused("security.two_factor_off", () => disableTotp(member.id, fresh[0]!))).rejects.toThrow();
-    expect(await hasTotp(member.id)).toBe(true);
-    await disableTotp(member.id, fresh[1]!);
-    expect(await hasTotp(member.id)).toBe(false);
+    await expect(withAuditRefused("security.two_factor_off", () => disableTwoFactor(member.id, fresh[0]!))).rejects.toThrow();
+    expect(await isTwoFactorOn(member.id)).toBe(true);
+    await disableTwoFactor(member.id, fresh[1]!);
+    expect(await isTwoFactorOn(member.id)).toBe(false);
     expect(await latestAbout(member.id)).toMatchObject({ action: "security.two_factor_off", detail: "Authenticator app and recovery codes removed" });
 
     const authenticator = softPasskey(env.appUrl);
@@ -125,8 +133,8 @@ describe("what is recorded", () => {
     expect(await latestAbout(member.id)).toMatchObject({ action: "security.passkey_remove", detail: "Passkey “Work laptop”" });
 
     // A customer's own security settings are not staff actions: no entry.
-    const { secret: customerSecret } = await startTotpSetup(customer.user);
-    await confirmTotpSetup(customer.id, await totp(customerSecret));
+    const { secret: customerSecret } = await startTwoFactorSetup(customer.user);
+    await confirmTwoFactorSetup(customer.id, await totp(customerSecret));
     expect(await latestAbout(customer.id)).toBeUndefined();
   });
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
-import { confirmTotpSetup, startTotpSetup } from "~/models/two-factor.server";
+import { confirmTwoFactorSetup, startTwoFactorSetup } from "~/models/two-factor.server";
 import { action as magicPageAction, loader as magicPageLoader } from "~/routes/_auth+/login_.magic";
 import { action as magicApiAction } from "~/routes/api+/auth+/magic-link";
 import { settleBackgroundTasks } from "~/utils/background.server";
@@ -66,9 +66,9 @@ describe("magic-link sign-in", () => {
 
   test("with two-factor on, the link still asks for the code", async () => {
     const account = await createAccount();
-    const { secret } = await startTotpSetup(account.user);
+    const { secret } = await startTwoFactorSetup(account.user);
     const { generateTOTP } = await import("@epic-web/totp");
-    await confirmTotpSetup(account.id, (await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" })).otp);
+    await confirmTwoFactorSetup(account.id, (await generateTOTP({ secret, period: 30, digits: 6, algorithm: "SHA-1" })).otp);
     await ask(account.email);
     const token = tokenOf(await linkFor(account.email));
     const used = await callRoute(magicPageAction, formRequest("/login/magic", { token }));

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { addPasskey, authenticationOptions, registrationOptions } from "~/models/passkeys.server";
 import { issuePasswordToken } from "~/models/password-tokens.server";
 import { NEW_DEVICE_SUBJECT } from "~/models/sign-in-devices.server";
-import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD } from "~/models/two-factor.server";
+import { confirmTwoFactorSetup, startTwoFactorSetup, TOTP_PERIOD } from "~/models/two-factor.server";
 import { action as loginPageAction } from "~/routes/_auth+/login";
 import { action as magicPageAction } from "~/routes/_auth+/login_.magic";
 import { action as resetPasswordAction } from "~/routes/_auth+/reset-password";
@@ -132,8 +132,8 @@ describe("new-device e-mails", () => {
     expect(newDeviceMails(account.email)).toHaveLength(2);
 
     // Two-factor on: the password alone is no sign-in (no e-mail); the code completes it.
-    const { secret } = await startTotpSetup(account.user);
-    const { recoveryCodes } = await confirmTotpSetup(account.id, (await generateTOTP({ secret, period: TOTP_PERIOD, digits: 6, algorithm: "SHA-1" })).otp);
+    const { secret } = await startTwoFactorSetup(account.user);
+    const { recoveryCodes } = await confirmTwoFactorSetup(account.id, (await generateTOTP({ secret, period: TOTP_PERIOD, digits: 6, algorithm: "SHA-1" })).otp);
     const tablet = browser(FIREFOX_WINDOWS, "192.0.2.80");
     const first = await callRoute(loginPageAction, formRequest("/login", { email: account.email, password: PASSWORD }, browserHeaders(tablet)), {
       context: loadContext(tablet.ip),

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { confirmEmailChange, requestEmailChange, undoEmailChange } from "~/models/account.server";
 import { addPasskey, authenticationOptions, registrationOptions } from "~/models/passkeys.server";
 import { issuePasswordToken, sendSetPasswordEmail } from "~/models/password-tokens.server";
-import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD } from "~/models/two-factor.server";
+import { confirmTwoFactorSetup, startTwoFactorSetup, TOTP_PERIOD } from "~/models/two-factor.server";
 import { action as loginPageAction } from "~/routes/_auth+/login";
 import { action as magicPageAction } from "~/routes/_auth+/login_.magic";
 import { action as resetPageAction, loader as resetPageLoader } from "~/routes/_auth+/reset-password";
@@ -53,9 +53,9 @@ const totp = async (secret: string, at = Date.now()) => {
   return otp;
 };
 
-async function turnOnTotp(account: { id: string; user: Parameters<typeof startTotpSetup>[0] }) {
-  const { secret } = await startTotpSetup(account.user);
-  await confirmTotpSetup(account.id, await totp(secret));
+async function turnOnTwoFactor(account: { id: string; user: Parameters<typeof startTwoFactorSetup>[0] }) {
+  const { secret } = await startTwoFactorSetup(account.user);
+  await confirmTwoFactorSetup(account.id, await totp(secret));
   return secret;
 }
 
@@ -74,13 +74,13 @@ const passkeyStepOptions = async (challenge: string) => {
 };
 
 afterEach(() => {
-  env.team2fa = "optional";
+  env.teamTwoFactor = "optional";
 });
 
 describe("a password set or reset through a link", () => {
   test("a first password of an account with two-factor on asks for the code before any session", async () => {
     const account = await createAccount();
-    const secret = await turnOnTotp(account);
+    const secret = await turnOnTwoFactor(account);
     const link = new URL(await sendSetPasswordEmail(account.user));
     const token = link.searchParams.get("token")!;
     const set = await callRoute(resetPageAction, formRequest("/reset-password", { token, password: PASSWORD, confirmPassword: PASSWORD }));
@@ -128,7 +128,7 @@ describe("a password set or reset through a link", () => {
 
 describe("TEAM_2FA=required and a staff account whose only factor is a passkey", () => {
   test("the password alone signs in by no path: form, API and magic link each ask for the passkey", async () => {
-    env.team2fa = "required";
+    env.teamTwoFactor = "required";
     const staff = await withPasskey({ role: "team", password: PASSWORD });
 
     const form = await callRoute(loginPageAction, formRequest("/login", { email: staff.email, password: PASSWORD }));
@@ -256,7 +256,7 @@ describe("adding a passkey", () => {
     const mail = await waitForOutboxEmail(account.email, (m) => m.subject === "A passkey was added to your BrandLift account");
     expect(mail.text).toContain("“Work phone”");
 
-    await turnOnTotp(account);
+    await turnOnTwoFactor(account);
     const passwordOnly = await createOptions(account.bearer, { password: PASSWORD });
     expect(passwordOnly.status).toBe(400);
     expect((await passwordOnly.json()).message).toMatch(/code from your authenticator app/);

@@ -2,7 +2,7 @@ import { generateTOTP } from "@epic-web/totp";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test, vi } from "vitest";
 
-import { confirmTotpSetup, startTotpSetup, TOTP_PERIOD, verifySecondFactor } from "~/models/two-factor.server";
+import { confirmTwoFactorSetup, startTwoFactorSetup, TOTP_PERIOD, verifyTwoFactorCode } from "~/models/two-factor.server";
 import { action as loginPageAction } from "~/routes/_auth+/login";
 import { action as twoFactorAction } from "~/routes/api+/account+/2fa";
 import { action as verifyAction } from "~/routes/api+/account+/2fa.verify";
@@ -38,14 +38,14 @@ const codeFor = async (secret: string, at = Date.now()) => {
 /** An account with a password and two-factor on; its secret and recovery codes. */
 async function withTwoFactor(role: "user" | "team" = "user") {
   const account = await createAccount({ password: PASSWORD, role });
-  const { secret } = await startTotpSetup(account.user);
-  const { recoveryCodes } = await confirmTotpSetup(account.id, await codeFor(secret, Date.now() - TOTP_PERIOD * 1000));
+  const { secret } = await startTwoFactorSetup(account.user);
+  const { recoveryCodes } = await confirmTwoFactorSetup(account.id, await codeFor(secret, Date.now() - TOTP_PERIOD * 1000));
   return { ...account, secret, recoveryCodes };
 }
 
 afterEach(() => {
   vi.useRealTimers();
-  env.team2fa = "optional";
+  env.teamTwoFactor = "optional";
 });
 
 describe("TOTP with a fixed clock", () => {
@@ -54,20 +54,20 @@ describe("TOTP with a fixed clock", () => {
     const t0 = Date.UTC(2026, 10, 26, 12, 0, 0);
     vi.setSystemTime(t0);
     const account = await createAccount({ password: PASSWORD });
-    const { secret } = await startTotpSetup(account.user);
-    await confirmTotpSetup(account.id, await codeFor(secret, t0));
+    const { secret } = await startTwoFactorSetup(account.user);
+    await confirmTwoFactorSetup(account.id, await codeFor(secret, t0));
     // The same code again, within its window: refused (replay).
-    expect(await verifySecondFactor(account.id, await codeFor(secret, t0))).toBe(false);
+    expect(await verifyTwoFactorCode(account.id, await codeFor(secret, t0))).toBe(false);
     // The next step's code, 30 s later: taken once.
     vi.setSystemTime(t0 + 30_000);
     const next = await codeFor(secret, t0 + 30_000);
-    expect(await verifySecondFactor(account.id, next)).toBe(true);
-    expect(await verifySecondFactor(account.id, next)).toBe(false);
+    expect(await verifyTwoFactorCode(account.id, next)).toBe(true);
+    expect(await verifyTwoFactorCode(account.id, next)).toBe(false);
     // A code from two steps ago is outside the window; an older step than the last taken is refused too.
     vi.setSystemTime(t0 + 120_000);
-    expect(await verifySecondFactor(account.id, await codeFor(secret, t0 + 30_000))).toBe(false);
+    expect(await verifyTwoFactorCode(account.id, await codeFor(secret, t0 + 30_000))).toBe(false);
     // One step behind the clock (a phone a little slow) is fine.
-    expect(await verifySecondFactor(account.id, await codeFor(secret, t0 + 90_000))).toBe(true);
+    expect(await verifyTwoFactorCode(account.id, await codeFor(secret, t0 + 90_000))).toBe(true);
   });
 
   test("recovery codes: ten, stored hashed, each works once, in any case and with or without the dash", async () => {
@@ -77,8 +77,8 @@ describe("TOTP with a fixed clock", () => {
     const stored = await db.select().from(schema.recoveryCodes).where(eq(schema.recoveryCodes.userId, id));
     expect(stored).toHaveLength(10);
     for (const code of recoveryCodes) expect(stored.some((row) => row.codeHash.includes(code.replace("-", "")))).toBe(false);
-    expect(await verifySecondFactor(id, recoveryCodes[0]!.toUpperCase().replace("-", " "))).toBe(true);
-    expect(await verifySecondFactor(id, recoveryCodes[0]!)).toBe(false);
+    expect(await verifyTwoFactorCode(id, recoveryCodes[0]!.toUpperCase().replace("-", " "))).toBe(true);
+    expect(await verifyTwoFactorCode(id, recoveryCodes[0]!)).toBe(false);
   });
 });
 
@@ -279,7 +279,7 @@ describe("the sign-in form", () => {
 
 describe("TEAM_2FA=required", () => {
   test("a staff account without a second factor reaches only the set-up page and its calls, on every transport", async () => {
-    env.team2fa = "required";
+    env.teamTwoFactor = "required";
     const staff = await createAccount({ role: "team", password: PASSWORD });
     const customer = await createAccount({ role: "user" });
     // JSON API, bearer and cookie: a clear 403.

@@ -18,7 +18,7 @@ type Method = "totp" | "passkey";
  * field (it is the server's, stored hashed, 5 minutes, 5 tries), so the code works without
  * JavaScript; a passkey needs it (WebAuthn is a browser API), and the step says so.
  */
-export function SecondFactorForm({
+export function TwoFactorForm({
   challenge,
   redirectTo,
   error,
@@ -34,18 +34,18 @@ export function SecondFactorForm({
   const withPasskey = methods.includes("passkey");
   return (
     <div className="space-y-5">
-      <h2 id="second-factor-title" className="text-lg font-semibold text-slate-900">
+      <h2 id="two-factor-title" className="text-lg font-semibold text-slate-900">
         Two-factor sign-in
       </h2>
-      <FormAlert id="second-factor-error" errors={error} />
+      <FormAlert id="two-factor-error" errors={error} />
       {withPasskey ? <PasskeyStep challenge={challenge} redirectTo={redirectTo} only={!withCode} /> : null}
       {withCode ? (
-        <Form method="post" action="/login" className="space-y-5" aria-labelledby="second-factor-title">
+        <Form method="post" action="/login" className="space-y-5" aria-labelledby="two-factor-title">
           <p className="text-sm text-slate-600">Open your authenticator app and enter the 6-digit code it shows for BrandLift.</p>
           <input type="hidden" name="intent" value="second-factor" />
           <input type="hidden" name="challenge" value={challenge} />
           {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-          <Field id="second-factor-code" label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
+          <Field id="two-factor-code" label="Authentication code" hint="Lost your phone? Enter one of your recovery codes instead.">
             {(control) => (
               <Input
                 {...control}
@@ -57,7 +57,7 @@ export function SecondFactorForm({
                 spellCheck={false}
                 autoFocus={!withPasskey}
                 placeholder="123456"
-                aria-describedby={[control["aria-describedby"], error ? "second-factor-error" : null].filter(Boolean).join(" ") || undefined}
+                aria-describedby={[control["aria-describedby"], error ? "two-factor-error" : null].filter(Boolean).join(" ") || undefined}
               />
             )}
           </Field>

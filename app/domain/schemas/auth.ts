@@ -70,19 +70,19 @@ export const apiLoginSchema = loginSchema.omit({ redirectTo: true });
 export const apiResetPasswordSchema = z.object({ password: newPasswordField, token: tokenField });
 
 /** A second-factor code: six digits from an authenticator app, or a recovery code (xxxxx-xxxxx). */
-export const SECOND_FACTOR_MESSAGES = {
+export const TWO_FACTOR_CODE_MESSAGES = {
   codeRequired: "Enter the 6-digit code from your authenticator app, or a recovery code.",
   challengeRequired: "This sign-in has expired or had too many wrong codes. Please sign in again.",
 } as const;
 
 export const codeField = z.preprocess(
   (value) => (typeof value === "string" ? blankToUndefined(value.trim()) : value),
-  z.string({ error: SECOND_FACTOR_MESSAGES.codeRequired }).max(40, { error: SECOND_FACTOR_MESSAGES.codeRequired }),
+  z.string({ error: TWO_FACTOR_CODE_MESSAGES.codeRequired }).max(40, { error: TWO_FACTOR_CODE_MESSAGES.codeRequired }),
 );
-const challengeField = z.preprocess(blankToUndefined, z.string({ error: SECOND_FACTOR_MESSAGES.challengeRequired }).max(200));
+const challengeField = z.preprocess(blankToUndefined, z.string({ error: TWO_FACTOR_CODE_MESSAGES.challengeRequired }).max(200));
 
 export const codeSchema = z.object({ code: codeField });
-export const secondFactorSchema = z.object({ challenge: challengeField, code: codeField, redirectTo: z.string().optional() });
+export const twoFactorSchema = z.object({ challenge: challengeField, code: codeField, redirectTo: z.string().optional() });
 
 /** A WebAuthn answer as @simplewebauthn/browser hands it over (registration or authentication). */
 const PASSKEY_INVALID = "The passkey answer is not valid. Please try again.";
@@ -115,7 +115,7 @@ export const passkeyCredentialField = z.preprocess((value) => {
   }
 }, passkeyCredentialSchema);
 /** The JSON API's second step: a code, or a passkey's answer to the step's options (one of them). */
-export const apiSecondFactorSchema = z.object({ challenge: challengeField, code: codeField.optional(), credential: passkeyCredentialSchema.optional() });
+export const apiTwoFactorSchema = z.object({ challenge: challengeField, code: codeField.optional(), credential: passkeyCredentialSchema.optional() });
 /** The sign-in form's second step answered with a passkey (posted by the page's script). */
 export const passkeySecondStepSchema = z.object({ challenge: challengeField, credential: passkeyCredentialField, redirectTo: z.string().optional() });
 

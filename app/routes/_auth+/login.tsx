@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
 import { PasskeySignIn } from "~/components/auth/passkey-sign-in";
-import { SecondFactorForm } from "~/components/auth/second-factor-form";
+import { TwoFactorForm } from "~/components/auth/two-factor-form";
 import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { Field, Input } from "~/components/ui/input";
@@ -19,8 +19,8 @@ import {
   loginSchema,
   passkeyCredentialField,
   passkeySecondStepSchema,
-  SECOND_FACTOR_MESSAGES,
-  secondFactorSchema,
+  TWO_FACTOR_CODE_MESSAGES,
+  twoFactorSchema,
 } from "~/domain/schemas/auth";
 import { MAGIC_LINK_MESSAGES } from "~/models/magic-links.server";
 import { verifyPasskeySignIn } from "~/models/passkeys.server";
@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return fail(LOGIN_FAILED_MESSAGE, 500);
   }
   const step = await afterFirstFactor(user, "cookie");
-  if (step.kind === "second-factor") {
+  if (step.kind === "two-factor") {
     return data<LoginReply>({
       secondFactor: { challenge: step.challenge, redirectTo: submission.value.redirectTo ?? null, error: null, methods: step.methods },
     });
@@ -113,11 +113,11 @@ async function passkeyStep(request: Request, form: FormData, ip: string) {
 
 /** The code of the second step: a wrong one asks again (401), a spent challenge starts over. */
 async function secondStep(request: Request, form: FormData, ip: string) {
-  const parsed = secondFactorSchema.safeParse(Object.fromEntries(form));
+  const parsed = twoFactorSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     const challengeIssue = parsed.error.issues.find((issue) => issue.path[0] === "challenge");
     if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
-    return secondStepAgain(form, parsed.error.issues[0]?.message ?? SECOND_FACTOR_MESSAGES.codeRequired, 400);
+    return secondStepAgain(form, parsed.error.issues[0]?.message ?? TWO_FACTOR_CODE_MESSAGES.codeRequired, 400);
   }
   return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { code: parsed.data.code }), parsed.data.redirectTo);
 }
@@ -185,7 +185,7 @@ export default function LoginPage() {
   if (actionData?.secondFactor) {
     return (
       <AuthLayout title="Welcome Back" subtitle="One more step: your account asks for a second factor.">
-        <SecondFactorForm {...actionData.secondFactor} />
+        <TwoFactorForm {...actionData.secondFactor} />
       </AuthLayout>
     );
   }

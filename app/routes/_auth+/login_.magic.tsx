@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, Form, Link, redirect, useActionData, useLoaderData } from "@remix-run/react";
 
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
-import { SecondFactorForm } from "~/components/auth/second-factor-form";
+import { TwoFactorForm } from "~/components/auth/two-factor-form";
 import { Button } from "~/components/ui/button";
 import { useIsPending } from "~/components/ui/use-is-pending";
 import { consumeMagicLink, MAGIC_LINK_MESSAGES } from "~/models/magic-links.server";
@@ -33,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = token ? await consumeMagicLink(token) : null;
   if (!user) return data<Reply>({ error: MAGIC_LINK_MESSAGES.invalid }, { status: 400 });
   const step = await afterFirstFactor(user, "cookie");
-  if (step.kind === "second-factor") return data<Reply>({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
+  if (step.kind === "two-factor") return data<Reply>({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
   return completeBrowserSignIn(request, user, null, clientIp(request, context));
 }
 
@@ -44,7 +44,7 @@ export default function MagicLinkPage() {
   if (reply?.secondFactor) {
     return (
       <AuthLayout title="Welcome Back" subtitle="One more step: your account asks for a second factor.">
-        <SecondFactorForm {...reply.secondFactor} />
+        <TwoFactorForm {...reply.secondFactor} />
       </AuthLayout>
     );
   }

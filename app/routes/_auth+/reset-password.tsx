@@ -6,7 +6,7 @@ import { ArrowLeft } from "lucide-react";
 
 import { AuthErrorBoundary, AuthLayout, authLinks, FormAlert } from "~/components/auth/auth-layout";
 import { inputProps, passwordInputProps } from "~/components/auth/conform";
-import { SecondFactorForm } from "~/components/auth/second-factor-form";
+import { TwoFactorForm } from "~/components/auth/two-factor-form";
 import { Button } from "~/components/ui/button";
 import { HoneypotField } from "~/components/ui/honeypot";
 import { Field } from "~/components/ui/input";
@@ -60,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // every sign-in: an account with a second factor is asked for it first (decision 257).
   if (outcome.firstPassword) {
     const step = await afterFirstFactor(outcome.user, "cookie");
-    if (step.kind === "second-factor") return data({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
+    if (step.kind === "two-factor") return data({ secondFactor: { challenge: step.challenge, redirectTo: null, error: null, methods: step.methods } });
     const welcome = `Welcome to ${outcome.user.role === "team" ? "the BrandLift team" : "BrandLift"}, ${outcome.user.name.split(" ")[0]}! Your password is set.`;
     // The account's first device: recorded without an e-mail (decision 233).
     return completeBrowserSignIn(request, outcome.user, null, clientIp(request, context), { quiet: true, message: welcome });
@@ -101,7 +101,7 @@ export default function ResetPasswordPage() {
   if (secondFactor) {
     return (
       <AuthLayout title="Your password is set" subtitle="One more step: your account asks for a second factor.">
-        <SecondFactorForm {...secondFactor} />
+        <TwoFactorForm {...secondFactor} />
       </AuthLayout>
     );
   }

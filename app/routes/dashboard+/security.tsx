@@ -11,14 +11,22 @@ import { formatDate } from "~/domain/purchase";
 import { codeSchema, passkeyCredentialField, passkeyRenameSchema } from "~/domain/schemas/auth";
 import { getAccount } from "~/models/account.server";
 import { addPasskey, listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
-import { disableTotp, otpauthUrl, pendingTotpSecret, qrCodeSvg, regenerateRecoveryCodes, startTotpSetup, twoFactorStatus } from "~/models/two-factor.server";
+import {
+  disableTwoFactor,
+  otpauthUrl,
+  pendingTotpSecret,
+  qrCodeSvg,
+  regenerateRecoveryCodes,
+  startTwoFactorSetup,
+  twoFactorStatus,
+} from "~/models/two-factor.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { requireIdentity } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { passkeyProofOf } from "~/web/passkey-proof.server";
-import { turnOnTotp, withCodeLimits } from "~/web/sign-in.server";
+import { turnOnTwoFactor, withCodeLimits } from "~/web/sign-in.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 /*
@@ -80,7 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey removed (${removed.name}).` });
     }
     if (intent === "start-2fa") {
-      await startTotpSetup(user);
+      await startTwoFactorSetup(user);
       return redirectWithToast("/dashboard/security#two-factor", { type: "info", message: "Scan the QR code, then enter the code your app shows." });
     }
     const parsed = codeSchema.safeParse(form);
@@ -88,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const ip = clientIp(request, context);
     if (intent === "verify-2fa") {
       // Every other session and token of the account ends, as after a password change.
-      const { recoveryCodes } = await turnOnTotp(identity, parsed.data.code, ip);
+      const { recoveryCodes } = await turnOnTwoFactor(identity, parsed.data.code, ip);
       // Shown this once, in the answer itself (no redirect): they are stored only hashed.
       return data<Reply>({ intent, recoveryCodes });
     }
@@ -96,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const { recoveryCodes } = await withCodeLimits(ip, user.id, () => regenerateRecoveryCodes(user.id, parsed.data.code));
       return data<Reply>({ intent, recoveryCodes });
     }
-    await withCodeLimits(ip, user.id, () => disableTotp(user.id, parsed.data.code));
+    await withCodeLimits(ip, user.id, () => disableTwoFactor(user.id, parsed.data.code));
     return redirectWithToast("/dashboard/security", { type: "success", message: "Two-factor sign-in is off." });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { codeSchema } from "~/domain/schemas/auth";
-import { disableTotp, startTotpSetup } from "~/models/two-factor.server";
+import { disableTwoFactor, startTwoFactorSetup } from "~/models/two-factor.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiMethods, apiRoute } from "~/web/api.server";
 import { withCodeLimits } from "~/web/sign-in.server";
@@ -20,7 +20,7 @@ const start = apiRoute(
     response: z.object({ status: z.literal("success"), data: z.object({ secret: z.string(), otpauthUrl: z.string() }) }),
     summary: "Start two-factor set-up: a secret for an authenticator app (not active until verified).",
   },
-  async ({ user }) => ({ status: "success", data: await startTotpSetup(user) }),
+  async ({ user }) => ({ status: "success", data: await startTwoFactorSetup(user) }),
 );
 
 const remove = apiRoute(
@@ -34,7 +34,7 @@ const remove = apiRoute(
     summary: "Turn two-factor off: needs a current authenticator code or an unused recovery code.",
   },
   async ({ user, body, clientIp }) => {
-    await withCodeLimits(clientIp, user.id, () => disableTotp(user.id, body.code));
+    await withCodeLimits(clientIp, user.id, () => disableTwoFactor(user.id, body.code));
     return { status: "success" };
   },
 );

@@ -4,7 +4,7 @@ import { codeSchema } from "~/domain/schemas/auth";
 import { RECOVERY_CODE_COUNT } from "~/models/two-factor.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
-import { turnOnTotp } from "~/web/sign-in.server";
+import { turnOnTwoFactor } from "~/web/sign-in.server";
 
 /**
  * POST /api/account/2fa/verify {code}: the first code of the pending secret turns two-factor on; ten
@@ -21,7 +21,7 @@ export const action = apiRoute(
     summary:
       "Turn two-factor on with a first code from the authenticator app; answers ten single-use recovery codes (shown once). Every other session and token ends.",
   },
-  async ({ identity, body, clientIp }) => ({ status: "success", data: await turnOnTotp(identity!, body.code, clientIp) }),
+  async ({ identity, body, clientIp }) => ({ status: "success", data: await turnOnTwoFactor(identity!, body.code, clientIp) }),
 );
 
 export const loader = methodNotAllowed;

@@ -1,5 +1,5 @@
 import { signedInResponse } from "~/domain/schemas/api";
-import { apiSecondFactorSchema, SECOND_FACTOR_MESSAGES } from "~/domain/schemas/auth";
+import { apiTwoFactorSchema, TWO_FACTOR_CODE_MESSAGES } from "~/domain/schemas/auth";
 import { createSession } from "~/models/sessions.server";
 import { toApiUser } from "~/models/users.server";
 import { HttpError, methodNotAllowed } from "~/utils/http.server";
@@ -19,14 +19,14 @@ export const action = apiRoute(
   {
     method: "POST",
     auth: "none",
-    body: apiSecondFactorSchema.loose(),
+    body: apiTwoFactorSchema.loose(),
     errors: [401, 429],
     response: signedInResponse,
     summary: "Sign in, second step: the challenge from POST /api/auth/login and an authenticator or recovery code, or a passkey's answer.",
   },
   async ({ request, body, clientIp }) => {
     const answer = body.credential ? { credential: body.credential } : body.code ? { code: body.code } : null;
-    if (!answer) throw new HttpError(400, SECOND_FACTOR_MESSAGES.codeRequired, "INVALID_INPUT");
+    if (!answer) throw new HttpError(400, TWO_FACTOR_CODE_MESSAGES.codeRequired, "INVALID_INPUT");
     const user = await answerChallenge(clientIp, body.challenge, "bearer", answer);
     const { token } = await createSession(user.id, "bearer");
     noteApiSignIn(request, user.id, clientIp);

@@ -41,7 +41,7 @@ export const action = apiRoute(
       throw error;
     });
     const step = await afterFirstFactor(user, "bearer");
-    if (step.kind === "second-factor") return { status: "success", data: { twoFactorRequired: true, challenge: step.challenge, methods: step.methods } };
+    if (step.kind === "two-factor") return { status: "success", data: { twoFactorRequired: true, challenge: step.challenge, methods: step.methods } };
     const { token } = await createSession(user.id, "bearer");
     noteApiSignIn(request, user.id, clientIp);
     return { status: "success", message: LOGIN_SUCCESS_MESSAGE, data: { token, user: toApiUser(user) } };
