@@ -155,7 +155,10 @@ describe("a plan's page for staff", () => {
     expect(await current()).toMatchObject({ status: "active", cancelAtPeriodEnd: false });
     expect((await act({ intent: "cancel_now", confirm: "yes" })).status).toBe(302);
     expect(await current()).toMatchObject({ status: "canceled" });
-    expect(await act({ intent: "explode", confirm: "yes" })).toMatchObject({ status: 400, body: { error: "Please choose what to change." } });
+    expect(await act({ intent: "explode", confirm: "yes" })).toMatchObject({
+      status: 400,
+      body: { result: { error: { intent: ["Please choose what to change."] } } },
+    });
   });
 });
 

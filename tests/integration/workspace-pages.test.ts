@@ -72,6 +72,8 @@ describe("my work", () => {
     expect((await post({ intent: "due", purchaseId: late, dueOn: "2099-01-31" })).status).toBe(302);
     expect((await list()).items.map((i) => i.id)).toEqual([soon, late]);
     expect((await post({ intent: "due", purchaseId: late, dueOn: "soon" })).status).toBe(400);
+    // An empty date field clears the due date.
+    expect((await post({ intent: "due", purchaseId: late, dueOn: "" })).status).toBe(302);
     expect((await post({ intent: "complete", purchaseId: someoneElses })).status).toBe(404);
     expect((await post({ intent: "complete", purchaseId: soon })).status).toBe(302);
     expect((await post({ intent: "unassign", purchaseId: late })).status).toBe(302);

@@ -10,8 +10,8 @@ export const workFormSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("due"),
     purchaseId: z.string().uuid({ error: "Purchase not found." }),
-    // A date input sends YYYY-MM-DD, or nothing to clear the date.
-    dueOn: z.union([z.literal(""), dayField("The due date")]),
+    // A date input sends YYYY-MM-DD, or nothing (an empty field) to clear the date.
+    dueOn: dayField("The due date").optional(),
   }),
   z.object({ intent: z.literal("complete"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),
   z.object({ intent: z.literal("unassign"), purchaseId: z.string().uuid({ error: "Purchase not found." }) }),

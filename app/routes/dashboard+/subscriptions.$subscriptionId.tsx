@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
@@ -46,14 +47,14 @@ const DONE: Record<StaffPlanChange, string> = {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, detail } = await load(request, params.subscriptionId);
-  const parsed = staffPlanChangeSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Please choose what to change." }, { status: 400 });
-  const { intent, confirm } = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema: staffPlanChangeSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const { intent, confirm } = submission.value;
   if (!confirm) return { confirm: intent };
   try {
     await changeSubscriptionByStaff(staff, detail.subscription._id, intent);
   } catch (error) {
-    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof HttpError) return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
     throw error;
   }
   return redirectWithToast(`/dashboard/subscriptions/${detail.subscription._id}`, { type: "success", message: DONE[intent] });
@@ -90,6 +91,13 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
     },
   };
   const confirm = actionData && "confirm" in actionData ? actionData.confirm : null;
+  // The change's buttons are small forms: what was refused is said once, above the steps.
+  const refused =
+    actionData && "result" in actionData
+      ? Object.values(actionData.result.error ?? {})
+          .flat()
+          .join(" ")
+      : "";
   return (
     <section aria-labelledby={`plan-${subscription._id}`} className="space-y-6">
       <BackLink to="/dashboard/subscriptions">Back to subscriptions</BackLink>
@@ -123,9 +131,9 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
           ) : null
         }
       />
-      {actionData && "error" in actionData ? (
+      {refused ? (
         <p role="alert" className="text-sm font-semibold text-red-700">
-          {actionData.error}
+          {refused}
         </p>
       ) : null}
       {confirm ? (

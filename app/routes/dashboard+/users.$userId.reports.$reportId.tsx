@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Download, History, Trash2, UploadCloud } from "lucide-react";
@@ -12,6 +13,7 @@ import { Field, Input, Textarea } from "~/components/ui/input";
 import { formatFileSize } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
 import { REPORT_ACCEPT, REPORT_NOTE_MAX, REPORT_PURGE_AFTER_MS } from "~/domain/report";
+import { z } from "~/domain/zod";
 import { deleteReport, listReportVersions, replaceReport } from "~/models/report-versions.server";
 import { findReport } from "~/models/reports.server";
 import { HttpError } from "~/utils/http.server";
@@ -49,6 +51,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+// The form's one intent besides the file (a multipart post): deleting the report.
+const deleteForm = z.object({ intent: z.literal("delete"), confirm: z.string().max(10).optional() });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, customer, report } = await loadReport(request, params);
   const here = `/dashboard/users/${customer.id}/reports/${report.id}`;
@@ -61,9 +66,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
       throw error;
     }
   }
-  const form = await readForm(request);
-  if (form.get("intent") !== "delete") return data({ replaceError: null, confirmDelete: false }, { status: 400 });
-  if (form.get("confirm") !== "yes") return { replaceError: null, confirmDelete: true };
+  const submission = parseWithZod(await readForm(request), { schema: deleteForm });
+  if (submission.status !== "success") return data({ replaceError: null, confirmDelete: false }, { status: 400 });
+  // The first post asks to confirm; the confirmation deletes.
+  if (submission.value.confirm !== "yes") return { replaceError: null, confirmDelete: true };
   try {
     await deleteReport(staff, report.id);
   } catch (error) {

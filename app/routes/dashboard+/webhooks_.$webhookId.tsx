@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 
@@ -26,14 +27,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { webhook, deliveries: await listDeliveries(webhook._id) };
 }
 
+// "Send again": the delivery to send again.
+const redeliverForm = z.object({ deliveryId: z.uuid() });
+
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireTeam(request);
-  const form = await readForm(request);
-  const ids = z.object({ webhookId: z.uuid(), deliveryId: z.uuid() }).safeParse({ webhookId: params.webhookId, deliveryId: form.get("deliveryId") });
-  if (!ids.success) throw pageNotFound();
-  const back = `/dashboard/webhooks/${ids.data.webhookId}`;
+  const submission = parseWithZod(await readForm(request), { schema: redeliverForm });
+  const webhookId = z.uuid().safeParse(params.webhookId);
+  // A webhook or delivery id that is not one is a missing delivery.
+  if (!webhookId.success || submission.status !== "success") throw pageNotFound();
+  const back = `/dashboard/webhooks/${webhookId.data}`;
   try {
-    if (!(await redeliver(ids.data.webhookId, ids.data.deliveryId))) throw pageNotFound();
+    if (!(await redeliver(webhookId.data, submission.value.deliveryId))) throw pageNotFound();
   } catch (error) {
     if (error instanceof HttpError && error.status === 409) return redirectWithToast(back, { type: "error", message: error.message });
     throw error;

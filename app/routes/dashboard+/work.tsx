@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ClipboardList } from "lucide-react";
@@ -13,6 +14,7 @@ import { findPurchase, listAssignedPurchases, updatePurchase } from "~/models/pu
 import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
+import { httpErrorInit } from "~/web/form-reply.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 const FILTER_LABELS: Record<WorkFilter, string> = { all: "All", overdue: "Overdue", week: "Due this week" };
@@ -39,18 +41,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
-  const parsed = workFormSchema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Please check the form." }, { status: 400 });
-  const form = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema: workFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const form = submission.value;
   const purchase = await findPurchase(form.purchaseId);
   // Only one's own work is changed here; anything else is the same 404.
-  if (!purchase || purchase.assigneeId !== staff.id) return data({ error: "Purchase not found." }, { status: 404 });
+  if (!purchase || purchase.assigneeId !== staff.id) return data({ result: submission.reply({ formErrors: ["Purchase not found."] }) }, { status: 404 });
   try {
     if (form.intent === "due") await updatePurchase(staff, purchase.id, { dueAt: form.dueOn ? endOfDay(form.dueOn) : null });
     if (form.intent === "complete") await updatePurchase(staff, purchase.id, { status: "completed" });
     if (form.intent === "unassign") await updatePurchase(staff, purchase.id, { assigneeId: null });
   } catch (error) {
-    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof HttpError) return data({ result: submission.reply({ formErrors: [error.message] }) }, httpErrorInit(error));
     throw error;
   }
   const message =
@@ -65,6 +67,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function MyWork() {
   const { filter, items } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  // One page of many small forms (one per purchase): what a form was refused for is said above the list.
+  const refused = [...new Set(Object.values(actionData?.result.error ?? {}).flat())].join(" ");
   return (
     <section aria-labelledby="work-heading" className="space-y-6">
       <PageHeader
@@ -86,9 +90,9 @@ export default function MyWork() {
           </nav>
         }
       />
-      {actionData?.error ? (
+      {refused ? (
         <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-semibold text-red-800">
-          {actionData.error}
+          {refused}
         </p>
       ) : null}
       {items.length === 0 ? (
