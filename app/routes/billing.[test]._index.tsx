@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
@@ -60,9 +61,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await guard(request);
-  const parsed = changeForm.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ error: "Please choose what to change." }, { status: 400 });
-  const { intent, subscriptionId, planKey, cardNumber, confirm, prorationDate } = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema: changeForm });
+  // A card number is never sent back to the page.
+  const refuse = (message: string) => submission.reply({ formErrors: [message], hideFields: ["cardNumber"] });
+  if (submission.status !== "success") return data({ result: refuse("Please choose what to change.") }, { status: 400 });
+  const { intent, subscriptionId, planKey, cardNumber, confirm, prorationDate } = submission.value;
   try {
     if (intent === "cancel" && !confirm) {
       const row = await testBillingPlan(user, subscriptionId);
@@ -79,7 +82,7 @@ export async function action({ request }: ActionFunctionArgs) {
           : await changeTestSubscription(user, subscriptionId, intent, planKey, prorationDate);
     return redirectWithToast("/billing/test", outcome);
   } catch (error) {
-    if (error instanceof HttpError) return data({ error: error.message }, { status: error.status });
+    if (error instanceof HttpError) return data({ result: refuse(error.message) }, { status: error.status });
     throw error;
   }
 }
@@ -105,9 +108,9 @@ export default function TestBilling() {
             charged.
           </p>
         </header>
-        {actionData && "error" in actionData ? (
+        {actionData && "result" in actionData ? (
           <p role="alert" className="rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
-            {actionData.error}
+            {actionData.result.error?.[""]?.join(" ")}
           </p>
         ) : null}
         {actionData && "confirm" in actionData ? <ConfirmChange step={actionData.confirm} busy={busy} /> : null}

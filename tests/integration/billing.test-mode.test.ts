@@ -120,7 +120,7 @@ describe("the test billing page", () => {
     expect(await current(subscription.id)).toMatchObject({ status: "active", cancelAtPeriodEnd: true });
     expect(await change(cookie, { intent: "cancel", subscriptionId: subscription.id, confirm: "yes" })).toMatchObject({
       status: 409,
-      body: { error: "This plan is already set to cancel at the end of the period." },
+      body: { result: { error: { "": ["This plan is already set to cancel at the end of the period."] } } },
     });
     expect(await change(cookie, { intent: "resume", subscriptionId: subscription.id })).toMatchObject({ status: 302 });
     expect(await current(subscription.id)).toMatchObject({ cancelAtPeriodEnd: false });
@@ -154,7 +154,7 @@ describe("the test billing page", () => {
       .where(eq(schema.subscriptions.id, subscription.id));
     expect(await change(cookie, { intent: "resume", subscriptionId: subscription.id })).toMatchObject({
       status: 409,
-      body: { error: "This plan has ended and cannot be changed. Choose a plan on our home page to subscribe again." },
+      body: { result: { error: { "": ["This plan has ended and cannot be changed. Choose a plan on our home page to subscribe again."] } } },
     });
     expect(await current(subscription.id)).toMatchObject({ status: "canceled", cancelAtPeriodEnd: false });
   });
@@ -214,7 +214,7 @@ describe("the test billing page", () => {
     expect(step).toMatchObject({ status: 302, location: `/billing/test#payment-${subscription.id}` });
 
     const declined = await change(cookie, { intent: "payment-method", subscriptionId: subscription.id, cardNumber: "4000 0000 0000 0002" });
-    expect(declined).toMatchObject({ status: 402, body: { error: expect.stringContaining("declined") } });
+    expect(declined).toMatchObject({ status: 402, body: { result: { error: { "": [expect.stringContaining("declined")] } } } });
     expect((await current(subscription.id)).status).toBe("past_due");
 
     const before = (await getTeamCounts()).totalRevenueCents;

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { UserPlus } from "lucide-react";
@@ -27,40 +28,53 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { members: (await listStaff()).map(toMemberJson), meId: me.id, canManage: can(me, "team:manage") };
 }
 
-/** Disabling asks first (decision 176): without `confirm=yes` the page answers with the confirmation step. */
-const accountForm = z.object({ intent: z.enum(["disable", "enable", "resend"]), userId: z.string().max(64), confirm: z.literal("yes").optional() });
+/**
+ * The page's forms, one schema per intent: an invitation, and a member's account (disable, enable,
+ * resend the invitation). Disabling asks first (decision 176): without `confirm=yes` the page
+ * answers with the confirmation step. A member the model does not find is told by the model.
+ */
+const memberStep = { userId: z.string().max(64).default(""), confirm: z.literal("yes").optional() };
+const teamForm = z.discriminatedUnion(
+  "intent",
+  [
+    inviteBodySchema.extend({ intent: z.literal("invite") }),
+    z.object({ intent: z.literal("disable"), ...memberStep }),
+    z.object({ intent: z.literal("enable"), ...memberStep }),
+    z.object({ intent: z.literal("resend"), ...memberStep }),
+  ],
+  { error: "Unknown action." },
+);
 
 export async function action({ request }: ActionFunctionArgs) {
   const me = await requireTeam(request);
-  const form = Object.fromEntries(await readForm(request));
+  const submission = parseWithZod(await readForm(request), { schema: teamForm });
   if (!can(me, "team:manage")) throw new Response("Forbidden", { status: 403 });
+  const inviting = submission.payload.intent === "invite";
+  // An invitation's refusal is said on its fields; a member's account form's, above the list.
+  const refuse = (message: string) => submission.reply(inviting ? { fieldErrors: { email: [message] } } : { formErrors: [message] });
+  if (submission.status !== "success")
+    return data({ intent: inviting ? "invite" : "account", result: inviting ? submission.reply() : refuse("Unknown action.") }, { status: 400 });
+  const step = submission.value;
   try {
-    if (form.intent === "invite") {
-      const parsed = inviteBodySchema.safeParse(form);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return data({ intent: "invite", field: String(issue?.path[0] ?? "email"), error: issue?.message ?? "Invalid invitation." }, { status: 400 });
-      }
-      const { member } = await inviteStaff(me, parsed.data);
+    if (step.intent === "invite") {
+      const { member } = await inviteStaff(me, { email: step.email, name: step.name });
       return redirectWithToast("/dashboard/team", { type: "success", message: `Invitation sent to ${member.email}.` });
     }
-    const parsed = accountForm.safeParse(form);
-    if (!parsed.success) return data({ intent: "account", field: "", error: "Unknown action." }, { status: 400 });
-    if (parsed.data.intent === "resend") {
-      const member = await resendInvitation(me, parsed.data.userId);
+    if (step.intent === "resend") {
+      const member = await resendInvitation(me, step.userId);
       return redirectWithToast("/dashboard/team", { type: "success", message: `A new invitation is on its way to ${member.email}.` });
     }
-    if (parsed.data.intent === "disable" && !parsed.data.confirm) {
-      const member = await getUserById(parsed.data.userId);
+    if (step.intent === "disable" && !step.confirm) {
+      const member = await getUserById(step.userId);
       if (!member || member.id === me.id || member.disabledAt)
-        return data({ intent: "account", field: "", error: "This account cannot be disabled." }, { status: 404 });
+        return data({ intent: "account", result: refuse("This account cannot be disabled.") }, { status: 404 });
       return { intent: "confirm-disable" as const, member: { _id: member.id, name: member.name, email: member.email } };
     }
-    const member = await setAccountDisabled(me.id, parsed.data.userId, parsed.data.intent === "disable");
-    const message = parsed.data.intent === "disable" ? `${member.name} is disabled and signed out everywhere.` : `${member.name} can sign in again.`;
+    const member = await setAccountDisabled(me.id, step.userId, step.intent === "disable");
+    const message = step.intent === "disable" ? `${member.name} is disabled and signed out everywhere.` : `${member.name} can sign in again.`;
     return redirectWithToast("/dashboard/team", { type: "success", message });
   } catch (error) {
-    if (error instanceof HttpError) return data({ intent: String(form.intent ?? ""), field: "email", error: error.message }, { status: error.status });
+    if (error instanceof HttpError) return data({ intent: step.intent, result: refuse(error.message) }, { status: error.status });
     throw error;
   }
 }
@@ -76,7 +90,8 @@ const STATE_LABEL = { active: ["Active", "success"], invited: ["Invited", "warni
 function TeamView({ members, meId, canManage }: TeamData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const inviteError = actionData?.intent === "invite" ? actionData : null;
+  const inviteErrors = actionData?.intent === "invite" && "result" in actionData ? actionData.result.error : undefined;
+  const accountError = actionData && actionData.intent !== "invite" && "result" in actionData ? actionData.result.error?.[""]?.join(" ") : undefined;
   const confirmDisable = actionData && "member" in actionData ? actionData.member : null;
   return (
     <section aria-labelledby="team-heading" className="space-y-6">
@@ -143,9 +158,9 @@ function TeamView({ members, meId, canManage }: TeamData) {
           </p>
         </ConfirmStep>
       ) : null}
-      {actionData && "error" in actionData && actionData.intent !== "invite" ? (
+      {accountError ? (
         <p role="alert" className="text-sm font-semibold text-red-700">
-          {actionData.error}
+          {accountError}
         </p>
       ) : null}
       {canManage ? (
@@ -158,10 +173,10 @@ function TeamView({ members, meId, canManage }: TeamData) {
             Invite a colleague
           </h3>
           <input type="hidden" name="intent" value="invite" />
-          <Field label="Name" error={inviteError?.field === "name" ? inviteError.error : undefined}>
+          <Field label="Name" error={inviteErrors?.name}>
             {(control) => <Input {...control} name="name" autoComplete="off" required maxLength={120} />}
           </Field>
-          <Field label="E-mail" error={inviteError && inviteError.field !== "name" ? inviteError.error : undefined}>
+          <Field label="E-mail" error={inviteErrors?.email}>
             {(control) => <Input {...control} name="email" type="email" autoComplete="off" required />}
           </Field>
           <Button type="submit" loading={navigation.state === "submitting" && navigation.formData?.get("intent") === "invite"}>
