@@ -10,7 +10,7 @@ import { logger } from "~/utils/logger.server";
 import { storeSetPasswordEmail } from "./password-tokens.server";
 import { signedReceiptUrl } from "./receipts.server";
 
-type Order = typeof schema.orders.$inferSelect;
+type OrderRow = typeof schema.orders.$inferSelect;
 
 type Customer = typeof schema.users.$inferSelect;
 
@@ -37,7 +37,7 @@ export async function teamRecipients(): Promise<string[]> {
  * (`team`: read before the transaction). Answers their sending jobs, for `sendStoredEmails` once
  * the transaction has committed.
  */
-export async function storeOrderEmails(tx: Tx, order: Order, customer: Customer, lines: OrderLine[], team: string[]): Promise<string[]> {
+export async function storeOrderEmails(tx: Tx, order: OrderRow, customer: Customer, lines: OrderLine[], team: string[]): Promise<string[]> {
   const total = `${money(order.totalCents)}${order.kind === "subscription" ? " a month" : ""}`;
   const about = { tx, orderId: order.id };
   const jobIds: string[] = [];

@@ -17,7 +17,8 @@ import { findActiveServices, type Service } from "./services.server";
 import { findOrCreateCustomer, type User } from "./users.server";
 import { emitEvent, orderEventData } from "./webhooks.server";
 
-export type Order = typeof schema.orders.$inferSelect;
+/** An order as its row is stored (money in cents); the screens' shape is `Order` of orders-list.server.ts. */
+export type OrderRow = typeof schema.orders.$inferSelect;
 
 export const NETWORK_ERROR_MESSAGE = "Network error. Please try again.";
 export const NO_CHECKOUT_URL_MESSAGE = "Checkout URL not found. Please try again.";
@@ -90,7 +91,7 @@ export async function createPlanOrder(buyer: Buyer, planId: string): Promise<Che
 }
 
 /** The order is stored before Stripe is asked, so a Stripe failure leaves a pending order and nothing else. */
-async function startCheckout(order: Order, mode: "payment" | "subscription", lines: CheckoutLine[], planId?: string): Promise<CheckoutStart> {
+async function startCheckout(order: OrderRow, mode: "payment" | "subscription", lines: CheckoutLine[], planId?: string): Promise<CheckoutStart> {
   let session;
   try {
     session = await paymentGateway.createCheckoutSession({ orderId: order.id, mode, email: order.email, lines, planId });
@@ -103,18 +104,18 @@ async function startCheckout(order: Order, mode: "payment" | "subscription", lin
   return { orderId: order.id, sessionId: session.id, checkoutUrl: session.url };
 }
 
-export async function findOrderBySession(sessionId: string): Promise<Order | null> {
+export async function findOrderBySession(sessionId: string): Promise<OrderRow | null> {
   const [order] = await db.select().from(schema.orders).where(eq(schema.orders.stripeSessionId, sessionId)).limit(1);
   return order ?? null;
 }
 
-export async function findOrder(id: string): Promise<Order | null> {
+export async function findOrder(id: string): Promise<OrderRow | null> {
   if (!isUuid(id)) return null;
   const [order] = await db.select().from(schema.orders).where(eq(schema.orders.id, id)).limit(1);
   return order ?? null;
 }
 
-export async function orderLines(order: Order): Promise<OrderLine[]> {
+export async function orderLines(order: OrderRow): Promise<OrderLine[]> {
   if (order.kind === "subscription") {
     const plan = order.planId ? await findPlan(order.planId) : null;
     return [{ name: plan ? planLineName(plan.name, "sign-up") : "Monthly plan", amountCents: order.totalCents, quantity: 1, recurring: true }];
@@ -174,7 +175,7 @@ export async function retrieveCheckoutSession(sessionId: string): Promise<Checko
 }
 
 /** What Stripe would say about a session of the built-in test checkout. */
-export function testCheckoutSession(order: Order, paid = order.status === "paid" || order.status === "refunded"): CheckoutSession {
+export function testCheckoutSession(order: OrderRow, paid = order.status === "paid" || order.status === "refunded"): CheckoutSession {
   return {
     id: order.stripeSessionId ?? "",
     client_reference_id: order.id,

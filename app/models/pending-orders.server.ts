@@ -5,7 +5,7 @@ import { logger } from "~/utils/logger.server";
 import { stripe, type CheckoutSession } from "~/utils/stripe.server";
 import { startSweep } from "~/utils/sweep.server";
 
-import { cancelCheckoutSession, fulfilCheckoutSession, type Order } from "./orders.server";
+import { cancelCheckoutSession, fulfilCheckoutSession, type OrderRow } from "./orders.server";
 
 /*
  * Orders stuck in pending (decision 241): a webhook that never arrived leaves a paid
@@ -31,7 +31,7 @@ type PendingOutcome = "fulfilled" | "expired" | "still-pending" | "unreachable";
  * them as asked now. Two nodes claiming at once get different orders (rows locked by the other's
  * claim are skipped), and neither claims an order again before PENDING_RECHECK_MS.
  */
-export async function claimStalePendingOrders(now = new Date(), limit = CLAIM_BATCH): Promise<Order[]> {
+export async function claimStalePendingOrders(now = new Date(), limit = CLAIM_BATCH): Promise<OrderRow[]> {
   const createdBefore = new Date(now.getTime() - PENDING_ORDER_AGE_MS);
   const checkedBefore = new Date(now.getTime() - PENDING_RECHECK_MS);
   return db.transaction(async (tx) => {
@@ -60,7 +60,7 @@ export async function claimStalePendingOrders(now = new Date(), limit = CLAIM_BA
 }
 
 /** What Stripe says about the order's checkout, or null when it cannot be asked now (logged). */
-async function askStripe(order: Order): Promise<CheckoutSession | null> {
+async function askStripe(order: OrderRow): Promise<CheckoutSession | null> {
   try {
     return await stripe!.checkout.sessions.retrieve(order.stripeSessionId!);
   } catch (error) {
@@ -71,13 +71,13 @@ async function askStripe(order: Order): Promise<CheckoutSession | null> {
 
 const isPaid = (session: CheckoutSession) => session.payment_status === "paid" || session.payment_status === "no_payment_required";
 
-async function expire(order: Order): Promise<PendingOutcome> {
+async function expire(order: OrderRow): Promise<PendingOutcome> {
   const outcome = await cancelCheckoutSession({ id: order.stripeSessionId ?? "", client_reference_id: order.id });
   if (outcome === "cancelled") logger.info({ orderId: order.id }, "expired an order left pending for over an hour");
   return outcome === "cancelled" ? "expired" : "still-pending";
 }
 
-async function fulfil(order: Order, session: CheckoutSession): Promise<PendingOutcome> {
+async function fulfil(order: OrderRow, session: CheckoutSession): Promise<PendingOutcome> {
   const outcome = await fulfilCheckoutSession(session);
   if (outcome === "fulfilled") logger.info({ orderId: order.id }, "completed a paid order whose webhook never arrived");
   return outcome === "fulfilled" || outcome === "already-fulfilled" ? "fulfilled" : "still-pending";
@@ -90,7 +90,7 @@ async function fulfil(order: Order, session: CheckoutSession): Promise<PendingOu
  * nobody can pay for an order we have given up on (a session paid meanwhile is fulfilled instead).
  * A session complete but unpaid (a bank debit settling) stays pending for its webhook.
  */
-async function settlePendingOrder(order: Order): Promise<PendingOutcome> {
+async function settlePendingOrder(order: OrderRow): Promise<PendingOutcome> {
   if (!order.stripeSessionId || !stripe) return expire(order);
   const session = await askStripe(order);
   if (!session) return "unreachable";

@@ -28,7 +28,7 @@ import { emitEvent, refundEventData } from "./webhooks.server";
  * An order's refunded amount is always the sum of its pending and succeeded refunds.
  */
 
-type Order = typeof schema.orders.$inferSelect;
+type OrderRow = typeof schema.orders.$inferSelect;
 
 export interface RefundRequest {
   /** Cents; omitted: what is left of the order. */
@@ -48,10 +48,10 @@ const MESSAGES = {
 };
 
 const lockOrder = async (tx: Tx, id: string) =>
-  (await tx.select().from(schema.orders).where(eq(schema.orders.id, id)).for("update").limit(1))[0] as Order | undefined;
+  (await tx.select().from(schema.orders).where(eq(schema.orders.id, id)).for("update").limit(1))[0] as OrderRow | undefined;
 
 /** Recomputes the order's refunded amount and status from its refunds; the order must be locked. */
-async function settleOrder(tx: Tx, order: Order): Promise<Order> {
+async function settleOrder(tx: Tx, order: OrderRow): Promise<OrderRow> {
   const [{ cents }] = await tx
     .select({ cents: sql<number>`coalesce(sum(${schema.refunds.amountCents}), 0)::int` })
     .from(schema.refunds)
@@ -77,7 +77,7 @@ async function settleOrder(tx: Tx, order: Order): Promise<Order> {
 }
 
 /** The card payment to refund: the order's own, or for a plan the first invoice's (billing's table). */
-async function paymentIntentOf(order: Order): Promise<string | null> {
+async function paymentIntentOf(order: OrderRow): Promise<string | null> {
   if (order.stripePaymentIntentId) return order.stripePaymentIntentId;
   if (order.kind !== "subscription") return null;
   const rows = await queryRows<{ pi: string }>(
@@ -118,7 +118,7 @@ export async function previewRefund(orderId: string, amountCents: number | undef
  * Refunds an order from the dashboard or the API. Returns the order as it stands afterwards.
  * 404 unknown order, 409 not paid / nothing left, 400 too much, 502 Stripe said no.
  */
-export async function refundOrder(orderId: string, request: RefundRequest): Promise<Order> {
+export async function refundOrder(orderId: string, request: RefundRequest): Promise<OrderRow> {
   if (!isUuid(orderId)) throw new HttpError(404, "Order not found.", "NOT_FOUND");
   const [existing] = await db.select().from(schema.orders).where(eq(schema.orders.id, orderId)).limit(1);
   if (!existing) throw new HttpError(404, "Order not found.", "NOT_FOUND");
@@ -210,7 +210,7 @@ export async function refundOrder(orderId: string, request: RefundRequest): Prom
 }
 
 /** The audit entry of a refund staff made (a refund Stripe refused changed no money: none). */
-function auditRefund(tx: Tx, order: Order, amountCents: number, request: RefundRequest) {
+function auditRefund(tx: Tx, order: OrderRow, amountCents: number, request: RefundRequest) {
   const amount = formatMoney(centsToDollars(amountCents), order.currency);
   const total = formatMoney(centsToDollars(order.totalCents), order.currency);
   return recordAudit(
@@ -225,7 +225,7 @@ function auditRefund(tx: Tx, order: Order, amountCents: number, request: RefundR
 }
 
 /** The order a charge paid for: by its payment intent, or a plan's first invoice (billing's table). */
-async function orderForPaymentIntent(paymentIntent: string): Promise<Order | null> {
+async function orderForPaymentIntent(paymentIntent: string): Promise<OrderRow | null> {
   const [direct] = await db.select().from(schema.orders).where(eq(schema.orders.stripePaymentIntentId, paymentIntent)).limit(1);
   if (direct) return direct;
   const viaInvoice = await queryRows<{ id: string }>(
@@ -245,7 +245,7 @@ async function refundsOfCharge(charge: Stripe.Charge, paymentIntent: string): Pr
 }
 
 export interface ChargeRefundPlan {
-  order: Order;
+  order: OrderRow;
   refunds: Stripe.Refund[] | null;
 }
 
@@ -313,7 +313,7 @@ export async function applyChargeRefund(tx: Tx, charge: Stripe.Charge, plan: Cha
 }
 
 /** The customer hears about every refund, with the amount and what is left. */
-export async function sendRefundEmail(order: Order, amountCents: number) {
+export async function sendRefundEmail(order: OrderRow, amountCents: number) {
   const amount = formatMoney(centsToDollars(amountCents), order.currency);
   const full = order.refundedCents >= order.totalCents;
   const subject = full ? "Your BrandLift order has been refunded" : `A refund of ${amount} is on its way`;
