@@ -27,17 +27,11 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
                 {renewalText(plan)}
               </p>
             </div>
-            <Link
-              to={`/dashboard/subscriptions/${plan._id}`}
-              className="row-link"
-            >
+            <Link to={`/dashboard/subscriptions/${plan._id}`} className="row-link">
               Payments
               <span className="sr-only"> of {plan.plan.name}</span>
             </Link>
-            <Link
-              to={`/dashboard/users/${customerId}/plans/${plan._id}`}
-              className="row-link"
-            >
+            <Link to={`/dashboard/users/${customerId}/plans/${plan._id}`} className="row-link">
               Plan reports
               <ArrowRight className="size-4" aria-hidden="true" />
               <span className="sr-only">of {plan.plan.name}</span>

@@ -14,10 +14,7 @@ export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJ
       <OrdersSection profile={profile} idPrefix="pane" limit={3} />
       <GraderSection profile={profile} idPrefix="pane" />
       <NotesSection profile={profile} idPrefix="pane" error={noteError} />
-      <Link
-        to={`/dashboard/users/${profile.customer._id}`}
-        className="row-link"
-      >
+      <Link to={`/dashboard/users/${profile.customer._id}`} className="row-link">
         Open the customer page
         <ArrowRight className="size-4" aria-hidden="true" />
       </Link>
