@@ -1,33 +1,18 @@
+import type { z } from "zod";
+
 import { UUID_SOURCE } from "./ids";
+import type { chatAttachmentJson, chatMessageJson } from "./schemas/api";
 
 /** Chat shapes and rules shared by the store, the socket server and the browser. */
 
-export interface ChatUser {
-  _id: string;
-  name: string;
-  profileImage: string | null;
-}
-
-export interface ChatMessage {
-  _id: string;
-  roomId: string;
-  senderId: ChatUser;
-  receiverId: string | null;
-  message: string;
-  messageType: "text" | "file";
-  /** A `file` message's attachment, served at attachmentPath(_id); the message text is its caption, or its name when none was given. */
-  attachment?: ChatAttachment;
-  createdAt: string;
-  /** The service a customer wrote about (support threads only); null when none was given. */
-  service: { _id: string; name: string } | null;
-}
-
-export interface ChatAttachment {
-  _id: string;
-  fileName: string;
-  mimeType: string;
-  fileSize: number;
-}
+/*
+ * A message as the socket events, the API and the screens carry it: the types are the API's
+ * schemas (app/domain/schemas/api.ts), so a field added there reaches every reader.
+ */
+export type ChatMessage = z.infer<typeof chatMessageJson>;
+export type ChatUser = ChatMessage["senderId"];
+/** A `file` message's attachment, served at attachmentPath(_id). */
+export type ChatAttachment = z.infer<typeof chatAttachmentJson>;
 
 /** A thread as a page's loader reads it (the chat without JavaScript): the newest page, or with `?before=<id>` the page before that message. */
 export interface ChatThreadPage {

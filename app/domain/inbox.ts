@@ -1,6 +1,8 @@
-import type { ChatMessage } from "./chat";
+import type { z } from "zod";
+
 import { UUID_SOURCE } from "./ids";
 import { extensionOf, REPORT_TYPES } from "./report";
+import type { threadJson } from "./schemas/api";
 
 /** The support inbox's shapes and rules, shared by the store, the API, the socket server and the browser. */
 
@@ -8,22 +10,11 @@ export const THREAD_STATUSES = ["open", "closed"] as const;
 export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 
 /**
- * One support thread as staff see it. `customer._id` is the customer's account id, or for a
- * contact-form visitor without an account the thread's own id (docs/decisions/096-visitor-threads.md).
+ * One support thread as staff see it, the API's schema (app/domain/schemas/api.ts). `customer._id`
+ * is the customer's account id, or for a contact-form visitor without an account the thread's own
+ * id (docs/decisions/096-visitor-threads.md).
  */
-export interface Thread {
-  _id: string;
-  roomId: string;
-  kind: "customer" | "visitor";
-  customer: { _id: string; name: string; email: string };
-  /** The customer's client (null for a visitor). */
-  client: { _id: string; name: string } | null;
-  lastMessage: ChatMessage | null;
-  unread: number;
-  status: ThreadStatus;
-  assignee: { _id: string; name: string } | null;
-  updatedAt: string;
-}
+export type Thread = z.infer<typeof threadJson>;
 
 /**
  * Of two copies of one thread, the one to show: live updates reach a page by socket, page data by

@@ -1,3 +1,4 @@
+import { THREAD_STATUSES } from "~/domain/inbox";
 import { PURCHASE_STATUSES, ROLES } from "~/domain/status";
 import { z } from "~/domain/zod";
 
@@ -88,7 +89,7 @@ export const threadJson = z.object({
   client: z.object({ _id: id, name: z.string() }).nullable(),
   lastMessage: chatMessageJson.nullable(),
   unread: z.number().int(),
-  status: z.enum(["open", "closed"]),
+  status: z.enum(THREAD_STATUSES),
   assignee: z.object({ _id: id, name: z.string() }).nullable(),
   updatedAt: isoDate,
 });
