@@ -43,6 +43,14 @@ const buildTests = [
   "tests/integration/forgery-server.test.ts",
   "tests/integration/observability.test.ts",
 ];
+/** Data tests that replace a method of the pool's driver while they run: a process of their own on PostgreSQL. */
+const ownProcessOnServices = ["tests/integration/chat-sockets.test.ts"];
+const onServices = {
+  NODE_ENV: "test" as const,
+  DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+  REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  VITEST_REDIS_PER_WORKER: "1",
+};
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
 
 export default defineConfig({
@@ -114,12 +122,51 @@ export default defineConfig({
           env: embedded,
         },
       },
+      // The same data tests on PostgreSQL and Redis, in the same three shapes as `unit`, `unit-env` and
+      // `unit-fakes`: each worker copies the migrated template database, and takes a Redis database of
+      // its own (tests/setup/per-file.ts), so files run side by side as they do embedded.
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "services-data",
+          include: dataTests,
+          maxWorkers: 3,
+          isolate: false,
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests, ...ownProcessOnServices],
+          env: { ...onServices, VITEST_SHARED_WORKER: "1" },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          name: "services-env",
+          include: envTests,
+          maxWorkers: 3,
+          env: onServices,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          ...shared,
+          setupFiles: ["tests/setup/shared-stripe.ts", "tests/setup/shared-s3.ts", ...shared.setupFiles],
+          name: "services-fakes",
+          include: fakesTests,
+          maxWorkers: 3,
+          isolate: false,
+          env: { ...onServices, VITEST_SHARED_WORKER: "1", VITEST_SHARED_STRIPE: "1", VITEST_SHARED_S3: "1" },
+        },
+      },
+      // Suites of real processes (nodes, nginx, private Redis and PostgreSQL for faults) and the
+      // build-dependent ones on PostgreSQL: one file at a time, after the data tests (package.json).
       {
         resolve: { alias },
         test: {
           ...shared,
           name: "services",
-          include: [...dataTests, "tests/services/**/*.test.ts"],
+          include: [...buildTests, ...ownProcessOnServices, "tests/services/**/*.test.ts"],
           fileParallelism: false,
           env: {
             NODE_ENV: "test",

@@ -14,18 +14,15 @@ import { compileWasmForShortLives, TEMPLATE_DATABASE } from "./database";
  * CREATE DATABASE … TEMPLATE.
  */
 export default async function setup(project: TestProject) {
-  const url = project.name === "services" ? project.config.env?.DATABASE_URL : undefined;
+  const url = project.config.env?.DATABASE_URL;
   if (url) {
-    const admin = postgres(url, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
-    await admin.unsafe(`create database ${TEMPLATE_DATABASE}`);
-    const templateUrl = new URL(url);
-    templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
-    const template = connectPostgres(templateUrl.toString(), { max: 1 });
-    await template.migrate();
-    await template.close();
-    project.provide("databaseTemplate", TEMPLATE_DATABASE);
+    const shared = postgresTemplate(url);
+    shared.users++;
+    project.provide("databaseTemplate", await shared.file);
     return async () => {
+      if (--shared.users > 0) return;
+      delete (globalThis as Record<symbol, unknown>)[POSTGRES_TEMPLATE];
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
       await admin.unsafe(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
       await admin.end();
     };
@@ -41,11 +38,37 @@ export default async function setup(project: TestProject) {
 }
 
 interface SharedTemplate {
+  /** The PGlite dump's path, or the PostgreSQL template database's name. */
   file: Promise<string>;
   /** Projects of this run that still use it: the last one's teardown removes it. */
   users: number;
 }
 const PGLITE_TEMPLATE = Symbol.for("brandlift.pglite-template");
+const POSTGRES_TEMPLATE = Symbol.for("brandlift.postgres-template");
+
+/** The migrated PostgreSQL template database, made once per run however many projects copy it. */
+function postgresTemplate(url: string): SharedTemplate {
+  const global = globalThis as Record<symbol, unknown>;
+  let shared = global[POSTGRES_TEMPLATE] as SharedTemplate | undefined;
+  if (!shared) {
+    shared = { file: makePostgresTemplate(url), users: 0 };
+    global[POSTGRES_TEMPLATE] = shared;
+  }
+  return shared;
+}
+
+async function makePostgresTemplate(url: string): Promise<string> {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
+  await admin.unsafe(`create database ${TEMPLATE_DATABASE}`);
+  await admin.end();
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${TEMPLATE_DATABASE}`;
+  const template = connectPostgres(templateUrl.toString(), { max: 1 });
+  await template.migrate();
+  await template.close();
+  return TEMPLATE_DATABASE;
+}
 
 /**
  * The migrated PGlite dump, made once per run (in the process that runs the projects' global setups)

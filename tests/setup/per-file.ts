@@ -23,6 +23,17 @@ interface WorkerState {
 const STATE = Symbol.for("brandlift.test-worker");
 const global = globalThis as Record<symbol, unknown>;
 
+/*
+ * Test files running side by side on one Redis each get a database of their own (SELECT n, by the
+ * worker's pool slot): the rate-limit counters a file clears and counts are then only its own. Socket
+ * servers in tests already use channels of their own (`adapterKey`), and pub/sub ignores the number.
+ */
+if (process.env.VITEST_REDIS_PER_WORKER === "1" && process.env.REDIS_URL) {
+  const url = new URL(process.env.REDIS_URL);
+  url.pathname = `/${1 + (Number(process.env.VITEST_POOL_ID ?? 0) % 15)}`;
+  process.env.REDIS_URL = url.toString();
+}
+
 let state = global[STATE] as WorkerState | undefined;
 if (!state) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
