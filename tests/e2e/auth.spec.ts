@@ -139,7 +139,7 @@ test("the Sign In button shows a spinner and is disabled while submitting", asyn
 test.describe("signed in", () => {
   test.use({ storageState: storageStateFor("customer") });
 
-  test("opening /login goes to /dashboard @no-js", async ({ page }) => {
+  test("opening /login goes to /dashboard", async ({ page }) => {
     await page.goto("/login");
     await expect(page).toHaveURL(/\/dashboard/);
   });

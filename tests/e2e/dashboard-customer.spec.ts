@@ -30,7 +30,7 @@ function allowConsole(errors: string[], pattern: RegExp) {
 test.describe("customer with purchases", () => {
   test.use({ storageState: storageStateFor("customer") });
 
-  test("services list, detail with tabs that have their own URLs, and back @no-js", async ({ page }, testInfo) => {
+  test("services list, detail with tabs that have their own URLs, and back", async ({ page }, testInfo) => {
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/dashboard\/services$/);
     const overview = page.getByRole("region", { name: "Overview" });
@@ -139,7 +139,7 @@ test.describe("customer with purchases", () => {
     allowConsole(consoleErrors, /status of 500/);
   });
 
-  test("staff pages and another customer's purchase are refused @no-js", async ({ page, consoleErrors }) => {
+  test("staff pages and another customer's purchase are refused", async ({ page, consoleErrors }) => {
     const users = await page.goto("/dashboard/users");
     expect(users?.status()).toBe(403);
     await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
@@ -155,7 +155,7 @@ test.describe("customer with purchases", () => {
 test.describe("customer without purchases", () => {
   test.use({ storageState: storageStateFor("emptyCustomer") });
 
-  test("empty states: no services, no reports, zero counts @no-js", async ({ page }, testInfo) => {
+  test("empty states: no services, no reports, zero counts", async ({ page }, testInfo) => {
     await page.goto("/dashboard/services");
     await expect(page.getByRole("heading", { name: `Welcome back, ${ACCOUNTS.emptyCustomer.name.split(" ")[0]}` })).toBeVisible();
     await expect(page.getByRole("heading", { name: "No Purchased Services" })).toBeVisible();
@@ -196,7 +196,7 @@ test.describe("customer without purchases", () => {
 test.describe("a subscriber's pages", () => {
   test.use({ storageState: storageStateFor("subscriber") });
 
-  test("the counts and the plan card are on the overview only; every other page starts with its own content @no-js", async ({ page }, testInfo) => {
+  test("the counts and the plan card are on the overview only; every other page starts with its own content", async ({ page }, testInfo) => {
     await page.goto("/dashboard/services");
     await expect(page.getByRole("region", { name: "Overview" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Your plan" })).toBeVisible();

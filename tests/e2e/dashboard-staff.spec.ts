@@ -78,7 +78,7 @@ test("users list with search, user detail with tabs, and back @no-js", async ({ 
   await expect(page).toHaveURL(/\/dashboard\/users$/);
 });
 
-test("one page per customer, its former address leading there; a deleted customer's page says so, with no chat, upload or open work @no-js", async ({
+test("one page per customer, its former address leading there; a deleted customer's page says so, with no chat, upload or open work", async ({
   page,
 }, testInfo) => {
   await openCasey(page);

@@ -95,7 +95,7 @@ for (const size of SIZES) {
   });
 }
 
-test("the header's section links lead to the landing page's sections from every page @no-js", async ({ page }) => {
+test("the header's section links lead to the landing page's sections from every page", async ({ page }) => {
   for (const path of ["/terms", "/privacy", "/grade"]) {
     await page.goto(path);
     const services = page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Services" });

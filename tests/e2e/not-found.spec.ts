@@ -1,6 +1,6 @@
 import { expect, storageStateFor, test } from "./fixtures";
 
-test("an unknown page shows the site's 404 page @no-js", async ({ page }) => {
+test("an unknown page shows the site's 404 page", async ({ page }) => {
   const response = await page.goto("/no-such-page");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
@@ -16,7 +16,7 @@ test("an unknown API path answers the JSON 404 shape", async ({ request }) => {
 test.describe("signed in", () => {
   test.use({ storageState: storageStateFor("customer") });
 
-  test("the 404 page's header offers the dashboard, not Login @no-js", async ({ page }) => {
+  test("the 404 page's header offers the dashboard, not Login", async ({ page }) => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     const header = page.getByRole("banner");

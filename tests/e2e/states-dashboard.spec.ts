@@ -76,7 +76,7 @@ test.describe("a customer's chat without JavaScript", () => {
 test.describe("the empty Services tab", () => {
   test.use({ storageState: storageStateFor("emptyCustomer") });
 
-  test("'Browse services' goes to the a-la-carte picker on the landing page @no-js", async ({ page }) => {
+  test("'Browse services' goes to the a-la-carte picker on the landing page", async ({ page }) => {
     await page.goto("/dashboard/services");
     await expect(page.getByRole("heading", { name: "No Purchased Services" })).toBeVisible();
     const link = page.getByRole("link", { name: "Browse services" });

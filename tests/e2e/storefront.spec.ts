@@ -39,7 +39,7 @@ async function orderServices(page: Page, javaScriptEnabled: boolean, email: stri
   }
 }
 
-test("the landing page shows every section with its headings, prices and plans @no-js", async ({ page }) => {
+test("the landing page shows every section with its headings, prices and plans", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveTitle(/BrandLift/);
   await expect(page.getByRole("link", { name: "BrandLift home" })).toHaveAttribute("href", "/");
@@ -270,7 +270,7 @@ test("cancelling on the test checkout lands on 'Payment Cancelled by You' @no-js
   await expect(page.getByRole("checkbox", { checked: true })).toHaveCount(1);
 });
 
-test("the success page of an unknown checkout says the payment is not found, never a success @no-js", async ({ page }) => {
+test("the success page of an unknown checkout says the payment is not found, never a success", async ({ page }) => {
   const response = await page.goto("/purchase/success?session_id=cs_test_nobody_paid_this");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Payment Not Found", level: 1 })).toBeVisible();
@@ -342,7 +342,7 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("the terms and privacy pages are real pages @no-js", async ({ page }) => {
+test("the terms and privacy pages are real pages", async ({ page }) => {
   await page.goto("/terms");
   await expect(page.getByRole("heading", { name: "Terms of Service", level: 1 })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Refunds" })).toBeVisible();

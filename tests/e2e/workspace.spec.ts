@@ -11,7 +11,7 @@ import { ACCOUNTS, axeAndPicture, expect, PASSWORD, storageStateFor, test } from
 test.describe("layout", () => {
   test.use({ storageState: storageStateFor("team"), viewport: { width: 1280, height: 800 } });
 
-  test("the Overview has the cards and the chart; every tool starts with its own heading above the fold @no-js", async ({ page }) => {
+  test("the Overview has the cards and the chart; every tool starts with its own heading above the fold", async ({ page }) => {
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
     await expect(page.getByRole("region", { name: "Overview" }).getByText("Total Revenue")).toBeVisible();
