@@ -26,6 +26,18 @@ export interface Database {
    * statements.
    */
   execute(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /**
+   * postgres.js only: calls `listener` with each call the app's queries make on the pool (a
+   * statement; a transaction once, at its begin) until the returned function is called. A test
+   * counts round trips with it; PGlite's client is a plain object whose methods a test can wrap.
+   */
+  watchCalls?(listener: (call: DriverCall) => void): () => void;
+}
+
+/** A call on postgres.js's pool: a statement's text, or a transaction's begin (its options, if any). */
+export interface DriverCall {
+  method: "unsafe" | "begin";
+  text: string;
 }
 
 export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
@@ -41,7 +53,8 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     // At most 0.5 s: requests fail fast with 503 and the node serves as soon as it answers.
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
-  const db = drizzlePostgres({ client: preparing(client), schema }) as unknown as Db;
+  const watchers = new Set<(call: DriverCall) => void>();
+  const db = drizzlePostgres({ client: preparing(client, watchers), schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
     // As node-postgres does, which such libraries are written for: an object parameter is JSON, undefined is NULL.
     const params = (values ?? []).map((value) =>
@@ -89,6 +102,10 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       await client.end({ timeout: 5 });
     },
     execute,
+    watchCalls(listener) {
+      watchers.add(listener);
+      return () => void watchers.delete(listener);
+    },
   };
 }
 
@@ -104,37 +121,37 @@ const PREPARED_TEXTS_MAX = 300;
  * new texts (a bug, an unbounded IN list) from filling every connection's statement cache.
  * postgres.js re-prepares a statement whose plan a migration invalidated.
  */
-function preparing(client: postgres.Sql): postgres.Sql {
+function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall) => void>): postgres.Sql {
   const prepared = new Set<string>();
-  const wrap = <T extends postgres.Sql | postgres.TransactionSql>(target: T): T => {
+  const notify = (call: DriverCall) => {
+    for (const watcher of watchers) watcher(call);
+  };
+  // `pool`: calls on the pool itself are announced to the watchers; a transaction's statements are part of its begin.
+  const wrap = <T extends postgres.Sql | postgres.TransactionSql>(target: T, pool: boolean): T => {
     const unsafe = target.unsafe.bind(target);
-    // Something that wraps `unsafe` on the pool (a test counting round trips) wraps this one.
-    let replaced: unknown;
     const preparingUnsafe = (text: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => {
+      if (pool) notify({ method: "unsafe", text });
       const parameterised = Array.isArray(params) && params.length > 0;
       const prepare = parameterised && (prepared.has(text) || (prepared.size < PREPARED_TEXTS_MAX && !!prepared.add(text)));
       return unsafe(text, params, prepare ? { ...options, prepare: true } : options);
     };
     return new Proxy(target, {
       get(object, key, receiver) {
-        if (key === "unsafe") return replaced ?? preparingUnsafe;
+        if (key === "unsafe") return preparingUnsafe;
         // A transaction's queries (drizzle runs them on the connection begin() hands over) are prepared alike.
         if (key === "begin") {
           return (...args: unknown[]) => {
+            const options = args.slice(0, -1) as [string];
+            if (pool) notify({ method: "begin", text: args.length > 1 ? String(args[0]) : "" });
             const body = args.at(-1) as (tx: postgres.TransactionSql) => unknown;
-            return (object as postgres.Sql).begin(...(args.slice(0, -1) as [string]), (tx) => body(wrap(tx)) as never);
+            return (object as postgres.Sql).begin(...options, (tx) => body(wrap(tx, false)) as never);
           };
         }
         return Reflect.get(object, key, receiver) as unknown;
       },
-      set(object, key, value, receiver) {
-        if (key !== "unsafe") return Reflect.set(object, key, value, receiver);
-        replaced = value === preparingUnsafe ? undefined : value;
-        return true;
-      },
     });
   };
-  return wrap(client);
+  return wrap(client, true);
 }
 
 export function wrapPglite(client: PGlite): Database {

@@ -136,13 +136,20 @@ describe("revocation reaches open sockets", () => {
 
 /**
  * The driver calls the app makes while `run` runs: each a round trip to the database (a
- * transaction, several). Counted at the driver, PGlite's or postgres.js's, below our code.
+ * transaction, several). Counted at the driver, PGlite's or postgres.js's pool, below our code.
  */
 async function driverCallsDuring<T>(run: () => Promise<T>): Promise<{ result: T; calls: { method: string; text: string }[] }> {
-  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
-  const methods = database.kind === "pglite" ? ["query", "exec", "transaction"] : ["unsafe", "begin"];
   const calls: { method: string; text: string }[] = [];
-  const originals = methods.map((name) => [name, client[name]!] as const);
+  if (database.watchCalls) {
+    const unwatch = database.watchCalls((call) => calls.push(call));
+    try {
+      return { result: await run(), calls };
+    } finally {
+      unwatch();
+    }
+  }
+  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
+  const originals = ["query", "exec", "transaction"].map((name) => [name, client[name]!] as const);
   for (const [name, original] of originals) {
     client[name] = function (this: unknown, ...args: unknown[]) {
       calls.push({ method: name, text: typeof args[0] === "string" ? args[0] : "" });
