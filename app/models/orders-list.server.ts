@@ -42,12 +42,16 @@ type OrderRow = typeof schema.orders.$inferSelect;
 export type OrderJson = z.infer<typeof orderJson>;
 type OrderLineJson = OrderJson["lines"][number];
 
+/**
+ * A line of the orders list's `Order`, with its price in cents; app/domain/order.ts's `OrderLine` is
+ * an order's line as the checkout page, the success page and the e-mails show it.
+ */
+export type ListedOrderLine = Omit<OrderLineJson, "price"> & { priceCents: number };
 /** An order as the screens take it: the API's shape with money in integer cents (dollars are the API's edge). */
-export type OrderLine = Omit<OrderLineJson, "price"> & { priceCents: number };
 export type Order = Omit<OrderJson, "amount" | "refunded" | "lines"> & {
   amountCents: number;
   refundedCents: number;
-  lines: OrderLine[];
+  lines: ListedOrderLine[];
   /** A plan's payment: its sign-up, a renewal or a switch (the screens' label); null for services. */
   charge: PlanCharge | null;
 };
@@ -72,10 +76,10 @@ export function orderConditions({ status, search, from, to }: OrderFilter): SQL 
 }
 
 const customerColumns = { customerId: schema.users.id, customerName: schema.users.name, customerEmail: schema.users.email };
-type ListedOrder = OrderRow & { customerId: string | null; customerName: string | null; customerEmail: string | null; billingReason: string | null };
+type ListedOrderRow = OrderRow & { customerId: string | null; customerName: string | null; customerEmail: string | null; billingReason: string | null };
 
 /** What a plan's payment paid for; null for services. */
-const chargeOf = (order: ListedOrder): PlanCharge | null => (order.kind === "services" ? null : planChargeOf(order.kind, order.billingReason));
+const chargeOf = (order: ListedOrderRow): PlanCharge | null => (order.kind === "services" ? null : planChargeOf(order.kind, order.billingReason));
 
 export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter }: OrderListQuery = {}) {
   const where = orderConditions(filter);
@@ -92,8 +96,8 @@ export async function listOrders({ page = 1, limit = ORDERS_PAGE_SIZE, ...filter
       .offset((current - 1) * size),
     countOrders(filter, where),
   ]);
-  const [lines, clients] = await Promise.all([linesOf(rows as ListedOrder[]), clientsOf(rows as ListedOrder[])]);
-  return { orders: (rows as ListedOrder[]).map((row) => toOrder(row, lines.get(row.id) ?? [], clients)), total, page: current, limit: size };
+  const [lines, clients] = await Promise.all([linesOf(rows as ListedOrderRow[]), clientsOf(rows as ListedOrderRow[])]);
+  return { orders: (rows as ListedOrderRow[]).map((row) => toOrder(row, lines.get(row.id) ?? [], clients)), total, page: current, limit: size };
 }
 
 /** Every order linked to one account, newest first (the account's own data export). */
@@ -103,7 +107,7 @@ export async function listOrdersOfUser(userId: string): Promise<OrderJson[]> {
     .from(schema.orders)
     .leftJoin(schema.users, eq(schema.users.id, schema.orders.userId))
     .where(eq(schema.orders.userId, userId))
-    .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))) as ListedOrder[];
+    .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))) as ListedOrderRow[];
   const lines = await linesOf(rows);
   const clients = await clientsOf(rows);
   return rows.map((row) => toOrderJson(toOrder(row, lines.get(row.id) ?? [], clients)));
@@ -166,8 +170,8 @@ function ordersColumns() {
 }
 
 /** The lines of these orders in two indexed queries: services' purchases, and plans by key. */
-async function linesOf(orders: ListedOrder[]): Promise<Map<string, OrderLine[]>> {
-  const byOrder = new Map<string, OrderLine[]>();
+async function linesOf(orders: ListedOrderRow[]): Promise<Map<string, ListedOrderLine[]>> {
+  const byOrder = new Map<string, ListedOrderLine[]>();
   const serviceOrders = orders.filter((o) => o.kind === "services").map((o) => o.id);
   if (serviceOrders.length > 0) {
     const rows = await db
@@ -212,9 +216,9 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
 }
 
 /** The buyers' clients (decision 295): an order's account is its client's id, named in one query per list. */
-const clientsOf = (rows: ListedOrder[]) => clientRefs(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])));
+const clientsOf = (rows: ListedOrderRow[]) => clientRefs(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])));
 
-function toOrder(row: ListedOrder, lines: OrderLine[], clients: Map<string, { _id: string; name: string }>): Order {
+function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<string, { _id: string; name: string }>): Order {
   return {
     _id: row.id,
     id: row.id,
@@ -263,7 +267,7 @@ export async function listPaymentsOfSubscription(subscription: { id: string; ord
       asc(sql`${schema.orders.kind} <> 'subscription'`),
       asc(sql`coalesce(${schema.orders.paidAt}, ${schema.orders.createdAt})`),
       asc(schema.orders.id),
-    )) as ListedOrder[];
+    )) as ListedOrderRow[];
   const lines = await linesOf(rows);
   const clients = await clientsOf(rows);
   return rows.map((row) => toOrder(row, lines.get(row.id) ?? [], clients));
@@ -305,7 +309,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
   if (!row) return null;
   const staff = schema.users;
   const [lines, refunds, emails, work] = await Promise.all([
-    linesOf([row as ListedOrder]),
+    linesOf([row as ListedOrderRow]),
     db
       .select({ refund: schema.refunds, createdBy: staff.name })
       .from(schema.refunds)
@@ -328,7 +332,7 @@ export async function getOrderDetail(id: string): Promise<OrderDetail | null> {
       .where(eq(schema.purchases.orderId, id)),
   ]);
   return {
-    order: toOrder(row as ListedOrder, lines.get(row.id) ?? [], await clientsOf([row as ListedOrder])),
+    order: toOrder(row as ListedOrderRow, lines.get(row.id) ?? [], await clientsOf([row as ListedOrderRow])),
     stripeSessionId: row.stripeSessionId,
     stripePaymentIntentId: row.stripePaymentIntentId,
     stripeCustomerId: row.stripeCustomerId,
