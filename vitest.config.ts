@@ -43,8 +43,6 @@ const buildTests = [
   "tests/integration/forgery-server.test.ts",
   "tests/integration/observability.test.ts",
 ];
-/** Data tests that replace a method of the pool's driver while they run: a process of their own on PostgreSQL. */
-const ownProcessOnServices = ["tests/integration/chat-sockets.test.ts"];
 const onServices = {
   NODE_ENV: "test" as const,
   DATABASE_URL: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -133,7 +131,7 @@ export default defineConfig({
           include: dataTests,
           maxWorkers: 3,
           isolate: false,
-          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests, ...ownProcessOnServices],
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests],
           env: { ...onServices, VITEST_SHARED_WORKER: "1" },
         },
       },
@@ -166,7 +164,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: "services",
-          include: [...buildTests, ...ownProcessOnServices, "tests/services/**/*.test.ts"],
+          include: [...buildTests, "tests/services/**/*.test.ts"],
           fileParallelism: false,
           env: {
             NODE_ENV: "test",

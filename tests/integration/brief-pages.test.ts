@@ -75,7 +75,7 @@ describe("the question editor beside a service and a plan", () => {
     expect((await page(serviceEditor.loader, staff, path, { serviceId: service.id })).data.questions).toEqual([
       { key: "brand_name", label: "Your brand", kind: "text", required: false },
     ]);
-    const audit = await db.select().from(schema.auditEntries);
+    const audit = await db.select().from(schema.auditEntries).orderBy(schema.auditEntries.seq);
     expect(audit.filter((e) => e.targetId === service.id && e.action === "service.brief").map((e) => [e.actorName, e.detail])).toEqual([
       ["Editor Staff", "3 questions: Brand name; Tone; Logo"],
       ["Editor Staff", "1 question: Your brand"],
