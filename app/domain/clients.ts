@@ -1,3 +1,7 @@
+import type { z } from "zod";
+
+import type { clientRefJson, memberJson } from "./schemas/clients";
+
 /**
  * A client is a company of one or more members, each with their own sign-in and one of four roles.
  * The client's id is the id of the account it started from (every customer account that existed
@@ -49,18 +53,9 @@ export const CLIENT_ROLE_LABELS: Record<ClientRole, string> = {
 /** A client holds at most this many members (invitations included). */
 export const MAX_CLIENT_MEMBERS = 50;
 
-export interface MemberJson {
-  _id: string;
-  name: string;
-  email: string;
-  role: ClientRole;
-  joinedAt: string | null;
-}
-
-export interface ClientRef {
-  _id: string;
-  name: string;
-}
+/** A client's member and a client named by id, as the API sends them: their schemas' types (app/domain/schemas/clients.ts). */
+export type MemberJson = z.infer<typeof memberJson>;
+export type ClientRef = z.infer<typeof clientRefJson>;
 
 /** The client's name to show beside a person's, or null when it is theirs (a client of one named after its owner). */
 export function clientNameBeside(personName: string, client: ClientRef | null | undefined): string | null {

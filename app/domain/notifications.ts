@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import type { notificationJson } from "./schemas/api";
 import { TIME_ZONES } from "./time-zones";
 
 /*
@@ -46,15 +47,8 @@ export type EmailCategory = "security" | NotificationKind;
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 
-export interface NotificationJson {
-  _id: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  url: string;
-  readAt: string | null;
-  createdAt: string;
-}
+/** A notification as the API and the socket's `notification` event send it: its schema's type (app/domain/schemas/api.ts). */
+export type NotificationJson = z.infer<typeof notificationJson>;
 
 export const NOTIFICATION_MESSAGES = {
   badCursor: "`before` must be a cursor from an earlier page.",

@@ -1,4 +1,5 @@
 import { THREAD_STATUSES } from "~/domain/inbox";
+import { NOTIFICATION_KINDS } from "~/domain/notifications";
 import { PURCHASE_STATUSES, ROLES } from "~/domain/status";
 import { z } from "~/domain/zod";
 
@@ -78,6 +79,17 @@ export const chatAttachmentJson = z.object({
   fileName: z.string(),
   mimeType: z.string(),
   fileSize: z.number().int().meta({ description: "In bytes." }),
+});
+
+/** A notification: GET /api/notifications and the socket's `notification` event. */
+export const notificationJson = z.object({
+  _id: id,
+  kind: z.enum(NOTIFICATION_KINDS),
+  title: z.string(),
+  body: z.string(),
+  url: z.string(),
+  readAt: isoDate.nullable(),
+  createdAt: isoDate,
 });
 
 /** A support thread in the inbox; a visitor's `customer._id` is the thread's own id. */

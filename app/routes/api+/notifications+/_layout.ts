@@ -1,21 +1,11 @@
 import { z } from "zod";
 
-import { decodeCursor, NOTIFICATION_KINDS, NOTIFICATION_MESSAGES } from "~/domain/notifications";
-import { isoDate, statusData } from "~/domain/schemas/api";
+import { decodeCursor, NOTIFICATION_MESSAGES } from "~/domain/notifications";
+import { notificationJson, statusData } from "~/domain/schemas/api";
 import { listNotifications, unreadCount } from "~/models/notifications.server";
 import { apiRoute } from "~/web/api.server";
 
 /** GET /api/notifications[?unread=1&before=]: your notifications, newest first, 50 a page (docs/decisions/289). */
-
-const notificationJson = z.object({
-  _id: z.string(),
-  kind: z.enum(NOTIFICATION_KINDS),
-  title: z.string(),
-  body: z.string(),
-  url: z.string(),
-  readAt: isoDate.nullable(),
-  createdAt: isoDate,
-});
 
 const query = z.object({
   unread: z.enum(["1", "0", "true", "false"], { error: "`unread` must be 1 or 0." }).optional(),
