@@ -14,7 +14,11 @@ const routes: Record<string, { id: string; path?: string; index?: boolean; paren
   "routes/_index": { id: "routes/_index", index: true, parentId: "root" },
   "routes/dashboard+/_layout": { id: "routes/dashboard+/_layout", path: "dashboard", parentId: "root" },
   "routes/dashboard+/_index": { id: "routes/dashboard+/_index", index: true, parentId: "routes/dashboard+/_layout" },
-  "routes/dashboard+/orders.$orderId": { id: "routes/dashboard+/orders.$orderId", path: "orders/:orderId", parentId: "routes/dashboard+/_layout" },
+  "routes/dashboard+/_staff+/orders+/$orderId": {
+    id: "routes/dashboard+/_staff+/orders+/$orderId",
+    path: "orders/:orderId",
+    parentId: "routes/dashboard+/_layout",
+  },
   "routes/api+/services+/_layout": { id: "routes/api+/services+/_layout", path: "api/services", parentId: "root" },
   "routes/api+/orders.$id": { id: "routes/api+/orders.$id", path: "api/orders/:id", parentId: "root" },
   "routes/healthz": { id: "routes/healthz", path: "healthz", parentId: "root" },

@@ -128,7 +128,11 @@ test.describe("customer with purchases", () => {
     await page.goto("/dashboard/reports");
     await page.route(/\/dashboard\/services\.data/, async (route) => {
       const real = await route.fetch();
-      await route.fulfill({ status: 500, headers: real.headers(), body: await withLoaderError(await real.body(), "routes/dashboard+/services._index") });
+      await route.fulfill({
+        status: 500,
+        headers: real.headers(),
+        body: await withLoaderError(await real.body(), "routes/dashboard+/_customer+/services._index"),
+      });
     });
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Services" }).click();
     await expect(page.getByRole("heading", { name: "Error Loading Services" })).toBeVisible();

@@ -20,8 +20,8 @@ import {
   verifyTwoFactorCode,
 } from "~/models/two-factor.server";
 import * as auditApi from "~/routes/api+/audit";
-import * as auditPage from "~/routes/dashboard+/audit._index";
-import * as auditCsv from "~/routes/dashboard+/audit.export[.]csv";
+import * as auditPage from "~/routes/dashboard+/_staff+/audit+/_index";
+import * as auditCsv from "~/routes/dashboard+/_staff+/audit+/export[.]csv";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 

@@ -4,12 +4,12 @@ import { describe, expect, test } from "vitest";
 import { setBriefQuestions } from "~/models/briefs.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
-import * as planEditor from "~/routes/dashboard+/catalogue_.plans.$planId";
-import * as serviceEditor from "~/routes/dashboard+/catalogue_.services.$serviceId";
-import * as orderPage from "~/routes/dashboard+/orders.$orderId";
+import * as overview from "~/routes/dashboard+/_customer+/services._index";
+import * as planEditor from "~/routes/dashboard+/_staff+/catalogue_.plans.$planId";
+import * as serviceEditor from "~/routes/dashboard+/_staff+/catalogue_.services.$serviceId";
+import * as orderPage from "~/routes/dashboard+/_staff+/orders+/$orderId";
 import * as planBriefPage from "~/routes/dashboard+/plans_.$subscriptionId.brief";
 import * as purchaseBriefPage from "~/routes/dashboard+/services_.$purchaseId.brief";
-import * as overview from "~/routes/dashboard+/services._index";
 import * as success from "~/routes/purchase.success";
 import { db, schema } from "~/utils/db.server";
 

@@ -3,8 +3,8 @@ import { describe, expect, test } from "vitest";
 
 import { deletedEmail } from "~/domain/own-data";
 import { createPost, updatePost } from "~/models/posts.server";
+import * as postPage from "~/routes/dashboard+/_staff+/calendar_.posts.$postId";
 import * as calendar from "~/routes/dashboard+/calendar";
-import * as postPage from "~/routes/dashboard+/calendar_.posts.$postId";
 import { db, schema } from "~/utils/db.server";
 
 import { callRoute } from "../support/call-route";

@@ -6,10 +6,10 @@ import * as plansApi from "~/routes/api+/plans";
 import * as servicesApi from "~/routes/api+/services+/_layout";
 import * as serviceById from "~/routes/api+/services+/$id";
 import * as purchaseApi from "~/routes/api+/services+/purchase";
-import * as editor from "~/routes/dashboard+/catalogue";
-import * as planPage from "~/routes/dashboard+/catalogue_.plans.$planId";
-import * as servicePage from "~/routes/dashboard+/catalogue_.services.$serviceId";
-import * as newService from "~/routes/dashboard+/catalogue_.services.new";
+import * as editor from "~/routes/dashboard+/_staff+/catalogue";
+import * as planPage from "~/routes/dashboard+/_staff+/catalogue_.plans.$planId";
+import * as servicePage from "~/routes/dashboard+/_staff+/catalogue_.services.$serviceId";
+import * as newService from "~/routes/dashboard+/_staff+/catalogue_.services.new";
 import { db, schema } from "~/utils/db.server";
 
 import { call, createAccount, readJson, type Account } from "../support/dashboard-helpers";

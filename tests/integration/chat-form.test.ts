@@ -6,8 +6,8 @@ import { ATTACHMENT_MESSAGES } from "~/domain/inbox";
 import { MAX_REPORT_BYTES } from "~/domain/report";
 import { storeMessage } from "~/models/chat-send.server";
 import { createSavedReply } from "~/models/saved-replies.server";
-import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
-import * as messages from "~/routes/dashboard+/messages";
+import * as messages from "~/routes/dashboard+/_customer+/messages";
+import * as inboxThread from "~/routes/dashboard+/_staff+/inbox+/$customerId";
 import { db, schema } from "~/utils/db.server";
 
 import { callRoute } from "../support/call-route";

@@ -6,12 +6,12 @@ import { getSessionUser } from "~/models/sessions.server";
 import * as threadsApi from "~/routes/api+/chat+/threads";
 import * as ordersApi from "~/routes/api+/orders";
 import * as usersApi from "~/routes/api+/users+/_layout";
-import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
-import * as ordersPage from "~/routes/dashboard+/orders._index";
-import * as orderPage from "~/routes/dashboard+/orders.$orderId";
-import * as searchPage from "~/routes/dashboard+/search";
-import * as usersPage from "~/routes/dashboard+/users._index";
-import * as customerPage from "~/routes/dashboard+/users.$userId";
+import * as inboxThread from "~/routes/dashboard+/_staff+/inbox+/$customerId";
+import * as ordersPage from "~/routes/dashboard+/_staff+/orders+/_index";
+import * as orderPage from "~/routes/dashboard+/_staff+/orders+/$orderId";
+import * as searchPage from "~/routes/dashboard+/_staff+/search";
+import * as usersPage from "~/routes/dashboard+/_staff+/users+/_index";
+import * as customerPage from "~/routes/dashboard+/_staff+/users+/$userId";
 
 import { call, readJson } from "../support/dashboard-helpers";
 import { catalogue, createAccount, createPurchase, postInThread, uniqueEmail, type Account } from "../support/factories";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 
 import { createSession, findSession } from "~/models/sessions.server";
-import * as companyPage from "~/routes/dashboard+/company";
+import * as companyPage from "~/routes/dashboard+/_customer+/company";
 import { getToast } from "~/web/toast.server";
 
 import { call, readJson } from "../support/dashboard-helpers";

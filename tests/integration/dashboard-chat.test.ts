@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { action as readAction } from "~/routes/api+/chat+/read";
+import * as serviceDetail from "~/routes/dashboard+/_customer+/services.$purchaseId";
 import * as dashboard from "~/routes/dashboard+/_layout";
-import * as serviceDetail from "~/routes/dashboard+/services.$purchaseId";
-import * as usersTab from "~/routes/dashboard+/users._index";
-import * as userDetail from "~/routes/dashboard+/users.$userId";
+import * as usersTab from "~/routes/dashboard+/_staff+/users+/_index";
+import * as userDetail from "~/routes/dashboard+/_staff+/users+/$userId";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";
 import { postInThread } from "../support/factories";

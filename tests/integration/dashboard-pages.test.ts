@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
+import * as servicesTab from "~/routes/dashboard+/_customer+/services._index";
+import * as serviceReports from "~/routes/dashboard+/_customer+/services.$purchaseId._index";
 import * as staffOverview from "~/routes/dashboard+/_index";
-import * as servicesTab from "~/routes/dashboard+/services._index";
-import * as serviceReports from "~/routes/dashboard+/services.$purchaseId._index";
-import * as usersTab from "~/routes/dashboard+/users._index";
-import * as userReports from "~/routes/dashboard+/users.$userId._index";
+import * as usersTab from "~/routes/dashboard+/_staff+/users+/_index";
+import * as userReports from "~/routes/dashboard+/_staff+/users+/$userId._index";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 

@@ -3,9 +3,9 @@ import { describe, expect, test } from "vitest";
 import * as orders from "~/routes/api+/orders";
 import * as posts from "~/routes/api+/posts+/_layout";
 import * as purchase from "~/routes/api+/services+/purchases.$id";
+import * as ordersCsv from "~/routes/dashboard+/_staff+/orders+/export[.]csv";
+import * as work from "~/routes/dashboard+/_staff+/work";
 import * as calendarPage from "~/routes/dashboard+/calendar";
-import * as ordersCsv from "~/routes/dashboard+/orders.export[.]csv";
-import * as work from "~/routes/dashboard+/work";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
 

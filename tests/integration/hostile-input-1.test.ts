@@ -18,9 +18,9 @@ describe("the watch on query reads", () => {
   });
 
   test("sees what real loaders read: the customer list its search and page, the orders list all it is given", async () => {
-    const users = rows.find((r) => r.method === "GET" && r.route === "dashboard+/users._index.tsx")!;
+    const users = rows.find((r) => r.method === "GET" && r.route === "dashboard+/_staff+/users+/_index.tsx")!;
     expect((await invoke(users, "/dashboard/users?search=a", undefined, "team")).read).toEqual(new Set(["search", "page"]));
-    const orders = rows.find((r) => r.method === "GET" && r.route === "dashboard+/orders._index.tsx")!;
+    const orders = rows.find((r) => r.method === "GET" && r.route === "dashboard+/_staff+/orders+/_index.tsx")!;
     expect((await invoke(orders, "/dashboard/orders", undefined, "team")).read).toBe("all");
   });
 });

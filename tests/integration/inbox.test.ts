@@ -16,7 +16,7 @@ import * as attachmentLink from "~/routes/api+/chat+/attachments.$id";
 import * as conversation from "~/routes/api+/chat+/conversation.$userId";
 import * as threads from "~/routes/api+/chat+/threads";
 import * as thread from "~/routes/api+/chat+/threads.$customerId";
-import * as threadPage from "~/routes/dashboard+/inbox.$customerId";
+import * as threadPage from "~/routes/dashboard+/_staff+/inbox+/$customerId";
 import * as file from "~/routes/files.chat.$attachmentId";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";

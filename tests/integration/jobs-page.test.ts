@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 
-import * as resendRoute from "~/routes/dashboard+/emails.$emailId.resend";
-import * as jobsPage from "~/routes/dashboard+/jobs";
-import * as retryRoute from "~/routes/dashboard+/jobs.$jobId.retry";
+import * as resendRoute from "~/routes/dashboard+/_staff+/emails.$emailId.resend";
+import * as jobsPage from "~/routes/dashboard+/_staff+/jobs+/_layout";
+import * as retryRoute from "~/routes/dashboard+/_staff+/jobs+/$jobId.retry";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { defineJob, JobEngine } from "~/utils/jobs.server";

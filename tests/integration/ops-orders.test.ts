@@ -6,7 +6,7 @@ import * as ordersRoute from "~/routes/api+/orders";
 import * as refundRoute from "~/routes/api+/orders.$id.refund";
 import * as revenueRoute from "~/routes/api+/stats.revenue";
 import * as countRoute from "~/routes/api+/users+/count";
-import * as exportRoute from "~/routes/dashboard+/orders.export[.]csv";
+import * as exportRoute from "~/routes/dashboard+/_staff+/orders+/export[.]csv";
 import { db, schema } from "~/utils/db.server";
 
 import { call, readJson } from "../support/dashboard-helpers";

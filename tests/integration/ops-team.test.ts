@@ -13,7 +13,7 @@ import * as inviteRoute from "~/routes/api+/team.invite";
 import * as disableRoute from "~/routes/api+/users+/$id.disable";
 import * as enableRoute from "~/routes/api+/users+/$id.enable";
 import * as countRoute from "~/routes/api+/users+/count";
-import * as teamPage from "~/routes/dashboard+/team";
+import * as teamPage from "~/routes/dashboard+/_staff+/team";
 
 import { call, readJson } from "../support/dashboard-helpers";
 import { createAccount, type Account } from "../support/factories";

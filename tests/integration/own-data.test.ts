@@ -6,7 +6,7 @@ import { createSession, getSessionUser } from "~/models/sessions.server";
 import { verifyLogin } from "~/models/users.server";
 import * as accountApi from "~/routes/api+/account+/_layout";
 import * as exportApi from "~/routes/api+/account+/export";
-import * as deletePage from "~/routes/dashboard+/account_.delete";
+import * as deletePage from "~/routes/dashboard+/_customer+/account_.delete";
 import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 import { storage } from "~/utils/storage.server";

@@ -5,7 +5,7 @@ import { createPlanOrder, fulfilCheckoutSession, testCheckoutSession } from "~/m
 import { previewPlanSwitch } from "~/models/plan-switch.server";
 import { getTeamCounts } from "~/models/stats.server";
 import * as testBilling from "~/routes/billing.[test]._index";
-import * as teamPage from "~/routes/dashboard+/team";
+import * as teamPage from "~/routes/dashboard+/_staff+/team";
 import { db, schema } from "~/utils/db.server";
 
 import { settle } from "../support/call-route";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { findPlan } from "~/models/catalogue.server";
 import { inviteMember } from "~/models/clients.server";
 import { getSessionUser } from "~/models/sessions.server";
-import * as receiptsPage from "~/routes/dashboard+/receipts";
+import * as receiptsPage from "~/routes/dashboard+/_customer+/receipts";
 import { db, schema } from "~/utils/db.server";
 
 import { call, readJson } from "../support/dashboard-helpers";

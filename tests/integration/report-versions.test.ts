@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { purgeDeletedReports } from "~/models/report-versions.server";
 import * as deleteApi from "~/routes/api+/reports+/$id";
 import * as myReports from "~/routes/api+/reports+/my-reports";
-import * as page from "~/routes/dashboard+/users.$userId.reports.$reportId";
+import * as page from "~/routes/dashboard+/_staff+/users+/$userId.reports.$reportId";
 import * as file from "~/routes/files.reports.$reportId";
 import * as versionFile from "~/routes/files.reports.$reportId.versions.$versionId";
 import { db, schema } from "~/utils/db.server";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import type { SearchAnswer } from "~/domain/search";
 import { createService } from "~/models/catalogue.server";
-import * as searchPage from "~/routes/dashboard+/search";
+import * as searchPage from "~/routes/dashboard+/_staff+/search";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";

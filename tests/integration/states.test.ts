@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { issuePasswordToken, passwordLink } from "~/models/password-tokens.server";
 import * as resetPassword from "~/routes/_auth+/reset-password";
-import * as customerReports from "~/routes/dashboard+/reports";
-import * as userReports from "~/routes/dashboard+/users.$userId._index";
+import * as customerReports from "~/routes/dashboard+/_customer+/reports";
+import * as userReports from "~/routes/dashboard+/_staff+/users+/$userId._index";
 import { env } from "~/utils/env.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";

@@ -5,11 +5,11 @@ import { createPlanOrder, createServicesOrder, fulfilCheckoutSession, testChecko
 import { refundOrder } from "~/models/refunds.server";
 import { getTeamCounts } from "~/models/stats.server";
 import * as testBilling from "~/routes/billing.[test]._index";
-import * as ordersList from "~/routes/dashboard+/orders._index";
-import * as orderPage from "~/routes/dashboard+/orders.$orderId";
-import * as ordersCsv from "~/routes/dashboard+/orders.export[.]csv";
-import * as subscriptionsList from "~/routes/dashboard+/subscriptions._index";
-import * as subscriptionPage from "~/routes/dashboard+/subscriptions.$subscriptionId";
+import * as ordersList from "~/routes/dashboard+/_staff+/orders+/_index";
+import * as orderPage from "~/routes/dashboard+/_staff+/orders+/$orderId";
+import * as ordersCsv from "~/routes/dashboard+/_staff+/orders+/export[.]csv";
+import * as subscriptionsList from "~/routes/dashboard+/_staff+/subscriptions+/_index";
+import * as subscriptionPage from "~/routes/dashboard+/_staff+/subscriptions+/$subscriptionId";
 import { db, schema } from "~/utils/db.server";
 
 import { settle } from "../support/call-route";

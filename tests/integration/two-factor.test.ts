@@ -10,7 +10,7 @@ import { action as secondStepAction } from "~/routes/api+/auth+/2fa";
 import { action as loginApiAction } from "~/routes/api+/auth+/login";
 import { loader as usersLoader } from "~/routes/api+/users+/_layout";
 import { loader as dashboardLoader } from "~/routes/dashboard+/_layout";
-import { loader as ordersPageLoader } from "~/routes/dashboard+/orders._index";
+import { loader as ordersPageLoader } from "~/routes/dashboard+/_staff+/orders+/_index";
 import { action as securityAction, loader as securityLoader } from "~/routes/dashboard+/security";
 import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";

@@ -6,12 +6,12 @@ import { recordContactMessage } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
 import { createSavedReply } from "~/models/saved-replies.server";
 import * as conversation from "~/routes/api+/chat+/conversation.$userId";
-import * as formerAddress from "~/routes/dashboard+/customers.$customerId";
-import * as inboxThread from "~/routes/dashboard+/inbox.$customerId";
-import * as savedRepliesPage from "~/routes/dashboard+/saved-replies";
-import * as customerPage from "~/routes/dashboard+/users.$userId";
-import * as reportsTab from "~/routes/dashboard+/users.$userId._index";
-import * as messageTab from "~/routes/dashboard+/users.$userId.message";
+import * as formerAddress from "~/routes/dashboard+/_staff+/customers.$customerId";
+import * as inboxThread from "~/routes/dashboard+/_staff+/inbox+/$customerId";
+import * as savedRepliesPage from "~/routes/dashboard+/_staff+/saved-replies";
+import * as customerPage from "~/routes/dashboard+/_staff+/users+/$userId";
+import * as reportsTab from "~/routes/dashboard+/_staff+/users+/$userId._index";
+import * as messageTab from "~/routes/dashboard+/_staff+/users+/$userId.message";
 import { db, schema } from "~/utils/db.server";
 
 import { call, catalogue, createAccount, createPurchase, readJson, type Account } from "../support/dashboard-helpers";

@@ -2,10 +2,10 @@ import { describe, expect, test } from "vitest";
 
 import { updatePurchase } from "~/models/purchases.server";
 import { action as loginAction } from "~/routes/_auth+/login";
+import * as customerOverview from "~/routes/dashboard+/_customer+/services._index";
 import * as overview from "~/routes/dashboard+/_index";
 import * as dashboard from "~/routes/dashboard+/_layout";
-import * as customerOverview from "~/routes/dashboard+/services._index";
-import * as work from "~/routes/dashboard+/work";
+import * as work from "~/routes/dashboard+/_staff+/work";
 
 import { call, catalogue, createAccount, createPurchase, readJson } from "../support/dashboard-helpers";
 import { formRequest } from "../support/requests";

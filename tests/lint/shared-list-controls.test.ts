@@ -17,12 +17,12 @@ describe("one pager and one search form", () => {
   });
 
   it.each([
-    ["dashboard+/orders._index.tsx", ["Pager"]],
-    ["dashboard+/subscriptions._index.tsx", ["Pager"]],
-    ["dashboard+/users._index.tsx", ["Pager", "SearchForm"]],
-    ["dashboard+/leads.tsx", ["Pager", "SearchForm"]],
-    ["dashboard+/inbox.tsx", ["Pager", "SearchForm"]],
-    ["dashboard+/search.tsx", ["SearchForm"]],
+    ["dashboard+/_staff+/orders+/_index.tsx", ["Pager"]],
+    ["dashboard+/_staff+/subscriptions+/_index.tsx", ["Pager"]],
+    ["dashboard+/_staff+/users+/_index.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/_staff+/leads.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/_staff+/inbox+/_layout.tsx", ["Pager", "SearchForm"]],
+    ["dashboard+/_staff+/search.tsx", ["SearchForm"]],
   ])("%s uses %j", (file, components) => {
     for (const component of components) expect(source(file)).toMatch(new RegExp(`<${component}\\b`));
   });

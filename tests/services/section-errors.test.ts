@@ -148,7 +148,7 @@ describe("Retry reloads only that section", () => {
     await page.getByRole("button", { name: "Retry" }).click();
     await expect.poll(() => page.getByRole("heading", { name: "No Reports Available" }).isVisible()).toBe(true);
     expect(requests).toHaveLength(1);
-    expect(decodeURIComponent(requests[0]!)).toContain("/dashboard/reports.data?_routes=routes/dashboard+/reports");
+    expect(decodeURIComponent(requests[0]!)).toContain("/dashboard/reports.data?_routes=routes/dashboard+/_customer+/reports");
     await page.context().close();
   });
 

@@ -96,13 +96,13 @@ export const rows: AuthorizationRow[] = [
     expect: everyone(404),
   },
   {
-    route: "dashboard+/users.$userId.approval.tsx",
+    route: "dashboard+/_staff+/users+/$userId.approval.tsx",
     method: "GET",
     path: (f) => `/dashboard/users/${f.customerA.id}/approval`,
     expect: byRole({ anonymous: login, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard+/users.$userId.approval.tsx",
+    route: "dashboard+/_staff+/users+/$userId.approval.tsx",
     method: "POST",
     path: (f) => `/dashboard/users/${f.customerA.id}/approval`,
     body: { form: { ...approval, reviewHours: "48" } },

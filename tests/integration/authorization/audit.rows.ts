@@ -11,6 +11,6 @@ export const rows: AuthorizationRow[] = [
   { route: "api+/audit.ts", method: "GET", path: "/api/audit?action=order.refund&page=1&limit=20", expect: staffApi },
   { route: "api+/audit.ts", method: "GET", path: (f) => `/api/audit?actorId=${f.team.id}`, note: "one staff member", expect: staffApi },
   { route: "api+/audit.ts", method: "POST", path: "/api/audit", body: { json: {} }, expect: everyone(405) },
-  { route: "dashboard+/audit._index.tsx", method: "GET", path: "/dashboard/audit?action=report.upload", expect: staffPage },
-  { route: "dashboard+/audit.export[.]csv.ts", method: "GET", path: "/dashboard/audit/export.csv?action=order.refund", expect: staffPage },
+  { route: "dashboard+/_staff+/audit+/_index.tsx", method: "GET", path: "/dashboard/audit?action=report.upload", expect: staffPage },
+  { route: "dashboard+/_staff+/audit+/export[.]csv.ts", method: "GET", path: "/dashboard/audit/export.csv?action=order.refund", expect: staffPage },
 ];

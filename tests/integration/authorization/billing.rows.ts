@@ -89,7 +89,7 @@ export const rows: AuthorizationRow[] = [
 
   // Pages
   {
-    route: "dashboard+/billing.ts",
+    route: "dashboard+/_customer+/billing.ts",
     method: "GET",
     path: "/dashboard/billing",
     needs: "billing",
@@ -97,7 +97,7 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/billing/test" }, team: { status: 302, location: "/dashboard" } }),
   },
   {
-    route: "dashboard+/billing.ts",
+    route: "dashboard+/_customer+/billing.ts",
     method: "POST",
     path: "/dashboard/billing",
     needs: "billing",
@@ -123,16 +123,16 @@ export const rows: AuthorizationRow[] = [
     expect: { anonymous: login, customerA: { status: 302, location: "/billing/test" }, customerB: 404, team: 404 },
   },
   {
-    route: "dashboard+/plans.$subscriptionId.tsx",
+    route: "dashboard+/_customer+/plans.$subscriptionId.tsx",
     method: "GET",
     path: (f) => `/dashboard/plans/${subA(f)}`,
     note: "A's plan; staff are sent to A's page",
     needs: "any",
     expect: { ...pageOfA, team: { status: 302, location: "/dashboard/users/" } },
   },
-  { route: "dashboard+/plans.$subscriptionId._index.tsx", method: "GET", path: (f) => `/dashboard/plans/${subA(f)}`, needs: "any", expect: pageOfA },
+  { route: "dashboard+/_customer+/plans.$subscriptionId._index.tsx", method: "GET", path: (f) => `/dashboard/plans/${subA(f)}`, needs: "any", expect: pageOfA },
   {
-    route: "dashboard+/plans.$subscriptionId.message.tsx",
+    route: "dashboard+/_customer+/plans.$subscriptionId.message.tsx",
     method: "GET",
     path: (f) => `/dashboard/plans/${subA(f)}/message`,
     needs: "chat",
@@ -140,7 +140,7 @@ export const rows: AuthorizationRow[] = [
     expect: pageOfA,
   },
   {
-    route: "dashboard+/plans.$subscriptionId.message.tsx",
+    route: "dashboard+/_customer+/plans.$subscriptionId.message.tsx",
     method: "POST",
     path: (f) => `/dashboard/plans/${subA(f)}/message`,
     note: "the tab's message form (multipart)",
@@ -155,13 +155,13 @@ export const rows: AuthorizationRow[] = [
     },
   },
   {
-    route: "dashboard+/users.$userId.plans.$subscriptionId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.plans.$subscriptionId.tsx",
     method: "GET",
     path: (f) => `/dashboard/users/${f.customerA.id}/plans/${subA(f)}`,
     expect: staffPage,
   },
   {
-    route: "dashboard+/users.$userId.plans.$subscriptionId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.plans.$subscriptionId.tsx",
     method: "POST",
     path: (f) => `/dashboard/users/${f.customerA.id}/plans/${subA(f)}?upload=1`,
     note: "upload without JavaScript",
@@ -178,7 +178,7 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: login, customer: { status: 302, location: "/dashboard/account" }, team: { status: 302, location: "/dashboard/account" } }),
   },
   {
-    route: "dashboard+/receipts.tsx",
+    route: "dashboard+/_customer+/receipts.tsx",
     method: "GET",
     path: "/dashboard/receipts",
     needs: "billing",

@@ -128,7 +128,7 @@ const pageRead: Record<Actor, Expected> = { anonymous: loginPage, customerA: 200
 const pageForm = { form: { "answers.brand": "Authz Co" } };
 rows.push(
   {
-    route: "dashboard+/catalogue_.services.$serviceId.tsx",
+    route: "dashboard+/_staff+/catalogue_.services.$serviceId.tsx",
     method: "POST",
     path: (f) => `/dashboard/catalogue/services/${f.ids.briefService}`,
     note: "brief questions",

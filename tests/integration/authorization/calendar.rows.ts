@@ -223,7 +223,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: { status: 302, location: "/dashboard/calendar" }, team: 403 }),
   },
   {
-    route: "dashboard+/calendar_.posts.$postId.tsx",
+    route: "dashboard+/_staff+/calendar_.posts.$postId.tsx",
     method: "GET",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarPost}`,
     note: "the owner is sent to it in their own calendar",
@@ -232,21 +232,21 @@ rows.push(
     expect: { anonymous: loginPage, customerA: { status: 302, location: "/dashboard/calendar?month=" }, customerB: 404, team: 200 },
   },
   {
-    route: "dashboard+/calendar_.posts.$postId.tsx",
+    route: "dashboard+/_staff+/calendar_.posts.$postId.tsx",
     method: "GET",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarDraft}`,
     note: "a draft, which its customer does not see yet",
     expect: { anonymous: loginPage, customerA: 404, customerB: 404, team: 200 },
   },
   {
-    route: "dashboard+/calendar_.posts.$postId.tsx",
+    route: "dashboard+/_staff+/calendar_.posts.$postId.tsx",
     method: "GET",
     path: `/dashboard/calendar/posts/${crypto.randomUUID()}`,
     note: "unknown post",
     expect: byRole({ anonymous: loginPage, customer: 404, team: 404 }),
   },
   {
-    route: "dashboard+/calendar_.posts.$postId.tsx",
+    route: "dashboard+/_staff+/calendar_.posts.$postId.tsx",
     method: "POST",
     path: async (f) => `/dashboard/calendar/posts/${await freshInReview(f)}`,
     note: "edit and reschedule",
@@ -254,7 +254,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/calendar/posts/" } }),
   },
   {
-    route: "dashboard+/calendar_.posts.$postId.tsx",
+    route: "dashboard+/_staff+/calendar_.posts.$postId.tsx",
     method: "POST",
     path: (f) => `/dashboard/calendar/posts/${f.ids.calendarDraft}?media`,
     note: "media without JavaScript",

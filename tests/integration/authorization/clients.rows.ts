@@ -148,14 +148,14 @@ rows.push(
     expect: byRole({ anonymous: 401, customer: 403, team: 201 }),
   },
   {
-    route: "dashboard+/inbox.$customerId.tsx",
+    route: "dashboard+/_staff+/inbox+/$customerId.tsx",
     method: "GET",
     path: (f) => `/dashboard/inbox/${f.memberA.id}`,
     note: "A's thread by a colleague's id",
     expect: staffPage,
   },
   {
-    route: "dashboard+/users.$userId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.tsx",
     method: "GET",
     path: (f) => `/dashboard/users/${f.approverA.id}`,
     note: "a colleague of A: staff are sent to the client's page",

@@ -9,7 +9,7 @@ import type { AuthorizationRow } from "./types";
 
 const login = { status: 302, location: "/login" };
 const ownPage = { status: 302, location: "/dashboard/company" };
-const route = "dashboard+/company.tsx";
+const route = "dashboard+/_customer+/company.tsx";
 const path = "/dashboard/company";
 
 export const rows: AuthorizationRow[] = [

@@ -31,7 +31,7 @@ export const rows: AuthorizationRow[] = [
   { route: "grade.$id.tsx", method: "GET", path: (f) => `/grade/${gradeId(f)}`, expect: everyone(200) },
   { route: "grade.$id_.og[.]png.ts", method: "GET", path: (f) => `/grade/${gradeId(f)}/og.png`, expect: everyone(200) },
   {
-    route: "dashboard+/leads.tsx",
+    route: "dashboard+/_staff+/leads.tsx",
     method: "GET",
     path: "/dashboard/leads",
     expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }),

@@ -24,13 +24,13 @@ export const rows: AuthorizationRow[] = [
     expect: byRole({ anonymous: 401, customer: 400, team: 403 }),
   },
   {
-    route: "dashboard+/account_.delete.tsx",
+    route: "dashboard+/_customer+/account_.delete.tsx",
     method: "GET",
     path: "/dashboard/account/delete",
     expect: byRole({ anonymous: login, customer: 200, team: { status: 302, location: "/dashboard/account" } }),
   },
   {
-    route: "dashboard+/account_.delete.tsx",
+    route: "dashboard+/_customer+/account_.delete.tsx",
     method: "POST",
     path: "/dashboard/account/delete",
     note: "wrong password",

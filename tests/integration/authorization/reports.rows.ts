@@ -75,9 +75,9 @@ export const rows: AuthorizationRow[] = [
     path: (f) => `/files/reports/${f.ids.versionsReport}/versions/${f.ids.versionsVersion}`,
     expect: byRole({ anonymous: 404, customer: 404, team: 200 }),
   },
-  { route: "dashboard+/users.$userId.reports.$reportId.tsx", method: "GET", path: reportPage, expect: staffPage },
+  { route: "dashboard+/_staff+/users+/$userId.reports.$reportId.tsx", method: "GET", path: reportPage, expect: staffPage },
   {
-    route: "dashboard+/users.$userId.reports.$reportId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.reports.$reportId.tsx",
     method: "POST",
     path: reportPage,
     note: "delete, first step (asks to confirm)",

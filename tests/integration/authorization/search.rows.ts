@@ -6,16 +6,16 @@ import type { AuthorizationRow } from "./types";
 const login = { status: 302, location: "/login" };
 
 export const rows: AuthorizationRow[] = [
-  { route: "dashboard+/search.tsx", method: "GET", path: "/dashboard/search", expect: byRole({ anonymous: login, customer: 403, team: 200 }) },
+  { route: "dashboard+/_staff+/search.tsx", method: "GET", path: "/dashboard/search", expect: byRole({ anonymous: login, customer: 403, team: 200 }) },
   {
-    route: "dashboard+/search.tsx",
+    route: "dashboard+/_staff+/search.tsx",
     method: "GET",
     path: "/dashboard/search?q=customer%20b",
     note: "a search",
     expect: byRole({ anonymous: login, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard+/search.tsx",
+    route: "dashboard+/_staff+/search.tsx",
     method: "GET",
     path: `/dashboard/search?q=${"x".repeat(201)}`,
     note: "overlong",

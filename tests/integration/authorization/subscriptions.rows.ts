@@ -46,17 +46,27 @@ const login = { status: 302, location: "/login" };
 const staffPage = byRole({ anonymous: login, customer: 403, team: 200 });
 
 export const rows: AuthorizationRow[] = [
-  { route: "dashboard+/subscriptions._index.tsx", method: "GET", path: "/dashboard/subscriptions?status=active&search=authz&page=1", expect: staffPage },
-  { route: "dashboard+/subscriptions.$subscriptionId.tsx", method: "GET", path: (f) => `/dashboard/subscriptions/${f.ids.staffPlanA}`, expect: staffPage },
   {
-    route: "dashboard+/subscriptions.$subscriptionId.tsx",
+    route: "dashboard+/_staff+/subscriptions+/_index.tsx",
+    method: "GET",
+    path: "/dashboard/subscriptions?status=active&search=authz&page=1",
+    expect: staffPage,
+  },
+  {
+    route: "dashboard+/_staff+/subscriptions+/$subscriptionId.tsx",
+    method: "GET",
+    path: (f) => `/dashboard/subscriptions/${f.ids.staffPlanA}`,
+    expect: staffPage,
+  },
+  {
+    route: "dashboard+/_staff+/subscriptions+/$subscriptionId.tsx",
     method: "GET",
     path: "/dashboard/subscriptions/not-an-id",
     note: "malformed id",
     expect: byRole({ anonymous: login, customer: 403, team: 404 }),
   },
   {
-    route: "dashboard+/subscriptions.$subscriptionId.tsx",
+    route: "dashboard+/_staff+/subscriptions+/$subscriptionId.tsx",
     method: "POST",
     path: (f) => `/dashboard/subscriptions/${f.ids.staffPlanA}`,
     note: "the confirmation step",
@@ -64,7 +74,7 @@ export const rows: AuthorizationRow[] = [
     expect: staffPage,
   },
   {
-    route: "dashboard+/subscriptions.$subscriptionId.tsx",
+    route: "dashboard+/_staff+/subscriptions+/$subscriptionId.tsx",
     method: "POST",
     path: async (f) => `/dashboard/subscriptions/${await activePlan(f.customerA.id)}`,
     note: "confirmed: cancel at period end",

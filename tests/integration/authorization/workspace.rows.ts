@@ -64,13 +64,13 @@ export const rows: AuthorizationRow[] = [
 
 rows.push(
   {
-    route: "dashboard+/work.tsx",
+    route: "dashboard+/_staff+/work.tsx",
     method: "GET",
     path: "/dashboard/work?due=overdue",
     expect: byRole({ anonymous: { status: 302, location: "/login" }, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard+/work.tsx",
+    route: "dashboard+/_staff+/work.tsx",
     method: "POST",
     path: "/dashboard/work",
     note: "someone else's purchase",
@@ -83,7 +83,7 @@ rows.push(
 const loginPage = { status: 302, location: "/login" };
 rows.push(
   {
-    route: "dashboard+/inbox.$customerId.tsx",
+    route: "dashboard+/_staff+/inbox+/$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/inbox/${f.customerA.id}`,
     note: "an internal note",
@@ -91,7 +91,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/inbox/" } }),
   },
   {
-    route: "dashboard+/inbox.$customerId.tsx",
+    route: "dashboard+/_staff+/inbox+/$customerId.tsx",
     method: "POST",
     path: (f) => `/dashboard/inbox/${f.customerA.id}`,
     note: "an empty note",
@@ -99,14 +99,14 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: 400 }),
   },
   {
-    route: "dashboard+/customers.$customerId.tsx",
+    route: "dashboard+/_staff+/customers.$customerId.tsx",
     method: "GET",
     path: (f) => `/dashboard/customers/${f.customerA.id}`,
     note: "the former address of the customer page",
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 301, location: "/dashboard/users/" } }),
   },
   {
-    route: "dashboard+/users.$userId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.tsx",
     method: "POST",
     path: (f) => `/dashboard/users/${f.customerA.id}`,
     note: "an internal note",
@@ -114,7 +114,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/users/" } }),
   },
   {
-    route: "dashboard+/users.$userId.tsx",
+    route: "dashboard+/_staff+/users+/$userId.tsx",
     method: "POST",
     path: (f) => `/dashboard/users/${f.team.id}`,
     note: "a note on a staff id",
@@ -126,13 +126,13 @@ rows.push(
 // The saved replies page (decision 185): staff only, forms.
 rows.push(
   {
-    route: "dashboard+/saved-replies.tsx",
+    route: "dashboard+/_staff+/saved-replies.tsx",
     method: "GET",
     path: "/dashboard/saved-replies",
     expect: byRole({ anonymous: loginPage, customer: 403, team: 200 }),
   },
   {
-    route: "dashboard+/saved-replies.tsx",
+    route: "dashboard+/_staff+/saved-replies.tsx",
     method: "POST",
     path: "/dashboard/saved-replies",
     note: "a new reply",
@@ -140,7 +140,7 @@ rows.push(
     expect: byRole({ anonymous: loginPage, customer: 403, team: { status: 302, location: "/dashboard/saved-replies" } }),
   },
   {
-    route: "dashboard+/saved-replies.tsx",
+    route: "dashboard+/_staff+/saved-replies.tsx",
     method: "POST",
     path: "/dashboard/saved-replies",
     note: "delete an unknown reply",
