@@ -29,8 +29,24 @@ export const isLiveStatus = (status: string) => (LIVE_SUBSCRIPTION_STATUSES as r
 
 /** A plan as the API sends it (derived from its schema, app/domain/schemas/billing-api.ts). */
 export type SubscriptionJson = z.infer<typeof subscriptionJson>;
-/** A plan as screens take it: the API's shape with its monthly price in integer cents. */
-export type Subscription = Omit<SubscriptionJson, "price"> & { priceCents: number };
+/**
+ * A plan as the loaders hand it to screens (decision 309): ids as `id`, the monthly price in integer
+ * cents. The API's edge writes it as SubscriptionJson (`_id`, dollars).
+ */
+export interface Subscription {
+  id: string;
+  plan: { id: string; key: string; name: string };
+  priceCents: number;
+  currency: string;
+  status: SubscriptionApiStatus;
+  /** When the current period ends: the next renewal, or the end of a plan set to cancel. */
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  /** What the plan includes. */
+  features: string[];
+  createdAt: string;
+  brief: { required: boolean; submittedAt: string | null };
+}
 
 export type PlanDisplayStatus = "active" | "past_due" | "ending" | "canceled" | "incomplete";
 
@@ -50,8 +66,19 @@ export const PLAN_STATUS_LABELS: Record<PlanDisplayStatus, string> = {
 
 /** A receipt as the API sends it: an order or a renewal invoice (money in dollars). */
 export type ReceiptJson = z.infer<typeof receiptJson>;
-/** A receipt as screens take it: money in integer cents. */
-export type Receipt = Omit<ReceiptJson, "amount" | "refunded"> & { amountCents: number; refundedCents: number };
+/** A receipt as the loaders hand it to screens (decision 309): an order or a renewal invoice, money in integer cents. */
+export interface Receipt {
+  id: string;
+  kind: ReceiptJson["kind"];
+  amountCents: number;
+  /** Refunded so far. */
+  refundedCents: number;
+  currency: string;
+  paidAt: string;
+  /** Stripe's hosted invoice with a Stripe key; our printable receipt page otherwise. */
+  url: string;
+  description: string;
+}
 
 /** The month a plan report covers: "2026-11" (UTC). */
 export function reportPeriod(date = new Date()) {

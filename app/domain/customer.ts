@@ -6,10 +6,10 @@ import type { NoteJson } from "./schemas/workspace";
 
 /**
  * Everything staff see about one customer (models/customer-profile.server.ts): the inbox's
- * customer pane and the customer page show this one shape.
+ * customer pane and the customer page show this one shape, the loaders' own (decision 309).
  */
-export interface CustomerProfileJson {
-  customer: { _id: string; name: string; email: string; createdAt: string; disabled: boolean };
+export interface CustomerProfile {
+  customer: { id: string; name: string; email: string; createdAt: string; disabled: boolean };
   plans: Subscription[];
   purchases: Purchase[];
   /** Paid orders and plan renewals, newest first. */
@@ -18,7 +18,7 @@ export interface CustomerProfileJson {
   totalPaid: { amountCents: number; currency: string };
   reports: ReportJson[];
   /** Grader results left with the customer's e-mail address, newest first. */
-  grades: { _id: string; overall: Letter; score: number; createdAt: string }[];
+  grades: { id: string; overall: Letter; score: number; createdAt: string }[];
   notes: NoteJson[];
   /** The briefs of the customer's paid purchases and plans, newest first: staff read the answers beside the conversation. */
   briefs: CustomerBriefJson[];

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 
-import type { CustomerProfileJson } from "~/domain/customer";
+import type { CustomerProfile } from "~/domain/customer";
 import { isUuid } from "~/domain/ids";
 import { db, schema } from "~/utils/db.server";
 
@@ -19,7 +19,7 @@ import { listThreadNotes } from "./thread-notes.server";
 const GRADES_SHOWN = 10;
 
 /** The customer's profile, plans and billing state, purchases, receipts and total paid, reports, grader results (by e-mail) and notes; null when the id is no customer. */
-export async function getCustomerProfile(customerId: string): Promise<CustomerProfileJson | null> {
+export async function getCustomerProfile(customerId: string): Promise<CustomerProfile | null> {
   if (!isUuid(customerId)) return null;
   const u = schema.users;
   const [customer] = await db
@@ -47,7 +47,7 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
   const paidCents = receipts.reduce((sum, r) => sum + r.amountCents - r.refundedCents, 0);
   return {
     customer: {
-      _id: customer.id,
+      id: customer.id,
       name: customer.name,
       email: customer.email,
       createdAt: customer.createdAt.toISOString(),
@@ -58,7 +58,7 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
     receipts,
     totalPaid: { amountCents: paidCents, currency: receipts[0]?.currency ?? "usd" },
     reports: reports.map(toReportJson),
-    grades: grades.map((g) => ({ _id: g.id, overall: g.overall, score: g.score, createdAt: g.createdAt.toISOString() })),
+    grades: grades.map((g) => ({ id: g.id, overall: g.overall, score: g.score, createdAt: g.createdAt.toISOString() })),
     notes,
     briefs,
   };

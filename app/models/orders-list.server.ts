@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
+import type { ClientRef } from "~/domain/clients";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { planChargeOf, planLineName, type PlanCharge } from "~/domain/order";
@@ -40,21 +41,44 @@ type OrderRow = typeof schema.orders.$inferSelect;
 
 /** An order as the API shapes it (docs/api.md), derived from its schema in app/domain/schemas/ops.ts. */
 export type OrderJson = z.infer<typeof orderJson>;
-type OrderLineJson = OrderJson["lines"][number];
+/**
+ * A line of the orders list's `Order`: a service (or a plan, by its key) with its price in cents;
+ * app/domain/order.ts's `OrderLine` is an order's line as the checkout page, the success page and
+ * the e-mails show it.
+ */
+export interface ListedOrderLine {
+  service: { id: string; name: string };
+  priceCents: number;
+  quantity: number;
+}
 
 /**
- * A line of the orders list's `Order`, with its price in cents; app/domain/order.ts's `OrderLine` is
- * an order's line as the checkout page, the success page and the e-mails show it.
+ * An order as the loaders hand it to screens (decision 309): ids as `id`, money in integer cents.
+ * The API's edge writes it as OrderJson (`_id` beside `id`, dollars).
  */
-export type ListedOrderLine = Omit<OrderLineJson, "price"> & { priceCents: number };
-/** An order as the screens take it: the API's shape with money in integer cents (dollars are the API's edge). */
-export type Order = Omit<OrderJson, "amount" | "refunded" | "lines"> & {
+export interface Order {
+  id: string;
+  status: OrderJson["status"];
+  email: string;
+  name: string;
+  customer: { id: string; name: string; email: string } | null;
+  /** The buyer's client (company). */
+  client: { id: string; name: string } | null;
   amountCents: number;
+  /** Refunded so far. */
   refundedCents: number;
+  currency: string;
+  createdAt: string;
+  paidAt: string | null;
   lines: ListedOrderLine[];
+  kind: OrderJson["kind"];
+  /** A plan's later month (or a plan switch's proration), not its sign-up. */
+  renewal: boolean;
+  /** The plan this payment belongs to; null for services. */
+  subscriptionId: string | null;
   /** A plan's payment: its sign-up, a renewal or a switch (the screens' label); null for services. */
   charge: PlanCharge | null;
-};
+}
 
 /**
  * An e-mail address (anything with "@") matches the addresses it starts, through an index on
@@ -188,7 +212,7 @@ async function linesOf(orders: ListedOrderRow[]): Promise<Map<string, ListedOrde
       .orderBy(asc(schema.purchases.createdAt), asc(schema.services.name));
     for (const row of rows) {
       const list = byOrder.get(row.orderId) ?? [];
-      list.push({ service: { _id: row.serviceId, name: row.name }, priceCents: Math.round(row.amountCents / row.quantity), quantity: row.quantity });
+      list.push({ service: { id: row.serviceId, name: row.name }, priceCents: Math.round(row.amountCents / row.quantity), quantity: row.quantity });
       byOrder.set(row.orderId, list);
     }
   }
@@ -198,7 +222,7 @@ async function linesOf(orders: ListedOrderRow[]): Promise<Map<string, ListedOrde
   for (const order of planOrders) {
     const key = order.planId ?? "plan";
     const name = planNames.get(key) ?? `${key.toUpperCase()} plan`;
-    byOrder.set(order.id, [{ service: { _id: key, name: planLineName(name, chargeOf(order)!) }, priceCents: order.totalCents, quantity: 1 }]);
+    byOrder.set(order.id, [{ service: { id: key, name: planLineName(name, chargeOf(order)!) }, priceCents: order.totalCents, quantity: 1 }]);
   }
   return byOrder;
 }
@@ -218,15 +242,15 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
 /** The buyers' clients (decision 295): an order's account is its client's id, named in one query per list. */
 const clientsOf = (rows: ListedOrderRow[]) => clientRefs(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])));
 
-function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<string, { _id: string; name: string }>): Order {
+function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<string, ClientRef>): Order {
+  const client = (row.customerId && clients.get(row.customerId)) || null;
   return {
-    _id: row.id,
     id: row.id,
     status: toApiOrderStatus(row.status),
     email: row.email,
     name: row.name,
-    customer: row.customerId ? { _id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
-    client: (row.customerId && clients.get(row.customerId)) || null,
+    customer: row.customerId ? { id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
+    client: client && { id: client._id, name: client.name },
     amountCents: row.totalCents,
     refundedCents: row.refundedCents,
     currency: row.currency,
@@ -240,13 +264,30 @@ function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<str
   };
 }
 
-/** The API's edge: an order with its money in dollars. */
-export function toOrderJson({ amountCents, refundedCents, lines, charge: _charge, ...order }: Order): OrderJson {
+/** The API's edge: an order with `_id` beside `id` and its money in dollars. */
+export function toOrderJson(order: Order): OrderJson {
+  const { id, customer, client } = order;
   return {
-    ...order,
-    amount: centsToDollars(amountCents),
-    refunded: centsToDollars(refundedCents),
-    lines: lines.map(({ priceCents, ...line }) => ({ ...line, price: centsToDollars(priceCents) })),
+    _id: id,
+    id,
+    status: order.status,
+    email: order.email,
+    name: order.name,
+    customer: customer && { _id: customer.id, name: customer.name, email: customer.email },
+    client: client && { _id: client.id, name: client.name },
+    amount: centsToDollars(order.amountCents),
+    refunded: centsToDollars(order.refundedCents),
+    currency: order.currency,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    lines: order.lines.map(({ service, priceCents, quantity }) => ({
+      service: { _id: service.id, name: service.name },
+      price: centsToDollars(priceCents),
+      quantity,
+    })),
+    kind: order.kind,
+    renewal: order.renewal,
+    subscriptionId: order.subscriptionId,
   };
 }
 

@@ -266,14 +266,26 @@ export async function findPaidPurchase(userId: string, serviceId: string, purcha
 
 /** The Purchase shape of the JSON API (docs/api.md): dollars at the API's edge. */
 export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
-  const { amountCents, ...purchase } = toPurchase(row);
-  return { ...purchase, amount: centsToDollars(amountCents) };
+  const { id, amountCents, currency, quantity, status, createdAt, stripeSessionId, service, assignee, dueAt, brief } = toPurchase(row);
+  return {
+    _id: id,
+    id,
+    amount: centsToDollars(amountCents),
+    currency,
+    quantity,
+    status,
+    createdAt,
+    stripeSessionId,
+    service: { _id: service.id, name: service.name, description: service.description },
+    assignee: assignee ? { _id: assignee.id, name: assignee.name } : null,
+    dueAt,
+    brief,
+  };
 }
 
 /** A purchase as the screens take it (money in cents). */
 export function toPurchase(row: PurchaseRow): Purchase {
   return {
-    _id: row.id,
     id: row.id,
     amountCents: row.amountCents,
     currency: row.currency,
@@ -281,8 +293,8 @@ export function toPurchase(row: PurchaseRow): Purchase {
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     stripeSessionId: row.stripeSessionId,
-    service: { _id: row.serviceId, name: row.serviceName, description: row.serviceDescription },
-    assignee: row.assigneeId ? { _id: row.assigneeId, name: row.assigneeName ?? "" } : null,
+    service: { id: row.serviceId, name: row.serviceName, description: row.serviceDescription },
+    assignee: row.assigneeId ? { id: row.assigneeId, name: row.assigneeName ?? "" } : null,
     dueAt: row.dueAt?.toISOString() ?? null,
     brief: { required: row.hasBrief, submittedAt: row.briefSubmittedAt?.toISOString() ?? null },
   };

@@ -24,8 +24,8 @@ export const receiptPageUrl = (kind: "order" | "invoice", id: string) => `${env.
 
 /** The customer's paid orders and renewal invoices, newest first, each with a receipt URL. */
 /** The API's edge: a receipt with its money in dollars. */
-export function toReceiptJson({ amountCents, refundedCents, ...receipt }: Receipt): ReceiptJson {
-  return { ...receipt, amount: centsToDollars(amountCents), refunded: centsToDollars(refundedCents) };
+export function toReceiptJson({ id, kind, amountCents, refundedCents, currency, paidAt, url, description }: Receipt): ReceiptJson {
+  return { _id: id, id, kind, amount: centsToDollars(amountCents), refunded: centsToDollars(refundedCents), currency, paidAt, url, description };
 }
 
 /** A customer's paid orders and renewal invoices, newest first, money in cents. */
@@ -54,7 +54,6 @@ export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
   const planName = (key: string | null) => (key ? (planNames.get(key) ?? key) : "Monthly plan");
   const receipts: Receipt[] = [
     ...orders.map((order) => ({
-      _id: order.id,
       id: order.id,
       kind: "order" as const,
       amountCents: order.totalCents,
@@ -65,7 +64,6 @@ export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
       description: order.kind === "subscription" ? planLineName(planName(order.planId), "sign-up") : "Services order",
     })),
     ...renewals.map(({ invoice, refunded, planId, paidPlanId }) => ({
-      _id: invoice.id,
       id: invoice.id,
       kind: "invoice" as const,
       amountCents: invoice.amountCents,

@@ -41,8 +41,21 @@ export async function toSubscriptionJsons(rows: SubscriptionRow[]): Promise<Subs
   return (await toSubscriptions(rows)).map(subscriptionJson);
 }
 
-function subscriptionJson({ priceCents, ...subscription }: Subscription): SubscriptionJson {
-  return { ...subscription, price: centsToDollars(priceCents) };
+function subscriptionJson({ id, plan, priceCents, ...subscription }: Subscription): SubscriptionJson {
+  const { currency, status, currentPeriodEnd, cancelAtPeriodEnd, features, createdAt, brief } = subscription;
+  return {
+    _id: id,
+    id,
+    plan: { _id: plan.id, key: plan.key, name: plan.name },
+    price: centsToDollars(priceCents),
+    currency,
+    status,
+    currentPeriodEnd,
+    cancelAtPeriodEnd,
+    features,
+    createdAt,
+    brief,
+  };
 }
 
 /** Plans as the screens take them (price in cents), with the plan's name and what it includes from the catalogue. */
@@ -68,9 +81,8 @@ async function briefsOf(ids: string[]): Promise<Map<string, { submittedAt: Date 
 
 function toSubscriptionView(row: SubscriptionRow, plan: PlanRecord | undefined, brief: { submittedAt: Date | null } | undefined): Subscription {
   return {
-    _id: row.id,
     id: row.id,
-    plan: { _id: plan?.id ?? row.planId, key: row.planId, name: plan?.name ?? row.planId },
+    plan: { id: plan?.id ?? row.planId, key: row.planId, name: plan?.name ?? row.planId },
     priceCents: row.priceCents,
     currency: row.currency,
     status: apiSubscriptionStatus(row.status),

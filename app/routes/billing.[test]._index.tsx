@@ -122,34 +122,34 @@ export default function TestBilling() {
               const live = subscription.status !== "canceled";
               return (
                 <PlanCard
-                  key={subscription._id}
+                  key={subscription.id}
                   subscription={subscription}
                   headingLevel={2}
                   showFeatures={false}
                   actions={
                     live ? (
                       <div className="w-full space-y-4">
-                        {subscription.status === "past_due" ? <PaymentStep id={subscription._id} disabled={busy} /> : null}
+                        {subscription.status === "past_due" ? <PaymentStep id={subscription.id} disabled={busy} /> : null}
                         <div className="flex flex-wrap gap-2">
                           {subscription.cancelAtPeriodEnd ? (
-                            <ChangeButton id={subscription._id} intent="resume" disabled={busy}>
+                            <ChangeButton id={subscription.id} intent="resume" disabled={busy}>
                               Resume plan
                             </ChangeButton>
                           ) : (
-                            <ChangeButton id={subscription._id} intent="cancel" variant="outline" danger disabled={busy}>
+                            <ChangeButton id={subscription.id} intent="cancel" variant="outline" danger disabled={busy}>
                               Cancel plan at period end
                             </ChangeButton>
                           )}
-                          <ChangeButton id={subscription._id} intent="renew" variant="outline" disabled={busy}>
+                          <ChangeButton id={subscription.id} intent="renew" variant="outline" disabled={busy}>
                             End the period now (simulate)
                           </ChangeButton>
-                          <ChangeButton id={subscription._id} intent="fail" variant="outline" disabled={busy}>
+                          <ChangeButton id={subscription.id} intent="fail" variant="outline" disabled={busy}>
                             Fail the renewal payment (simulate)
                           </ChangeButton>
                         </div>
                         <Form method="post" className="flex flex-wrap items-end gap-2">
                           <input type="hidden" name="intent" value="switch" />
-                          <input type="hidden" name="subscriptionId" value={subscription._id} />
+                          <input type="hidden" name="subscriptionId" value={subscription.id} />
                           <label className="space-y-1.5 text-sm font-semibold text-slate-800">
                             <span className="block">Switch to</span>
                             <select

@@ -118,15 +118,15 @@ describe("orders", () => {
   test("the list, the order's page and GET /api/orders name the buyer's client", async () => {
     const [service] = await catalogue();
     const { order } = await createPurchase(owner.id, service!);
-    const list = await readJson<{ orders: { _id: string; client: Ref | null }[] }>(
+    const list = await readJson<{ orders: { id: string; client: { id: string; name: string } | null }[] }>(
       await call(ordersPage.loader, `/dashboard/orders?search=${encodeURIComponent(order.email)}`, { auth: asStaff() }),
     );
-    expect(list.orders.find((o) => o._id === order.id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(list.orders.find((o) => o.id === order.id)?.client).toEqual({ id: owner.id, name: companyName });
 
-    const detail = await readJson<{ order: { client: Ref | null } }>(
+    const detail = await readJson<{ order: { client: { id: string; name: string } | null } }>(
       await call(orderPage.loader, `/dashboard/orders/${order.id}`, { auth: asStaff(), params: { orderId: order.id } }),
     );
-    expect(detail.order.client).toEqual({ _id: owner.id, name: companyName });
+    expect(detail.order.client).toEqual({ id: owner.id, name: companyName });
 
     const api = await call(ordersApi.loader, `/api/orders?search=${encodeURIComponent(order.email)}`, { auth: staff });
     expect(api.status).toBe(200);

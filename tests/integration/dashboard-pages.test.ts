@@ -53,10 +53,10 @@ describe("dashboard pages", () => {
   });
 
   it("a customer's Services tab lists only their purchases; a purchase's Reports tab only theirs", async () => {
-    const { purchases } = await readJson<{ purchases: { ok: true; data: { _id: string }[] } }>(
+    const { purchases } = await readJson<{ purchases: { ok: true; data: { id: string }[] } }>(
       await call(servicesTab.loader, "/dashboard/services", { auth: page(dana) }),
     );
-    expect(purchases.data.map((p) => p._id).sort()).toEqual([danaPurchase, refunded].sort());
+    expect(purchases.data.map((p) => p.id).sort()).toEqual([danaPurchase, refunded].sort());
     const foreign = await call(serviceReports.loader, `/dashboard/services/${danaPurchase}`, { auth: page(eli), params: { purchaseId: danaPurchase } });
     expect(foreign.status).toBe(404);
   });

@@ -94,7 +94,7 @@ describe("renewals in the orders list and the CSV", () => {
     await refundOrder(renewals[0].id, { amountCents: 1234, staffId, reason: "Goodwill for a late report" });
 
     const list = await answer(() => ordersList.loader({ request: get("/dashboard/orders"), params: {}, context: freshContext() }));
-    const listed = list.body.orders as { _id: string; kind: string; renewal: boolean; subscriptionId: string | null; name: string }[];
+    const listed = list.body.orders as { id: string; kind: string; renewal: boolean; subscriptionId: string | null; name: string }[];
     expect(listed.filter((o) => o.renewal).map((o) => [o.kind, o.subscriptionId, o.name])).toEqual([
       ["plan", vip.subscription.id, "Pat Plan"],
       ["plan", vip.subscription.id, "Pat Plan"],
@@ -117,8 +117,8 @@ describe("a plan's page for staff", () => {
     const list = await answer(() =>
       subscriptionsList.loader({ request: get("/dashboard/subscriptions?search=Pat+Plan&status=active"), params: {}, context: freshContext() }),
     );
-    const found = (list.body.subscriptions as { subscription: { _id: string }; paidCents: number; payments: number }[]).find(
-      (row) => row.subscription._id === pro.subscription.id,
+    const found = (list.body.subscriptions as { subscription: { id: string }; paidCents: number; payments: number }[]).find(
+      (row) => row.subscription.id === pro.subscription.id,
     );
     expect(found).toMatchObject({ paidCents: 31800, payments: 2 });
     const page = await answer(() =>

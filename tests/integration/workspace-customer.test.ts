@@ -48,8 +48,8 @@ describe("the customer profile", () => {
     await gradeFor(`someone-else-${crypto.randomUUID()}@example.test`, 99, "A");
 
     const profile = (await getCustomerProfile(customer.user.id))!;
-    expect(profile.customer).toMatchObject({ _id: customer.user.id, name: "Pat Profile", disabled: false });
-    expect(profile.purchases.map((p) => [p._id, p.status]).sort()).toEqual(
+    expect(profile.customer).toMatchObject({ id: customer.user.id, name: "Pat Profile", disabled: false });
+    expect(profile.purchases.map((p) => [p.id, p.status]).sort()).toEqual(
       [
         [first.purchase.id, "in_progress"],
         [second.purchase.id, "completed"],
@@ -57,7 +57,7 @@ describe("the customer profile", () => {
     );
     expect(profile.receipts.map((r) => r.id).sort()).toEqual([first.order.id, second.order.id].sort());
     expect(profile.totalPaid).toEqual({ amountCents: services[0]!.priceCents + services[1]!.priceCents - 1000, currency: "usd" });
-    expect(profile.grades).toEqual([{ _id: gradeId, overall: "C", score: 64, createdAt: expect.any(String) }]);
+    expect(profile.grades).toEqual([{ id: gradeId, overall: "C", score: 64, createdAt: expect.any(String) }]);
     expect(profile.plans).toEqual([]);
     expect(profile.notes).toEqual([]);
 
@@ -84,9 +84,9 @@ describe("the inbox thread", () => {
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe(`${path}?filter=mine`);
 
-    type Loaded = { profile: { notes: { body: string; author: { name: string } }[]; customer: { _id: string } } | null };
+    type Loaded = { profile: { notes: { body: string; author: { name: string } }[]; customer: { id: string } } | null };
     const loaded = await readJson<Loaded>(await call(inboxThread.loader, path, { auth: page(staff), params }));
-    expect(loaded.profile!.customer._id).toBe(customer.user.id);
+    expect(loaded.profile!.customer.id).toBe(customer.user.id);
     expect(loaded.profile!.notes).toEqual([expect.objectContaining({ body: secret, author: expect.objectContaining({ name: "Nora Notes" }) })]);
 
     // The customer's own conversation (the API their chat reads) has the message, not the note.
@@ -138,8 +138,8 @@ describe("the customer page", () => {
     expect(loaded.profile.purchases).toEqual([]);
     const tab = await readJson<{ purchases: Record<string, unknown>[] }>(await call(reportsTab.loader, path, { auth: page(staff), params }));
     expect(tab.purchases).toHaveLength(1);
-    expect(Object.keys(tab.purchases[0]!).sort()).toEqual(["_id", "amountCents", "createdAt", "currency", "quantity", "service", "status"]);
-    expect(tab.purchases[0]!.service).toEqual({ _id: services[0]!.id, name: services[0]!.name });
+    expect(Object.keys(tab.purchases[0]!).sort()).toEqual(["amountCents", "createdAt", "currency", "id", "quantity", "service", "status"]);
+    expect(tab.purchases[0]!.service).toEqual({ id: services[0]!.id, name: services[0]!.name });
 
     const tooLong = await call(customerPage.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "x".repeat(5001) }) });
     expect(tooLong.status).toBe(400);

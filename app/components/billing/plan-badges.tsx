@@ -7,7 +7,7 @@ export function PlanBadges({ plans }: { plans: Subscription[] }) {
   return (
     <ul className="mt-1 flex flex-wrap gap-2" aria-label="Plans">
       {plans.map((plan) => (
-        <li key={plan._id} className="flex items-center gap-1.5 text-xs font-semibold text-slate-700">
+        <li key={plan.id} className="flex items-center gap-1.5 text-xs font-semibold text-slate-700">
           {plan.plan.name}
           <PlanStatusBadge subscription={plan} />
         </li>

@@ -55,13 +55,13 @@ export function PlanCard({
   const renewal = renewalText(subscription);
   return (
     <article
-      aria-labelledby={`plan-${subscription._id}`}
+      aria-labelledby={`plan-${subscription.id}`}
       className={cn("flex flex-col gap-4 rounded-card border border-brand-200 bg-white p-5 shadow-card", className)}
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">Monthly plan</p>
-          <Heading id={`plan-${subscription._id}`} className="text-lg font-bold text-slate-950">
+          <Heading id={`plan-${subscription.id}`} className="text-lg font-bold text-slate-950">
             {subscription.plan.name}
           </Heading>
           <div className="mt-2 flex flex-wrap items-center gap-2">

@@ -20,12 +20,12 @@ export function PlanOverview({ plans }: { plans: Subscription[] }) {
       <div className="grid gap-4 lg:grid-cols-2">
         {plans.map((subscription) => (
           <PlanCard
-            key={subscription._id}
+            key={subscription.id}
             subscription={subscription}
-            pastDueSteps={<PaymentSteps subscriptionId={subscription._id} />}
+            pastDueSteps={<PaymentSteps subscriptionId={subscription.id} />}
             actions={
               <>
-                <ButtonLink to={`/dashboard/plans/${subscription._id}`} size="sm" variant="outline">
+                <ButtonLink to={`/dashboard/plans/${subscription.id}`} size="sm" variant="outline">
                   Open plan
                   <ArrowRight aria-hidden="true" className="size-4" />
                   <span className="sr-only">{subscription.plan.name}</span>

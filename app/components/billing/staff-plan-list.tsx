@@ -16,7 +16,7 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
       </h3>
       <ul className="mt-3 divide-y divide-slate-200">
         {plans.map((plan) => (
-          <li key={plan._id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+          <li key={plan.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
             <div className="min-w-0">
               <p className="font-semibold text-slate-950">
                 {plan.plan.name} · {formatCents(plan.priceCents, plan.currency)}/mo
@@ -27,11 +27,11 @@ export function StaffPlanList({ customerId, plans }: { customerId: string; plans
                 {renewalText(plan)}
               </p>
             </div>
-            <Link to={`/dashboard/subscriptions/${plan._id}`} className="row-link">
+            <Link to={`/dashboard/subscriptions/${plan.id}`} className="row-link">
               Payments
               <span className="sr-only"> of {plan.plan.name}</span>
             </Link>
-            <Link to={`/dashboard/users/${customerId}/plans/${plan._id}`} className="row-link">
+            <Link to={`/dashboard/users/${customerId}/plans/${plan.id}`} className="row-link">
               Plan reports
               <ArrowRight className="size-4" aria-hidden="true" />
               <span className="sr-only">of {plan.plan.name}</span>

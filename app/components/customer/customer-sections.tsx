@@ -8,7 +8,7 @@ import { StatusBadge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Label, Textarea } from "~/components/ui/input";
-import type { CustomerBriefJson, CustomerProfileJson } from "~/domain/customer";
+import type { CustomerBriefJson, CustomerProfile } from "~/domain/customer";
 import { formatCents } from "~/domain/format";
 import { formatDate } from "~/domain/purchase";
 import { NOTE_MAX, type NoteJson } from "~/domain/schemas/workspace";
@@ -29,7 +29,7 @@ export function Section({ title, id, children, className }: { title: string; id:
   );
 }
 
-export function PlanSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
+export function PlanSection({ profile, idPrefix }: { profile: CustomerProfile; idPrefix: string }) {
   return (
     <Section title="Plan and billing" id={`${idPrefix}-plan`}>
       {profile.plans.length === 0 ? <p className="mt-1 text-slate-600">No plan.</p> : <PlanBadges plans={profile.plans} />}
@@ -38,7 +38,7 @@ export function PlanSection({ profile, idPrefix }: { profile: CustomerProfileJso
   );
 }
 
-export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
+export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfile; idPrefix: string }) {
   return (
     <Section title="Purchases" id={`${idPrefix}-purchases`}>
       {profile.purchases.length === 0 ? (
@@ -46,7 +46,7 @@ export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfi
       ) : (
         <ul className="mt-2 space-y-2">
           {profile.purchases.map((p) => (
-            <li key={p._id} data-testid="customer-purchase" className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
+            <li key={p.id} data-testid="customer-purchase" className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
               <span className="min-w-0 font-medium break-words text-slate-900">{p.service.name}</span>
               <span className="flex items-center gap-2">
                 <span className="text-slate-700 tabular-nums">{formatCents(p.amountCents, p.currency)}</span>
@@ -68,7 +68,7 @@ export function PurchasesSection({ profile, idPrefix }: { profile: CustomerProfi
 }
 
 /** The customer's briefs: each one's answers fold open beside the conversation (decision 200). */
-export function BriefsSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
+export function BriefsSection({ profile, idPrefix }: { profile: CustomerProfile; idPrefix: string }) {
   if (profile.briefs.length === 0) return null;
   return (
     <Section title="Briefs" id={`${idPrefix}-briefs`}>
@@ -102,7 +102,7 @@ export function BriefList({ briefs }: { briefs: CustomerBriefJson[] }) {
   );
 }
 
-export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerProfileJson; idPrefix: string; limit?: number }) {
+export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerProfile; idPrefix: string; limit?: number }) {
   const shown = limit ? profile.receipts.slice(0, limit) : profile.receipts;
   return (
     <Section title="Orders and receipts" id={`${idPrefix}-orders`}>
@@ -115,7 +115,7 @@ export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerP
       {shown.length > 0 ? (
         <ul className="mt-2 space-y-1.5">
           {shown.map((r) => (
-            <li key={r._id} className="flex flex-wrap items-center justify-between gap-x-2">
+            <li key={r.id} className="flex flex-wrap items-center justify-between gap-x-2">
               {r.kind === "order" ? (
                 <Link to={`/dashboard/orders/${r.id}`} className="font-medium text-brand-700 hover:underline">
                   {r.description}
@@ -138,7 +138,7 @@ export function OrdersSection({ profile, idPrefix, limit }: { profile: CustomerP
   );
 }
 
-export function GraderSection({ profile, idPrefix }: { profile: CustomerProfileJson; idPrefix: string }) {
+export function GraderSection({ profile, idPrefix }: { profile: CustomerProfile; idPrefix: string }) {
   return (
     <Section title="Grader" id={`${idPrefix}-grader`}>
       {profile.grades.length === 0 ? (
@@ -146,8 +146,8 @@ export function GraderSection({ profile, idPrefix }: { profile: CustomerProfileJ
       ) : (
         <ul className="mt-2 space-y-1.5">
           {profile.grades.map((g) => (
-            <li key={g._id} data-testid="customer-grade">
-              <a href={`/grade/${g._id}`} className="font-medium text-brand-700 hover:underline">
+            <li key={g.id} data-testid="customer-grade">
+              <a href={`/grade/${g.id}`} className="font-medium text-brand-700 hover:underline">
                 {g.overall} · {g.score}/100
               </a>{" "}
               <span className="text-slate-600">· {formatDate(g.createdAt)}</span>
@@ -175,7 +175,7 @@ export function NoteCard({ note, className }: { note: NoteJson; className?: stri
  * The notes and the form to add one (posts `intent=note` to `action`, by default the page it is on;
  * no JavaScript needed).
  */
-export function NotesSection({ profile, idPrefix, error, action }: { profile: CustomerProfileJson; idPrefix: string; error?: string | null; action?: string }) {
+export function NotesSection({ profile, idPrefix, error, action }: { profile: CustomerProfile; idPrefix: string; error?: string | null; action?: string }) {
   const navigation = useNavigation();
   const adding = navigation.state !== "idle" && navigation.formData?.get("intent") === "note";
   const field = `${idPrefix}-note-body`;

@@ -2,10 +2,10 @@ import { Link } from "@remix-run/react";
 import { ArrowRight } from "lucide-react";
 
 import { BriefsSection, GraderSection, NotesSection, OrdersSection, PlanSection, PurchasesSection } from "~/components/customer/customer-sections";
-import type { CustomerProfileJson } from "~/domain/customer";
+import type { CustomerProfile } from "~/domain/customer";
 
 /** Beside an open conversation: who the customer is to us, from one profile read (models/customer-profile.server.ts). */
-export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJson; noteError?: string | null }) {
+export function CustomerPane({ profile, noteError }: { profile: CustomerProfile; noteError?: string | null }) {
   return (
     <div className="space-y-3">
       <PlanSection profile={profile} idPrefix="pane" />
@@ -14,7 +14,7 @@ export function CustomerPane({ profile, noteError }: { profile: CustomerProfileJ
       <OrdersSection profile={profile} idPrefix="pane" limit={3} />
       <GraderSection profile={profile} idPrefix="pane" />
       <NotesSection profile={profile} idPrefix="pane" error={noteError} />
-      <Link to={`/dashboard/users/${profile.customer._id}`} className="row-link">
+      <Link to={`/dashboard/users/${profile.customer.id}`} className="row-link">
         Open the customer page
         <ArrowRight className="size-4" aria-hidden="true" />
       </Link>

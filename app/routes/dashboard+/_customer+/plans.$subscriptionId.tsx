@@ -29,15 +29,15 @@ export default function PlanDetail() {
       <PlanCard
         subscription={subscription}
         headingLevel={2}
-        pastDueSteps={<PaymentSteps subscriptionId={subscription._id} />}
+        pastDueSteps={<PaymentSteps subscriptionId={subscription.id} />}
         actions={
           <>
-            {subscription.brief.required ? <BriefLink href={`/dashboard/plans/${subscription._id}/brief`} sent={!!subscription.brief.submittedAt} /> : null}
+            {subscription.brief.required ? <BriefLink href={`/dashboard/plans/${subscription.id}/brief`} sent={!!subscription.brief.submittedAt} /> : null}
             {subscription.status !== "canceled" ? <ManageBillingButton /> : null}
           </>
         }
       />
-      <DetailTabs label="Plan" base={`/dashboard/plans/${subscription._id}`} customerId={userId} unread={unread} viewer={{ id: userId, role: "user" }} />
+      <DetailTabs label="Plan" base={`/dashboard/plans/${subscription.id}`} customerId={userId} unread={unread} viewer={{ id: userId, role: "user" }} />
       <Outlet />
     </section>
   );

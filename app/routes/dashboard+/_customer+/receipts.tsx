@@ -76,7 +76,7 @@ export default function Receipts() {
               </thead>
               <tbody className="divide-y divide-slate-200">
                 {receipts.map((receipt) => (
-                  <tr key={`${receipt.kind}-${receipt._id}`}>
+                  <tr key={`${receipt.kind}-${receipt.id}`}>
                     <td className="px-5 py-3 whitespace-nowrap max-sm:hidden">
                       <time dateTime={receipt.paidAt}>{formatDate(receipt.paidAt)}</time>
                     </td>

@@ -27,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export default function ServiceDetail() {
   const { purchase, unread, userId } = useLoaderData<typeof loader>();
-  const base = `/dashboard/services/${purchase._id}`;
+  const base = `/dashboard/services/${purchase.id}`;
   return (
     <section aria-labelledby="service-heading" className="space-y-6">
       <BackLink to="/dashboard/services">Back to services</BackLink>
@@ -45,7 +45,7 @@ export default function ServiceDetail() {
           </div>
           <p className="text-2xl font-bold text-slate-950 tabular-nums">{formatCents(purchase.amountCents, purchase.currency)}</p>
         </div>
-        {purchase.brief.required ? <BriefLink href={`/dashboard/services/${purchase._id}/brief`} sent={!!purchase.brief.submittedAt} className="mt-4" /> : null}
+        {purchase.brief.required ? <BriefLink href={`/dashboard/services/${purchase.id}/brief`} sent={!!purchase.brief.submittedAt} className="mt-4" /> : null}
         <p className="mt-4 max-w-prose text-slate-700">{purchase.service.description || "No description available for this service."}</p>
         <dl className="mt-5 grid gap-4 text-sm sm:grid-cols-2">
           <div>

@@ -114,7 +114,7 @@ function PurchasedServices({ purchases: section, hasPlan }: { purchases: Service
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {purchases.map((purchase) => (
-            <li key={purchase._id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+            <li key={purchase.id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
               <div className="flex items-start justify-between gap-3">
                 <div className="min-w-0">
                   <h3 className="text-lg font-semibold text-slate-950">{purchase.service.name}</h3>
@@ -130,7 +130,7 @@ function PurchasedServices({ purchases: section, hasPlan }: { purchases: Service
                 <BriefBadge brief={purchase.brief} />
               </div>
               <Link
-                to={`/dashboard/services/${purchase._id}`}
+                to={`/dashboard/services/${purchase.id}`}
                 prefetch="intent"
                 className="mt-auto inline-flex items-center gap-2 self-start rounded-full text-sm font-semibold text-brand-700 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-brand-600"
               >

@@ -31,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const detail = await getOrderDetail(params.orderId ?? "");
   if (!detail) throw pageNotFound();
   // One key per rendered form: submitting it twice (a double click, a resent POST) refunds once.
-  const [briefs, emails] = await Promise.all([listBriefsForStaff({ orderId: detail.order._id }), emailsOfOrder(detail.order._id)]);
+  const [briefs, emails] = await Promise.all([listBriefsForStaff({ orderId: detail.order.id }), emailsOfOrder(detail.order.id)]);
   return { ...detail, briefs, emails, refundKey: crypto.randomUUID() };
 }
 
@@ -100,7 +100,7 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
           <h3 className="font-bold text-slate-950">Lines</h3>
           <ul className="mt-3 divide-y divide-slate-200">
             {order.lines.map((line) => (
-              <li key={line.service._id} className="flex justify-between gap-4 py-2 text-sm">
+              <li key={line.service.id} className="flex justify-between gap-4 py-2 text-sm">
                 <span>
                   {line.service.name}
                   {line.quantity > 1 ? ` × ${line.quantity}` : ""}
@@ -188,7 +188,7 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
           <p className="mt-2 text-sm text-slate-600">{order.refundedCents > 0 ? "Refunded in full." : "Nothing to refund: this order has not been paid."}</p>
         )}
         <RefundPanel
-          orderId={order._id}
+          orderId={order.id}
           currency={order.currency}
           leftCents={leftCents}
           refundable={refundable}
@@ -198,7 +198,7 @@ function OrderView({ order, stripeSessionId, stripePaymentIntentId, stripeCustom
         />
       </div>
 
-      <EmailList emails={emails} back={`/dashboard/orders/${order._id}`} headingId="order-emails-heading" />
+      <EmailList emails={emails} back={`/dashboard/orders/${order.id}`} headingId="order-emails-heading" />
 
       <OrderTimeline entries={timeline} />
     </section>

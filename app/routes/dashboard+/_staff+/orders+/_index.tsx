@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     // What a row shows, nothing more: the page carries its data to the browser.
     orders: orders.map((order) => ({
-      _id: order._id,
+      id: order.id,
       name: order.name,
       email: order.email,
       client: order.client,
@@ -168,7 +168,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
             </thead>
             <tbody className="divide-y divide-slate-200">
               {orders.map((order) => (
-                <tr key={order._id}>
+                <tr key={order.id}>
                   <td className="order-4 text-slate-700 sm:whitespace-nowrap">{formatDate(order.createdAt)}</td>
                   <td className="order-1 min-w-0">
                     <p className="font-semibold break-words text-slate-950">{order.name}</p>
@@ -187,7 +187,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
                   </td>
                   <td className="order-6 col-span-2 text-right">
                     <Link
-                      to={`/dashboard/orders/${order._id}`}
+                      to={`/dashboard/orders/${order.id}`}
                       className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline sm:min-h-0"
                     >
                       View<span className="sr-only"> order of {order.name}</span>

@@ -52,12 +52,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { intent, confirm } = submission.value;
   if (!confirm) return { confirm: intent };
   try {
-    await changeSubscriptionByStaff(staff, detail.subscription._id, intent);
+    await changeSubscriptionByStaff(staff, detail.subscription.id, intent);
   } catch (error) {
     if (error instanceof HttpError) return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
     throw error;
   }
-  return redirectWithToast(`/dashboard/subscriptions/${detail.subscription._id}`, { type: "success", message: DONE[intent] });
+  return redirectWithToast(`/dashboard/subscriptions/${detail.subscription.id}`, { type: "success", message: DONE[intent] });
 }
 
 type SubscriptionData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -69,7 +69,7 @@ export default function SubscriptionPage() {
 function SubscriptionView({ subscription, customer, stripeSubscriptionId, payments }: SubscriptionData) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const page = `/dashboard/subscriptions/${subscription._id}`;
+  const page = `/dashboard/subscriptions/${subscription.id}`;
   const live = subscription.status === "active" || subscription.status === "past_due";
   const who = customer?.name ?? "the customer";
   const until = subscription.currentPeriodEnd ? formatDate(subscription.currentPeriodEnd) : "the end of the period";
@@ -99,7 +99,7 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
           .join(" ")
       : "";
   return (
-    <section aria-labelledby={`plan-${subscription._id}`} className="space-y-6">
+    <section aria-labelledby={`plan-${subscription.id}`} className="space-y-6">
       <BackLink to="/dashboard/subscriptions">Back to subscriptions</BackLink>
       <PlanCard
         subscription={subscription}
@@ -181,7 +181,7 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
         ) : (
           <ul aria-label="Payments" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
             {payments.map((payment) => (
-              <li key={payment._id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm" data-testid="plan-payment">
+              <li key={payment.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm" data-testid="plan-payment">
                 <div className="min-w-0">
                   <p className="font-semibold text-slate-950">{PLAN_CHARGE_LABELS[payment.charge ?? "sign-up"]}</p>
                   <p className="text-slate-600">{formatDate(payment.paidAt ?? payment.createdAt)}</p>
@@ -193,7 +193,7 @@ function SubscriptionView({ subscription, customer, stripeSubscriptionId, paymen
                   ) : null}
                 </p>
                 <OrderStatusBadge status={payment.status} />
-                <Link to={`/dashboard/orders/${payment._id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline">
+                <Link to={`/dashboard/orders/${payment.id}`} className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline">
                   {payment.status === "paid" || payment.status === "partially_refunded" ? "Open or refund" : "Open"}
                   <span className="sr-only">
                     {" "}

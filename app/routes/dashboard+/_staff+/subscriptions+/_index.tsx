@@ -94,7 +94,7 @@ function SubscriptionsView({ subscriptions, total, page, pages, filter, filterEr
       ) : (
         <ul aria-label="Subscriptions" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
           {subscriptions.map(({ subscription, customer, paidCents, payments }) => (
-            <li key={subscription._id} className="grid gap-2 px-4 py-3 text-sm sm:grid-cols-[1.4fr_1fr_1fr_auto] sm:items-center sm:gap-4">
+            <li key={subscription.id} className="grid gap-2 px-4 py-3 text-sm sm:grid-cols-[1.4fr_1fr_1fr_auto] sm:items-center sm:gap-4">
               <div className="min-w-0">
                 <p className="font-semibold break-words text-slate-950">{customer?.name ?? "No account"}</p>
                 <p className="break-all text-slate-600">{customer?.email ?? ""}</p>
@@ -113,7 +113,7 @@ function SubscriptionsView({ subscriptions, total, page, pages, filter, filterEr
                 <span className="text-slate-500">({payments === 1 ? "1 payment" : `${payments} payments`})</span>
               </p>
               <Link
-                to={`/dashboard/subscriptions/${subscription._id}`}
+                to={`/dashboard/subscriptions/${subscription.id}`}
                 className="inline-flex min-h-11 items-center font-semibold text-brand-700 hover:underline sm:justify-end"
               >
                 View<span className="sr-only"> the plan of {customer?.name ?? "this customer"}</span>

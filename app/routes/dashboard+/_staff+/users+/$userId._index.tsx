@@ -50,13 +50,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // The books keep the purchase as it was; to staff, work nobody can receive any more reads as cancelled.
     // What each purchase's card shows, nothing more (the page carries its data to the browser).
     purchases: purchases.map(toPurchase).map((p) => ({
-      _id: p._id,
+      id: p.id,
       amountCents: p.amountCents,
       currency: p.currency,
       quantity: p.quantity,
       createdAt: p.createdAt,
       status: gone && isOpen(p.status) ? ("cancelled" as const) : p.status,
-      service: { _id: p.service._id, name: p.service.name },
+      service: { id: p.service.id, name: p.service.name },
     })),
     gone,
     reports: reports.map(toReportJson),
@@ -112,7 +112,7 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const page = `/dashboard/users/${userId}`;
-  const uploading = gone ? undefined : purchases.find((p) => p._id === params.get("upload") && isWorkStatus(p.status));
+  const uploading = gone ? undefined : purchases.find((p) => p.id === params.get("upload") && isWorkStatus(p.status));
   const statusError = actionData && "statusError" in actionData ? actionData.statusError : null;
 
   if (purchases.length === 0) {
@@ -133,13 +133,13 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
           const paid = !gone && isWorkStatus(purchase.status);
           return (
             <li
-              key={purchase._id}
+              key={purchase.id}
               className="space-y-4 rounded-card border border-slate-200 bg-white p-5 shadow-card"
-              aria-labelledby={`purchase-${purchase._id}`}
+              aria-labelledby={`purchase-${purchase.id}`}
             >
               <div className="flex flex-wrap items-start justify-between gap-4">
                 <div className="min-w-0">
-                  <h3 id={`purchase-${purchase._id}`} className="text-lg font-semibold text-slate-950">
+                  <h3 id={`purchase-${purchase.id}`} className="text-lg font-semibold text-slate-950">
                     {purchase.service.name}
                   </h3>
                   <p className="text-sm text-slate-600">
@@ -153,8 +153,8 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
                 </div>
                 {paid ? (
                   <div className="flex flex-wrap gap-2">
-                    <StatusToggle purchaseId={purchase._id} status={purchase.status as WorkStatus} serviceName={purchase.service.name} />
-                    <Link to={`${page}?upload=${purchase._id}`} preventScrollReset className={buttonClassName({ size: "sm" })}>
+                    <StatusToggle purchaseId={purchase.id} status={purchase.status as WorkStatus} serviceName={purchase.service.name} />
+                    <Link to={`${page}?upload=${purchase.id}`} preventScrollReset className={buttonClassName({ size: "sm" })}>
                       <Upload className="size-4" aria-hidden="true" />
                       Upload Report
                       <span className="sr-only">for {purchase.service.name}</span>
@@ -163,7 +163,7 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
                 ) : null}
               </div>
               <ReportList
-                reports={reports.filter((r) => r.service._id === purchase.service._id)}
+                reports={reports.filter((r) => r.service._id === purchase.service.id)}
                 empty="No reports uploaded for this service yet."
                 manageBase={gone ? undefined : page}
               />
@@ -193,12 +193,12 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
       ) : null}
       {uploading ? (
         <UploadReportModal
-          key={uploading._id}
-          serviceId={uploading.service._id}
+          key={uploading.id}
+          serviceId={uploading.service.id}
           serviceName={uploading.service.name}
           userId={userId}
-          purchaseId={uploading._id}
-          action={`${page}?index&upload=${uploading._id}`}
+          purchaseId={uploading.id}
+          action={`${page}?index&upload=${uploading.id}`}
           closeTo={page}
           serverError={actionData && "uploadError" in actionData ? actionData.uploadError : null}
           serverFields={actionData && "uploadFields" in actionData ? actionData.uploadFields : undefined}

@@ -49,7 +49,7 @@ export default function StaffPlan() {
   const actionData = useActionData<typeof action>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const page = `/dashboard/users/${customerId}/plans/${subscription._id}`;
+  const page = `/dashboard/users/${customerId}/plans/${subscription.id}`;
   const live = subscription.status !== "canceled" && subscription.status !== "incomplete";
   return (
     <section aria-label="Plan reports" className="space-y-4">
@@ -73,7 +73,7 @@ export default function StaffPlan() {
           serviceName={`${subscription.plan.name}, ${formatPeriod(period)}`}
           userId={customerId}
           purchaseId=""
-          uploadUrl={`/api/subscriptions/${subscription._id}/reports`}
+          uploadUrl={`/api/subscriptions/${subscription.id}/reports`}
           action={`${page}?upload=1`}
           closeTo={page}
           serverError={actionData?.uploadError ?? null}

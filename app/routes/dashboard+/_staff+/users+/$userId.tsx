@@ -13,7 +13,7 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { Inbox, Mail, UserX } from "~/components/ui/icons";
 import { SectionBoundary } from "~/components/ui/section-error";
-import type { CustomerProfileJson } from "~/domain/customer";
+import type { CustomerProfile } from "~/domain/customer";
 import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
@@ -59,10 +59,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   ]);
   if (read === null) throw pageNotFound();
   // The Reports tab (the child route) reads and shows the purchases and reports: not sent twice.
-  const profile: CustomerProfileJson = read
+  const profile: CustomerProfile = read
     ? { ...read, purchases: [], reports: [] }
     : {
-        customer: { _id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
+        customer: { id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
         plans: [],
         purchases: [],
         receipts: [],
@@ -91,7 +91,7 @@ export default function CustomerPage() {
   const { profile, emails, client, deleted, unread, staffId } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { customer } = profile;
-  const base = `/dashboard/users/${customer._id}`;
+  const base = `/dashboard/users/${customer.id}`;
   return (
     <section aria-labelledby="user-heading" className="space-y-6">
       <BackLink to="/dashboard/users">Back to users</BackLink>
@@ -104,7 +104,7 @@ export default function CustomerPage() {
             <h2 id="user-heading" className="text-2xl font-bold break-words text-slate-950">
               {customer.name}
             </h2>
-            {deleted ? null : <OnlineBadge userId={customer._id} />}
+            {deleted ? null : <OnlineBadge userId={customer.id} />}
           </div>
           {deleted ? (
             <p className="text-sm text-slate-700">
@@ -131,22 +131,22 @@ export default function CustomerPage() {
           </p>
         </div>
         {deleted ? null : (
-          <ButtonLink to={`/dashboard/inbox/${customer._id}`} variant="outline" size="sm">
+          <ButtonLink to={`/dashboard/inbox/${customer.id}`} variant="outline" size="sm">
             <Inbox className="size-4" aria-hidden="true" />
             Open in the inbox
           </ButtonLink>
         )}
         {deleted ? null : (
           // The client's approval settings (decision 292): a page of the client's, under the tabs.
-          <ButtonLink to={`/dashboard/users/${customer._id}/approval`} variant="outline" size="sm">
+          <ButtonLink to={`/dashboard/users/${customer.id}/approval`} variant="outline" size="sm">
             Approvals
           </ButtonLink>
         )}
       </div>
-      {profile.plans.length > 0 ? <StaffPlanList customerId={customer._id} plans={profile.plans} /> : null}
+      {profile.plans.length > 0 ? <StaffPlanList customerId={customer.id} plans={profile.plans} /> : null}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="min-w-0 space-y-6">
-          {deleted ? null : <DetailTabs label="Customer" base={base} customerId={customer._id} unread={unread} viewer={{ id: staffId, role: "team" }} />}
+          {deleted ? null : <DetailTabs label="Customer" base={base} customerId={customer.id} unread={unread} viewer={{ id: staffId, role: "team" }} />}
           <Outlet />
         </div>
         <div className="min-w-0 space-y-4">
