@@ -272,6 +272,42 @@ describe("the production server with no settings", () => {
   }, 60_000);
 });
 
+describe("one HTTP request reads the identity once", () => {
+  const sqlLog = path.join(dataDir, "statements.log");
+  let server: ServerProcess;
+  beforeAll(async () => {
+    const preload = `--import ${path.resolve(import.meta.dirname, "../support/sql-log.mjs")}`;
+    server = await startServer({ DATA_DIR: path.join(dataDir, "identity"), NODE_OPTIONS: preload, SQL_LOG: sqlLog }, { timeoutMs: 110_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+  });
+
+  test("a signed-in document's root, layout and page loaders share one read of the session (the server passes the method into the request's scope)", async () => {
+    const signIn = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
+    });
+    const { token } = ((await signIn.json()) as { data: { token: string } }).data;
+    const sessionReads = async (request: () => Promise<Response>) => {
+      fs.writeFileSync(sqlLog, "");
+      const response = await request();
+      await response.arrayBuffer();
+      const statements = fs
+        .readFileSync(sqlLog, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as string);
+      return { status: response.status, reads: statements.filter((text) => /from "sessions" inner join "users"/.test(text)).length };
+    };
+    const headers = { Authorization: `Bearer ${token}` };
+    expect(await sessionReads(() => fetch(`${server.url}/dashboard/services`, { headers }))).toEqual({ status: 200, reads: 1 });
+    // The next request reads it again: the answer lives as long as its request.
+    expect(await sessionReads(() => fetch(`${server.url}/dashboard/services`, { headers }))).toEqual({ status: 200, reads: 1 });
+  });
+});
+
 describe("a bad setting stops boot with a message naming it", () => {
   test.each([
     ["PORT", "abc"],
