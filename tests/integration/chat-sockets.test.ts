@@ -11,11 +11,12 @@ import { MAX_SOCKETS_PER_USER, SOCKET_ERRORS } from "~/realtime/socket.server";
 import { action as logoutPageAction } from "~/routes/_auth+/logout";
 import { action as logoutAction } from "~/routes/api+/auth+/logout";
 import { action as resetAction } from "~/routes/api+/auth+/reset-password";
-import { database, db, schema } from "~/utils/db.server";
+import { db, schema } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 
 import { chatAccount, chatServerForFile, connectClient, delay, nextEvent, sendSupport, type ChatClient } from "../support/chat-helpers";
+import { driverCallsDuring } from "../support/driver-calls";
 import { sessionCookieFor } from "../support/factories";
 import { jsonRequest } from "../support/requests";
 import { BASE_URL, loadContext } from "./authorization/helpers";
@@ -133,35 +134,6 @@ describe("revocation reaches open sockets", () => {
     expect(stored).toEqual([]);
   });
 });
-
-/**
- * The driver calls the app makes while `run` runs: each a round trip to the database (a
- * transaction, several). Counted at the driver, PGlite's or postgres.js's pool, below our code.
- */
-async function driverCallsDuring<T>(run: () => Promise<T>): Promise<{ result: T; calls: { method: string; text: string }[] }> {
-  const calls: { method: string; text: string }[] = [];
-  if (database.watchCalls) {
-    const unwatch = database.watchCalls((call) => calls.push(call));
-    try {
-      return { result: await run(), calls };
-    } finally {
-      unwatch();
-    }
-  }
-  const client = (db as unknown as { $client: Record<string, (...args: unknown[]) => unknown> }).$client;
-  const originals = ["query", "exec", "transaction"].map((name) => [name, client[name]!] as const);
-  for (const [name, original] of originals) {
-    client[name] = function (this: unknown, ...args: unknown[]) {
-      calls.push({ method: name, text: typeof args[0] === "string" ? args[0] : "" });
-      return original.apply(this, args);
-    };
-  }
-  try {
-    return { result: await run(), calls };
-  } finally {
-    for (const [name, original] of originals) client[name] = original;
-  }
-}
 
 describe("a message is one round trip", () => {
   test("the session re-check, the message, its thread, threadUpdated and the read position: one statement, text and file alike", async () => {
