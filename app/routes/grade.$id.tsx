@@ -12,9 +12,9 @@ import { formatCents } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { ORDER_INTENT } from "~/domain/order-intents";
 import { findGrade, gradeView } from "~/models/grades.server";
+import { gradeContactFor } from "~/routes/grade/grade-contact.server";
 import { env } from "~/utils/env.server";
 import { getOptionalUser } from "~/web/auth.server";
-import { gradeContactFor } from "~/web/grade-contact.server";
 
 /**
  * /grade/:id, the report card: the letter and score, a chart of the areas (SVG from the server),

@@ -13,10 +13,10 @@ import { useIsPending } from "~/components/ui/use-is-pending";
 import { gradeAnswers, gradeAnswersSchema } from "~/domain/grader";
 import { gradeRequestSchema } from "~/domain/schemas/grader";
 import { createGrade } from "~/models/grades.server";
+import { gradeContactHeader } from "~/routes/grade/grade-contact.server";
 import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { readForm } from "~/web/body-limit.server";
 import { httpErrorInit, replyOnHttpError } from "~/web/form-reply.server";
-import { gradeContactHeader } from "~/web/grade-contact.server";
 import { checkHoneypot } from "~/web/honeypot.server";
 
 /*

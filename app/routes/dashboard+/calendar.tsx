@@ -19,10 +19,10 @@ import { calendarLinkFor, renewCalendarLink } from "~/models/calendar-links.serv
 import { calendarCustomers, postQuota } from "~/models/calendar.server";
 import { reviewChangesOf } from "~/models/post-approvals.server";
 import { addPostComment, createPost, getPostFor, listPosts, reviewPost, updatePost } from "~/models/posts.server";
+import { calendarWindow, timeZoneOf } from "~/routes/dashboard+/calendar/calendar-view.server";
 import { HttpError } from "~/utils/http.server";
 import { requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
-import { calendarWindow, timeZoneOf } from "~/web/calendar-view.server";
 import { requireMemberPage } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 

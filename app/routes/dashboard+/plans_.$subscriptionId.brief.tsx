@@ -3,9 +3,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 
 import { BriefPage } from "~/components/brief/brief-page";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
-import { briefPageAction, briefPageLoader } from "~/web/brief-page.server";
+import { briefPageAction, briefPageLoader } from "~/routes/dashboard+/brief/brief-page.server";
 
-/** /dashboard/plans/:subscriptionId/brief: the plan's brief; its owner answers it, staff read it (web/brief-page.server.ts). */
+/** /dashboard/plans/:subscriptionId/brief: the plan's brief; its owner answers it, staff read it (brief/brief-page.server.ts). */
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   return briefPageLoader(request, { kind: "subscription", id: params.subscriptionId ?? "" });

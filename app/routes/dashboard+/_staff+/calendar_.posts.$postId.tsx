@@ -15,10 +15,10 @@ import { can } from "~/domain/permissions";
 import { commentSchema, reviewSchema, updatePostSchema } from "~/domain/schemas/calendar";
 import { reviewChangesOf, setReviewBy } from "~/models/post-approvals.server";
 import { addPostComment, addPostMedia, announcePostChange, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
+import { timeZoneOf } from "~/routes/dashboard+/calendar/calendar-view.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam, requireUser } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
-import { timeZoneOf } from "~/web/calendar-view.server";
 import { pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 

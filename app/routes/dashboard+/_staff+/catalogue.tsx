@@ -8,7 +8,7 @@ import { PageHeader } from "~/components/dashboard/page-header";
 import { ButtonLink } from "~/components/ui/button";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 import { readCatalogueForEditor, type LastChange } from "~/models/catalogue.server";
-import { catalogueFormAction, toChangeLogEntry } from "~/web/catalogue-form.server";
+import { catalogueFormAction, toChangeLogEntry } from "~/routes/dashboard+/_staff+/catalogue/catalogue-form.server";
 import { requireCatalogueEditor } from "~/web/guards.server";
 
 /*

@@ -10,7 +10,7 @@ import { formatPlanPrice } from "~/domain/catalogue";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 import { getBriefQuestions } from "~/models/briefs.server";
 import { readPlanForEditor } from "~/models/catalogue.server";
-import { catalogueFormAction, toChangeLogEntry } from "~/web/catalogue-form.server";
+import { catalogueFormAction, toChangeLogEntry } from "~/routes/dashboard+/_staff+/catalogue/catalogue-form.server";
 import { pageNotFound, requireCatalogueEditor } from "~/web/guards.server";
 
 /*

@@ -11,7 +11,7 @@ import { formatCents } from "~/domain/format";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
 import { getBriefQuestions } from "~/models/briefs.server";
 import { readServiceForEditor } from "~/models/catalogue.server";
-import { catalogueFormAction, toChangeLogEntry } from "~/web/catalogue-form.server";
+import { catalogueFormAction, toChangeLogEntry } from "~/routes/dashboard+/_staff+/catalogue/catalogue-form.server";
 import { pageNotFound, requireCatalogueEditor } from "~/web/guards.server";
 
 /*

@@ -5,7 +5,7 @@ import { ServiceForm, type CatalogueReply } from "~/components/catalogue/forms";
 import { BackLink } from "~/components/dashboard/back-link";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { SERVICE_INTENTS } from "~/domain/schemas/catalogue";
-import { catalogueFormAction } from "~/web/catalogue-form.server";
+import { catalogueFormAction } from "~/routes/dashboard+/_staff+/catalogue/catalogue-form.server";
 import { requireCatalogueEditor } from "~/web/guards.server";
 
 /** /dashboard/catalogue/services/new (staff): add a service; saved, it opens its own page (where its packages are added). */
