@@ -21,6 +21,8 @@ export interface SessionUser {
   clientId: string | null;
   /** The customer's role in their client; null for staff. */
   clientRole: ClientRole | null;
+  /** When the account first opened its overview (the welcome was shown then); null until it does. */
+  welcomedAt: Date | null;
 }
 
 export async function createSession(userId: string, kind: SessionKind) {
@@ -69,6 +71,7 @@ export const signedInUserColumns = {
   role: schema.users.role,
   profileImage: schema.users.profileImage,
   createdAt: schema.users.createdAt,
+  welcomedAt: schema.users.welcomedAt,
   // A customer without a member row (written by a node that predates client teams) is the owner of a client of one.
   clientId: sql<string | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.clientId}, ${schema.users.id}) end`,
   clientRole: sql<ClientRole | null>`case when ${schema.users.role} = 'user' then coalesce(${schema.clientMembers.role}, 'owner') end`,

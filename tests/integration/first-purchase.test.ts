@@ -13,6 +13,7 @@ import { getToast } from "~/web/toast.server";
 
 import { parseEmail, passwordLinkIn } from "../fakes/email-links";
 import { settle } from "../support/call-route";
+import { driverCallsDuring } from "../support/driver-calls";
 import { readOutbox } from "../support/outbox";
 import { CONTEXT, formRequest, freshContext, seedServices, uniqueEmail } from "../support/payments-helpers";
 
@@ -100,7 +101,12 @@ describe("first purchase → first sign-in", () => {
     const visit = () => settle(() => overview.loader(request("/dashboard/services")));
     // The password lands on /dashboard, which sends a customer on to their overview, where the welcome is.
     expect((await settle(() => dashboard.loader(request("/dashboard")))).location).toBe("/dashboard/services");
-    expect((await visit()).data.firstVisit).toBe(true);
-    expect((await visit()).data.firstVisit).toBe(false);
+    const welcomes = async () => {
+      const { result, calls } = await driverCallsDuring(visit);
+      return { firstVisit: result.data.firstVisit, writes: calls.filter((call) => /^update "users"/.test(call.text)).length };
+    };
+    expect(await welcomes()).toEqual({ firstVisit: true, writes: 1 });
+    // The identity the page already read says the account was welcomed: no update of its row.
+    expect(await welcomes()).toEqual({ firstVisit: false, writes: 0 });
   });
 });

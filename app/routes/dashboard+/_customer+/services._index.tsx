@@ -32,7 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const owner = ownerKey(user);
   if (!can(user, "purchases:list-own")) throw redirect("/dashboard/users");
   const [firstVisit, counts, purchases, plans, briefs] = await Promise.all([
-    markWelcomed(user.id),
+    // The identity carries when the account was welcomed: only a visit before that writes.
+    user.welcomedAt ? false : markWelcomed(user.id),
     loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(owner)) })),
     loadSection("purchases", async () => (await listPurchasesForUser(owner)).map(toPurchase)),
     loadSection("plan", async () => toSubscriptions(await listSubscriptionsForUser(owner))),
