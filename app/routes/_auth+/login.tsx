@@ -1,4 +1,4 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type Submission, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, Link, redirect, useActionData, useNavigation, useSearchParams, type ClientActionFunctionArgs } from "@remix-run/react";
@@ -14,16 +14,11 @@ import { Field, Input } from "~/components/ui/input";
 import { PasswordInput } from "~/components/ui/password-input";
 import { notify } from "~/components/ui/toaster";
 import { useIsPending } from "~/components/ui/use-is-pending";
-import {
-  forgotPasswordSchema,
-  loginSchema,
-  passkeyCredentialField,
-  passkeySecondStepSchema,
-  TWO_FACTOR_CODE_MESSAGES,
-  twoFactorSchema,
-} from "~/domain/schemas/auth";
+import { forgotPasswordSchema, loginSchema, passkeyCredentialField, passkeySecondStepSchema, twoFactorSchema } from "~/domain/schemas/auth";
+import { z } from "~/domain/zod";
 import { MAGIC_LINK_MESSAGES } from "~/models/magic-links.server";
 import { verifyPasskeySignIn } from "~/models/passkeys.server";
+import type { User } from "~/models/users.server";
 import { HttpError } from "~/utils/http.server";
 import { logger } from "~/utils/logger.server";
 import { clientIp } from "~/utils/rate-limit.server";
@@ -43,32 +38,68 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+/**
+ * The sign-in page's forms, one schema per button (decision 305): the password (the main form, which
+ * posts no intent), the e-mailed link, a passkey, and the second step answered with a code or a passkey.
+ */
+const loginForm = z.discriminatedUnion(
+  "intent",
+  [
+    loginSchema.extend({ intent: z.literal("password").default("password") }),
+    forgotPasswordSchema.extend({ intent: z.literal("magic-link") }),
+    z.object({ intent: z.literal("passkey"), credential: passkeyCredentialField, redirectTo: z.string().optional() }),
+    twoFactorSchema.extend({ intent: z.literal("second-factor") }),
+    passkeySecondStepSchema.extend({ intent: z.literal("second-factor-passkey") }),
+  ],
+  { error: "Unknown action." },
+);
+
+/** Never sent back: the password, a second-factor code, a passkey's answer. */
+const SECRET_FIELDS = ["password", "code", "credential"];
+
 type LoginReply = {
-  result?: SubmissionResult<string[]>;
-  /** The second step (a second factor set): its challenge, how it may be answered, and what went wrong with the last answer. */
-  secondFactor?: { challenge: string; redirectTo: string | null; error: string | null; methods: SecondStepMethod[] };
-  magicLink?: { error: string | null; sent: string | null };
+  result: SubmissionResult<string[]>;
+  /** The e-mailed link's form answered (its own errors, and what was sent). */
+  intent?: "magic-link";
+  sent?: string;
+  /** The second step (a second factor set): its challenge and how it may be answered; its errors are the result's `code` or `credential`. */
+  secondFactor?: { challenge: string; redirectTo: string | null; methods: SecondStepMethod[] };
 };
 
-const formError = (message: string): SubmissionResult<string[]> => ({ status: "error", error: { "": [message] } });
+type LoginSubmission = Submission<z.input<typeof loginForm>, string[], z.output<typeof loginForm>>;
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request.clone());
   checkHoneypot(form);
-  if (form.get("intent") === "second-factor") return secondStep(request, form, clientIp(request, context));
-  if (form.get("intent") === "second-factor-passkey") return secondStepWithPasskey(request, form, clientIp(request, context));
-  if (form.get("intent") === "passkey") return passkeyStep(request, form, clientIp(request, context));
-  if (form.get("intent") === "magic-link") return magicLinkStep(form, clientIp(request, context));
-  const submission = parseWithZod(form, { schema: loginSchema });
-  if (submission.status !== "success") {
-    return data<LoginReply>({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  const ip = clientIp(request, context);
+  const submission = parseWithZod(form, { schema: loginForm });
+  if (submission.status !== "success") return refused(submission);
+  const value = submission.value;
+  switch (value.intent) {
+    case "magic-link":
+      return magicLinkStep(submission, value.email, ip);
+    case "passkey":
+      return passkeyStep(request, submission, () => verifyPasskeySignIn(value.credential), value.redirectTo, ip);
+    case "second-factor":
+      return finishSecondStep(request, submission, ip, "code", () => answerChallenge(ip, value.challenge, "cookie", { code: value.code }), value.redirectTo);
+    case "second-factor-passkey":
+      return finishSecondStep(
+        request,
+        submission,
+        ip,
+        "credential",
+        () => answerChallenge(ip, value.challenge, "cookie", { credential: value.credential }),
+        value.redirectTo,
+      );
+    case "password":
+      break;
   }
   const fail = (message: string, status: number, headers?: Record<string, string>) =>
-    data<LoginReply>({ result: submission.reply({ formErrors: [message], hideFields: ["password"] }) }, { status, headers });
+    data<LoginReply>({ result: submission.reply({ formErrors: [message], hideFields: SECRET_FIELDS }) }, { status, headers });
 
   let user;
   try {
-    user = await withSignInLimits(clientIp(request, context), submission.value.email, () => authenticateForm(request));
+    user = await withSignInLimits(ip, value.email, () => authenticateForm(request));
   } catch (error) {
     if (error instanceof InvalidCredentialsError) return fail(error.message, 401);
     if (error instanceof HttpError) return fail(error.message, error.status, error.headers);
@@ -79,76 +110,77 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const step = await afterFirstFactor(user, "cookie");
   if (step.kind === "two-factor") {
     return data<LoginReply>({
-      secondFactor: { challenge: step.challenge, redirectTo: submission.value.redirectTo ?? null, error: null, methods: step.methods },
+      result: submission.reply({ hideFields: SECRET_FIELDS }),
+      secondFactor: { challenge: step.challenge, redirectTo: value.redirectTo ?? null, methods: step.methods },
     });
   }
-  return completeBrowserSignIn(request, user, submission.value.redirectTo, clientIp(request, context));
+  return completeBrowserSignIn(request, user, value.redirectTo, ip);
+}
+
+/** A refused form, said where its page shows it: a passkey's or a spent challenge's on the sign-in form, a wrong code on the second step. */
+async function refused(submission: LoginSubmission) {
+  const reply = (options: Parameters<LoginSubmission["reply"]>[0] = {}) => submission.reply({ ...options, hideFields: SECRET_FIELDS });
+  const errors = (submission.status !== "success" ? submission.error : null) ?? {};
+  const intent = submission.payload.intent;
+  if (intent === "magic-link") return data<LoginReply>({ intent, result: reply() }, { status: 400 });
+  if (intent === "passkey") return data<LoginReply>({ result: reply({ formErrors: [errors.credential?.[0] ?? LOGIN_FAILED_MESSAGE] }) }, { status: 400 });
+  if (intent === "second-factor" || intent === "second-factor-passkey") {
+    const challengeError = errors.challenge?.[0];
+    if (challengeError) return data<LoginReply>({ result: reply({ formErrors: [challengeError] }) }, { status: 400 });
+    return data<LoginReply>({ result: reply(), secondFactor: await secondStepAgain(submission) }, { status: 400 });
+  }
+  return data<LoginReply>({ result: reply() }, { status: 400 });
 }
 
 /** "E-mail me a sign-in link": the same answer whether or not the account exists. */
-async function magicLinkStep(form: FormData, ip: string) {
-  const parsed = forgotPasswordSchema.safeParse({ email: form.get("email") ?? undefined });
-  if (!parsed.success) return data<LoginReply>({ magicLink: { error: parsed.error.issues[0]?.message ?? null, sent: null } }, { status: 400 });
+async function magicLinkStep(submission: LoginSubmission, email: string, ip: string) {
   try {
-    await startMagicLink(ip, parsed.data.email);
+    await startMagicLink(ip, email);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return data<LoginReply>({ magicLink: { error: error.message, sent: null } }, { status: error.status, headers: error.headers });
+    const result = submission.reply({ fieldErrors: { email: [error.message] } });
+    return data<LoginReply>({ intent: "magic-link", result }, { status: error.status, headers: error.headers });
   }
-  return data<LoginReply>({ magicLink: { error: null, sent: MAGIC_LINK_MESSAGES.sent } });
+  return data<LoginReply>({ intent: "magic-link", result: submission.reply({ resetForm: true }), sent: MAGIC_LINK_MESSAGES.sent });
 }
 
 /** A passkey's answer (posted by the page's script): both factors at once when it verified the person (decision 257). */
-async function passkeyStep(request: Request, form: FormData, ip: string) {
-  const parsed = passkeyCredentialField.safeParse(form.get("credential"));
-  if (!parsed.success) return data<LoginReply>({ result: formError(parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE) }, { status: 400 });
+async function passkeyStep(request: Request, submission: LoginSubmission, verify: () => Promise<User>, redirectTo: string | undefined, ip: string) {
   try {
-    const user = await verifyPasskeySignIn(parsed.data);
-    return await completeBrowserSignIn(request, user, form.get("redirectTo"), ip);
+    return await completeBrowserSignIn(request, await verify(), redirectTo, ip);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return data<LoginReply>({ result: formError(error.message) }, { status: error.status, headers: error.headers });
+    const result = submission.reply({ formErrors: [error.message], hideFields: SECRET_FIELDS });
+    return data<LoginReply>({ result }, { status: error.status, headers: error.headers });
   }
 }
 
-/** The code of the second step: a wrong one asks again (401), a spent challenge starts over. */
-async function secondStep(request: Request, form: FormData, ip: string) {
-  const parsed = twoFactorSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const challengeIssue = parsed.error.issues.find((issue) => issue.path[0] === "challenge");
-    if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
-    return secondStepAgain(form, parsed.error.issues[0]?.message ?? TWO_FACTOR_CODE_MESSAGES.codeRequired, 400);
-  }
-  return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { code: parsed.data.code }), parsed.data.redirectTo);
-}
-
-/** The second step answered with one of the account's passkeys (posted by the step's script). */
-async function secondStepWithPasskey(request: Request, form: FormData, ip: string) {
-  const parsed = passkeySecondStepSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const challengeIssue = parsed.error.issues.find((issue) => issue.path[0] === "challenge");
-    if (challengeIssue) return data<LoginReply>({ result: formError(challengeIssue.message) }, { status: 400 });
-    return secondStepAgain(form, parsed.error.issues[0]?.message ?? LOGIN_FAILED_MESSAGE, 400);
-  }
-  const credential = parsed.data.credential;
-  return finishSecondStep(request, form, ip, () => answerChallenge(ip, parsed.data.challenge, "cookie", { credential }), parsed.data.redirectTo);
-}
-
-async function finishSecondStep(request: Request, form: FormData, ip: string, answer: () => ReturnType<typeof answerChallenge>, redirectTo?: string) {
+/** The second step's answer: a wrong one asks again (401), a spent challenge starts over. */
+async function finishSecondStep(
+  request: Request,
+  submission: LoginSubmission,
+  ip: string,
+  field: "code" | "credential",
+  answer: () => ReturnType<typeof answerChallenge>,
+  redirectTo?: string,
+) {
   try {
     return await completeBrowserSignIn(request, await answer(), redirectTo, ip);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    if (error.code === "CHALLENGE_EXPIRED") return data<LoginReply>({ result: formError(error.message) }, { status: 400 });
-    return secondStepAgain(form, error.message, error.status, error.headers);
+    if (error.code === "CHALLENGE_EXPIRED") {
+      return data<LoginReply>({ result: submission.reply({ formErrors: [error.message], hideFields: SECRET_FIELDS }) }, { status: 400 });
+    }
+    const result = submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: SECRET_FIELDS });
+    return data<LoginReply>({ result, secondFactor: await secondStepAgain(submission) }, { status: error.status, headers: error.headers });
   }
 }
 
-/** The same second step again, with what went wrong (its ways of answering looked up anew). */
-async function secondStepAgain(form: FormData, error: string, status: number, headers?: Record<string, string>) {
-  const challenge = typeof form.get("challenge") === "string" ? String(form.get("challenge")) : "";
-  const redirectTo = typeof form.get("redirectTo") === "string" ? String(form.get("redirectTo")) : null;
-  return data<LoginReply>({ secondFactor: { challenge, redirectTo, error, methods: await secondStepMethods(challenge) } }, { status, headers });
+/** The same second step again (its ways of answering looked up anew). */
+async function secondStepAgain(submission: LoginSubmission): Promise<NonNullable<LoginReply["secondFactor"]>> {
+  const { challenge, redirectTo } = submission.payload;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return { challenge: text(challenge) ?? "", redirectTo: text(redirectTo), methods: await secondStepMethods(text(challenge) ?? "") };
 }
 
 /** In the browser: no answer at all (offline) is the same 'Login failed…' on the form, and no page reload. */
@@ -173,19 +205,28 @@ export default function LoginPage() {
   const navigation = useNavigation();
   const submitting = useIsPending() && navigation.formData?.get("intent") !== "magic-link";
   const magicPending = useIsPending({ field: { name: "intent", value: "magic-link" } });
+  const idle = navigation.state === "idle";
+  const magicReply = actionData && "intent" in actionData && actionData.intent === "magic-link" ? actionData : undefined;
   const [form, fields] = useForm({
     id: "login",
-    lastResult: navigation.state === "idle" ? actionData?.result : undefined,
+    lastResult: idle && !magicReply ? actionData?.result : undefined,
     constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: { redirectTo: searchParams.get("redirectTo") ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginForm }),
   });
-  if (actionData?.secondFactor) {
+  const [magicForm, magicFields] = useForm({
+    id: "magic-link",
+    lastResult: idle ? magicReply?.result : undefined,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginForm }),
+  });
+  if (actionData && "secondFactor" in actionData && actionData.secondFactor) {
+    const errors = actionData.result.error as Record<string, string[] | null> | undefined;
     return (
       <AuthLayout title="Welcome Back" subtitle="One more step: your account asks for a second factor.">
-        <TwoFactorForm {...actionData.secondFactor} />
+        <TwoFactorForm {...actionData.secondFactor} error={errors?.code?.[0] ?? errors?.credential?.[0] ?? null} />
       </AuthLayout>
     );
   }
@@ -236,12 +277,13 @@ export default function LoginPage() {
       </Form>
       <div className="mt-5 space-y-5">
         <PasskeySignIn redirectTo={searchParams.get("redirectTo") ?? ""} />
-        <details className="rounded-xl border border-slate-200 p-4" open={!!actionData?.magicLink}>
+        <details className="rounded-xl border border-slate-200 p-4" open={!!magicReply}>
           <summary className="cursor-pointer text-sm font-semibold text-brand-700">Get a one-time link by e-mail instead</summary>
-          <Form method="post" className="mt-4 space-y-4">
+          <Form method="post" {...getFormProps(magicForm)} className="mt-4 space-y-4">
             <input type="hidden" name="intent" value="magic-link" />
-            {actionData?.magicLink?.sent ? <FormAlert tone="success" errors={actionData.magicLink.sent} /> : null}
-            <Field id="magic-link-email" label="Your e-mail address" error={actionData?.magicLink?.error}>
+            {magicReply?.sent ? <FormAlert tone="success" errors={magicReply.sent} /> : null}
+            <FormAlert id={magicForm.errorId} errors={[...(magicForm.errors ?? []), ...(magicFields.intent.errors ?? [])]} />
+            <Field id={magicFields.email.id} label="Your e-mail address" error={magicFields.email.errors}>
               {(control) => <Input {...control} name="email" type="email" autoComplete="email" required maxLength={254} placeholder="you@company.com" />}
             </Field>
             <Button type="submit" variant="outline" className="w-full" loading={magicPending}>
