@@ -227,7 +227,8 @@ describe("the sign-in form", () => {
     expect(redirectTo).toBe("/dashboard/reports");
     const wrong = await callRoute(loginPageAction, formRequest("/login", { intent: "second-factor", challenge, code: "999999", redirectTo }));
     expect(wrong.status).toBe(401);
-    expect(wrong.data.secondFactor.error).toMatch(/not right/);
+    expect(wrong.data.result.error.code).toEqual([expect.stringMatching(/not right/)]);
+    expect(wrong.data.result.initialValue).not.toHaveProperty("code");
     const right = await callRoute(
       loginPageAction,
       formRequest("/login", { intent: "second-factor", challenge, code: await codeFor(account.secret), redirectTo }),
@@ -261,9 +262,12 @@ describe("the sign-in form", () => {
     expect(JSON.stringify(after.data)).not.toContain(verified.data.recoveryCodes[0]);
     const noCode = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "disable-2fa", code: "" }, headers));
     expect(noCode.status).toBe(400);
+    expect(noCode.data).toMatchObject({ intent: "disable-2fa", result: { error: { code: [expect.stringMatching(/6-digit code/)] } } });
     // New recovery codes with a code: shown once, the old ones spent; a wrong code changes nothing.
     const wrong = await callRoute(securityAction, formRequest("/dashboard/security", { intent: "new-recovery-codes", code: "000000" }, headers));
     expect(wrong.status).toBe(400);
+    expect(wrong.data.result.error[""]).toEqual([expect.stringMatching(/not right/)]);
+    expect(wrong.data.result.initialValue).not.toHaveProperty("code");
     const renewed = await callRoute(
       securityAction,
       formRequest("/dashboard/security", { intent: "new-recovery-codes", code: verified.data.recoveryCodes[0] }, headers),

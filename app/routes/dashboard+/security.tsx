@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { KeyRound, ShieldAlert, ShieldCheck, Smartphone } from "lucide-react";
@@ -9,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Input } from "~/components/ui/input";
 import { formatDate } from "~/domain/purchase";
 import { codeSchema, passkeyCredentialField, passkeyRenameSchema } from "~/domain/schemas/auth";
+import { z } from "~/domain/zod";
 import { getAccount } from "~/models/account.server";
 import { addPasskey, listPasskeys, removePasskey, renamePasskey } from "~/models/passkeys.server";
 import {
@@ -38,9 +41,26 @@ import { redirectWithToast } from "~/web/toast.server";
  * a passkey (WebAuthn is a browser API).
  */
 
-type Intent = "start-2fa" | "verify-2fa" | "new-recovery-codes" | "disable-2fa" | "add-passkey" | "rename-passkey" | "remove-passkey";
-type Reply = { intent: Intent; error?: string; recoveryCodes?: string[] };
-const INTENTS: Intent[] = ["start-2fa", "verify-2fa", "new-recovery-codes", "disable-2fa", "add-passkey", "rename-passkey", "remove-passkey"];
+// One schema per button (decision 305); a passkey's id is checked by the model (an unknown one is refused there).
+const passkeyId = z.string().max(100).default("");
+const securityForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("start-2fa") }),
+    codeSchema.extend({ intent: z.literal("verify-2fa") }),
+    codeSchema.extend({ intent: z.literal("new-recovery-codes") }),
+    codeSchema.extend({ intent: z.literal("disable-2fa") }),
+    z.object({ intent: z.literal("add-passkey"), credential: passkeyCredentialField }),
+    passkeyRenameSchema.extend({ intent: z.literal("rename-passkey"), passkeyId }),
+    z.object({ intent: z.literal("remove-passkey"), passkeyId }),
+  ],
+  { error: "Please choose what to change." },
+);
+type Intent = z.infer<typeof securityForm>["intent"];
+const INTENTS: readonly string[] = ["start-2fa", "verify-2fa", "new-recovery-codes", "disable-2fa", "add-passkey", "rename-passkey", "remove-passkey"];
+/** Never sent back: codes and a passkey's answer. */
+const SECRET_FIELDS = ["code", "credential"];
+type Reply = { intent: Intent; result: SubmissionResult<string[]>; recoveryCodes?: string[] };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const identity = await requireIdentity(request);
@@ -67,48 +87,49 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const identity = await requireIdentity(request);
   const user = identity.user;
-  const form = Object.fromEntries(await readForm(request));
-  const intent = String(form.intent ?? "") as Intent;
-  if (!INTENTS.includes(intent)) return data<Reply>({ intent: "start-2fa", error: "Please choose what to change." }, { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema: securityForm });
+  if (submission.status !== "success") {
+    const posted = String(submission.payload.intent ?? "");
+    const intent = (INTENTS.includes(posted) ? posted : "start-2fa") as Intent;
+    return data<Reply>({ intent, result: submission.reply({ hideFields: SECRET_FIELDS }) }, { status: 400 });
+  }
+  const value = submission.value;
+  const ip = clientIp(request, context);
   try {
-    if (intent === "add-passkey") {
-      const credential = passkeyCredentialField.safeParse(form.credential);
-      if (!credential.success) return data<Reply>({ intent, error: credential.error.issues[0]?.message }, { status: 400 });
-      const passkey = await addPasskey(user.id, credential.data, null, request.headers.get("User-Agent"));
-      return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey added (${passkey.name}).` });
+    switch (value.intent) {
+      case "add-passkey": {
+        const passkey = await addPasskey(user.id, value.credential, null, request.headers.get("User-Agent"));
+        return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey added (${passkey.name}).` });
+      }
+      case "rename-passkey": {
+        const renamed = await renamePasskey(user.id, value.passkeyId, value.name);
+        return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey renamed (${renamed.name}).` });
+      }
+      case "remove-passkey": {
+        const removed = await removePasskey(user.id, value.passkeyId);
+        return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey removed (${removed.name}).` });
+      }
+      case "start-2fa":
+        await startTwoFactorSetup(user);
+        return redirectWithToast("/dashboard/security#two-factor", { type: "info", message: "Scan the QR code, then enter the code your app shows." });
+      case "verify-2fa": {
+        // Every other session and token of the account ends, as after a password change.
+        const { recoveryCodes } = await turnOnTwoFactor(identity, value.code, ip);
+        // Shown this once, in the answer itself (no redirect): they are stored only hashed.
+        return data<Reply>({ intent: value.intent, result: submission.reply({ resetForm: true }), recoveryCodes });
+      }
+      case "new-recovery-codes": {
+        const { recoveryCodes } = await withCodeLimits(ip, user.id, () => regenerateRecoveryCodes(user.id, value.code));
+        return data<Reply>({ intent: value.intent, result: submission.reply({ resetForm: true }), recoveryCodes });
+      }
+      case "disable-2fa":
+        await withCodeLimits(ip, user.id, () => disableTwoFactor(user.id, value.code));
+        return redirectWithToast("/dashboard/security", { type: "success", message: "Two-factor sign-in is off." });
     }
-    if (intent === "rename-passkey") {
-      const parsed = passkeyRenameSchema.safeParse(form);
-      if (!parsed.success) return data<Reply>({ intent, error: parsed.error.issues[0]?.message }, { status: 400 });
-      const renamed = await renamePasskey(user.id, String(form.passkeyId ?? ""), parsed.data.name);
-      return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey renamed (${renamed.name}).` });
-    }
-    if (intent === "remove-passkey") {
-      const removed = await removePasskey(user.id, String(form.passkeyId ?? ""));
-      return redirectWithToast("/dashboard/security#passkeys", { type: "success", message: `Passkey removed (${removed.name}).` });
-    }
-    if (intent === "start-2fa") {
-      await startTwoFactorSetup(user);
-      return redirectWithToast("/dashboard/security#two-factor", { type: "info", message: "Scan the QR code, then enter the code your app shows." });
-    }
-    const parsed = codeSchema.safeParse(form);
-    if (!parsed.success) return data<Reply>({ intent, error: parsed.error.issues[0]?.message }, { status: 400 });
-    const ip = clientIp(request, context);
-    if (intent === "verify-2fa") {
-      // Every other session and token of the account ends, as after a password change.
-      const { recoveryCodes } = await turnOnTwoFactor(identity, parsed.data.code, ip);
-      // Shown this once, in the answer itself (no redirect): they are stored only hashed.
-      return data<Reply>({ intent, recoveryCodes });
-    }
-    if (intent === "new-recovery-codes") {
-      const { recoveryCodes } = await withCodeLimits(ip, user.id, () => regenerateRecoveryCodes(user.id, parsed.data.code));
-      return data<Reply>({ intent, recoveryCodes });
-    }
-    await withCodeLimits(ip, user.id, () => disableTwoFactor(user.id, parsed.data.code));
-    return redirectWithToast("/dashboard/security", { type: "success", message: "Two-factor sign-in is off." });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return data<Reply>({ intent, error: error.message }, { status: error.status, headers: error.headers });
+    const result = submission.reply({ formErrors: [error.message], hideFields: SECRET_FIELDS });
+    return data<Reply>({ intent: value.intent, result }, { status: error.status, headers: error.headers });
   }
 }
 
@@ -117,7 +138,25 @@ export default function SecurityPage() {
   const reply = useActionData<typeof action>();
   const navigation = useNavigation();
   const pending = (intent: Intent) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-  const errorFor = (intent: Intent) => (reply?.intent === intent ? reply.error : undefined);
+  const idle = navigation.state === "idle";
+  // Each form's errors, the server's and the browser's (the same schema), said under its field.
+  const formFor = (intent: Intent) => ({
+    id: `security-${intent}`,
+    lastResult: idle && reply?.intent === intent ? reply.result : undefined,
+    shouldValidate: "onSubmit" as const,
+    onValidate: ({ formData }: { formData: FormData }) => parseWithZod(formData, { schema: securityForm }),
+  });
+  const [newCodesForm] = useForm(formFor("new-recovery-codes"));
+  const [disableForm] = useForm(formFor("disable-2fa"));
+  const [verifyForm] = useForm(formFor("verify-2fa"));
+  const errorsOf = (form: { allErrors: Record<string, string[]> }) => Object.values(form.allErrors).flat().join(" ") || undefined;
+  const errorFor = (intent: Intent) =>
+    reply?.intent === intent
+      ? Object.values(reply.result.error ?? {})
+          .flat()
+          .filter(Boolean)
+          .join(" ") || undefined
+      : undefined;
   const recoveryCodes = reply?.intent === "verify-2fa" || reply?.intent === "new-recovery-codes" ? reply.recoveryCodes : undefined;
 
   return (
@@ -151,26 +190,26 @@ export default function SecurityPage() {
               Since {twoFactor.enabledAt ? <time dateTime={twoFactor.enabledAt}>{formatDate(twoFactor.enabledAt)}</time> : null}. Signing in asks for a code
               from your app. {twoFactor.recoveryCodesLeft} of 10 recovery codes left.
             </p>
-            <Form method="post" className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="new-codes-heading">
+            <Form method="post" {...getFormProps(newCodesForm)} className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="new-codes-heading">
               <h4 id="new-codes-heading" className="font-semibold text-slate-900">
                 New recovery codes
               </h4>
               <input type="hidden" name="intent" value="new-recovery-codes" />
               <CodeField
                 id="new-codes-code"
-                error={errorFor("new-recovery-codes")}
+                error={errorsOf(newCodesForm)}
                 hint="A current code from your app, or a recovery code. The old codes stop working."
               />
               <Button type="submit" variant="outline" className="justify-self-start" loading={pending("new-recovery-codes")}>
                 Make new recovery codes
               </Button>
             </Form>
-            <Form method="post" className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="disable-2fa-heading">
+            <Form method="post" {...getFormProps(disableForm)} className="mt-4 grid gap-4 sm:max-w-md" aria-labelledby="disable-2fa-heading">
               <h4 id="disable-2fa-heading" className="font-semibold text-slate-900">
                 Turn two-factor off
               </h4>
               <input type="hidden" name="intent" value="disable-2fa" />
-              <CodeField id="disable-code" error={errorFor("disable-2fa")} hint="A current code from your app, or a recovery code." />
+              <CodeField id="disable-code" error={errorsOf(disableForm)} hint="A current code from your app, or a recovery code." />
               <Button type="submit" variant="outline" className="justify-self-start" loading={pending("disable-2fa")}>
                 Turn off two-factor
               </Button>
@@ -195,12 +234,12 @@ export default function SecurityPage() {
                 </li>
                 <li>Enter the 6-digit code the app shows.</li>
               </ol>
-              <Form method="post" className="grid gap-4 sm:max-w-xs" aria-labelledby="verify-2fa-heading">
+              <Form method="post" {...getFormProps(verifyForm)} className="grid gap-4 sm:max-w-xs" aria-labelledby="verify-2fa-heading">
                 <h4 id="verify-2fa-heading" className="sr-only">
                   Verify your authenticator
                 </h4>
                 <input type="hidden" name="intent" value="verify-2fa" />
-                <CodeField id="verify-code" error={errorFor("verify-2fa")} />
+                <CodeField id="verify-code" error={errorsOf(verifyForm)} />
                 <Button type="submit" className="justify-self-start" loading={pending("verify-2fa")}>
                   Verify and turn on
                 </Button>
