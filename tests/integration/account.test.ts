@@ -308,7 +308,7 @@ describe("the account page (plain forms, no JavaScript needed)", () => {
     try {
       const result = (await accountPage.action({ request, params: {}, context: freshContext() })) as unknown;
       if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), data: null };
-      const wrapped = result as { data: { fieldErrors?: Record<string, string>; formError?: string }; init?: ResponseInit | null };
+      const wrapped = result as { data: { intent: string; result: { error?: Record<string, string[] | null> } }; init?: ResponseInit | null };
       return { status: wrapped.init?.status ?? 200, location: null, data: wrapped.data };
     } catch (thrown) {
       if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("Location"), data: null };
@@ -320,15 +320,15 @@ describe("the account page (plain forms, no JavaScript needed)", () => {
     const user = await createTestUser({ password: PASSWORD });
     const cookie = await sessionCookieFor(user.id);
     expect(await post(cookie, { intent: "name", name: "Page Name" })).toMatchObject({ status: 302, location: "/dashboard/account" });
-    expect(await post(cookie, { intent: "name", name: "" })).toMatchObject({ status: 400, data: { fieldErrors: { name: "Name is required" } } });
+    expect(await post(cookie, { intent: "name", name: "" })).toMatchObject({ status: 400, data: { result: { error: { name: ["Name is required"] } } } });
     const other = await createTestUser();
     expect(await post(cookie, { intent: "email", email: uniqueEmail("page") })).toMatchObject({
       status: 400,
-      data: { fieldErrors: { currentPassword: "Current password is required" } },
+      data: { result: { error: { currentPassword: ["Current password is required"] } } },
     });
     expect(await post(cookie, { intent: "email", email: uniqueEmail("page"), currentPassword: "nope-nope-nope" })).toMatchObject({
       status: 400,
-      data: { fieldErrors: { currentPassword: "Your current password is not correct." } },
+      data: { result: { error: { currentPassword: ["Your current password is not correct."] } } },
     });
     // Taken or free: the same answer.
     expect(await post(cookie, { intent: "email", email: other.email, currentPassword: PASSWORD })).toMatchObject({
@@ -341,13 +341,13 @@ describe("the account page (plain forms, no JavaScript needed)", () => {
       await post(cookie, { intent: "password", currentPassword: "nope-nope-nope", newPassword: "another-password", confirmPassword: "another-password" }),
     ).toMatchObject({
       status: 400,
-      data: { fieldErrors: { currentPassword: "Your current password is not correct." } },
+      data: { result: { error: { currentPassword: ["Your current password is not correct."] } } },
     });
     expect(
       await post(cookie, { intent: "password", currentPassword: PASSWORD, newPassword: "another-password", confirmPassword: "different-one" }),
     ).toMatchObject({
       status: 400,
-      data: { fieldErrors: { confirmPassword: "Passwords must match" } },
+      data: { result: { error: { confirmPassword: ["Passwords must match"] } } },
     });
 
     const phone = await bearerFor(user.id);
