@@ -11,6 +11,7 @@ import { CopyableValue } from "~/components/ui/copyable-value";
 import { Field, FieldError, Input, Label } from "~/components/ui/input";
 import { API_KEY_NAME_MAX, apiKeyCreateSchema, mayHoldScope, SCOPE_LABELS, SCOPES, type Scope } from "~/domain/api-keys";
 import { formatDate } from "~/domain/purchase";
+import { z } from "~/domain/zod";
 import { createApiKey, listApiKeys, revokeApiKey } from "~/models/api-keys.server";
 import { HttpError } from "~/utils/http.server";
 import { requireUser } from "~/web/auth.server";
@@ -30,21 +31,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { apiKeys: await listApiKeys(user.id), scopes: SCOPES.filter((scope) => mayHoldScope(user, scope)) };
 }
 
+// Each button's intent with its own fields (a form posted without one makes a key); a key's id is checked by the model.
+const apiKeyForm = z.discriminatedUnion(
+  "intent",
+  [
+    apiKeyCreateSchema.extend({ intent: z.literal("create").default("create") }),
+    z.object({ intent: z.literal("revoke"), keyId: z.string().max(100).default("") }),
+  ],
+  { error: "Unknown action." },
+);
+
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  if (form.get("intent") === "revoke") {
-    const keyId = String(form.get("keyId") ?? "");
+  const submission = parseWithZod(await readForm(request), { schema: apiKeyForm });
+  if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
+  if (submission.value.intent === "revoke") {
     try {
-      await revokeApiKey(user, keyId);
+      await revokeApiKey(user, submission.value.keyId);
     } catch (error) {
       if (error instanceof HttpError && error.status === 404) return redirectWithToast("/dashboard/api-keys", { type: "error", message: error.message });
       throw error;
     }
     return redirectWithToast("/dashboard/api-keys", { type: "success", message: "API key revoked: calls made with it are refused from now on." });
   }
-  const submission = parseWithZod(form, { schema: apiKeyCreateSchema });
-  if (submission.status !== "success") return data({ result: submission.reply(), created: null }, { status: 400 });
   try {
     const created = await createApiKey(user, submission.value);
     return { result: submission.reply({ resetForm: true }), created };
@@ -64,7 +73,7 @@ export default function ApiKeysPage() {
     id: "new-api-key",
     lastResult: navigation.state === "idle" ? reply?.result : undefined,
     shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiKeyCreateSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiKeyForm }),
   });
   const name = inputProps(fields.name, { type: "text" });
   const creating = navigation.state !== "idle" && navigation.formData?.get("intent") === "create";
@@ -94,7 +103,7 @@ export default function ApiKeysPage() {
         </h3>
         <Form method="post" {...getFormProps(form)} aria-labelledby="new-key-heading" className="grid gap-4 sm:max-w-lg">
           <input type="hidden" name="intent" value="create" />
-          <FormAlert id={form.errorId} errors={form.errors} />
+          <FormAlert id={form.errorId} errors={[...(form.errors ?? []), ...(fields.intent.errors ?? [])]} />
           <Field id={fields.name.id} label="Name" error={fields.name.errors} hint="Where the key is used, e.g. “n8n publishing flow”.">
             <Input key={name.key} {...name.props} maxLength={API_KEY_NAME_MAX} autoComplete="off" />
           </Field>
