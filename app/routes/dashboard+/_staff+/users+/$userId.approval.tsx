@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 
 import { FormAlert } from "~/components/auth/auth-layout";
 import { Button } from "~/components/ui/button";
-import { Field, FieldError, Input } from "~/components/ui/input";
+import { Field, Input } from "~/components/ui/input";
 import { APPROVAL_MODE_LABELS, APPROVAL_MODES, APPROVERS, APPROVERS_LABELS, MAX_REVIEW_HOURS, ON_DEADLINE, ON_DEADLINE_LABELS } from "~/domain/approvals";
 import { approvalSchema } from "~/domain/schemas/approvals";
 import { clientIdOf } from "~/models/clients.server";
@@ -34,7 +34,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return redirectWithToast(`/dashboard/users/${customer.id}/approval`, { type: "success", message: "Approval settings saved." });
 }
 
-const selectClass = "mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm";
+const selectClass = "block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm";
 
 export default function ApprovalSettings() {
   const { approval } = useLoaderData<typeof loader>();
@@ -57,60 +57,39 @@ export default function ApprovalSettings() {
         Approvals
       </h3>
       <FormAlert id={form.errorId} errors={form.errors} />
-      <label className="block text-sm font-medium text-slate-700">
-        How posts are approved
-        <select
-          id={fields.mode.id}
-          name="mode"
-          defaultValue={approval.mode}
-          aria-invalid={fields.mode.errors ? true : undefined}
-          aria-describedby={fields.mode.errors ? fields.mode.errorId : undefined}
-          className={selectClass}
-        >
-          {APPROVAL_MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {APPROVAL_MODE_LABELS[mode]}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.mode.errorId} errors={fields.mode.errors} />
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Approvers
-        <select
-          id={fields.approvers.id}
-          name="approvers"
-          defaultValue={approval.approvers}
-          aria-invalid={fields.approvers.errors ? true : undefined}
-          aria-describedby={fields.approvers.errors ? fields.approvers.errorId : undefined}
-          className={selectClass}
-        >
-          {APPROVERS.map((value) => (
-            <option key={value} value={value}>
-              {APPROVERS_LABELS[value]}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.approvers.errorId} errors={fields.approvers.errors} />
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        At the review deadline
-        <select
-          id={fields.onDeadline.id}
-          name="onDeadline"
-          defaultValue={approval.onDeadline}
-          aria-invalid={fields.onDeadline.errors ? true : undefined}
-          aria-describedby={fields.onDeadline.errors ? fields.onDeadline.errorId : undefined}
-          className={selectClass}
-        >
-          {ON_DEADLINE.map((value) => (
-            <option key={value} value={value}>
-              {ON_DEADLINE_LABELS[value]}
-            </option>
-          ))}
-        </select>
-        <FieldError id={fields.onDeadline.errorId} errors={fields.onDeadline.errors} />
-      </label>
+      <Field id={fields.mode.id} label="How posts are approved" error={fields.mode.errors}>
+        {(control) => (
+          <select {...control} name="mode" defaultValue={approval.mode} className={selectClass}>
+            {APPROVAL_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {APPROVAL_MODE_LABELS[mode]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id={fields.approvers.id} label="Approvers" error={fields.approvers.errors}>
+        {(control) => (
+          <select {...control} name="approvers" defaultValue={approval.approvers} className={selectClass}>
+            {APPROVERS.map((value) => (
+              <option key={value} value={value}>
+                {APPROVERS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id={fields.onDeadline.id} label="At the review deadline" error={fields.onDeadline.errors}>
+        {(control) => (
+          <select {...control} name="onDeadline" defaultValue={approval.onDeadline} className={selectClass}>
+            {ON_DEADLINE.map((value) => (
+              <option key={value} value={value}>
+                {ON_DEADLINE_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <Field
         id={fields.reviewHours.id}
         label="Review deadline, in hours before the post goes out"
