@@ -5,7 +5,7 @@ import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/nod
 
 import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
-import { isJsonAnswer, type JsonAnswer } from "~/web/json-answer.server";
+import { answersJson, isJsonAnswer, type JsonAnswer } from "~/web/json-answer.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 
@@ -53,10 +53,12 @@ export function createApiFastPath(build: ServerBuild, options: ApiFastPathOption
   async function serve(req: http.IncomingMessage, res: http.ServerResponse, route: CompiledRoute, params: Record<string, string>, requestId: string) {
     const started = process.hrtime.bigint();
     const request = requestOnDemand(origin + req.url, req);
-    const context = { requestId, cspNonce: "", clientIp: options.clientIp(req), takesJsonAnswers: true } as AppLoadContext;
+    const context: AppLoadContext = { requestId, cspNonce: "", clientIp: options.clientIp(req) };
     let response: Response;
     try {
-      const result: unknown = await route.loader({ request, params, context });
+      // An apiRoute answers a JSON success as text; another loader (methodNotAllowed) as Remix would have it.
+      const args = { request, params, context };
+      const result: unknown = answersJson(route.loader) ? await route.loader.answerJson(args) : await route.loader(args);
       if (isJsonAnswer(result)) {
         res.setHeader("X-Request-Id", requestId);
         await writeJson(req, res, result, options.headers);

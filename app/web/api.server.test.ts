@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { HttpError } from "~/utils/http.server";
 import { apiMethods, apiRoute } from "~/web/api.server";
+import { isJsonAnswer } from "~/web/json-answer.server";
 
 const context = { requestId: "req-1", cspNonce: "", clientIp: "127.0.0.1" };
 const call = (handler: ReturnType<typeof apiRoute>, request: Request, params: Record<string, string> = {}) => handler({ request, params, context });
@@ -121,5 +122,23 @@ describe("apiRoute", () => {
   test("a plain value answers with the declared success status", async () => {
     const created = apiRoute({ method: "POST", auth: "none", status: 201 }, async () => ({ success: true }));
     expect((await call(created, new Request("http://x/api/created", { method: "POST" }))).status).toBe(201);
+  });
+
+  test("Remix always gets a Response; answerJson gives the fast path the success as text and anything else as the Response", async () => {
+    const created = apiRoute({ method: "POST", auth: "none", status: 201 }, async () => ({ success: true }));
+    const args = (method: string) => ({ request: new Request("http://x/api/created", { method }), params: {}, context });
+    expect(await created(args("POST"))).toBeInstanceOf(Response);
+    const answer = await created.answerJson(args("POST"));
+    expect(isJsonAnswer(answer) && { status: answer.status, text: answer.text }).toEqual({ status: 201, text: '{"success":true}' });
+    const refused = await created.answerJson(args("GET"));
+    expect(refused instanceof Response && refused.status).toBe(405);
+    const both = apiMethods(
+      created,
+      apiRoute({ method: "DELETE", auth: "none" }, async () => ({ gone: true })),
+    );
+    const gone = await both.answerJson(args("DELETE"));
+    expect(isJsonAnswer(gone) && gone.text).toBe('{"gone":true}');
+    const notTaken = await both.answerJson(args("PUT"));
+    expect(notTaken instanceof Response && notTaken.status).toBe(405);
   });
 });

@@ -12,7 +12,7 @@ import { clientIp, consume, limits } from "~/utils/rate-limit.server";
 import { checkDeclaredAnswer } from "~/web/api-answer-check.server";
 import { checkMediaType, decodablePath, parse, readBody } from "~/web/api-input.server";
 import { getIdentity, TWO_FACTOR_REQUIRED_MESSAGE, type Identity, type SessionUser } from "~/web/auth.server";
-import { jsonAnswer, jsonText, takesJsonAnswers } from "~/web/json-answer.server";
+import { jsonAnswer, jsonText, type JsonAnswer } from "~/web/json-answer.server";
 
 /** Who may call: nobody checked, anyone (user or null), any signed-in user, customers, staff. */
 export type Auth = "none" | "optional" | "any" | "user" | "team";
@@ -56,7 +56,12 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
 export type ApiSpec = Omit<ApiConfig<Auth, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>, "rateLimit"> & {
   rateLimited: boolean;
 };
-export type ApiHandler = ((args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<Response>) & { api: ApiSpec[] };
+type RouteArgs = LoaderFunctionArgs | ActionFunctionArgs;
+/**
+ * An /api route as Remix calls it (a Response), with `answerJson`: the same route answering a JSON
+ * success as text (a JsonAnswer), for the API's fast path, which writes the text itself.
+ */
+export type ApiHandler = ((args: RouteArgs) => Promise<Response>) & { api: ApiSpec[]; answerJson: (args: RouteArgs) => Promise<Response | JsonAnswer> };
 
 export interface ApiContext<A extends Auth, P, Q, B> {
   request: Request;
@@ -84,7 +89,9 @@ export function apiRoute<
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
 >(config: ApiConfig<A, P, Q, B>, handler: (ctx: ApiContext<A, P, Q, B>) => Promise<unknown>): ApiHandler {
-  const route = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+  const status = config.status ?? 200;
+  /** The route's Response, or the value of its success (checked against `response`) as JSON text. */
+  const run = async ({ request, params, context }: RouteArgs): Promise<Response | { json: string }> => {
     const requestId = (context as { requestId?: string } | undefined)?.requestId ?? crypto.randomUUID();
     if (!decodablePath(request.url)) return jsonError(400, "The URL's path is not valid percent-encoding.", "MALFORMED_PATH", { requestId });
     if (config.method && !methodMatches(config.method, request.method)) return methodNotAllowed();
@@ -131,15 +138,22 @@ export function apiRoute<
         return result;
       }
       await checkDeclaredAnswer(config.response, () => JSON.parse(jsonText(result)), request);
-      // The fast path writes the text itself; typed as the Response it stands for (Remix never gets one).
-      if (takesJsonAnswers(context)) return jsonAnswer(config.status ?? 200, jsonText(result)) as unknown as Response;
-      return new Response(jsonText(result), { status: config.status ?? 200, headers: { "Cache-Control": "no-store", "Content-Type": "application/json" } });
+      return { json: jsonText(result) };
     } catch (error) {
       return toErrorResponse(error, requestId, request);
     }
   };
+  const route = async (args: RouteArgs): Promise<Response> => {
+    const outcome = await run(args);
+    if (outcome instanceof Response) return outcome;
+    return new Response(outcome.json, { status, headers: { "Cache-Control": "no-store", "Content-Type": "application/json" } });
+  };
+  const answerJson = async (args: RouteArgs): Promise<Response | JsonAnswer> => {
+    const outcome = await run(args);
+    return outcome instanceof Response ? outcome : jsonAnswer(status, outcome.json);
+  };
   const { rateLimit, ...spec } = config;
-  return Object.assign(route, { api: [{ ...spec, rateLimited: !!rateLimit } as ApiSpec] });
+  return Object.assign(route, { api: [{ ...spec, rateLimited: !!rateLimit } as ApiSpec], answerJson });
 }
 
 /** The scope an API key needs for an operation (decision 285), or null when no key may make it. */
@@ -150,11 +164,11 @@ export function keyScope(spec: Pick<ApiSpec, "scope">, method: Method): Scope | 
 
 /** One action taking several methods: `export const action = apiMethods(patch, remove)`. */
 export function apiMethods(...routes: ApiHandler[]): ApiHandler {
-  const route = async (args: LoaderFunctionArgs | ActionFunctionArgs) => {
-    const match = routes.find((candidate) => candidate.api.some((spec) => spec.method && methodMatches(spec.method, args.request.method)));
-    return match ? match(args) : methodNotAllowed();
-  };
-  return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api) });
+  const matching = (args: RouteArgs) =>
+    routes.find((candidate) => candidate.api.some((spec) => spec.method && methodMatches(spec.method, args.request.method)));
+  const route = async (args: RouteArgs) => matching(args)?.(args) ?? methodNotAllowed();
+  const answerJson = async (args: RouteArgs) => matching(args)?.answerJson(args) ?? methodNotAllowed();
+  return Object.assign(route, { api: routes.flatMap((candidate) => candidate.api), answerJson });
 }
 
 function methodMatches(declared: Method, actual: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { isJsonAnswer, jsonAnswer, jsonText, lasting, lastingPer, takesJsonAnswers } from "./json-answer.server";
+import { answersJson, isJsonAnswer, jsonAnswer, jsonText, lasting, lastingPer } from "./json-answer.server";
 
 describe("JSON answers for the fast path", () => {
   test("a lasting value is frozen all the way down and its text is made once", () => {
@@ -20,13 +20,13 @@ describe("JSON answers for the fast path", () => {
     expect(jsonText(null)).toBe("null");
   });
 
-  test("only what jsonAnswer made is one, and only a context that asks gets one", () => {
+  test("only what jsonAnswer made is one, and only a route with answerJson gives one", () => {
     expect(isJsonAnswer(jsonAnswer(201, "{}"))).toBe(true);
     expect(isJsonAnswer({ status: 200, text: "{}" })).toBe(false);
     expect(isJsonAnswer(Response.json({}))).toBe(false);
-    expect(takesJsonAnswers({ takesJsonAnswers: true })).toBe(true);
-    expect(takesJsonAnswers({ requestId: "x" })).toBe(false);
-    expect(takesJsonAnswers(undefined)).toBe(false);
+    const route = Object.assign(() => Promise.resolve(Response.json({})), { answerJson: () => Promise.resolve(jsonAnswer(200, "{}")) });
+    expect(answersJson(route)).toBe(true);
+    expect(answersJson(() => Promise.resolve(Response.json({})))).toBe(false);
   });
 
   test("one lasting answer per source: made once for each, a new source gets its own", () => {

@@ -1,8 +1,8 @@
 /*
  * A JSON success as text, for the API's fast path (server/api-fast-path.ts): it writes the text
- * itself, so no Response (and no body stream) is built for the most common answer. Only a caller
- * that says so in the load context (`takesJsonAnswers`) gets one; Remix always gets a Response.
- * The mark is a registered symbol: the server and the app are bundled apart.
+ * itself, so no Response (and no body stream) is built for the most common answer. An /api route
+ * answers one only through its `answerJson` (apiRoute's); Remix calls the route and always gets a
+ * Response. The mark is a registered symbol: the server and the app are bundled apart.
  */
 const JSON_ANSWER = Symbol.for("brandlift.json-answer");
 
@@ -20,9 +20,13 @@ export function isJsonAnswer(value: unknown): value is JsonAnswer {
   return typeof value === "object" && value !== null && (value as Partial<JsonAnswer>)[JSON_ANSWER] === true;
 }
 
-/** Whether the load context asks for a JsonAnswer instead of a Response. */
-export function takesJsonAnswers(context: unknown): boolean {
-  return (context as { takesJsonAnswers?: boolean } | undefined)?.takesJsonAnswers === true;
+/** A route that can answer a JSON success as text: an apiRoute (app/web/api.server.ts). */
+export interface AnswersJson<Args> {
+  answerJson(args: Args): Promise<Response | JsonAnswer>;
+}
+
+export function answersJson<F extends object, Args>(route: F): route is F & AnswersJson<Args> {
+  return typeof (route as Partial<AnswersJson<Args>>).answerJson === "function";
 }
 
 const texts = new WeakMap<object, string>();
