@@ -11,7 +11,7 @@ import { logger } from "~/utils/logger.server";
 import { isTestCheckout, stripe, type Stripe } from "~/utils/stripe.server";
 
 import { listPlans, type PlanRecord } from "./catalogue.server";
-import { handleStripeEvent } from "./payments.server";
+import { deliverTestEvent, handleStripeEvent } from "./payments.server";
 import { previewPlanSwitch, switchPlan } from "./plan-switch.server";
 import { getSubscriptionFor, listSubscriptionsForUser, type SubscriptionRow } from "./subscriptions.server";
 
@@ -122,7 +122,7 @@ export async function retryPayment(user: Actor, subscriptionId: string): Promise
     if (card) throw new HttpError(402, BILLING_MESSAGES.retryFailed, "PAYMENT_FAILED");
     throw new HttpError(502, BILLING_MESSAGES.portalFailed, "UPSTREAM_ERROR");
   }
-  await handleStripeEvent({ id: `evt_retry_${paid.id}`, type: "invoice.paid", data: { object: paid } } as unknown as Stripe.Event);
+  await handleStripeEvent({ id: `evt_retry_${paid.id}`, type: "invoice.paid", data: { object: paid } });
   return { type: "success", message: BILLING_MESSAGES.paid };
 }
 
@@ -134,7 +134,7 @@ export async function updateTestPaymentMethod(user: Actor, subscriptionId: strin
   if (row.status !== "past_due" && row.status !== "unpaid") throw new HttpError(409, BILLING_MESSAGES.nothingToRetry, "NOTHING_TO_RETRY");
   if (cardNumber.replace(/\D/g, "") !== "4242424242424242") {
     const start = row.currentPeriodEnd ?? new Date();
-    await deliver("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
+    await deliverTestEvent("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
     throw new HttpError(402, BILLING_MESSAGES.cardDeclined, "PAYMENT_FAILED");
   }
   return payTestRenewal(row);
@@ -144,8 +144,8 @@ export async function updateTestPaymentMethod(user: Actor, subscriptionId: strin
 async function payTestRenewal(row: SubscriptionRow): Promise<BillingOutcome> {
   const start = row.currentPeriodEnd ?? new Date();
   const end = addMonth(start);
-  await deliver("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
-  await deliver("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
+  await deliverTestEvent("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
+  await deliverTestEvent("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
   return { type: "success", message: BILLING_MESSAGES.paid };
 }
 
@@ -182,7 +182,7 @@ function stripeSubscription(row: SubscriptionRow, changes: { status?: string; ca
         },
       ],
     },
-  } as unknown as Stripe.Subscription;
+  };
 }
 
 function stripeInvoice(row: SubscriptionRow, start: Date, end: Date, billingReason: string) {
@@ -196,18 +196,13 @@ function stripeInvoice(row: SubscriptionRow, start: Date, end: Date, billingReas
     status_transitions: { paid_at: seconds(new Date()) },
     lines: { data: [{ period: { start: seconds(start), end: seconds(end) } }] },
     parent: { subscription_details: { subscription: row.stripeSubscriptionId, metadata: { orderId: row.orderId ?? "" } } },
-  } as unknown as Stripe.Invoice;
-}
-
-/** Hands a Stripe-shaped object to the webhook's dispatcher under a fresh event id. */
-function deliver(type: string, object: unknown) {
-  return handleStripeEvent({ id: `evt_test_${crypto.randomBytes(12).toString("hex")}`, type, data: { object } } as unknown as Stripe.Event);
+  };
 }
 
 /** A plan set to cancel whose period is over ends, as Stripe's customer.subscription.deleted would say. */
 async function endIfLapsed(row: SubscriptionRow): Promise<SubscriptionRow> {
   if (!isLiveStatus(row.status) || !row.cancelAtPeriodEnd || !row.currentPeriodEnd || row.currentPeriodEnd > new Date()) return row;
-  await deliver("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
+  await deliverTestEvent("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
   return { ...row, status: "canceled", cancelAtPeriodEnd: false };
 }
 
@@ -251,11 +246,11 @@ export async function changeTestSubscription(
   switch (action) {
     case "cancel":
       if (row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.alreadyCancelling, "ALREADY_CANCELLING");
-      await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: true }));
+      await deliverTestEvent("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: true }));
       return { type: "success", message: "Your plan will end at the end of the current period." };
     case "resume":
       if (!row.cancelAtPeriodEnd) throw new HttpError(409, BILLING_MESSAGES.notCancelling, "NOT_CANCELLING");
-      await deliver("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: false }));
+      await deliverTestEvent("customer.subscription.updated", stripeSubscription(row, { cancelAtPeriodEnd: false }));
       return { type: "success", message: "Your plan will renew as usual." };
     case "switch": {
       // Prorated and charged now, at the instant the preview was priced (plan-switch.server.ts).
@@ -266,18 +261,18 @@ export async function changeTestSubscription(
     case "renew": {
       // The period ends: a plan set to cancel ends, any other renews for a month and is paid.
       if (row.cancelAtPeriodEnd) {
-        await deliver("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
+        await deliverTestEvent("customer.subscription.deleted", stripeSubscription(row, { status: "canceled", cancelAtPeriodEnd: false }));
         return { type: "info", message: "Your plan has ended." };
       }
       const start = row.currentPeriodEnd ?? new Date();
       const end = addMonth(start);
-      await deliver("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
-      await deliver("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
+      await deliverTestEvent("invoice.paid", stripeInvoice(row, start, end, "subscription_cycle"));
+      await deliverTestEvent("customer.subscription.updated", stripeSubscription(row, { status: "active", periodEnd: end }));
       return { type: "success", message: "Your plan renewed for another month." };
     }
     case "fail": {
       const start = row.currentPeriodEnd ?? new Date();
-      await deliver("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
+      await deliverTestEvent("invoice.payment_failed", stripeInvoice(row, start, addMonth(start), "subscription_cycle"));
       return { type: "error", message: "The renewal payment failed: your plan is past due. Update the payment method below, then retry." };
     }
   }

@@ -9,7 +9,7 @@ import { stripe, type Stripe } from "~/utils/stripe.server";
 import { findPlan, type PlanRecord } from "./catalogue.server";
 import { membersWho } from "./clients.server";
 import { notify } from "./notifications.server";
-import { handleStripeEvent } from "./payments.server";
+import { deliverTestEvent } from "./payments.server";
 import { syncSubscription, type SubscriptionRow } from "./subscriptions.server";
 
 /*
@@ -144,10 +144,6 @@ export async function previewPlanSwitch(row: SubscriptionRow, planKey: string, n
   };
 }
 
-/** A test-mode object for the webhook's dispatcher, under a fresh event id. */
-const deliver = (type: string, object: unknown) =>
-  handleStripeEvent({ id: `evt_test_${crypto.randomBytes(12).toString("hex")}`, type, data: { object } } as unknown as Stripe.Event);
-
 /**
  * Switches the plan, prorated at `prorationDate` (the preview's instant, so the customer pays what
  * they were shown). Returns what was charged today. The client's billing members are told
@@ -196,7 +192,7 @@ async function applyPlanSwitch(row: SubscriptionRow, planKey: string, prorationD
   const periodEnd = row.currentPeriodEnd ?? new Date((at + 30 * DAY) * 1000);
   const ref = { orderId: row.orderId ?? "" };
   if (due > 0) {
-    await deliver("invoice.paid", {
+    await deliverTestEvent("invoice.paid", {
       id: `in_test_${crypto.randomBytes(10).toString("hex")}`,
       object: "invoice",
       billing_reason: "subscription_update",
@@ -208,7 +204,7 @@ async function applyPlanSwitch(row: SubscriptionRow, planKey: string, prorationD
       parent: { subscription_details: { subscription: row.stripeSubscriptionId, metadata: { ...ref, planId: plan.key } } },
     });
   }
-  await deliver("customer.subscription.updated", {
+  await deliverTestEvent("customer.subscription.updated", {
     id: row.stripeSubscriptionId,
     object: "subscription",
     status: row.status,
