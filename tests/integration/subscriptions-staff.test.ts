@@ -171,7 +171,7 @@ describe("refunds from the order page", () => {
     const refundKey = crypto.randomUUID();
     expect(await refundStep(order.id, { amount: "", reason: "  ", refundKey })).toMatchObject({
       status: 400,
-      body: { field: "reason", error: "Please give a reason for the refund." },
+      body: { result: { error: { reason: ["Please give a reason for the refund."] } } },
     });
     const review = await refundStep(order.id, { amount: "", reason: "Signed up twice by mistake", refundKey });
     expect(review).toMatchObject({

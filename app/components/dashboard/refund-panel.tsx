@@ -1,13 +1,19 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 
 import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, Input, Textarea } from "~/components/ui/input";
 import { formatCents } from "~/domain/format";
+import { refundFormSchema } from "~/domain/schemas/subscriptions";
 
-/** What the order page's action answered: a refused step (with what was typed) or the confirmation to show. */
+/** What was typed, shown again after a refusal (cut to the field's length). */
+const typed = (value: unknown, max = 500) => (typeof value === "string" ? value.slice(0, max) : undefined);
+
+/** What the order page's action answered: a refused step (conform's result, with what was typed) or the confirmation to show. */
 export type RefundResult =
-  | { error: string; field: string; values: { amount: string; reason: string } }
+  | { result: SubmissionResult<string[]> }
   | {
       confirm: {
         amountCents: number;
@@ -45,7 +51,15 @@ export function RefundPanel({
   result: RefundResult;
   busy: boolean;
 }) {
-  const error = result && "error" in result ? result : null;
+  const lastResult = result && "result" in result ? result.result : undefined;
+  const [form, fields] = useForm({
+    id: "refund",
+    lastResult: busy ? undefined : lastResult,
+    shouldValidate: "onSubmit",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: refundFormSchema }),
+  });
+  // A stale form's key (reload the page) and a refusal of the whole form are said with the amount, where the step starts.
+  const amountErrors = [...(fields.amount.errors ?? []), ...(fields.refundKey.errors ?? []), ...(form.errors ?? [])];
   if (result && "confirm" in result) {
     const step = result.confirm;
     const amount = formatCents(step.amountCents, step.currency);
@@ -73,24 +87,31 @@ export function RefundPanel({
     );
   }
   if (!refundable) {
-    return error ? (
+    return amountErrors.length > 0 ? (
       <p role="alert" className="mt-3 text-sm font-semibold text-red-700">
-        {error.error}
+        {amountErrors.join(" ")}
       </p>
     ) : null;
   }
   return (
-    <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-[16rem_1fr]" aria-label="Refund this order">
+    <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-3 sm:grid-cols-[16rem_1fr]" aria-label="Refund this order">
       <input type="hidden" name="refundKey" value={refundKey} />
-      <Field
-        label={`Amount to refund (up to ${formatCents(leftCents, currency)})`}
-        error={error && error.field !== "reason" ? error.error : undefined}
-        hint="Empty: everything left."
-      >
-        {(control) => <Input {...control} name="amount" inputMode="decimal" placeholder={(leftCents / 100).toFixed(2)} defaultValue={error?.values.amount} />}
+      <Field id={fields.amount.id} label={`Amount to refund (up to ${formatCents(leftCents, currency)})`} error={amountErrors} hint="Empty: everything left.">
+        {(control) => (
+          <Input
+            {...control}
+            key={fields.amount.key}
+            name="amount"
+            inputMode="decimal"
+            placeholder={(leftCents / 100).toFixed(2)}
+            defaultValue={typed(fields.amount.initialValue)}
+          />
+        )}
       </Field>
-      <Field label="Reason (shown in the order's history)" error={error?.field === "reason" ? error.error : undefined}>
-        {(control) => <Textarea {...control} name="reason" rows={2} required maxLength={500} defaultValue={error?.values.reason} />}
+      <Field id={fields.reason.id} label="Reason (shown in the order's history)" error={fields.reason.errors}>
+        {(control) => (
+          <Textarea {...control} key={fields.reason.key} name="reason" rows={2} required maxLength={500} defaultValue={typed(fields.reason.initialValue)} />
+        )}
       </Field>
       <div className="sm:col-span-2">
         <Button type="submit" variant="outline" loading={busy}>

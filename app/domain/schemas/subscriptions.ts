@@ -41,6 +41,6 @@ export const staffPlanChangeSchema = z.object({
 export const refundFormSchema = z.object({
   amount: refundAmountField,
   reason: refundReasonField,
-  refundKey: z.string().uuid("Please reload the page and try again."),
+  refundKey: z.uuid({ error: "Please reload the page and try again." }),
   confirm: z.literal("yes").optional(),
 });

@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
@@ -42,13 +43,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
   const orderId = params.orderId ?? "";
-  const fields = Object.fromEntries(await readForm(request));
-  const parsed = refundFormSchema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return data({ error: issue?.message ?? "Invalid refund.", field: String(issue?.path[0] ?? "amount"), values: formValues(fields) }, { status: 400 });
-  }
-  const { amount, reason, refundKey, confirm } = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema: refundFormSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const { amount, reason, refundKey, confirm } = submission.value;
   const amountCents = amount === undefined ? undefined : dollarsToCents(amount);
   try {
     if (!confirm) {
@@ -60,16 +57,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(`/dashboard/orders/${orderId}`, { type: "success", message });
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw pageNotFound();
-    if (error instanceof HttpError) return data({ error: error.message, field: "amount", values: formValues(fields) }, { status: error.status });
+    // What the model refuses (more than is left, nothing paid) is said under the amount.
+    if (error instanceof HttpError) return data({ result: submission.reply({ fieldErrors: { amount: [error.message] } }) }, { status: error.status });
     throw error;
   }
 }
-
-/** What the staff member typed, so a refused step shows it again. */
-const formValues = (fields: Record<string, FormDataEntryValue>) => ({
-  amount: typeof fields.amount === "string" ? fields.amount.slice(0, 40) : "",
-  reason: typeof fields.reason === "string" ? fields.reason.slice(0, 500) : "",
-});
 
 type OrderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
