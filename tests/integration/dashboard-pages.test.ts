@@ -92,7 +92,7 @@ describe("the staff's actions on a customer's page", () => {
     expect((await post(danaPurchase, "in_progress")).status).toBe(302);
     const conflict = await post(refunded, "completed");
     expect(conflict.status).toBe(409);
-    expect(await conflict.json()).toMatchObject({ statusError: "Only paid purchases can be marked in progress or completed." });
+    expect(await conflict.json()).toMatchObject({ result: { error: { "": ["Only paid purchases can be marked in progress or completed."] } } });
     expect((await post(danaPurchase, "refunded")).status).toBe(400);
   });
 

@@ -188,7 +188,7 @@ describe("the customer page", () => {
       ...form({ intent: "status", purchaseId: open.purchase.id, status: "completed" }),
     });
     expect(status.status).toBe(409);
-    expect(await readJson(status)).toMatchObject({ statusError: expect.stringMatching(/deleted their account/) });
+    expect(await readJson(status)).toMatchObject({ result: { error: { "": [expect.stringMatching(/deleted their account/)] } } });
   });
 });
 

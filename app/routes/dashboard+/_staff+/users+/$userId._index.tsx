@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 
@@ -23,10 +24,12 @@ import { redirectWithToast } from "~/web/toast.server";
 
 const isOpen = (status: string) => status === "pending" || status === "in_progress";
 
+// A work status change (decision 305); whatever is wrong with it is said in the same words, once, above the list.
+const STATUS_REFUSED = "Please choose in progress or completed.";
 const statusForm = z.object({
-  intent: z.literal("status"),
-  purchaseId: z.string(),
-  status: z.enum(WORK_STATUSES),
+  intent: z.literal("status", { error: STATUS_REFUSED }),
+  purchaseId: z.string({ error: STATUS_REFUSED }).max(100, STATUS_REFUSED),
+  status: z.enum(WORK_STATUSES, { error: STATUS_REFUSED }),
 });
 
 /** A deleted customer's page changes nothing: their open work can no longer be delivered (decision 280). */
@@ -68,9 +71,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
   const page = `/dashboard/users/${customer.id}`;
-  if (isDeletedAccount(customer)) return data({ uploadError: DELETED_CUSTOMER, statusError: DELETED_CUSTOMER }, { status: 409 });
-  // The upload form without JavaScript: multipart, with the purchase in the URL (?upload=).
+  // The upload form without JavaScript: multipart, with the purchase in the URL (?upload=); the file is streamed to storage, not read as a form.
   if ((request.headers.get("Content-Type") ?? "").startsWith("multipart/form-data")) {
+    if (isDeletedAccount(customer)) return data({ uploadError: DELETED_CUSTOMER }, { status: 409 });
     const purchase = await findPurchase(new URL(request.url).searchParams.get("upload") ?? "");
     if (!purchase || purchase.userId !== customer.id) return data({ uploadError: "Purchase not found." }, { status: 404 });
     try {
@@ -82,16 +85,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     return redirectWithToast(page, { type: "success", message: "Report uploaded successfully!" });
   }
-  const parsed = statusForm.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return data({ uploadError: null, statusError: "Please choose in progress or completed." }, { status: 400 });
-  const purchase = await findPurchase(parsed.data.purchaseId);
-  if (!purchase || purchase.userId !== customer.id) return data({ uploadError: null, statusError: "Purchase not found." }, { status: 404 });
+  const submission = parseWithZod(await readForm(request), { schema: statusForm });
+  const refused = (message: string, status: number) => data({ result: submission.reply({ formErrors: [message] }) }, { status });
+  if (isDeletedAccount(customer)) return refused(DELETED_CUSTOMER, 409);
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const purchase = await findPurchase(submission.value.purchaseId);
+  if (!purchase || purchase.userId !== customer.id) return refused("Purchase not found.", 404);
   try {
-    const updated = await setPurchaseStatus(staff, purchase.id, parsed.data.status);
+    const updated = await setPurchaseStatus(staff, purchase.id, submission.value.status);
     const label = updated.status === "completed" ? "completed" : "in progress";
     return redirectWithToast(page, { type: "success", message: `${updated.serviceName} marked ${label}.` });
   } catch (error) {
-    if (error instanceof HttpError) return data({ uploadError: null, statusError: error.message }, { status: error.status });
+    if (error instanceof HttpError) return refused(error.message, error.status);
     throw error;
   }
 }
@@ -113,7 +118,8 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
   const navigate = useNavigate();
   const page = `/dashboard/users/${userId}`;
   const uploading = gone ? undefined : purchases.find((p) => p.id === params.get("upload") && isWorkStatus(p.status));
-  const statusError = actionData && "statusError" in actionData ? actionData.statusError : null;
+  // The status buttons' one answer (without JavaScript), said once above the list.
+  const statusError = actionData && "result" in actionData ? [...new Set(Object.values(actionData.result.error ?? {}).flat())].join(" ") : null;
 
   if (purchases.length === 0) {
     // A subscriber's reports are under their plan (above); only a customer without either is "not purchased".
