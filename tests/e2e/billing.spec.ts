@@ -137,6 +137,8 @@ test("account: name, password and e-mail changes, and the sessions list @no-js",
   await page.getByLabel("New password", { exact: true }).fill("another-password-2");
   await page.getByLabel("Confirm new password").fill("another-password-2");
   await page.getByRole("button", { name: "Change password" }).click();
+  // The form's own check clears the last refusal as it posts: wait for the answer before the next form.
+  await expect(page.getByRole("status").filter({ hasText: "Your password was changed." })).toBeVisible();
   await expect(page.getByText("This device", { exact: true })).toBeVisible();
   await expect(page.getByText("Your current password is not correct.")).toHaveCount(0);
 
