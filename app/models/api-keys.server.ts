@@ -1,8 +1,10 @@
 import { and, count, desc, eq, gte, isNull, sql } from "drizzle-orm";
+import type { z } from "zod";
 
 import { API_KEY_MESSAGES, API_KEY_PREFIX, API_KEY_SHOWN_CHARS, API_KEYS_PER_USER, mayHoldScope, type Scope } from "~/domain/api-keys";
 import { isUuid } from "~/domain/ids";
 import { can } from "~/domain/permissions";
+import type { apiKeyJson } from "~/domain/schemas/account";
 import { recordAudit } from "~/models/audit.server";
 import { signedInUserColumns, type SessionUser } from "~/models/sessions.server";
 import { afterResponse } from "~/utils/background.server";
@@ -19,14 +21,8 @@ import { hashToken, randomToken } from "~/utils/tokens.server";
 
 const k = schema.apiKeys;
 
-export interface ApiKeyJson {
-  _id: string;
-  name: string;
-  scopes: Scope[];
-  prefix: string;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+/** A key as the API sends it: its schema's type. */
+export type ApiKeyJson = z.infer<typeof apiKeyJson>;
 
 const columns = { id: k.id, name: k.name, scopes: k.scopes, prefix: k.prefix, lastUsedAt: k.lastUsedAt, createdAt: k.createdAt };
 

@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
+import type { z } from "zod";
 
 import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
-import { briefQuestionsSchema, checkAnswers, missingMessage, type BriefAnswers, type BriefQuestion } from "~/domain/brief";
+import { briefQuestionsSchema, checkAnswers, missingMessage, type BriefQuestion } from "~/domain/brief";
 import { supportRoomId } from "~/domain/chat";
 import type { CustomerBriefJson } from "~/domain/customer";
 import { isUuid } from "~/domain/ids";
 import { can, memberCan, type Actor } from "~/domain/permissions";
+import type { briefJson } from "~/domain/schemas/brief-api";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -37,11 +39,8 @@ const att = schema.chatAttachments;
 export type BriefSubject = "service" | "plan";
 export type BriefRow = typeof b.$inferSelect;
 
-export interface BriefJson {
-  questions: BriefQuestion[];
-  answers: BriefAnswers;
-  submittedAt: string | null;
-}
+/** A brief as the API sends it: its schema's type. */
+export type BriefJson = z.infer<typeof briefJson>;
 
 export const BRIEF_REMINDER_DELAY_MS = 48 * 60 * 60 * 1000;
 export const BRIEF_REMINDER_SWEEP_MS = 10 * 60 * 1000;

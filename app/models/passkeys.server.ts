@@ -8,8 +8,10 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { and, desc, eq, gt, gte, sql } from "drizzle-orm";
+import type { z } from "zod";
 
 import { describeDevice } from "~/domain/billing";
+import type { passkeyJson } from "~/domain/schemas/account";
 import type { PasskeyCredential } from "~/domain/schemas/auth";
 import { recordOwnSignInChange } from "~/models/audit.server";
 import { getUserById, type User } from "~/models/users.server";
@@ -53,20 +55,29 @@ const relyingParty = () => {
   return { rpID: url.hostname, origin: url.origin };
 };
 
-export interface PasskeyJson {
-  _id: string;
+/** A passkey as the security page takes it (decision 309): its id as `id`. */
+export interface Passkey {
+  id: string;
   name: string;
   createdAt: string;
   lastUsedAt: string | null;
 }
 
-export async function listPasskeys(userId: string): Promise<PasskeyJson[]> {
+/** A passkey as the API sends it: its schema's type. */
+export type PasskeyJson = z.infer<typeof passkeyJson>;
+
+export async function listPasskeys(userId: string): Promise<Passkey[]> {
   const rows = await db.select().from(schema.passkeys).where(eq(schema.passkeys.userId, userId)).orderBy(desc(schema.passkeys.createdAt));
-  return rows.map(toPasskeyJson);
+  return rows.map(toPasskey);
 }
 
-function toPasskeyJson(row: typeof schema.passkeys.$inferSelect): PasskeyJson {
-  return { _id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+function toPasskey(row: typeof schema.passkeys.$inferSelect): Passkey {
+  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), lastUsedAt: row.lastUsedAt?.toISOString() ?? null };
+}
+
+/** The API's edge: a passkey with its id as `_id` (docs/api.md). */
+export function toPasskeyJson({ id, name, createdAt, lastUsedAt }: Passkey): PasskeyJson {
+  return { _id: id, name, createdAt, lastUsedAt };
 }
 
 type Recipient = Pick<User, "email" | "name">;
@@ -136,7 +147,7 @@ export async function addPasskey(
   answer: PasskeyCredential | RegistrationResponseJSON,
   name: string | null,
   userAgent: string | null,
-): Promise<PasskeyJson> {
+): Promise<Passkey> {
   // The schema took in the answer's outline; the library's verification checks the whole of it.
   const credential = answer as unknown as RegistrationResponseJSON;
   const expectedChallenge = await takeChallenge(credential.response?.clientDataJSON, "register", userId);
@@ -181,11 +192,11 @@ export async function addPasskey(
   if (!row) throw new HttpError(409, PASSKEY_MESSAGES.duplicate, "PASSKEY_EXISTS");
   const owner = await getUserById(userId);
   if (owner) await deliver(passkeyAddedEmail(owner, row.name), "passkey added");
-  return toPasskeyJson(row);
+  return toPasskey(row);
 }
 
 /** Renames one of the account's passkeys (another's, or none: 404). */
-export async function renamePasskey(userId: string, passkeyId: string, name: string): Promise<PasskeyJson> {
+export async function renamePasskey(userId: string, passkeyId: string, name: string): Promise<Passkey> {
   if (!isPasskeyId(passkeyId)) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
   const [row] = await db
     .update(schema.passkeys)
@@ -193,7 +204,7 @@ export async function renamePasskey(userId: string, passkeyId: string, name: str
     .where(and(eq(schema.passkeys.id, passkeyId), eq(schema.passkeys.userId, userId)))
     .returning();
   if (!row) throw new HttpError(404, PASSKEY_MESSAGES.notFound, "NOT_FOUND");
-  return toPasskeyJson(row);
+  return toPasskey(row);
 }
 
 /**

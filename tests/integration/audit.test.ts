@@ -126,9 +126,9 @@ describe("what is recorded", () => {
     const passkey = await addPasskey(member.id, authenticator.register(await registrationOptions(member.user)), "Work laptop", null);
     expect(await latestAbout(member.id)).toMatchObject({ action: "security.passkey_add", detail: "Passkey “Work laptop”" });
 
-    await expect(withAuditRefused("security.passkey_remove", () => removePasskey(member.id, passkey._id))).rejects.toThrow();
+    await expect(withAuditRefused("security.passkey_remove", () => removePasskey(member.id, passkey.id))).rejects.toThrow();
     expect(await passkeysOf()).toHaveLength(1);
-    await removePasskey(member.id, passkey._id);
+    await removePasskey(member.id, passkey.id);
     expect(await passkeysOf()).toEqual([]);
     expect(await latestAbout(member.id)).toMatchObject({ action: "security.passkey_remove", detail: "Passkey “Work laptop”" });
 

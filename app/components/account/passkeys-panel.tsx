@@ -7,7 +7,7 @@ import { formatDate } from "~/domain/purchase";
 import type { PasskeyProof } from "~/domain/schemas/auth";
 
 interface Passkey {
-  _id: string;
+  id: string;
   name: string;
   createdAt: string;
   lastUsedAt: string | null;
@@ -45,7 +45,7 @@ export function PasskeysPanel({
       {passkeys.length > 0 ? (
         <ul className="mt-4 divide-y divide-slate-200" aria-label="Your passkeys">
           {passkeys.map((passkey) => (
-            <li key={passkey._id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+            <li key={passkey.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
               <div className="min-w-0 flex-1">
                 <p className="font-semibold break-words text-slate-900">{passkey.name}</p>
                 <p className="text-sm text-slate-600">
@@ -63,11 +63,11 @@ export function PasskeysPanel({
                   </summary>
                   <Form method="post" className="mt-2 flex flex-wrap items-end gap-2" aria-label={`Rename passkey ${passkey.name}`}>
                     <input type="hidden" name="intent" value="rename-passkey" />
-                    <input type="hidden" name="passkeyId" value={passkey._id} />
-                    <Field id={`passkey-name-${passkey._id}`} label="New name" className="min-w-48 flex-1">
+                    <input type="hidden" name="passkeyId" value={passkey.id} />
+                    <Field id={`passkey-name-${passkey.id}`} label="New name" className="min-w-48 flex-1">
                       {(control) => <Input {...control} name="name" defaultValue={passkey.name} required maxLength={60} />}
                     </Field>
-                    <Button type="submit" variant="outline" size="sm" loading={pending("rename-passkey", passkey._id)}>
+                    <Button type="submit" variant="outline" size="sm" loading={pending("rename-passkey", passkey.id)}>
                       Save name
                     </Button>
                   </Form>
@@ -75,8 +75,8 @@ export function PasskeysPanel({
               </div>
               <Form method="post">
                 <input type="hidden" name="intent" value="remove-passkey" />
-                <input type="hidden" name="passkeyId" value={passkey._id} />
-                <Button type="submit" variant="outline" size="sm" loading={pending("remove-passkey", passkey._id)}>
+                <input type="hidden" name="passkeyId" value={passkey.id} />
+                <Button type="submit" variant="outline" size="sm" loading={pending("remove-passkey", passkey.id)}>
                   Remove<span className="sr-only"> passkey {passkey.name}</span>
                 </Button>
               </Form>

@@ -26,7 +26,7 @@ export const briefAnswersBody = z.object({
   }),
 });
 
-const briefJson = z.object({
+export const briefJson = z.object({
   questions: z.array(questionJson).meta({ description: "As they were when the order was paid." }),
   answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
   submittedAt: isoDate.nullable(),

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-import { apiKeyCreateSchema, SCOPES } from "~/domain/api-keys";
-import { isoDate, statusData } from "~/domain/schemas/api";
+import { apiKeyCreateSchema } from "~/domain/api-keys";
+import { apiKeyJson } from "~/domain/schemas/account";
+import { statusData } from "~/domain/schemas/api";
 import { createApiKey, listApiKeys } from "~/models/api-keys.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -9,15 +10,6 @@ import { apiRoute } from "~/web/api.server";
  * Your API keys (decision 284). Only a signed-in session manages keys: a key can neither list,
  * make nor revoke keys (403).
  */
-
-const apiKeyJson = z.object({
-  _id: z.string(),
-  name: z.string(),
-  scopes: z.array(z.enum(SCOPES)),
-  prefix: z.string().meta({ description: "The key's first 8 characters, to recognise it by." }),
-  lastUsedAt: isoDate.nullable(),
-  createdAt: isoDate,
-});
 
 /** GET /api/account/api-keys: your keys, newest first (never the keys themselves). */
 export const loader = apiRoute(

@@ -1,12 +1,10 @@
 import { z } from "zod";
 
-import { isoDate } from "~/domain/schemas/api";
+import { passkeyJson } from "~/domain/schemas/account";
 import { passkeyRenameSchema } from "~/domain/schemas/auth";
-import { removePasskey, renamePasskey } from "~/models/passkeys.server";
+import { removePasskey, renamePasskey, toPasskeyJson } from "~/models/passkeys.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiMethods, apiRoute, uuidParam } from "~/web/api.server";
-
-const passkeyJson = z.object({ _id: z.string(), name: z.string(), createdAt: isoDate, lastUsedAt: isoDate.nullable() });
 
 /** PATCH /api/account/passkeys/:id {name}: renames one of your passkeys (another account's: 404). */
 const rename = apiRoute(
@@ -19,7 +17,7 @@ const rename = apiRoute(
     response: z.object({ status: z.literal("success"), data: z.object({ passkey: passkeyJson }) }),
     summary: "Rename one of your passkeys.",
   },
-  async ({ user, params, body }) => ({ status: "success", data: { passkey: await renamePasskey(user.id, params.id, body.name) } }),
+  async ({ user, params, body }) => ({ status: "success", data: { passkey: toPasskeyJson(await renamePasskey(user.id, params.id, body.name)) } }),
 );
 
 /** DELETE /api/account/passkeys/:id: removes one of your passkeys (another account's: 404). */

@@ -1,11 +1,9 @@
 import { z } from "zod";
 
-import { isoDate } from "~/domain/schemas/api";
+import { passkeyJson } from "~/domain/schemas/account";
 import { passkeyCredentialSchema, passkeyNameField } from "~/domain/schemas/auth";
-import { addPasskey, listPasskeys } from "~/models/passkeys.server";
+import { addPasskey, listPasskeys, toPasskeyJson } from "~/models/passkeys.server";
 import { apiRoute } from "~/web/api.server";
-
-const passkeyJson = z.object({ _id: z.string(), name: z.string(), createdAt: isoDate, lastUsedAt: isoDate.nullable() });
 
 /** GET /api/account/passkeys: the account's passkeys, newest first. */
 export const loader = apiRoute(
@@ -16,7 +14,7 @@ export const loader = apiRoute(
     response: z.object({ status: z.literal("success"), data: z.object({ passkeys: z.array(passkeyJson) }) }),
     summary: "Your passkeys, newest first.",
   },
-  async ({ user }) => ({ status: "success", data: { passkeys: await listPasskeys(user.id) } }),
+  async ({ user }) => ({ status: "success", data: { passkeys: (await listPasskeys(user.id)).map(toPasskeyJson) } }),
 );
 
 /**
@@ -36,6 +34,6 @@ export const action = apiRoute(
   },
   async ({ user, body, request }) => {
     const passkey = await addPasskey(user.id, body.credential, body.name ?? null, request.headers.get("User-Agent"));
-    return { status: "success", data: { passkey } };
+    return { status: "success", data: { passkey: toPasskeyJson(passkey) } };
   },
 );
