@@ -146,7 +146,11 @@ describe("the Team page", () => {
     expect((await page(owner.cookie)).owners).toBe(1);
     const refused = await post(owner.cookie, { intent: "leave", userId: owner.id, confirm: "yes" });
     expect(refused.status).toBe(409);
-    expect(await readJson<Reply>(refused)).toEqual({ intent: "leave", userId: owner.id, error: "A client needs an owner: make someone else an owner first." });
+    expect(await readJson<Reply>(refused)).toMatchObject({
+      intent: "leave",
+      userId: owner.id,
+      result: { error: { "": ["A client needs an owner: make someone else an owner first."] } },
+    });
     expect((await page(owner.cookie)).members).toHaveLength(2);
   });
 

@@ -20,9 +20,8 @@ import { clientNameSchema, inviteMemberSchema } from "~/domain/schemas/clients";
 /** The page action's answer, for the form it belongs to. */
 export type CompanyAction =
   | { intent: "rename" | "invite"; result: SubmissionResult<string[]> }
-  | { intent: "role"; userId: string; result: SubmissionResult<string[]> }
-  | { intent: "remove" | "leave"; userId: string; error: string }
-  | { intent: "unknown"; error: string }
+  | { intent: "role" | "remove" | "leave"; userId: string; result: SubmissionResult<string[]> }
+  | { intent: "unknown"; result: SubmissionResult<string[]> }
   | { intent: "confirm"; leaving: boolean; member: { _id: string; name: string; email: string } };
 
 /** What each role covers, in one line (the role table of docs/permissions.md). */
@@ -71,11 +70,7 @@ export function MemberList({
           const me = member._id === meId;
           const lastOwner = me && member.role === "owner" && owners === 1;
           const refusal = actionData && "userId" in actionData && actionData.userId === member._id ? actionData : null;
-          const error = refusal
-            ? "error" in refusal
-              ? refusal.error
-              : [...(formErrors(refusal.result) ?? []), ...(formErrors(refusal.result, "role") ?? [])]
-            : null;
+          const error = refusal ? [...(formErrors(refusal.result) ?? []), ...(formErrors(refusal.result, "role") ?? [])] : null;
           return (
             <li key={member._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="client-member">
               {/* Phones: the member's actions go under their name and address. */}
@@ -134,7 +129,9 @@ export function MemberList({
         })}
       </ul>
       {confirm ? <ConfirmLeaveOrRemove confirm={confirm} /> : null}
-      {actionData?.intent === "unknown" ? <FieldError id="company-error" errors={actionData.error} /> : null}
+      {actionData?.intent === "unknown" ? (
+        <FieldError id="company-error" errors={[...new Set(Object.values(actionData.result.error ?? {}).flatMap((messages) => messages ?? []))]} />
+      ) : null}
     </>
   );
 }

@@ -22,11 +22,22 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 
 const PATH = "/dashboard/company";
-const memberStep = z.object({
-  intent: z.enum(["role", "remove", "leave"]),
-  userId: z.string().max(64),
-  confirm: z.literal("yes").optional(),
-});
+/** One schema per button (decision 305); a member's id is looked up among the client's members. */
+const UNKNOWN = "Unknown action.";
+const memberId = z.string({ error: UNKNOWN }).max(64, UNKNOWN);
+const confirm = z.literal("yes").optional();
+const companyForm = z.discriminatedUnion(
+  "intent",
+  [
+    clientNameSchema.extend({ intent: z.literal("rename") }),
+    inviteMemberSchema.extend({ intent: z.literal("invite") }),
+    memberRoleSchema.extend({ intent: z.literal("role"), userId: memberId }),
+    z.object({ intent: z.literal("remove"), userId: memberId, confirm }),
+    z.object({ intent: z.literal("leave"), userId: memberId, confirm }),
+  ],
+  { error: UNKNOWN },
+);
+const ownerOnly = () => new Response("Only an owner of the client can do this.", { status: 403 });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -47,65 +58,72 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   if (!can(user, "client:read")) throw new Response("Not allowed", { status: 403 });
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
+  const submission = parseWithZod(await readForm(request), { schema: companyForm });
   const refuse = (error: unknown, reply: (message: string) => CompanyAction) => {
     if (error instanceof HttpError) return data(reply(error.message), httpErrorInit(error));
     throw error;
   };
+  const formError = (message: string) => submission.reply({ formErrors: [message] });
+  const posted = submission.payload.intent;
 
-  if (intent === "rename" || intent === "invite") {
-    if (!can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
-    if (intent === "rename") {
-      const submission = parseWithZod(form, { schema: clientNameSchema });
-      if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies CompanyAction, { status: 400 });
-      try {
-        const client = await renameClient(user, submission.value.name);
-        return redirectWithToast(PATH, { type: "success", message: `Your company is now called ${client.name}.` });
-      } catch (error) {
-        return refuse(error, (message) => ({ intent, result: submission.reply({ formErrors: [message] }) }));
-      }
-    }
-    const submission = parseWithZod(form, { schema: inviteMemberSchema });
-    if (submission.status !== "success") return data({ intent, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+  // The client's own forms: only an owner, whatever was typed.
+  if (posted === "rename" || posted === "invite") {
+    if (!can(user, "client:manage")) throw ownerOnly();
+    if (submission.status !== "success") return data({ intent: posted, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+  }
+  // A member's step names a known step and a member; a role's own errors are said on that member's row.
+  const errors = submission.status === "success" ? null : (submission.error ?? {});
+  if (errors && Object.entries(errors).some(([field, messages]) => field !== "role" && messages?.length)) {
+    return data({ intent: "unknown", result: submission.reply() } satisfies CompanyAction, { status: 400 });
+  }
+  const value = submission.status === "success" ? submission.value : null;
+
+  if (value?.intent === "rename") {
     try {
-      const { member } = await inviteMember(user, submission.value);
+      const client = await renameClient(user, value.name);
+      return redirectWithToast(PATH, { type: "success", message: `Your company is now called ${client.name}.` });
+    } catch (error) {
+      return refuse(error, (message) => ({ intent: "rename", result: formError(message) }));
+    }
+  }
+  if (value?.intent === "invite") {
+    try {
+      const { member } = await inviteMember(user, value);
       const role = CLIENT_ROLE_LABELS[member.role].toLowerCase();
       return redirectWithToast(PATH, { type: "success", message: `Invitation sent to ${member.email} as ${role}.` });
     } catch (error) {
-      return refuse(error, (message) => ({ intent, result: submission.reply({ formErrors: [message] }) }));
+      return refuse(error, (message) => ({ intent: "invite", result: formError(message) }));
     }
   }
 
-  const step = memberStep.safeParse(Object.fromEntries(form));
-  if (!step.success) return data({ intent: "unknown", error: "Unknown action." } satisfies CompanyAction, { status: 400 });
-  const { userId } = step.data;
+  const step = { intent: String(posted), userId: String(submission.payload.userId ?? "") };
   const own = await getOwnClient(user);
-  const member = own.members.find((row) => row._id === (step.data.intent === "leave" ? user.id : userId));
-  if (!member) return data({ intent: "unknown", error: "Member not found." } satisfies CompanyAction, { status: 404 });
+  const member = own.members.find((row) => row._id === (step.intent === "leave" ? user.id : step.userId));
+  if (!member) return data({ intent: "unknown", result: formError("Member not found.") } satisfies CompanyAction, { status: 404 });
 
-  if (step.data.intent === "role") {
-    if (!can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
-    const submission = parseWithZod(form, { schema: memberRoleSchema });
-    if (submission.status !== "success") return data({ intent: "role", userId, result: submission.reply() } satisfies CompanyAction, { status: 400 });
+  if (step.intent === "role") {
+    if (!can(user, "client:manage")) throw ownerOnly();
+    if (value?.intent !== "role") return data({ intent: "role", userId: step.userId, result: submission.reply() } satisfies CompanyAction, { status: 400 });
     try {
-      const changed = await changeMemberRole(user, userId, submission.value.role);
+      const changed = await changeMemberRole(user, value.userId, value.role);
       return redirectWithToast(PATH, { type: "success", message: `${changed.name} is now ${CLIENT_ROLE_LABELS[changed.role].toLowerCase()}.` });
     } catch (error) {
-      return refuse(error, (message) => ({ intent: "role", userId, result: submission.reply({ formErrors: [message] }) }));
+      return refuse(error, (message) => ({ intent: "role", userId: value.userId, result: formError(message) }));
     }
   }
+  if (value?.intent !== "remove" && value?.intent !== "leave")
+    return data({ intent: "unknown", result: submission.reply() } satisfies CompanyAction, { status: 400 });
 
-  const leaving = step.data.intent === "leave" || member._id === user.id;
-  if (!leaving && !can(user, "client:manage")) throw new Response("Only an owner of the client can do this.", { status: 403 });
+  const leaving = value.intent === "leave" || member._id === user.id;
+  if (!leaving && !can(user, "client:manage")) throw ownerOnly();
   // Removing and leaving end sign-ins: the first post answers with the confirmation step.
-  if (!step.data.confirm) {
+  if (!value.confirm) {
     return { intent: "confirm", leaving, member: { _id: member._id, name: member.name, email: member.email } } satisfies CompanyAction;
   }
   try {
     await removeMember(user, member._id);
   } catch (error) {
-    return refuse(error, (message) => ({ intent: leaving ? "leave" : "remove", userId: member._id, error: message }));
+    return refuse(error, (message) => ({ intent: leaving ? "leave" : "remove", userId: member._id, result: formError(message) }));
   }
   if (!leaving) return redirectWithToast(PATH, { type: "success", message: `${member.name} was removed and signed out everywhere.` });
   // Every session of the account ended with the membership; the browser forgets its cookie too.
