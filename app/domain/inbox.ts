@@ -6,6 +6,13 @@ import type { threadJson } from "./schemas/api";
 
 /** The support inbox's shapes and rules, shared by the store, the API, the socket server and the browser. */
 
+/** A saved reply as the screens take it (decision 309): its id as `id`; the API sends it as SavedReplyJson. */
+export interface SavedReply {
+  id: string;
+  title: string;
+  body: string;
+}
+
 export const THREAD_STATUSES = ["open", "closed"] as const;
 export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 

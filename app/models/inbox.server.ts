@@ -192,7 +192,7 @@ export async function updateThread(actor: { id: string }, key: string, changes: 
 /** Team members who can be assigned a thread. */
 export async function listAssignableStaff() {
   return db
-    .select({ _id: schema.users.id, name: schema.users.name })
+    .select({ id: schema.users.id, name: schema.users.name })
     .from(schema.users)
     .where(and(eq(schema.users.role, "team"), isNull(schema.users.disabledAt)))
     .orderBy(schema.users.name);

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
+import type { SavedReply } from "~/domain/inbox";
 import type { SavedReplyJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
 import { notFound } from "~/utils/http.server";
@@ -8,16 +9,16 @@ import { notFound } from "~/utils/http.server";
 /** The team's saved replies: shared by all staff, inserted from the composer. */
 
 const r = schema.savedReplies;
-const toJson = (row: { id: string; title: string; body: string }): SavedReplyJson => ({ _id: row.id, title: row.title, body: row.body });
+/** The API's edge: a reply with its id as `_id` (docs/api.md). */
+export const toSavedReplyJson = ({ id, title, body }: SavedReply): SavedReplyJson => ({ _id: id, title, body });
 
-export async function listSavedReplies(): Promise<SavedReplyJson[]> {
-  const rows = await db.select({ id: r.id, title: r.title, body: r.body }).from(r).orderBy(asc(r.title), asc(r.id)).limit(500);
-  return rows.map(toJson);
+export async function listSavedReplies(): Promise<SavedReply[]> {
+  return db.select({ id: r.id, title: r.title, body: r.body }).from(r).orderBy(asc(r.title), asc(r.id)).limit(500);
 }
 
-export async function createSavedReply(author: { id: string }, input: { title: string; body: string }): Promise<SavedReplyJson> {
+export async function createSavedReply(author: { id: string }, input: { title: string; body: string }): Promise<SavedReply> {
   const [row] = await db.insert(r).values({ title: input.title, body: input.body, createdBy: author.id }).returning({ id: r.id, title: r.title, body: r.body });
-  return toJson(row);
+  return row;
 }
 
 /** 404 when there is no such reply (also for an id that is no UUID). */

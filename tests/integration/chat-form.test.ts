@@ -198,7 +198,7 @@ describe("a staff reply from the inbox's message form (/dashboard/inbox/:custome
     const saved = await createSavedReply(staff, { title: `Welcome ${Date.now()}`, body: "Welcome, {first_name}!" });
     const page = await callRoute(
       inboxThread.loader,
-      new Request(`${BASE_URL}/dashboard/inbox/${customer.id}?insert=${saved._id}`, { headers: { Cookie: staff.cookie } }),
+      new Request(`${BASE_URL}/dashboard/inbox/${customer.id}?insert=${saved.id}`, { headers: { Cookie: staff.cookie } }),
       { params: { customerId: customer.id } },
     );
     expect(page.data).toMatchObject({ draft: "Welcome, Hal!", chat: { messages: [], hasEarlier: false } });

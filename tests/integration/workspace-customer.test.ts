@@ -77,7 +77,7 @@ describe("the inbox thread", () => {
 
     const empty = await call(inboxThread.action, path, { auth: page(staff), params, ...form({ intent: "note", body: "   " }) });
     expect(empty.status).toBe(400);
-    expect(await readJson(empty)).toEqual({ intent: "note", error: "Please write the note." });
+    expect(await readJson(empty)).toMatchObject({ intent: "note", result: { error: { body: ["Please write the note."] } } });
 
     const secret = `Internal: refund approved ${crypto.randomUUID()}`;
     const added = await call(inboxThread.action, `${path}?filter=mine`, { auth: page(staff), params, ...form({ intent: "note", body: secret }) });
@@ -108,7 +108,7 @@ describe("the inbox thread", () => {
     const reply = await createSavedReply(staff.user, { title: "Quote", body: "A quote follows today." });
 
     const loaded = await readJson<{ profile: unknown; draft: string }>(
-      await call(inboxThread.loader, `${path}?insert=${reply._id}`, { auth: page(staff), params }),
+      await call(inboxThread.loader, `${path}?insert=${reply.id}`, { auth: page(staff), params }),
     );
     expect(loaded.profile).toBeNull();
     expect(loaded.draft).toBe("A quote follows today.");
@@ -209,15 +209,15 @@ describe("the saved replies page", () => {
     const title = `Opening hours ${crypto.randomUUID()}`;
     const created = await post({ intent: "create", title, body: "We answer from 9 to 5." });
     expect(created.headers.get("Location")).toBe("/dashboard/saved-replies");
-    type Listed = { replies: { _id: string; title: string; body: string }[] };
+    type Listed = { replies: { id: string; title: string; body: string }[] };
     const listed = await readJson<Listed>(await call(savedRepliesPage.loader, "/dashboard/saved-replies", { auth: page(staff) }));
     const mine = listed.replies.find((r) => r.title === title)!;
     expect(mine.body).toBe("We answer from 9 to 5.");
 
-    expect((await post({ intent: "delete", replyId: mine._id })).status).toBe(302);
+    expect((await post({ intent: "delete", replyId: mine.id })).status).toBe(302);
     const after = await readJson<Listed>(await call(savedRepliesPage.loader, "/dashboard/saved-replies", { auth: page(staff) }));
-    expect(after.replies.some((r) => r._id === mine._id)).toBe(false);
-    expect((await post({ intent: "delete", replyId: mine._id })).status).toBe(404);
+    expect(after.replies.some((r) => r.id === mine.id)).toBe(false);
+    expect((await post({ intent: "delete", replyId: mine.id })).status).toBe(404);
     expect((await post({ intent: "delete", replyId: "not-an-id" })).status).toBe(404);
   });
 });

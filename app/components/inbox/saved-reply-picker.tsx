@@ -2,8 +2,7 @@ import { Form, useLocation } from "@remix-run/react";
 
 import { Button } from "~/components/ui/button";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { fillReplyPlaceholders } from "~/domain/inbox";
-import type { SavedReplyJson } from "~/domain/schemas/workspace";
+import { fillReplyPlaceholders, type SavedReply } from "~/domain/inbox";
 
 const selectClass = "block h-9 w-full min-w-0 rounded-xl border border-slate-300 bg-white px-2 text-sm text-slate-900";
 
@@ -19,7 +18,7 @@ export function SavedReplyPicker({
   withoutJs = false,
   id,
 }: {
-  replies: SavedReplyJson[];
+  replies: SavedReply[];
   /** Whom the reply is for: its placeholders' values. */
   person: { name: string | null; email: string | null };
   onInsert: (text: string) => void;
@@ -45,7 +44,7 @@ export function SavedReplyPicker({
             Choose…
           </option>
           {replies.map((r) => (
-            <option key={r._id} value={r._id}>
+            <option key={r.id} value={r.id}>
               {r.title}
             </option>
           ))}
@@ -66,7 +65,7 @@ export function SavedReplyPicker({
         className={selectClass}
         value=""
         onChange={(event) => {
-          const reply = replies.find((r) => r._id === event.target.value);
+          const reply = replies.find((r) => r.id === event.target.value);
           if (reply) onInsert(fillReplyPlaceholders(reply.body, person));
         }}
       >
@@ -74,7 +73,7 @@ export function SavedReplyPicker({
           Insert a saved reply…
         </option>
         {replies.map((r) => (
-          <option key={r._id} value={r._id}>
+          <option key={r.id} value={r.id}>
             {r.title}
           </option>
         ))}

@@ -17,7 +17,7 @@ export function ThreadHeader({
   error,
 }: {
   thread: Thread | null;
-  staffList: { _id: string; name: string }[];
+  staffList: { id: string; name: string }[];
   currentUserId: string;
   error?: string | null;
 }) {
@@ -72,7 +72,7 @@ export function ThreadHeader({
               >
                 <option value="">Unassigned</option>
                 {staffList.map((s) => (
-                  <option key={s._id} value={s._id}>
+                  <option key={s.id} value={s.id}>
                     {s.name}
                   </option>
                 ))}

@@ -10,12 +10,12 @@ import type { AuthorizationRow, Fixtures } from "./types";
 
 export async function fixtures(base: Omit<Fixtures, "ids">) {
   const reply = await createSavedReply(base.team, { title: "Authz reply", body: "Thanks!" });
-  return { workspaceReply: reply._id };
+  return { workspaceReply: reply.id };
 }
 
 const staffApi = byRole({ anonymous: 401, customer: 403, team: 200 });
 /** A fresh saved reply for each call, so every actor's DELETE has one to delete. */
-const freshReply = async (f: Fixtures) => `/api/saved-replies/${(await createSavedReply(f.team, { title: "Deleted by the table", body: "Bye" }))._id}`;
+const freshReply = async (f: Fixtures) => `/api/saved-replies/${(await createSavedReply(f.team, { title: "Deleted by the table", body: "Bye" })).id}`;
 
 export const rows: AuthorizationRow[] = [
   {

@@ -74,15 +74,15 @@ export default function SavedReplies() {
         ) : (
           <ul aria-label="Saved replies" className="divide-y divide-slate-200 self-start rounded-card border border-slate-200 bg-white shadow-card">
             {replies.map((reply) => (
-              <li key={reply._id} data-testid="saved-reply" className="flex items-start justify-between gap-3 px-4 py-3">
+              <li key={reply.id} data-testid="saved-reply" className="flex items-start justify-between gap-3 px-4 py-3">
                 <div className="min-w-0">
                   <p className="font-semibold break-words text-slate-950">{reply.title}</p>
                   <p className="mt-1 text-sm break-words whitespace-pre-wrap text-slate-700">{reply.body}</p>
                 </div>
                 <Form method="post">
                   <input type="hidden" name="intent" value="delete" />
-                  <input type="hidden" name="replyId" value={reply._id} />
-                  <Button type="submit" variant="ghost" size="sm" loading={busy("delete", reply._id)}>
+                  <input type="hidden" name="replyId" value={reply.id} />
+                  <Button type="submit" variant="ghost" size="sm" loading={busy("delete", reply.id)}>
                     <Trash2 className="size-4" aria-hidden="true" />
                     Delete<span className="sr-only"> “{reply.title}”</span>
                   </Button>
