@@ -1,3 +1,5 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ArrowLeft, UserRound } from "lucide-react";
@@ -15,7 +17,7 @@ import { Label, Textarea } from "~/components/ui/input";
 import { MESSAGE_MAX_LENGTH } from "~/domain/chat";
 import { fillReplyPlaceholders, latestThread, type Thread } from "~/domain/inbox";
 import { noteSchema } from "~/domain/schemas/workspace";
-import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
+import { controlCharacterMessage, hasControlCharacters, z } from "~/domain/zod";
 import { getRoomMessages, markRead } from "~/models/chat.server";
 import { replyToVisitor } from "~/models/contact.server";
 import { getCustomerProfile } from "~/models/customer-profile.server";
@@ -55,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const chat = found.customerId ? await loadChatThreadPage(found.roomId, request) : null;
   // The message box without JavaScript: `?insert=<saved reply>` fills it, for this customer.
   const insert = new URL(request.url).searchParams.get("insert");
-  const saved = savedReplies.find((r) => r._id === insert)?.body;
+  const saved = savedReplies.find((r) => r.id === insert)?.body;
   const draft = saved ? fillReplyPlaceholders(saved, found.person) : "";
   return {
     key: params.customerId!,
@@ -74,57 +76,95 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * The thread's plain forms, one schema per button (decision 305). The e-mail reply's own checks run
+ * after its saved-reply placeholders are filled, on the text that is sent.
+ */
+const threadForm = z.discriminatedUnion(
+  "intent",
+  [
+    // Anything but "closed" opens the conversation again.
+    z.object({ intent: z.literal("status"), status: z.string().max(20).optional() }),
+    // "me", a team member's id, or empty: unassigned (an unknown one is refused by the model).
+    z.object({ intent: z.literal("assign"), assigneeId: z.string().max(100).optional() }),
+    noteSchema.extend({ intent: z.literal("note") }),
+    z.object({
+      intent: z.literal("reply"),
+      message: z
+        .string()
+        .max(MESSAGE_MAX_LENGTH * 2)
+        .optional(),
+    }),
+  ],
+  { error: "Unknown action." },
+);
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
   const key = params.customerId ?? "";
   const here = new URL(request.url);
-  // The message box is the one multipart form here (it may carry a file).
+  // The message box is the one multipart form here (it may carry a file), read as it streams in.
   if ((request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/form-data")) return sendReply(request, key, here);
-  const form = await readForm(request);
-  const intent = form.get("intent");
+  const submission = parseWithZod(await readForm(request), { schema: threadForm });
   const back = `${here.pathname}${here.search}`;
-  if (intent === "status") {
-    const status = form.get("status") === "closed" ? "closed" : "open";
+  const posted = submission.payload.intent;
+  if (submission.status !== "success") {
+    // A note without words, an e-mail reply too long to read: said on that form; anything else goes back to the thread.
+    if (posted === "note") return data({ intent: "note" as const, result: submission.reply() }, { status: 400 });
+    if (posted === "reply") return data({ intent: "reply" as const, result: submission.reply() }, { status: 400 });
+    throw redirect(back);
+  }
+  const value = submission.value;
+  if (value.intent === "status") {
+    const status = value.status === "closed" ? "closed" : "open";
     await updateThread(staff, key, { status }).catch(rethrowAsPage);
     return redirectWithToast(back, { type: "success", message: status === "closed" ? "Conversation closed." : "Conversation reopened." });
   }
-  if (intent === "assign") {
-    const raw = String(form.get("assigneeId") ?? "");
-    const assigneeId = raw === "me" ? staff.id : raw || null;
+  if (value.intent === "assign") {
+    const assigneeId = value.assigneeId === "me" ? staff.id : value.assigneeId || null;
     // An assignee who is no (longer an active) team member: the form says so, with a 400.
     const refused = await replyOnHttpError(
       () => updateThread(staff, key, { assigneeId }).catch(rethrowAsPage),
-      (error) => data({ intent: "assign" as const, error: error.message }, httpErrorInit(error)),
+      (error) => data({ intent: "assign" as const, result: submission.reply({ formErrors: [error.message] }) }, httpErrorInit(error)),
     );
     if (refused) return refused;
     return redirectWithToast(back, { type: "success", message: assigneeId ? "Conversation assigned." : "Conversation unassigned." });
   }
-  if (intent === "note") {
-    const parsed = noteSchema.safeParse({ body: form.get("body") ?? "" });
-    if (!parsed.success) return data({ intent: "note" as const, error: parsed.error.issues[0]!.message }, { status: 400 });
+  if (value.intent === "note") {
     // Notes belong to customer threads; a visitor's thread id is no customer (404).
-    await addThreadNote(staff, key, parsed.data.body).catch(rethrowAsPage);
+    await addThreadNote(staff, key, value.body).catch(rethrowAsPage);
     return redirectWithToast(back, { type: "success", message: "Note added. Only the team sees it." });
   }
-  if (intent === "reply") {
-    // Saved-reply placeholders are filled for the visitor, never sent as written.
-    const person = (await findThreadRoom(key))?.person ?? { name: null, email: null };
-    const text = fillReplyPlaceholders(String(form.get("message") ?? "").trim(), person);
-    if (!text) return { intent: "reply" as const, error: "Message cannot be empty." };
-    if (text.length > MESSAGE_MAX_LENGTH)
-      return { intent: "reply" as const, error: `Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
-    if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return { intent: "reply" as const, error: controlCharacterMessage("The message") };
-    try {
-      await replyToVisitor(key, staff, text);
-    } catch (error) {
-      if (error instanceof Response || (error as { status?: number }).status === 404) throw pageNotFound();
-      return { intent: "reply" as const, error: "Your reply was saved, but the e-mail could not be sent. Please try again later." };
-    }
-    // The saved reply put in the box (`?insert=`) is sent: the page comes back with an empty box.
-    here.searchParams.delete("insert");
-    return redirectWithToast(`${here.pathname}${here.search}`, { type: "success", message: "Reply sent by e-mail." });
+  // Saved-reply placeholders are filled for the visitor, never sent as written.
+  const person = (await findThreadRoom(key))?.person ?? { name: null, email: null };
+  const text = fillReplyPlaceholders((value.message ?? "").trim(), person);
+  const refuse = (message: string) => ({ intent: "reply" as const, result: submission.reply({ fieldErrors: { message: [message] } }) });
+  if (!text) return refuse("Message cannot be empty.");
+  if (text.length > MESSAGE_MAX_LENGTH) return refuse(`Message must be at most ${MESSAGE_MAX_LENGTH.toLocaleString("en-US")} characters.`);
+  if (hasControlCharacters(text.replace(/[\n\t\r]/g, ""))) return refuse(controlCharacterMessage("The message"));
+  try {
+    await replyToVisitor(key, staff, text);
+  } catch (error) {
+    if (error instanceof Response || (error as { status?: number }).status === 404) throw pageNotFound();
+    return {
+      intent: "reply" as const,
+      result: submission.reply({ formErrors: ["Your reply was saved, but the e-mail could not be sent. Please try again later."] }),
+    };
   }
-  throw redirect(back);
+  // The saved reply put in the box (`?insert=`) is sent: the page comes back with an empty box.
+  here.searchParams.delete("insert");
+  return redirectWithToast(`${here.pathname}${here.search}`, { type: "success", message: "Reply sent by e-mail." });
+}
+
+/** Every error of a refused form, in one line (the thread's forms live in shared components that show one message). */
+function refusalOf(reply: unknown, intent: string): string | null {
+  if (!reply || typeof reply !== "object" || !("result" in reply) || (reply as { intent?: string }).intent !== intent) return null;
+  const errors = (reply as { result: SubmissionResult<string[]> }).result.error ?? {};
+  return (
+    Object.values(errors)
+      .flatMap((messages) => messages ?? [])
+      .join(" ") || null
+  );
 }
 
 /** A message in a customer's thread from the page's form: placeholders filled, then the thread again (without the saved reply put in). */
@@ -197,12 +237,7 @@ export default function InboxThread() {
             </Link>
           ) : null}
         </nav>
-        <ThreadHeader
-          thread={thread}
-          staffList={data.staffList}
-          currentUserId={data.currentUser.id}
-          error={actionData?.intent === "assign" ? actionData.error : null}
-        />
+        <ThreadHeader thread={thread} staffList={data.staffList} currentUserId={data.currentUser.id} error={refusalOf(actionData, "assign")} />
         {data.customerId && data.chat ? (
           <ChatPanel
             customerId={data.customerId}
@@ -228,7 +263,7 @@ export default function InboxThread() {
             <ArrowLeft className="size-4" aria-hidden="true" />
             Back to the conversation
           </Link>
-          <CustomerPane profile={data.profile} noteError={actionData?.intent === "note" ? actionData.error : null} />
+          <CustomerPane profile={data.profile} noteError={refusalOf(actionData, "note")} />
         </aside>
       ) : (
         <aside aria-label="Visitor" className="min-w-0 text-sm max-lg:hidden">
@@ -281,9 +316,9 @@ function VisitorConversation({
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
-        {actionData?.intent === "reply" ? (
+        {refusalOf(actionData, "reply") ? (
           <p role="alert" className="text-sm font-medium text-red-700">
-            {actionData.error}
+            {refusalOf(actionData, "reply")}
           </p>
         ) : null}
         <Button type="submit" loading={sending}>
