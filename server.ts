@@ -61,7 +61,7 @@ async function startNode() {
   const loadBuild = env.otlpEndpoint ? async () => (await import("./server/tracing")).traceBuild(await loadPlainBuild()) : loadPlainBuild;
 
   const build = await loadBuild();
-  const entry = build.entry.module as unknown as Entry;
+  const entry = build.entry.module as Entry;
   const started = await entry.boot();
 
   const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
@@ -245,6 +245,7 @@ function staticHeadersOf(middleware: express.RequestHandler): Record<string, str
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
     getHeader: (name: string) => headers[name.toLowerCase()],
   };
+  // A stand-in with only the header calls helmet makes; express.Response is the whole of it.
   middleware({ headers: {}, method: "GET", url: "/api", path: "/api" } as express.Request, res as unknown as express.Response, () => {});
   return headers;
 }

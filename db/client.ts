@@ -54,6 +54,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
   const watchers = new Set<(call: DriverCall) => void>();
+  // drizzle types each driver's database with its own result kind: none is assignable to the shared Db.
   const db = drizzlePostgres({ client: preparing(client, watchers), schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
     // As node-postgres does, which such libraries are written for: an object parameter is JSON, undefined is NULL.
@@ -155,6 +156,7 @@ function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall
 }
 
 export function wrapPglite(client: PGlite): Database {
+  // As in connectPostgres: PGlite's drizzle database is the shared Db but for its result kind.
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
     if (values?.length) return client.query<Record<string, unknown>>(text, values);

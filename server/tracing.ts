@@ -93,6 +93,7 @@ async function traceQueries() {
     [pglite.PglitePreparedQuery.prototype, "pglite"],
   ]);
   for (const [prototype, dbSystem] of system) {
+    // The methods are wrapped by name, which the drivers' typed prototypes have no index for.
     const target = prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
     for (const method of ["execute", "all"] as const) {
       const original = target[method];

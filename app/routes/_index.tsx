@@ -145,6 +145,7 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
       sent: false,
       formError: ORDER_NETWORK_ERROR,
     };
+    // A Response carries the 503 with the body; Remix reads its JSON as the action data, which its type names.
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as LandingActionData;
   }
 }

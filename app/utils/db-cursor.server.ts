@@ -14,8 +14,10 @@ const dialect = new PgDialect();
  */
 export function cursorBatches<T>(query: SQL, batchSize: number): AsyncIterable<T[]> | null {
   if (database.kind !== "postgres") return null;
+  // The shared Db type hides the driver; on PostgreSQL it is postgres.js's pool.
   const client = (db as unknown as { $client: postgres.Sql }).$client;
   const { sql: text, params } = dialect.sqlToQuery(query);
+  // Raw SQL's rows are untyped: the caller names the shape its query selects.
   return client.unsafe(text, params as postgres.ParameterOrJSON<never>[]).cursor(batchSize) as unknown as AsyncIterable<T[]>;
 }
 

@@ -40,6 +40,7 @@ const kinds = new Map<string, JobKind<object>>();
 
 /** Registers a kind of job (at module load, beside the code it runs). */
 export function defineJob<T extends object>(definition: JobKind<T>) {
+  // Kinds of every data shape share one map; each handler gets only the data its own kind enqueues.
   kinds.set(definition.kind, definition as unknown as JobKind<object>);
   return definition;
 }
@@ -189,6 +190,7 @@ export class JobEngine {
        RETURNING id, name, data, retry_count AS "retryCount", retry_limit AS "retryLimit"`,
       [kind, id],
     );
+    // Raw SQL's rows are untyped; the RETURNING list above names these columns.
     const [job] = rows as unknown as ClaimedJob[];
     if (!job) return false;
     await this.track(this.handle(job));
@@ -372,6 +374,7 @@ export async function listJobs(state: JobState, limit = 50, database: Database =
      ORDER BY created_on DESC LIMIT $2`,
     [state, limit],
   );
+  // Raw SQL's rows are untyped; the select list above names these columns.
   return (rows as unknown as ListedJob[]).map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),

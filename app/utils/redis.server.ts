@@ -95,6 +95,7 @@ export async function redisHealth(timeoutMs = REDIS_HEALTH_TIMEOUT_MS): Promise<
 }
 
 function swallowRejections(client: Redis, methods: string[], message: string) {
+  // The methods are wrapped by name, which ioredis's typed client has no index for.
   const target = client as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const method of methods) {
     const original = target[method]!.bind(client);

@@ -49,6 +49,7 @@ const guardedLookup =
       if (error) return callback(error, "", 4);
       const blocked = allowPrivate ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
       if (blocked) return callback(new BlockedAddressError(`${hostname} (${blocked.address})`), "", 4);
+      // Node types the callback in its one-address form only; with `all` it takes the list.
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
       const [first] = addresses;
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" }), "", 4);

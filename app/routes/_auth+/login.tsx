@@ -190,6 +190,7 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     const body = { result: { status: "error" as const, error: { "": [LOGIN_FAILED_MESSAGE] } } };
+    // A Response carries the 503 with the body; Remix reads its JSON as the action data, which its type names.
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as typeof body;
   }
 }
