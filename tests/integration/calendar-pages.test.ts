@@ -125,6 +125,7 @@ describe("the calendar page", () => {
       { postId },
     );
     expect(bad.status).toBe(400);
+    expect(bad.data).toMatchObject({ result: { error: { date: ["Please give a date and a time."] } } });
   });
 });
 

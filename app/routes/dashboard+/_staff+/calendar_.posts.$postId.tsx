@@ -1,3 +1,5 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Send, Upload } from "lucide-react";
@@ -13,6 +15,7 @@ import { Field, Input, Textarea } from "~/components/ui/input";
 import { CAPTION_MAX, CHANNEL_LABELS, dayInZone, formatClock, MEDIA_ACCEPT, STAFF_STATUSES, zonedToUtc } from "~/domain/calendar";
 import { can } from "~/domain/permissions";
 import { commentSchema, reviewSchema, updatePostSchema } from "~/domain/schemas/calendar";
+import { z } from "~/domain/zod";
 import { reviewChangesOf, setReviewBy } from "~/models/post-approvals.server";
 import { addPostComment, addPostMedia, announcePostChange, getPostFor, reviewPost, updatePost } from "~/models/posts.server";
 import { timeZoneOf } from "~/routes/dashboard+/calendar/calendar-view.server";
@@ -44,58 +47,92 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 const statusLabels = { draft: "Back to draft", in_review: "Send for review", published: "Mark published" } as const;
 
+/**
+ * The post page's forms, one schema per button (decision 305). A date and a time are read in the
+ * viewer's time zone after the schema (the zone is the request's); the page says every refusal once, above.
+ */
+const WHEN = "Please give a date and a time.";
+const when = { date: z.string({ error: WHEN }).max(20, WHEN), time: z.string({ error: WHEN }).max(10, WHEN) };
+const reviewComment = reviewSchema.pick({ comment: true });
+const postForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("edit"), ...when, channel: updatePostSchema.shape.channel, caption: updatePostSchema.shape.caption }),
+    z.object({ intent: z.literal("status"), status: z.enum(STAFF_STATUSES, { error: "Unknown status." }) }),
+    commentSchema.extend({ intent: z.literal("comment") }),
+    z.object({ intent: z.literal("review_by"), ...when }),
+    reviewComment.extend({ intent: z.literal("approve") }),
+    reviewComment.extend({ intent: z.literal("request_changes") }),
+  ],
+  { error: "Unknown action." },
+);
+
 export async function action({ request, params }: ActionFunctionArgs) {
   const staff = await requireTeam(request);
   const timeZone = timeZoneOf(request);
   const postId = params.postId ?? "";
   const here = `/dashboard/calendar/posts/${postId}`;
-  try {
-    if (new URL(request.url).searchParams.has("media")) {
+  // The media form is a multipart body streamed to storage, not read as a form.
+  if (new URL(request.url).searchParams.has("media")) {
+    try {
       await addPostMedia(staff, postId, request);
-      return redirectWithToast(here, { type: "success", message: "Media added." });
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) throw pageNotFound();
+      if (error instanceof HttpError && error.status < 500) return data({ error: error.message }, { status: error.status, headers: error.headers });
+      throw error;
     }
-    const form = await readForm(request);
-    const intent = String(form.get("intent") ?? "");
-    if (intent === "edit") {
-      const scheduledAt = zonedToUtc(String(form.get("date") ?? ""), String(form.get("time") ?? ""), timeZone);
-      if (!scheduledAt) return data({ error: "Please give a date and a time." }, { status: 400 });
-      const parsed = updatePostSchema.safeParse({ channel: form.get("channel"), caption: form.get("caption") ?? "", scheduledAt: scheduledAt.toISOString() });
-      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
-      const { post } = await updatePost(staff, postId, parsed.data);
-      return redirectWithToast(here, { type: "success", message: post.status === "in_review" ? "Saved. The customer will review it again." : "Saved." });
+    return redirectWithToast(here, { type: "success", message: "Media added." });
+  }
+  const submission = parseWithZod(await readForm(request), { schema: postForm });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const value = submission.value;
+  const refused = (message: string, field = "") => data({ result: submission.reply({ fieldErrors: { [field]: [message] } }) }, { status: 400 });
+  try {
+    switch (value.intent) {
+      case "edit": {
+        const scheduledAt = zonedToUtc(value.date, value.time, timeZone);
+        if (!scheduledAt) return refused(WHEN, "date");
+        // An emptied caption clears it.
+        const { post } = await updatePost(staff, postId, { channel: value.channel, caption: value.caption ?? "", scheduledAt: scheduledAt.toISOString() });
+        return redirectWithToast(here, { type: "success", message: post.status === "in_review" ? "Saved. The customer will review it again." : "Saved." });
+      }
+      case "status":
+        await updatePost(staff, postId, { status: value.status });
+        return redirectWithToast(here, { type: "success", message: `${statusLabels[value.status]}: done.` });
+      case "comment":
+        await addPostComment(staff, postId, value.body);
+        return redirectWithToast(here, { type: "success", message: "Comment added." });
+      case "review_by": {
+        const reviewBy = zonedToUtc(value.date, value.time, timeZone);
+        if (!reviewBy) return refused(WHEN, "date");
+        await setReviewBy(postId, reviewBy);
+        await announcePostChange(postId);
+        return redirectWithToast(here, { type: "success", message: "Review deadline set." });
+      }
+      case "approve":
+      case "request_changes":
+        // The team's check of two_step (decision 292): another team member than the one who sent it.
+        await reviewPost(staff, postId, { decision: value.intent, comment: value.comment });
+        return redirectWithToast(here, { type: "success", message: value.intent === "approve" ? "Checked: the client reviews it now." : "Changes requested." });
     }
-    if (intent === "status") {
-      const parsed = updatePostSchema.safeParse({ status: form.get("status") });
-      if (!parsed.success || !parsed.data.status) return data({ error: "Unknown status." }, { status: 400 });
-      await updatePost(staff, postId, { status: parsed.data.status });
-      return redirectWithToast(here, { type: "success", message: `${statusLabels[parsed.data.status]}: done.` });
-    }
-    if (intent === "comment") {
-      const parsed = commentSchema.safeParse({ body: form.get("body") ?? "" });
-      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
-      await addPostComment(staff, postId, parsed.data.body);
-      return redirectWithToast(here, { type: "success", message: "Comment added." });
-    }
-    if (intent === "review_by") {
-      const reviewBy = zonedToUtc(String(form.get("date") ?? ""), String(form.get("time") ?? ""), timeZone);
-      if (!reviewBy) return data({ error: "Please give a date and a time." }, { status: 400 });
-      await setReviewBy(postId, reviewBy);
-      await announcePostChange(postId);
-      return redirectWithToast(here, { type: "success", message: "Review deadline set." });
-    }
-    if (intent === "approve" || intent === "request_changes") {
-      // The team's check of two_step (decision 292): another team member than the one who sent it.
-      const parsed = reviewSchema.safeParse({ decision: intent, comment: form.get("comment") ?? undefined });
-      if (!parsed.success) return data({ error: parsed.error.issues[0]!.message }, { status: 400 });
-      await reviewPost(staff, postId, parsed.data);
-      return redirectWithToast(here, { type: "success", message: intent === "approve" ? "Checked: the client reviews it now." : "Changes requested." });
-    }
-    return data({ error: "Unknown action." }, { status: 400 });
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) throw pageNotFound();
-    if (error instanceof HttpError && error.status < 500) return data({ error: error.message }, { status: error.status, headers: error.headers });
+    if (error instanceof HttpError && error.status < 500) {
+      return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status, headers: error.headers });
+    }
     throw error;
   }
+}
+
+/** Every refusal of the last post, in one line: the forms' result, or the media upload's own message. */
+function refusalOf(answer: { result: SubmissionResult<string[]> } | { error: string } | undefined): string | null {
+  if (!answer) return null;
+  if ("error" in answer) return answer.error;
+  return (
+    Object.values(answer.result.error ?? {})
+      .flatMap((messages) => messages ?? [])
+      .join(" ") || null
+  );
 }
 
 export default function CalendarPost() {
@@ -108,9 +145,9 @@ export default function CalendarPost() {
     <section aria-labelledby="post-heading" className="space-y-6">
       <BackLink to={`/dashboard/calendar?month=${month}`}>Back to the calendar</BackLink>
       <PageHeader id="post-heading" title={`${CHANNEL_LABELS[post.channel]} post for ${post.customer.name}`} />
-      {failed?.error ? (
+      {refusalOf(failed) ? (
         <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm font-medium text-red-800">
-          {failed.error}
+          {refusalOf(failed)}
         </p>
       ) : null}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
