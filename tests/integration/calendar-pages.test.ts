@@ -68,7 +68,7 @@ describe("the calendar page", () => {
     expect(approved.location).toBe(`/dashboard/calendar?month=2030-03#post-${one._id}`);
     const empty = await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two._id, comment: " " });
     expect(empty.status).toBe(400);
-    expect(empty.data).toEqual({ postId: two._id, error: "Please say what should change." });
+    expect(empty.data).toMatchObject({ postId: two._id, result: { error: { "": ["Please say what should change."] } } });
     expect(
       (await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two._id, comment: "Other photo" })).status,
     ).toBe(302);
@@ -153,7 +153,7 @@ describe("drafting for any customer, and a staff link in a customer's hands", ()
     expect(made.location).toMatch(/^\/dashboard\/calendar\/posts\/[0-9a-f-]{36}$/);
     const refused = await submit(calendar.action, staff.id, "/dashboard/calendar", { ...fields, customerId: gone.id });
     expect(refused.status).toBe(404);
-    expect(refused.data).toMatchObject({ postId: "new", error: expect.stringMatching(/customer/i) });
+    expect(refused.data).toMatchObject({ postId: "new", result: { error: { "": [expect.stringMatching(/customer/i)] } } });
   });
 
   test("a customer opening the staff page of their own post is sent to it in their calendar; another's, or a draft, is a plain 404", async () => {

@@ -1,3 +1,5 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
@@ -15,6 +17,7 @@ import { addDays, formatClock, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zo
 import { isUuid } from "~/domain/ids";
 import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
+import { z } from "~/domain/zod";
 import { calendarLinkFor, renewCalendarLink } from "~/models/calendar-links.server";
 import { calendarCustomers, postQuota } from "~/models/calendar.server";
 import { reviewChangesOf } from "~/models/post-approvals.server";
@@ -69,61 +72,96 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const reply = (postId: string, error: string, status = 400) => data({ postId, error }, { status });
+/**
+ * The calendar's forms, one schema per button (decision 305); each post's forms name the post. A
+ * date and a time are read in the viewer's time zone after the schema (the zone is the request's).
+ */
+const WHEN = "Please give a date and a time.";
+const postId = z.string().max(100).default("");
+const reviewComment = reviewSchema.pick({ comment: true });
+const calendarForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({
+      intent: z.literal("create"),
+      customerId: createPostSchema.shape.customerId,
+      channel: createPostSchema.shape.channel,
+      caption: createPostSchema.shape.caption,
+      date: z.string({ error: WHEN }).max(20, WHEN),
+      time: z.string({ error: WHEN }).max(10, WHEN),
+    }),
+    z.object({ intent: z.literal("reschedule"), postId, date: z.string({ error: "Please give a date." }).max(20, "Please give a date.") }),
+    z.object({ intent: z.literal("renew_link") }),
+    reviewComment.extend({ intent: z.literal("approve"), postId }),
+    reviewComment.extend({ intent: z.literal("request_changes"), postId }),
+    commentSchema.extend({ intent: z.literal("comment"), postId }),
+  ],
+  { error: "Unknown action." },
+);
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const timeZone = timeZoneOf(request);
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  // A refused draft (an unknown or deleted customer) is told on the draft form.
-  const postId = intent === "create" ? "new" : String(form.get("postId") ?? "");
+  const submission = parseWithZod(await readForm(request), { schema: calendarForm });
+  const posted = String(submission.payload.intent ?? "");
+  // A refused draft (an unknown or deleted customer) is told on the draft form, a post's on its card.
+  const postId = posted === "create" ? "new" : String(submission.payload.postId ?? "");
+  const reply = (status: number, options: Parameters<typeof submission.reply>[0] = {}) => data({ postId, result: submission.reply(options) }, { status });
+  const staffOnly = ["create", "reschedule"].includes(posted) && !can(user, "posts:manage");
+  const customerOnly = posted === "renew_link" && !can(user, "calendar:own");
+  if (staffOnly || customerOnly) return reply(403, { formErrors: ["Unknown action."] });
+  if (submission.status !== "success") return reply(400);
+  const value = submission.value;
   const back = new URL(request.url);
   const to = (hash = "") => `${back.pathname}${back.search}${hash}`;
   try {
-    if (intent === "create" && can(user, "posts:manage")) {
-      const scheduledAt = zonedToUtc(String(form.get("date") ?? ""), String(form.get("time") ?? ""), timeZone);
-      if (!scheduledAt) return reply("new", "Please give a date and a time.");
-      const parsed = createPostSchema.safeParse({
-        customerId: form.get("customerId"),
-        channel: form.get("channel"),
-        scheduledAt: scheduledAt.toISOString(),
-        caption: form.get("caption") ?? "",
-      });
-      if (!parsed.success) return reply("new", parsed.error.issues[0]!.message);
-      const post = await createPost(user, parsed.data);
-      return redirectWithToast(`/dashboard/calendar/posts/${post._id}`, { type: "success", message: "Draft saved. Add media, then send it for review." });
-    }
-    if (intent === "reschedule" && can(user, "posts:manage")) {
-      const post = await getPostFor(user, postId);
-      const scheduledAt = zonedToUtc(String(form.get("date") ?? ""), formatClock(post.scheduledAt, timeZone), timeZone);
-      if (!scheduledAt) return reply(postId, "Please give a date.");
-      await updatePost(user, postId, { scheduledAt: scheduledAt.toISOString() });
-      return redirectWithToast(to(), { type: "success", message: "Post moved." });
-    }
-    if (intent === "renew_link" && can(user, "calendar:own")) {
-      await renewCalendarLink(user.id);
-      return redirectWithToast(to("#calendar-link-heading"), { type: "success", message: "New calendar link made. The old one no longer works." });
-    }
-    if (intent === "approve" || intent === "request_changes") {
-      const parsed = reviewSchema.safeParse({ decision: intent === "approve" ? "approve" : "request_changes", comment: form.get("comment") ?? undefined });
-      if (!parsed.success) return reply(postId, parsed.error.issues[0]!.message);
-      await reviewPost(user, postId, parsed.data);
-      return redirectWithToast(to(`#post-${postId}`), { type: "success", message: intent === "approve" ? "Post approved." : "Changes requested." });
-    }
-    if (intent === "comment") {
-      const parsed = commentSchema.safeParse({ body: form.get("body") ?? "" });
-      if (!parsed.success) return reply(postId, parsed.error.issues[0]!.message);
-      await addPostComment(user, postId, parsed.data.body);
-      return redirectWithToast(to(`#post-${postId}`), { type: "success", message: "Comment added." });
+    switch (value.intent) {
+      case "create": {
+        const scheduledAt = zonedToUtc(value.date, value.time, timeZone);
+        if (!scheduledAt) return reply(400, { fieldErrors: { date: [WHEN] } });
+        const post = await createPost(user, {
+          customerId: value.customerId,
+          channel: value.channel,
+          caption: value.caption,
+          scheduledAt: scheduledAt.toISOString(),
+        });
+        return redirectWithToast(`/dashboard/calendar/posts/${post._id}`, { type: "success", message: "Draft saved. Add media, then send it for review." });
+      }
+      case "reschedule": {
+        const post = await getPostFor(user, value.postId);
+        const scheduledAt = zonedToUtc(value.date, formatClock(post.scheduledAt, timeZone), timeZone);
+        if (!scheduledAt) return reply(400, { fieldErrors: { date: ["Please give a date."] } });
+        await updatePost(user, value.postId, { scheduledAt: scheduledAt.toISOString() });
+        return redirectWithToast(to(), { type: "success", message: "Post moved." });
+      }
+      case "renew_link":
+        await renewCalendarLink(user.id);
+        return redirectWithToast(to("#calendar-link-heading"), { type: "success", message: "New calendar link made. The old one no longer works." });
+      case "approve":
+      case "request_changes":
+        await reviewPost(user, value.postId, { decision: value.intent, comment: value.comment });
+        return redirectWithToast(to(`#post-${value.postId}`), {
+          type: "success",
+          message: value.intent === "approve" ? "Post approved." : "Changes requested.",
+        });
+      case "comment":
+        await addPostComment(user, value.postId, value.body);
+        return redirectWithToast(to(`#post-${value.postId}`), { type: "success", message: "Comment added." });
     }
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) return reply(postId, error.message, error.status);
+    if (error instanceof HttpError && error.status < 500) return reply(error.status, { formErrors: [error.message] });
     throw error;
   }
-  const staffOnly = ["create", "reschedule"].includes(intent) && !can(user, "posts:manage");
-  const customerOnly = intent === "renew_link" && !can(user, "calendar:own");
-  return reply(postId, "Unknown action.", staffOnly || customerOnly ? 403 : 400);
+}
+
+/** Every refusal of the form that names this post (or "new": the draft form), in one line. */
+function refusalFor(failed: { postId: string; result: SubmissionResult<string[]> } | undefined, postId: string): string | undefined {
+  if (failed?.postId !== postId) return undefined;
+  return (
+    Object.values(failed.result.error ?? {})
+      .flatMap((messages) => messages ?? [])
+      .join(" ") || undefined
+  );
 }
 
 export default function Calendar() {
@@ -232,7 +270,7 @@ export default function Calendar() {
                   post={post}
                   timeZone={timeZone}
                   viewer={staff ? "team" : "user"}
-                  error={failed?.postId === post._id ? failed.error : undefined}
+                  error={refusalFor(failed, post._id)}
                   changes={changes[post._id]}
                   mayReview={mayReview}
                 />
@@ -242,14 +280,7 @@ export default function Calendar() {
         </div>
       )}
       {calendarLink ? <CalendarLink url={calendarLink} /> : null}
-      {staff ? (
-        <NewPostForm
-          customers={customers}
-          defaultCustomerId={filter.customerId}
-          defaultDate={window.today}
-          error={failed?.postId === "new" ? failed.error : undefined}
-        />
-      ) : null}
+      {staff ? <NewPostForm customers={customers} defaultCustomerId={filter.customerId} defaultDate={window.today} error={refusalFor(failed, "new")} /> : null}
     </section>
   );
 }
