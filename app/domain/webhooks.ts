@@ -33,8 +33,9 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer the delivery log keeps. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
+/** A webhook as the screens take it (decision 309): its id as `id`; the API sends it as WebhookJson. */
 export interface Webhook {
-  _id: string;
+  id: string;
   url: string;
   events: WebhookEvent[];
   active: boolean;
@@ -45,8 +46,9 @@ export interface Webhook {
   updatedAt: string;
 }
 
+/** A delivery as the screens take it: its id as `id`; the API sends it as DeliveryJson. */
 export interface WebhookDelivery {
-  _id: string;
+  id: string;
   eventId: string;
   event: WebhookEvent;
   attempts: number;
@@ -110,3 +112,7 @@ export const deliveryJson = z.object({
   requestBody: z.string(),
   response: z.object({ status: z.number().int().nullable(), body: z.string().nullable(), error: z.string().nullable() }).nullable(),
 });
+
+/** A webhook and a delivery as the API sends them: their schemas' types. */
+export type WebhookJson = z.infer<typeof webhookJson>;
+export type DeliveryJson = z.infer<typeof deliveryJson>;

@@ -8,9 +8,11 @@ import {
   MAX_ATTEMPTS,
   RESPONSE_EXCERPT_BYTES,
   RETRY_DELAYS_SECONDS,
+  type DeliveryJson,
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
+  type WebhookJson,
 } from "~/domain/webhooks";
 import { afterResponse } from "~/utils/background.server";
 import { queryRows } from "~/utils/db-cursor.server";
@@ -41,7 +43,7 @@ const e = schema.webhookEvents;
 type WebhookRow = typeof w.$inferSelect;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
-  _id: row.id,
+  id: row.id,
   url: row.url,
   events: row.events,
   active: row.active,
@@ -49,6 +51,32 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   disabledReason: row.disabledReason,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The API's edge: a webhook with its id as `_id` (docs/api.md). */
+export const toWebhookJson = (webhook: Webhook): WebhookJson => ({
+  _id: webhook.id,
+  url: webhook.url,
+  events: webhook.events,
+  active: webhook.active,
+  consecutiveFailures: webhook.consecutiveFailures,
+  disabledReason: webhook.disabledReason,
+  createdAt: webhook.createdAt,
+  updatedAt: webhook.updatedAt,
+});
+
+/** The API's edge: a delivery with its id as `_id`. */
+export const toDeliveryJson = (delivery: WebhookDelivery): DeliveryJson => ({
+  _id: delivery.id,
+  eventId: delivery.eventId,
+  event: delivery.event,
+  attempts: delivery.attempts,
+  status: delivery.status,
+  lastStatusCode: delivery.lastStatusCode,
+  nextAttemptAt: delivery.nextAttemptAt,
+  createdAt: delivery.createdAt,
+  requestBody: delivery.requestBody,
+  response: delivery.response,
 });
 
 /** The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
@@ -343,7 +371,7 @@ export async function listDeliveries(webhookId: string, limit = 50): Promise<Web
     .orderBy(desc(d.createdAt), desc(d.id))
     .limit(limit);
   return rows.map(({ delivery, event }) => ({
-    _id: delivery.id,
+    id: delivery.id,
     eventId: delivery.eventId,
     event,
     attempts: delivery.attempts,

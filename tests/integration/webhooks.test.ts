@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type WebhookDelivery } from "~/domain/webhooks";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type DeliveryJson } from "~/domain/webhooks";
 import { emitDuePosts } from "~/models/post-due.server";
 import { createPost, updatePost } from "~/models/posts.server";
 import { emitEvent, sendWebhooksWith } from "~/models/webhooks.server";
@@ -86,7 +86,7 @@ async function createWebhook(staff: Awaited<ReturnType<typeof createAccount>>, e
 async function deliveriesOf(staff: Awaited<ReturnType<typeof createAccount>>, id: string) {
   const response = await call(deliveriesRoute.loader, `/api/webhooks/${id}/deliveries`, { auth: staff, params: { id } });
   expect(response.status).toBe(200);
-  return (await readJson<{ data: { deliveries: WebhookDelivery[] } }>(response)).data.deliveries;
+  return (await readJson<{ data: { deliveries: DeliveryJson[] } }>(response)).data.deliveries;
 }
 
 describe("webhooks", () => {

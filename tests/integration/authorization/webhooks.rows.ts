@@ -23,12 +23,12 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   const [delivery] = await db
     .select({ id: schema.webhookDeliveries.id })
     .from(schema.webhookDeliveries)
-    .where(eq(schema.webhookDeliveries.webhookId, webhook._id));
-  return { webhook: webhook._id, delivery: delivery!.id };
+    .where(eq(schema.webhookDeliveries.webhookId, webhook.id));
+  return { webhook: webhook.id, delivery: delivery!.id };
 }
 
 const freshWebhook = async (f: Fixtures) =>
-  `/api/webhooks/${(await createWebhook(f.team, { url: "https://203.0.113.11/deleted", events: ["post.due"] })).webhook._id}`;
+  `/api/webhooks/${(await createWebhook(f.team, { url: "https://203.0.113.11/deleted", events: ["post.due"] })).webhook.id}`;
 
 export const rows: AuthorizationRow[] = [
   { route: "api+/webhooks+/_layout.ts", method: "GET", path: "/api/webhooks", expect: staffApi(200) },

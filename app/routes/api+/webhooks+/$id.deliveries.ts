@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { deliveryJson } from "~/domain/webhooks";
-import { getWebhook, listDeliveries } from "~/models/webhooks.server";
+import { getWebhook, listDeliveries, toDeliveryJson } from "~/models/webhooks.server";
 import { notFound } from "~/utils/http.server";
 import { apiRoute, uuidParam } from "~/web/api.server";
 
@@ -21,6 +21,6 @@ export const loader = apiRoute(
   },
   async ({ params }) => {
     if (!(await getWebhook(params.id))) throw notFound("No such webhook.");
-    return { status: "success", data: { deliveries: await listDeliveries(params.id) } };
+    return { status: "success", data: { deliveries: (await listDeliveries(params.id)).map(toDeliveryJson) } };
   },
 );

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { webhookJson, WebhookUpdateSchema } from "~/domain/webhooks";
-import { deleteWebhook, updateWebhook } from "~/models/webhooks.server";
+import { deleteWebhook, toWebhookJson, updateWebhook } from "~/models/webhooks.server";
 import { methodNotAllowed, notFound } from "~/utils/http.server";
 import { apiMethods, apiRoute, uuidParam } from "~/web/api.server";
 
@@ -23,7 +23,7 @@ const patch = apiRoute(
   async ({ user, params, body }) => {
     const webhook = await updateWebhook(user, params.id, body);
     if (!webhook) throw notFound("No such webhook.");
-    return { status: "success", data: { webhook } };
+    return { status: "success", data: { webhook: toWebhookJson(webhook) } };
   },
 );
 

@@ -95,10 +95,10 @@ export default function Webhooks() {
         ) : (
           <ul aria-label="Webhooks" className="divide-y divide-slate-200 self-start rounded-card border border-slate-200 bg-white shadow-card">
             {webhooks.map((webhook) => (
-              <li key={webhook._id} data-testid="webhook" className="space-y-2 px-4 py-3">
+              <li key={webhook.id} data-testid="webhook" className="space-y-2 px-4 py-3">
                 <div className="flex flex-wrap items-start justify-between gap-3">
                   <div className="min-w-0">
-                    <Link to={`/dashboard/webhooks/${webhook._id}`} className="font-semibold break-all text-brand-700 hover:underline">
+                    <Link to={`/dashboard/webhooks/${webhook.id}`} className="font-semibold break-all text-brand-700 hover:underline">
                       {webhook.url}
                     </Link>
                     <p className="mt-1 text-sm text-slate-600">{webhook.events.join(", ")}</p>
@@ -109,7 +109,7 @@ export default function Webhooks() {
                   <div className="flex gap-2">
                     <Form method="post">
                       <input type="hidden" name="intent" value="toggle" />
-                      <input type="hidden" name="webhookId" value={webhook._id} />
+                      <input type="hidden" name="webhookId" value={webhook.id} />
                       <input type="hidden" name="active" value={webhook.active ? "false" : "true"} />
                       <Button type="submit" variant="outline" size="sm">
                         {webhook.active ? "Turn off" : "Turn on"}
@@ -118,7 +118,7 @@ export default function Webhooks() {
                     </Form>
                     <Form method="post">
                       <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="webhookId" value={webhook._id} />
+                      <input type="hidden" name="webhookId" value={webhook.id} />
                       <Button type="submit" variant="ghost" size="sm">
                         <Trash2 className="size-4" aria-hidden="true" />
                         Delete<span className="sr-only"> {webhook.url}</span>

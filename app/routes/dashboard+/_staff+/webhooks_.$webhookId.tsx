@@ -24,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = z.uuid().safeParse(params.webhookId);
   const webhook = id.success ? await getWebhook(id.data) : null;
   if (!webhook) throw pageNotFound();
-  return { webhook, deliveries: await listDeliveries(webhook._id) };
+  return { webhook, deliveries: await listDeliveries(webhook.id) };
 }
 
 // "Send again": the delivery to send again.
@@ -64,7 +64,7 @@ export default function WebhookDeliveries() {
       ) : (
         <ul aria-label="Deliveries" className="space-y-3">
           {deliveries.map((delivery) => (
-            <li key={delivery._id} data-testid="delivery" className="space-y-2 rounded-card border border-slate-200 bg-white p-4 text-sm shadow-card">
+            <li key={delivery.id} data-testid="delivery" className="space-y-2 rounded-card border border-slate-200 bg-white p-4 text-sm shadow-card">
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div className="space-y-1">
                   <p className="font-semibold text-slate-950">
@@ -82,7 +82,7 @@ export default function WebhookDeliveries() {
                   ) : null}
                 </div>
                 <Form method="post">
-                  <input type="hidden" name="deliveryId" value={delivery._id} />
+                  <input type="hidden" name="deliveryId" value={delivery.id} />
                   <Button type="submit" variant="outline" size="sm">
                     Send again<span className="sr-only"> event {delivery.eventId}</span>
                   </Button>
