@@ -32,6 +32,11 @@ export interface Database {
    * counts round trips with it; PGlite's client is a plain object whose methods a test can wrap.
    */
   watchCalls?(listener: (call: DriverCall) => void): () => void;
+  /**
+   * postgres.js only: a statement's rows in batches from a server-side cursor (PGlite has one
+   * connection, none to lend for as long as a reader takes).
+   */
+  cursor?(text: string, values: unknown[], batchSize: number): AsyncIterable<Record<string, unknown>[]>;
 }
 
 /** A call on postgres.js's pool: a statement's text, or a transaction's begin (its options, if any). */
@@ -54,8 +59,9 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
   const watchers = new Set<(call: DriverCall) => void>();
+  const pool = preparing(client, watchers);
   // drizzle types each driver's database with its own result kind: none is assignable to the shared Db.
-  const db = drizzlePostgres({ client: preparing(client, watchers), schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
     // As node-postgres does, which such libraries are written for: an object parameter is JSON, undefined is NULL.
     const params = (values ?? []).map((value) =>
@@ -103,6 +109,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       await client.end({ timeout: 5 });
     },
     execute,
+    cursor: (text, values, batchSize) => pool.unsafe(text, values as postgres.ParameterOrJSON<never>[]).cursor(batchSize),
     watchCalls(listener) {
       watchers.add(listener);
       return () => void watchers.delete(listener);

@@ -1,6 +1,5 @@
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type postgres from "postgres";
 
 import { database, db } from "./db.server";
 
@@ -13,12 +12,10 @@ const dialect = new PgDialect();
  * caller pages by key there instead (docs/decisions/093).
  */
 export function cursorBatches<T>(query: SQL, batchSize: number): AsyncIterable<T[]> | null {
-  if (database.kind !== "postgres") return null;
-  // The shared Db type hides the driver; on PostgreSQL it is postgres.js's pool.
-  const client = (db as unknown as { $client: postgres.Sql }).$client;
+  if (!database.cursor) return null;
   const { sql: text, params } = dialect.sqlToQuery(query);
   // Raw SQL's rows are untyped: the caller names the shape its query selects.
-  return client.unsafe(text, params as postgres.ParameterOrJSON<never>[]).cursor(batchSize) as unknown as AsyncIterable<T[]>;
+  return database.cursor(text, params, batchSize) as AsyncIterable<T[]>;
 }
 
 /** What runs a raw statement: the database, or a transaction of it. */

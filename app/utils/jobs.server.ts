@@ -26,7 +26,8 @@ export interface RunningJob {
 
 export interface JobKind<T extends object = Record<string, never>> {
   kind: string;
-  run: (data: T, job: RunningJob) => Promise<unknown>;
+  /** A method, so a kind of any data is a JobKind<object> in the registry: each run gets its own kind's data. */
+  run(data: T, job: RunningJob): Promise<unknown>;
   /** Retries after the first attempt, with `retryDelaySeconds` doubling each time (and jitter). */
   retryLimit: number;
   retryDelaySeconds: number;
@@ -40,8 +41,7 @@ const kinds = new Map<string, JobKind<object>>();
 
 /** Registers a kind of job (at module load, beside the code it runs). */
 export function defineJob<T extends object>(definition: JobKind<T>) {
-  // Kinds of every data shape share one map; each handler gets only the data its own kind enqueues.
-  kinds.set(definition.kind, definition as unknown as JobKind<object>);
+  kinds.set(definition.kind, definition);
   return definition;
 }
 
@@ -191,7 +191,7 @@ export class JobEngine {
       [kind, id],
     );
     // Raw SQL's rows are untyped; the RETURNING list above names these columns.
-    const [job] = rows as unknown as ClaimedJob[];
+    const [job] = rows as ClaimedJob[];
     if (!job) return false;
     await this.track(this.handle(job));
     return true;
@@ -331,13 +331,14 @@ export class JobEngine {
   }
 }
 
-interface ClaimedJob {
+/** A type, not an interface: raw rows (records of unknown columns) may be taken as it. */
+type ClaimedJob = {
   id: string;
   name: string;
   data: object | null;
   retryCount: number;
   retryLimit: number;
-}
+};
 
 /** This process's engine: started by boot (app/web/boot.server.ts), used by every job's producer. */
 export const jobs = new JobEngine();
@@ -354,7 +355,8 @@ export async function jobCounts(database: Database = appDatabase): Promise<{ kin
   return rows as { kind: string; state: JobState; count: number }[];
 }
 
-export interface ListedJob {
+/** A type, not an interface: raw rows (records of unknown columns) may be taken as it. */
+export type ListedJob = {
   id: string;
   kind: string;
   state: JobState;
@@ -363,7 +365,7 @@ export interface ListedJob {
   startedAt: Date | null;
   nextAttemptAt: Date;
   error: string | null;
-}
+};
 
 /** The latest jobs in one state, newest first (the jobs page). */
 export async function listJobs(state: JobState, limit = 50, database: Database = appDatabase): Promise<ListedJob[]> {
@@ -375,7 +377,7 @@ export async function listJobs(state: JobState, limit = 50, database: Database =
     [state, limit],
   );
   // Raw SQL's rows are untyped; the select list above names these columns.
-  return (rows as unknown as ListedJob[]).map((row) => ({
+  return (rows as ListedJob[]).map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
     startedAt: row.startedAt ? new Date(row.startedAt) : null,

@@ -14,8 +14,6 @@ const ALLOWED: Record<string, { count: number; why: string }> = {
   "server/tracing.ts": { count: 1, why: "wrapping a prototype's methods by name" },
   "app/utils/redis.server.ts": { count: 1, why: "wrapping a client's methods by name" },
   "app/utils/webhook-request.server.ts": { count: 1, why: "Node's lookup callback type lacks its `all` form" },
-  "app/utils/db-cursor.server.ts": { count: 2, why: "postgres.js's client behind drizzle, and its cursor's row type" },
-  "app/utils/jobs.server.ts": { count: 3, why: "a job kind kept beside others of other data; raw rows of the job table" },
   "app/models/passkeys.server.ts": { count: 2, why: "the schema checks the answer's outline, the library the whole of it" },
   "app/models/payments.server.ts": { count: 1, why: "test mode's Stripe stand-ins hold only the fields the handlers read" },
   "app/routes/_index.tsx": { count: 1, why: "a client action's 503 Response where its data is typed" },
