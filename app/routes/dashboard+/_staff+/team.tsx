@@ -12,7 +12,7 @@ import { can } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { inviteBodySchema } from "~/domain/schemas/ops";
 import { z } from "~/domain/zod";
-import { inviteStaff, listStaff, resendInvitation, setAccountDisabled, toMemberJson } from "~/models/team.server";
+import { inviteStaff, listStaff, resendInvitation, setAccountDisabled } from "~/models/team.server";
 import { getUserById } from "~/models/users.server";
 import { HttpError } from "~/utils/http.server";
 import { requireTeam } from "~/web/auth.server";
@@ -25,7 +25,9 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const me = await requireTeam(request);
-  return { members: (await listStaff()).map(toMemberJson), meId: me.id, canManage: can(me, "team:manage") };
+  // The page's own shape (decision 309): ids as `id`; the API's edge is toMemberJson.
+  const members = (await listStaff()).map(({ id, name, email, createdAt, state }) => ({ id, name, email, createdAt: createdAt.toISOString(), state }));
+  return { members, meId: me.id, canManage: can(me, "team:manage") };
 }
 
 /**
@@ -68,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const member = await getUserById(step.userId);
       if (!member || member.id === me.id || member.disabledAt)
         return data({ intent: "account", result: refuse("This account cannot be disabled.") }, { status: 404 });
-      return { intent: "confirm-disable" as const, member: { _id: member.id, name: member.name, email: member.email } };
+      return { intent: "confirm-disable" as const, member: { id: member.id, name: member.name, email: member.email } };
     }
     const member = await setAccountDisabled(me.id, step.userId, step.intent === "disable");
     const message = step.intent === "disable" ? `${member.name} is disabled and signed out everywhere.` : `${member.name} can sign in again.`;
@@ -102,21 +104,21 @@ function TeamView({ members, meId, canManage }: TeamData) {
         {members.map((member) => {
           const [label, tone] = STATE_LABEL[member.state];
           return (
-            <li key={member._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="team-member">
+            <li key={member.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="team-member">
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-center gap-2">
                   <span className="font-semibold break-words text-slate-950">{member.name}</span>
                   <Badge tone={tone}>{label}</Badge>
-                  {member._id === meId ? <Badge tone="brand">You</Badge> : null}
+                  {member.id === meId ? <Badge tone="brand">You</Badge> : null}
                 </p>
                 {/* Only the address may break anywhere; the date keeps its words whole. */}
                 <p className="text-sm text-slate-600">
                   <span className="break-all">{member.email}</span> · since <span className="whitespace-nowrap">{formatDate(member.createdAt)}</span>
                 </p>
               </div>
-              {member._id === meId || !canManage ? null : (
+              {member.id === meId || !canManage ? null : (
                 <Form method="post" className="flex flex-wrap gap-2">
-                  <input type="hidden" name="userId" value={member._id} />
+                  <input type="hidden" name="userId" value={member.id} />
                   {member.state === "invited" ? (
                     <Button type="submit" name="intent" value="resend" variant="outline" size="sm">
                       Resend invitation<span className="sr-only"> to {member.name}</span>
@@ -147,7 +149,7 @@ function TeamView({ members, meId, canManage }: TeamData) {
       {confirmDisable ? (
         <ConfirmStep
           title={`Disable ${confirmDisable.name}?`}
-          fields={{ intent: "disable", userId: confirmDisable._id }}
+          fields={{ intent: "disable", userId: confirmDisable.id }}
           confirmLabel={`Disable ${confirmDisable.name}`}
           cancelTo="/dashboard/team"
           busy={navigation.state === "submitting"}
