@@ -145,7 +145,8 @@ export async function clientAction({ request, serverAction }: ClientActionFuncti
       sent: false,
       formError: ORDER_NETWORK_ERROR,
     };
-    // A Response carries the 503 with the body; Remix reads its JSON as the action data, which its type names.
+    // A Response, not data(): single fetch wraps a client action's other values in data() again. Remix
+    // reads its JSON as the action data, and the page's type names that data, not the Response.
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as LandingActionData;
   }
 }

@@ -190,7 +190,8 @@ export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     const body = { result: { status: "error" as const, error: { "": [LOGIN_FAILED_MESSAGE] } } };
-    // A Response carries the 503 with the body; Remix reads its JSON as the action data, which its type names.
+    // A Response, not data(): single fetch wraps a client action's other values in data() again. Remix
+    // reads its JSON as the action data, and the page's type names that data, not the Response.
     return new Response(JSON.stringify(body), { status: 503, headers: { "Content-Type": "application/json" } }) as unknown as typeof body;
   }
 }
