@@ -1,7 +1,7 @@
 import type { Receipt, Subscription } from "./billing";
 import type { BriefAnswers, BriefQuestion } from "./brief";
 import type { Letter } from "./grader";
-import type { Purchase, ReportJson } from "./purchase";
+import type { Purchase, Report } from "./purchase";
 import type { NoteJson } from "./schemas/workspace";
 
 /**
@@ -16,7 +16,7 @@ export interface CustomerProfile {
   receipts: Receipt[];
   /** What the receipts add up to after refunds. */
   totalPaid: { amountCents: number; currency: string };
-  reports: ReportJson[];
+  reports: Report[];
   /** Grader results left with the customer's e-mail address, newest first. */
   grades: { id: string; overall: Letter; score: number; createdAt: string }[];
   notes: NoteJson[];

@@ -26,6 +26,18 @@ export interface Purchase {
   brief: { required: boolean; submittedAt: string | null };
 }
 export type ReportJson = z.infer<typeof reportJson>;
+/** A report as the loaders hand it to screens (decision 309): ids as `id`; the API sends it as ReportJson. */
+export interface Report {
+  id: string;
+  title: string;
+  description: string | null;
+  fileName: string;
+  fileSize: number;
+  mimeType: string;
+  createdAt: string;
+  service: { id: string; name: string };
+  userId: string;
+}
 
 export const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));

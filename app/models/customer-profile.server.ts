@@ -7,7 +7,7 @@ import { db, schema } from "~/utils/db.server";
 import { listBriefsForStaff } from "./briefs.server";
 import { listPurchasesForUser, toPurchase } from "./purchases.server";
 import { listReceiptsForUser } from "./receipts.server";
-import { listReportsForUser, toReportJson } from "./reports.server";
+import { listReportsForUser, toReport } from "./reports.server";
 import { listSubscriptionsForUser, toSubscriptions } from "./subscriptions.server";
 import { listThreadNotes } from "./thread-notes.server";
 
@@ -57,7 +57,7 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
     purchases: purchases.map(toPurchase),
     receipts,
     totalPaid: { amountCents: paidCents, currency: receipts[0]?.currency ?? "usd" },
-    reports: reports.map(toReportJson),
+    reports: reports.map(toReport),
     grades: grades.map((g) => ({ id: g.id, overall: g.overall, score: g.score, createdAt: g.createdAt.toISOString() })),
     notes,
     briefs,

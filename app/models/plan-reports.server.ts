@@ -5,6 +5,7 @@ import { isLiveStatus, reportPeriod } from "~/domain/billing";
 import { formatFileSize } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
+import type { Report } from "~/domain/purchase";
 import { UPLOAD_MESSAGES } from "~/domain/report";
 import type { planReportResponse } from "~/domain/schemas/billing-api";
 import { breaksTextRule, controlCharacterMessage } from "~/domain/zod";
@@ -18,7 +19,7 @@ import { findPlan } from "./catalogue.server";
 import { membersWho } from "./clients.server";
 import { notificationSettingsOf, notify } from "./notifications.server";
 import { receiveReportUpload } from "./report-upload.server";
-import { auditReport, toReportJson } from "./reports.server";
+import { auditReport, toReport, toReportJson } from "./reports.server";
 import { findSubscription, planFor } from "./subscriptions.server";
 
 /*
@@ -29,6 +30,8 @@ import { findSubscription, planFor } from "./subscriptions.server";
 
 /** A plan period's report as the API answers it (from planReportResponse). */
 export type PlanReportJson = z.infer<typeof planReportResponse>["data"];
+/** A plan period's report as the screens take it (decision 309): ids as `id`. */
+export type PlanReport = Report & { period: string; subscriptionId: string };
 
 /** The service row that stands for a plan in reports (created on first use). */
 export async function ensurePlanService(planKey: string) {
@@ -67,8 +70,12 @@ function toJson(row: Row): PlanReportJson {
   };
 }
 
+function toPlanReport(row: Row): PlanReport {
+  return { ...toReport(row), period: row.period ?? reportPeriod(row.createdAt), subscriptionId: row.subscriptionId ?? "" };
+}
+
 /** A plan's reports, newest first (each carries the month it covers). */
-export async function listPlanReports(subscriptionId: string): Promise<PlanReportJson[]> {
+export async function listPlanReports(subscriptionId: string): Promise<PlanReport[]> {
   if (!isUuid(subscriptionId)) return [];
   const rows = await db
     .select(columns)
@@ -76,7 +83,7 @@ export async function listPlanReports(subscriptionId: string): Promise<PlanRepor
     .innerJoin(schema.services, eq(schema.services.id, schema.reports.serviceId))
     .where(and(eq(schema.reports.subscriptionId, subscriptionId), isNull(schema.reports.deletedAt)))
     .orderBy(desc(schema.reports.createdAt), desc(schema.reports.id));
-  return rows.map((row) => toJson(row as Row));
+  return rows.map((row) => toPlanReport(row as Row));
 }
 
 const NOT_LIVE = "Reports can be uploaded only for a plan that is running.";

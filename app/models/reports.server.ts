@@ -4,7 +4,7 @@ import { z } from "zod";
 import { formatFileSize } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
-import type { ReportJson } from "~/domain/purchase";
+import type { Report, ReportJson } from "~/domain/purchase";
 import { line, text } from "~/domain/zod";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -115,10 +115,28 @@ export function openReportFile(row: Pick<ReportRow, "storageKey">) {
   return storage.get(row.storageKey);
 }
 
+type ReportFields = Pick<
+  ReportRow,
+  "id" | "title" | "description" | "fileName" | "fileSize" | "mimeType" | "createdAt" | "serviceId" | "serviceName" | "userId"
+>;
+
+/** A report as the screens take it (decision 309). */
+export function toReport(row: ReportFields): Report {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    fileName: row.fileName,
+    fileSize: row.fileSize,
+    mimeType: row.mimeType,
+    createdAt: row.createdAt.toISOString(),
+    service: { id: row.serviceId, name: row.serviceName },
+    userId: row.userId,
+  };
+}
+
 /** The Report shape of the JSON API (docs/api.md). */
-export function toReportJson(
-  row: Pick<ReportRow, "id" | "title" | "description" | "fileName" | "fileSize" | "mimeType" | "createdAt" | "serviceId" | "serviceName" | "userId">,
-): ReportJson {
+export function toReportJson(row: ReportFields): ReportJson {
   return {
     _id: row.id,
     id: row.id,

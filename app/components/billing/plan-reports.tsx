@@ -1,8 +1,8 @@
 import { ReportList } from "~/components/dashboard/report-list";
 import { formatPeriod } from "~/domain/billing";
-import type { ReportJson } from "~/domain/purchase";
+import type { Report } from "~/domain/purchase";
 
-type PlanReport = ReportJson & { period: string };
+type PlanReport = Report & { period: string };
 
 /** A plan's reports grouped by the month they cover, newest month first. */
 export function PlanReports({ reports, empty, manageBase }: { reports: PlanReport[]; empty: string; manageBase?: string }) {

@@ -10,7 +10,7 @@ import { formatFileSize } from "~/domain/format";
 import { can, ownerKey } from "~/domain/permissions";
 import { formatDate } from "~/domain/purchase";
 import { markReportsSeen } from "~/models/report-notices.server";
-import { listReportsForUser, toReportJson } from "~/models/reports.server";
+import { listReportsForUser, toReport } from "~/models/reports.server";
 import { requireMemberPage } from "~/web/guards.server";
 
 /** /dashboard/reports: every report of the signed-in customer as a card grid. */
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const reports = await listReportsForUser(ownerKey(user));
   // Looking at the reports ends the quiet period of report-ready e-mails (one per batch).
   await markReportsSeen(ownerKey(user));
-  return { reports: reports.map(toReportJson) };
+  return { reports: reports.map(toReport) };
 }
 
 type ReportsData = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -40,7 +40,7 @@ function ReportsView({ reports }: ReportsData) {
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {reports.map((report) => (
-            <li key={report._id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
+            <li key={report.id} className="flex flex-col gap-4 rounded-card border border-slate-200 bg-white p-5 shadow-card">
               <div className="flex items-start gap-4">
                 <FileIcon mimeType={report.mimeType} />
                 <div className="min-w-0">
@@ -53,7 +53,7 @@ function ReportsView({ reports }: ReportsData) {
               <p className="text-sm font-medium text-brand-700">{report.service.name}</p>
               {report.description ? <p className="text-sm break-words text-slate-700">{report.description}</p> : null}
               <div className="mt-auto">
-                <DownloadButton reportId={report._id} title={report.title} />
+                <DownloadButton reportId={report.id} title={report.title} />
               </div>
             </li>
           ))}

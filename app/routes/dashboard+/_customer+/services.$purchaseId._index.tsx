@@ -5,7 +5,7 @@ import { ReportList } from "~/components/dashboard/report-list";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { ownerKey } from "~/domain/permissions";
 import { markReportsSeen } from "~/models/report-notices.server";
-import { listReportsForService, toReportJson } from "~/models/reports.server";
+import { listReportsForService, toReport } from "~/models/reports.server";
 import { loadOwnPurchase } from "~/web/guards.server";
 
 /** The Reports tab of a purchased service (its own guard: a layout's check protects nothing here). */
@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, purchase } = await loadOwnPurchase(request, params.purchaseId);
   const reports = purchase.userId ? await listReportsForService(purchase.userId, purchase.serviceId) : [];
   if (ownerKey(user) === purchase.userId) await markReportsSeen(purchase.userId);
-  return { reports: reports.map(toReportJson) };
+  return { reports: reports.map(toReport) };
 }
 
 type ServiceReportsData = ReturnType<typeof useLoaderData<typeof loader>>;

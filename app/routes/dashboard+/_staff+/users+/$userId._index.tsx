@@ -15,7 +15,7 @@ import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/doma
 import { z } from "~/domain/zod";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchase } from "~/models/purchases.server";
 import { listDeletedReports } from "~/models/report-versions.server";
-import { listReportsForUser, toReportJson, UploadFieldsError, uploadReport } from "~/models/reports.server";
+import { listReportsForUser, toReport, UploadFieldsError, uploadReport } from "~/models/reports.server";
 import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { readForm } from "~/web/body-limit.server";
@@ -62,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       service: { id: p.service.id, name: p.service.name },
     })),
     gone,
-    reports: reports.map(toReportJson),
+    reports: reports.map(toReport),
     deleted: deleted.map((row) => ({ id: row.id, title: row.title, deletedAt: row.deletedAt!.toISOString() })),
     hasPlan,
   };
@@ -169,7 +169,7 @@ function UserReportsView({ userId, purchases, reports, deleted, hasPlan, gone }:
                 ) : null}
               </div>
               <ReportList
-                reports={reports.filter((r) => r.service._id === purchase.service.id)}
+                reports={reports.filter((r) => r.service.id === purchase.service.id)}
                 empty="No reports uploaded for this service yet."
                 manageBase={gone ? undefined : page}
               />
