@@ -1,8 +1,8 @@
 import type { Receipt, Subscription } from "./billing";
 import type { BriefAnswers, BriefQuestion } from "./brief";
 import type { Letter } from "./grader";
+import type { ThreadNote } from "./inbox";
 import type { Purchase, Report } from "./purchase";
-import type { NoteJson } from "./schemas/workspace";
 
 /**
  * Everything staff see about one customer (models/customer-profile.server.ts): the inbox's
@@ -19,7 +19,7 @@ export interface CustomerProfile {
   reports: Report[];
   /** Grader results left with the customer's e-mail address, newest first. */
   grades: { id: string; overall: Letter; score: number; createdAt: string }[];
-  notes: NoteJson[];
+  notes: ThreadNote[];
   /** The briefs of the customer's paid purchases and plans, newest first: staff read the answers beside the conversation. */
   briefs: CustomerBriefJson[];
 }

@@ -13,6 +13,15 @@ export interface SavedReply {
   body: string;
 }
 
+/** Staff's internal note on a customer's thread as the screens take it (decision 309): ids as `id`; the API sends it as NoteJson. */
+export interface ThreadNote {
+  id: string;
+  /** Null once the author's account is gone. */
+  author: { id: string; name: string } | null;
+  body: string;
+  createdAt: string;
+}
+
 export const THREAD_STATUSES = ["open", "closed"] as const;
 export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 

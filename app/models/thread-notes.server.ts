@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
+import type { ThreadNote } from "~/domain/inbox";
 import type { NoteJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
 import { notFound } from "~/utils/http.server";
@@ -14,7 +15,7 @@ import { notFound } from "~/utils/http.server";
 const n = schema.threadNotes;
 
 /** A staff member's note on a customer's thread; 404 when the id is no customer (or no id at all). */
-export async function addThreadNote(author: { id: string }, customerId: string, body: string): Promise<NoteJson> {
+export async function addThreadNote(author: { id: string }, customerId: string, body: string): Promise<ThreadNote> {
   if (!isUuid(customerId)) throw notFound("Conversation not found.");
   const [customer] = await db
     .select({ id: schema.users.id })
@@ -28,7 +29,7 @@ export async function addThreadNote(author: { id: string }, customerId: string, 
 }
 
 /** A customer's thread notes, oldest first (they sit between the messages by time). */
-export async function listThreadNotes(customerId: string, onlyId?: string): Promise<NoteJson[]> {
+export async function listThreadNotes(customerId: string, onlyId?: string): Promise<ThreadNote[]> {
   if (!isUuid(customerId)) return [];
   const rows = await db
     .select({ id: n.id, body: n.body, createdAt: n.createdAt, authorId: n.authorId, authorName: schema.users.name })
@@ -38,9 +39,14 @@ export async function listThreadNotes(customerId: string, onlyId?: string): Prom
     .orderBy(asc(n.createdAt), asc(n.id))
     .limit(500);
   return rows.map((r) => ({
-    _id: r.id,
-    author: r.authorId ? { _id: r.authorId, name: r.authorName ?? "" } : null,
+    id: r.id,
+    author: r.authorId ? { id: r.authorId, name: r.authorName ?? "" } : null,
     body: r.body,
     createdAt: r.createdAt.toISOString(),
   }));
+}
+
+/** The API's edge: a note with its ids as `_id` (docs/api.md). */
+export function toNoteJson(note: ThreadNote): NoteJson {
+  return { _id: note.id, author: note.author ? { _id: note.author.id, name: note.author.name } : null, body: note.body, createdAt: note.createdAt };
 }

@@ -4,8 +4,8 @@ import { cn } from "~/components/ui/cn";
 import { Spinner } from "~/components/ui/spinner";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ChatThreadPage } from "~/domain/chat";
+import type { ThreadNote } from "~/domain/inbox";
 import { can, type Actor } from "~/domain/permissions";
-import type { NoteJson } from "~/domain/schemas/workspace";
 import { SocketProvider, useOptionalSocket, useSocketConnection, type SocketStatus } from "~/realtime/use-socket";
 
 import { Composer } from "./composer";
@@ -23,7 +23,7 @@ export interface ChatPanelProps {
   /** The other side's read receipt when the page loaded ("Seen" survives a reload). */
   seenId?: string | null;
   /** Staff's internal notes, shown between the messages by time (never sent to the customer). */
-  notes?: NoteJson[];
+  notes?: ThreadNote[];
   /** Staff tools above the message box (saved replies); `insert` adds text to the draft. */
   composerTools?: (insert: (text: string) => void) => ReactNode;
   /** Sizing from the page around it (the inbox fills its pane); a fixed height otherwise. */

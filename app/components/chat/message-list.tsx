@@ -2,7 +2,7 @@ import { NoteCard } from "~/components/customer/customer-sections";
 import { cn } from "~/components/ui/cn";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ChatMessage } from "~/domain/chat";
-import type { NoteJson } from "~/domain/schemas/workspace";
+import type { ThreadNote } from "~/domain/inbox";
 
 import { AttachmentView } from "./attachment-view";
 import { MessageText } from "./message-text";
@@ -43,7 +43,7 @@ export function MessageList({
   /** Our newest message the other side has read: "Seen" under it. */
   seenOwnId?: string | null;
   /** Staff's internal notes, placed between the messages by time in a style of their own. */
-  notes?: NoteJson[];
+  notes?: ThreadNote[];
 }) {
   // The page's copy is drawn in the server's time zone: once hydrated, each time is drawn again in the reader's.
   const hydrated = useHydrated();
@@ -58,7 +58,7 @@ export function MessageList({
     );
   const noteItems = (index: number) =>
     notesBefore(index).map((n) => (
-      <li key={`note-${n._id}`} aria-label="Internal note" className="w-full max-w-[90%] self-center">
+      <li key={`note-${n.id}`} aria-label="Internal note" className="w-full max-w-[90%] self-center">
         <NoteCard note={n} />
       </li>
     ));

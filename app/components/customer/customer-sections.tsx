@@ -10,8 +10,9 @@ import { cn } from "~/components/ui/cn";
 import { Label, Textarea } from "~/components/ui/input";
 import type { CustomerBriefJson, CustomerProfile } from "~/domain/customer";
 import { formatCents } from "~/domain/format";
+import type { ThreadNote } from "~/domain/inbox";
 import { formatDate } from "~/domain/purchase";
-import { NOTE_MAX, type NoteJson } from "~/domain/schemas/workspace";
+import { NOTE_MAX } from "~/domain/schemas/workspace";
 
 /*
  * The parts of a customer's profile (models/customer-profile.server.ts), each a titled section:
@@ -160,7 +161,7 @@ export function GraderSection({ profile, idPrefix }: { profile: CustomerProfile;
 }
 
 /** A note's own look: amber, marked "Internal note", so nobody mistakes it for a message the customer saw. */
-export function NoteCard({ note, className }: { note: NoteJson; className?: string }) {
+export function NoteCard({ note, className }: { note: ThreadNote; className?: string }) {
   return (
     <div data-testid="thread-note" className={cn("rounded-xl border border-dashed border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950", className)}>
       <p className="text-xs font-semibold text-amber-900">
@@ -190,7 +191,7 @@ export function NotesSection({ profile, idPrefix, error, action }: { profile: Cu
             .slice()
             .reverse()
             .map((n) => (
-              <li key={n._id}>
+              <li key={n.id}>
                 <NoteCard note={n} />
               </li>
             ))}

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { noteJson, noteSchema } from "~/domain/schemas/workspace";
-import { addThreadNote } from "~/models/thread-notes.server";
+import { addThreadNote, toNoteJson } from "~/models/thread-notes.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute, uuidParam } from "~/web/api.server";
 
@@ -22,7 +22,7 @@ export const action = apiRoute(
   },
   async ({ user, params, body }) => {
     const note = await addThreadNote(user, params.customerId, body.body);
-    return { status: "success", data: { note } };
+    return { status: "success", data: { note: toNoteJson(note) } };
   },
 );
 
