@@ -21,16 +21,16 @@ export interface CustomerProfile {
   grades: { id: string; overall: Letter; score: number; createdAt: string }[];
   notes: ThreadNote[];
   /** The briefs of the customer's paid purchases and plans, newest first: staff read the answers beside the conversation. */
-  briefs: CustomerBriefJson[];
+  briefs: CustomerBrief[];
 }
 
 /** One brief as staff read it: what it is for, where it opens, the questions as asked and the answers, and the files they name. */
-export interface CustomerBriefJson {
-  _id: string;
+export interface CustomerBrief {
+  id: string;
   title: string;
   href: string;
   questions: BriefQuestion[];
   answers: BriefAnswers;
   submittedAt: string | null;
-  files: Record<string, { _id: string; fileName: string; mimeType: string; fileSize: number }>;
+  files: Record<string, { id: string; fileName: string; mimeType: string; fileSize: number }>;
 }

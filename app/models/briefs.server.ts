@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
 import { briefQuestionsSchema, checkAnswers, missingMessage, type BriefQuestion } from "~/domain/brief";
 import { supportRoomId } from "~/domain/chat";
-import type { CustomerBriefJson } from "~/domain/customer";
+import type { CustomerBrief } from "~/domain/customer";
 import { isUuid } from "~/domain/ids";
 import { can, memberCan, type Actor } from "~/domain/permissions";
 import type { briefJson } from "~/domain/schemas/brief-api";
@@ -184,8 +184,9 @@ async function findBrief(of: BriefOf): Promise<BriefRow | null> {
   return row ?? null;
 }
 
+/** A file a brief's answer names, as the brief's screens take it (decision 309). */
 export interface BriefFile {
-  _id: string;
+  id: string;
   fileName: string;
   mimeType: string;
   fileSize: number;
@@ -209,10 +210,10 @@ export async function getBrief(actor: Actor, of: BriefOf): Promise<BriefView> {
 
 async function briefFiles(briefId: string): Promise<Record<string, BriefFile>> {
   const rows = await db
-    .select({ _id: att.id, fileName: att.fileName, mimeType: att.mimeType, fileSize: att.fileSize })
+    .select({ id: att.id, fileName: att.fileName, mimeType: att.mimeType, fileSize: att.fileSize })
     .from(att)
     .where(eq(att.briefId, briefId));
-  return Object.fromEntries(rows.map((row) => [row._id, row]));
+  return Object.fromEntries(rows.map((row) => [row.id, row]));
 }
 
 /* ---------- answering ---------- */
@@ -339,7 +340,7 @@ export async function listBriefsNeeded(of: { userId: string } | { orderId: strin
  * pane, the customer page, the order page), newest first, with its questions, answers and files.
  * The caller has checked that the reader is staff.
  */
-export async function listBriefsForStaff(of: { userId: string } | { orderId: string }): Promise<CustomerBriefJson[]> {
+export async function listBriefsForStaff(of: { userId: string } | { orderId: string }): Promise<CustomerBrief[]> {
   const rows = await db
     .select({ brief: b, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
     .from(b)
@@ -351,7 +352,7 @@ export async function listBriefsForStaff(of: { userId: string } | { orderId: str
   return Promise.all(
     rows.map(async ({ brief, serviceName, planKey }) => {
       const titled = { purchaseId: brief.purchaseId, subscriptionId: brief.subscriptionId, serviceName, planKey };
-      return { _id: brief.id, title: await titleOf(titled), href: briefHref(titled), ...toBriefJson(brief), files: await briefFiles(brief.id) };
+      return { id: brief.id, title: await titleOf(titled), href: briefHref(titled), ...toBriefJson(brief), files: await briefFiles(brief.id) };
     }),
   );
 }

@@ -10,7 +10,7 @@ import { formatDate } from "~/domain/purchase";
  */
 
 export interface BriefFileView {
-  _id: string;
+  id: string;
   fileName: string;
   mimeType: string;
   fileSize: number;

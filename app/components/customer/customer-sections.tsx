@@ -8,7 +8,7 @@ import { StatusBadge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { Label, Textarea } from "~/components/ui/input";
-import type { CustomerBriefJson, CustomerProfile } from "~/domain/customer";
+import type { CustomerBrief, CustomerProfile } from "~/domain/customer";
 import { formatCents } from "~/domain/format";
 import type { ThreadNote } from "~/domain/inbox";
 import { formatDate } from "~/domain/purchase";
@@ -79,11 +79,11 @@ export function BriefsSection({ profile, idPrefix }: { profile: CustomerProfile;
 }
 
 /** Briefs as staff read them: one fold each, open while there are few. */
-export function BriefList({ briefs }: { briefs: CustomerBriefJson[] }) {
+export function BriefList({ briefs }: { briefs: CustomerBrief[] }) {
   return (
     <ul className="mt-2 space-y-2">
       {briefs.map((brief) => (
-        <li key={brief._id} data-testid="customer-brief">
+        <li key={brief.id} data-testid="customer-brief">
           <details open={briefs.length <= 2} className="rounded-xl border border-slate-200 p-3">
             <summary className="flex min-h-11 cursor-pointer flex-wrap items-center gap-2 font-medium text-slate-900">
               {brief.title}

@@ -70,7 +70,7 @@ export async function briefPageAction(request: Request, of: BriefOf) {
       try {
         const row = await storeUpload(user, view.ownerId, file);
         form.append(`answers.${question.key}`, row.id);
-        uploads[row.id] = { _id: row.id, fileName: row.fileName, mimeType: row.mimeType, fileSize: row.fileSize };
+        uploads[row.id] = { id: row.id, fileName: row.fileName, mimeType: row.mimeType, fileSize: row.fileSize };
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         uploadErrors[`answers.${question.key}`] = [`${file.name}: ${error.message}`];
