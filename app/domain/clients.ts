@@ -55,6 +55,14 @@ export const MAX_CLIENT_MEMBERS = 50;
 
 /** A client's member and a client named by id, as the API sends them: their schemas' types (app/domain/schemas/clients.ts). */
 export type MemberJson = z.infer<typeof memberJson>;
+/** A client's member as the screens take it (decision 309): its id as `id`; the API sends it as MemberJson. */
+export interface ClientMember {
+  id: string;
+  name: string;
+  email: string;
+  role: ClientRole;
+  joinedAt: string | null;
+}
 export type ClientRef = z.infer<typeof clientRefJson>;
 
 /** The client's name to show beside a person's, or null when it is theirs (a client of one named after its owner). */

@@ -5,6 +5,7 @@ import {
   MAX_CLIENT_MEMBERS,
   rolesCovering,
   type ClientCapability,
+  type ClientMember,
   type ClientRef,
   type ClientRole,
   type MemberJson,
@@ -53,8 +54,23 @@ const memberColumns = {
 };
 type MemberRow = { id: string; name: string; email: string; role: ClientRole; joinedAt: Date | null };
 
-export function toMemberJson(row: MemberRow): MemberJson {
-  return { _id: row.id, name: row.name, email: row.email, role: row.role, joinedAt: row.joinedAt?.toISOString() ?? null };
+export function toClientMember(row: MemberRow): ClientMember {
+  return { id: row.id, name: row.name, email: row.email, role: row.role, joinedAt: row.joinedAt?.toISOString() ?? null };
+}
+
+/** The API's edge: a member with its id as `_id` (docs/api.md). */
+export function toMemberJson(member: ClientMember): MemberJson {
+  return { _id: member.id, name: member.name, email: member.email, role: member.role, joinedAt: member.joinedAt };
+}
+
+/** The API's edge of getOwnClient: the client and its members by `_id`. */
+export function toOwnClientJson(own: Awaited<ReturnType<typeof getOwnClient>>) {
+  return { client: { _id: own.client.id, name: own.client.name }, role: own.role, members: own.members.map(toMemberJson) };
+}
+
+/** The API's edge of getClientForStaff. */
+export function toStaffClientJson({ client }: Awaited<ReturnType<typeof getClientForStaff>>) {
+  return { client: { _id: client.id, name: client.name, members: client.members.map(toMemberJson), createdAt: client.createdAt } };
 }
 
 const activeMember = (clientId: string | SQL) => and(eq(m.clientId, clientId as string), isNull(m.removedAt));
@@ -88,7 +104,7 @@ export async function getOwnClient(actor: Actor) {
   const row = await clientRow(clientId);
   if (!row) throw new HttpError(404, CLIENT_MESSAGES.notFound, "NOT_FOUND");
   const members = await clientMembers(clientId);
-  return { client: { _id: row.id, name: row.name }, role: actor.clientRole ?? "owner", members: members.map(toMemberJson) };
+  return { client: { id: row.id, name: row.name }, role: actor.clientRole ?? "owner", members: members.map(toClientMember) };
 }
 
 function requireOwner(actor: Actor) {
@@ -165,7 +181,7 @@ export async function inviteMember(actor: Actor & { name?: string }, input: { em
   // Stored with the membership; sent now that both exist (and retried by its job if the mail server is down).
   await sendStoredEmails([jobId]);
   logger.info({ clientId, userId: member.id, invitedBy: actor.id }, "client member invited");
-  return { member: toMemberJson(member), link: passwordLink(token) };
+  return { member: toClientMember(member), link: passwordLink(token) };
 }
 
 function isUniqueViolation(error: unknown) {
@@ -220,7 +236,7 @@ export async function changeMemberRole(actor: Actor, userId: string, role: Clien
   });
   // Sockets hold the rooms their role let them join: a change ends them (sessions stay), and they reconnect with the new role.
   if (changed.previous !== role) revokeSocketsOfUser(userId);
-  return toMemberJson(changed.row);
+  return toClientMember(changed.row);
 }
 
 /**
@@ -331,7 +347,7 @@ export async function listClients(query: { search?: string; page: number; limit:
     clients: rows.map((row) => ({
       _id: row.id,
       name: row.name,
-      members: (members.get(row.id) ?? []).map(toMemberJson),
+      members: (members.get(row.id) ?? []).map((member) => toMemberJson(toClientMember(member))),
       createdAt: row.createdAt.toISOString(),
     })),
     total,
@@ -358,7 +374,7 @@ export async function getClientForStaff(id: string) {
   const row = clientId ? await clientRow(clientId) : null;
   if (!row) throw new HttpError(404, CLIENT_MESSAGES.notFound, "NOT_FOUND");
   const members = await clientMembers(row.id);
-  return { client: { _id: row.id, name: row.name, members: members.map(toMemberJson), createdAt: row.createdAt.toISOString() } };
+  return { client: { id: row.id, name: row.name, members: members.map(toClientMember), createdAt: row.createdAt.toISOString() } };
 }
 
 /**

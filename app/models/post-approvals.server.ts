@@ -68,19 +68,19 @@ export async function setApproval(actor: Actor, id: string, input: Approval): Pr
     };
     await tx
       .insert(s)
-      .values({ clientId: client._id, ...values })
+      .values({ clientId: client.id, ...values })
       .onConflictDoUpdate({ target: s.clientId, set: values });
     await recordAudit(
       {
         actor,
         action: "client.approval",
-        target: { kind: "client", id: client._id, label: client.name },
+        target: { kind: "client", id: client.id, label: client.name },
         detail: `${input.mode}, ${input.approvers} approvers, ${input.onDeadline} at the deadline, ${input.reviewHours} hours before publishing`,
       },
       tx,
     );
   });
-  return approvalOf(client._id);
+  return approvalOf(client.id);
 }
 
 async function reviewRow(tx: Reader, postId: string): Promise<ReviewRow | null> {

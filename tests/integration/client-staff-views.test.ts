@@ -26,7 +26,7 @@ import { catalogue, createAccount, createPurchase, postInThread, uniqueEmail, ty
 type Ref = { _id: string; name: string };
 let staff: Account;
 let owner: Account;
-let member: { _id: string; name: string; email: string };
+let member: { id: string; name: string; email: string };
 const companyName = `Quayside Coffee ${crypto.randomUUID().slice(0, 6)}`;
 
 beforeAll(async () => {
@@ -43,14 +43,14 @@ describe("the customer's page", () => {
   test("shows the client with each member and role; a member's id opens the client's page", async () => {
     const page = await call(customerPage.loader, `/dashboard/users/${owner.id}`, { auth: asStaff(), params: { userId: owner.id } });
     expect(page.status).toBe(200);
-    const { client } = await readJson<{ client: { _id: string; name: string; members: { _id: string; role: string; joinedAt: string | null }[] } }>(page);
-    expect(client).toMatchObject({ _id: owner.id, name: companyName });
-    expect(client.members.map((m) => [m._id, m.role, m.joinedAt === null])).toEqual([
+    const { client } = await readJson<{ client: { id: string; name: string; members: { id: string; role: string; joinedAt: string | null }[] } }>(page);
+    expect(client).toMatchObject({ id: owner.id, name: companyName });
+    expect(client.members.map((m) => [m.id, m.role, m.joinedAt === null])).toEqual([
       [owner.id, "owner", false],
-      [member._id, "member", true],
+      [member.id, "member", true],
     ]);
 
-    const viaMember = await call(customerPage.loader, `/dashboard/users/${member._id}/message?x=1`, { auth: asStaff(), params: { userId: member._id } });
+    const viaMember = await call(customerPage.loader, `/dashboard/users/${member.id}/message?x=1`, { auth: asStaff(), params: { userId: member.id } });
     expect(viaMember.status).toBe(302);
     expect(viaMember.headers.get("Location")).toBe(`/dashboard/users/${owner.id}/message?x=1`);
   });
@@ -61,12 +61,12 @@ describe("the users list", () => {
     const byMember = await readJson<{ users: { _id: string; client: Ref | null }[] }>(
       await call(usersPage.loader, `/dashboard/users?search=${encodeURIComponent("Milo Member")}`, { auth: asStaff() }),
     );
-    expect(byMember.users.find((u) => u._id === member._id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(byMember.users.find((u) => u._id === member.id)?.client).toEqual({ _id: owner.id, name: companyName });
 
     const byClient = await readJson<{ users: { _id: string }[] }>(
       await call(usersPage.loader, `/dashboard/users?search=${encodeURIComponent(companyName)}`, { auth: asStaff() }),
     );
-    expect(byClient.users.map((u) => u._id).sort()).toEqual([owner.id, member._id].sort());
+    expect(byClient.users.map((u) => u._id).sort()).toEqual([owner.id, member.id].sort());
 
     const api = await call(usersApi.loader, `/api/users?search=${encodeURIComponent(companyName)}`, { auth: staff });
     expect(api.status).toBe(200);
@@ -81,7 +81,7 @@ describe("the users list", () => {
 describe("the inbox", () => {
   test("the thread names the client and each message its writer", async () => {
     await postInThread(owner, "Can we move Friday's post?");
-    await postInThread(owner, "And add our new logo, please.", { id: member._id, name: member.name });
+    await postInThread(owner, "And add our new logo, please.", { id: member.id, name: member.name });
     const page = await call(inboxThread.loader, `/dashboard/inbox/${owner.id}`, { auth: asStaff(), params: { customerId: owner.id } });
     expect(page.status).toBe(200);
     const data = await readJson<{ thread: { client: Ref | null }; chat: { messages: { message: string; senderId: { _id: string; name: string } }[] } }>(page);
@@ -104,7 +104,7 @@ describe("the staff search", () => {
     const answer = await readJson<SearchAnswer>(
       await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: member.email })}`, { auth: asStaff() }),
     );
-    expect(answer.groups!.customers.find((hit) => hit.id === member._id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(answer.groups!.customers.find((hit) => hit.id === member.id)?.client).toEqual({ _id: owner.id, name: companyName });
 
     const threads = await readJson<SearchAnswer>(
       await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: owner.email })}`, { auth: asStaff() }),

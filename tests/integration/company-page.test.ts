@@ -14,9 +14,9 @@ import { readOutbox } from "../support/outbox";
  * signed out everywhere; the last owner cannot leave and is told why.
  */
 
-type Member = { _id: string; name: string; email: string; role: string; joinedAt: string | null };
-type Page = { client: { _id: string; name: string }; role: string; members: Member[]; canManage: boolean; owners: number };
-type Reply = { intent: string; result?: { error?: Record<string, string[]> }; error?: string; member?: { _id: string }; leaving?: boolean };
+type Member = { id: string; name: string; email: string; role: string; joinedAt: string | null };
+type Page = { client: { id: string; name: string }; role: string; members: Member[]; canManage: boolean; owners: number };
+type Reply = { intent: string; result?: { error?: Record<string, string[]> }; error?: string; member?: { id: string }; leaving?: boolean };
 
 const asBrowser = (cookie: string) => ({ cookie });
 const page = async (cookie: string) => readJson<Page>(await call(companyPage.loader, "/dashboard/company", { auth: asBrowser(cookie) }));
@@ -36,14 +36,14 @@ async function invited(owner: Account, role: string, name = `Pat ${role}`) {
   const response = await post(owner.cookie, { intent: "invite", email, name, role });
   expect(response.status).toBe(302);
   const member = (await page(owner.cookie)).members.find((m) => m.email === email)!;
-  return { ...member, cookie: await cookieOf(await createSession(member._id, "cookie")) };
+  return { ...member, cookie: await cookieOf(await createSession(member.id, "cookie")) };
 }
 
 describe("the Team page", () => {
   test("an owner invites a colleague: listed as invited, an e-mail with the link, the confirmation on the next page", async () => {
     const owner = await createAccount({ role: "user", name: "Olga Owner" });
     const before = await page(owner.cookie);
-    expect(before).toMatchObject({ client: { _id: owner.id, name: "Olga Owner" }, role: "owner", canManage: true, owners: 1 });
+    expect(before).toMatchObject({ client: { id: owner.id, name: "Olga Owner" }, role: "owner", canManage: true, owners: 1 });
 
     const email = uniqueEmail("invitee");
     const response = await post(owner.cookie, { intent: "invite", email, name: "Ada Approver", role: "approver" });
@@ -76,8 +76,8 @@ describe("the Team page", () => {
     const owner = await createAccount({ role: "user" });
     const member = await invited(owner, "member");
     const seen = await page(member.cookie);
-    expect(seen).toMatchObject({ client: { _id: owner.id }, role: "member", canManage: false });
-    expect(seen.members.map((m) => m._id)).toEqual([owner.id, member._id]);
+    expect(seen).toMatchObject({ client: { id: owner.id }, role: "member", canManage: false });
+    expect(seen.members.map((m) => m.id)).toEqual([owner.id, member.id]);
 
     const refused = await post(member.cookie, { intent: "invite", email: uniqueEmail("nope"), name: "Nope", role: "member" });
     expect(refused.status).toBe(403);
@@ -92,13 +92,13 @@ describe("the Team page", () => {
     const member = await invited(owner, "member");
     const opened = async (cookie: string, id: string) =>
       (await readJson<{ managing: string | null }>(await call(companyPage.loader, `/dashboard/company?member=${id}`, { auth: asBrowser(cookie) }))).managing;
-    expect(await opened(owner.cookie, member._id)).toBe(member._id);
+    expect(await opened(owner.cookie, member.id)).toBe(member.id);
     expect(await opened(member.cookie, owner.id)).toBeNull();
     expect(await opened(owner.cookie, crypto.randomUUID())).toBeNull();
-    const changed = await post(owner.cookie, { intent: "role", userId: member._id, role: "billing" });
+    const changed = await post(owner.cookie, { intent: "role", userId: member.id, role: "billing" });
     expect(changed.status).toBe(302);
     expect(await flashOf(changed)).toBe(`${member.name} is now billing.`);
-    expect((await page(owner.cookie)).members.find((m) => m._id === member._id)!.role).toBe("billing");
+    expect((await page(owner.cookie)).members.find((m) => m.id === member.id)!.role).toBe("billing");
 
     const demoted = await post(owner.cookie, { intent: "role", userId: owner.id, role: "member" });
     expect(demoted.status).toBe(409);
@@ -110,15 +110,15 @@ describe("the Team page", () => {
   test("removing asks first, then signs the member out everywhere", async () => {
     const owner = await createAccount({ role: "user" });
     const member = await invited(owner, "approver", "Remy Removed");
-    const asked = await post(owner.cookie, { intent: "remove", userId: member._id });
+    const asked = await post(owner.cookie, { intent: "remove", userId: member.id });
     expect(asked.status).toBe(200);
-    expect(await readJson<Reply>(asked)).toMatchObject({ intent: "confirm", leaving: false, member: { _id: member._id } });
+    expect(await readJson<Reply>(asked)).toMatchObject({ intent: "confirm", leaving: false, member: { id: member.id } });
     expect((await page(owner.cookie)).members).toHaveLength(2);
 
-    const removed = await post(owner.cookie, { intent: "remove", userId: member._id, confirm: "yes" });
+    const removed = await post(owner.cookie, { intent: "remove", userId: member.id, confirm: "yes" });
     expect(removed.status).toBe(302);
     expect(await flashOf(removed)).toBe("Remy Removed was removed and signed out everywhere.");
-    expect((await page(owner.cookie)).members.map((m) => m._id)).toEqual([owner.id]);
+    expect((await page(owner.cookie)).members.map((m) => m.id)).toEqual([owner.id]);
     const gone = await call(companyPage.loader, "/dashboard/company", { auth: asBrowser(member.cookie) });
     expect(gone.status).toBe(302);
     expect(gone.headers.get("Location")).toMatch(/^\/login/);
@@ -127,17 +127,17 @@ describe("the Team page", () => {
   test("a member leaves: every session ends, the cookie is cleared, the sign-in page says so", async () => {
     const owner = await createAccount({ role: "user", name: "Lena Lead" });
     const member = await invited(owner, "member");
-    const bearer = await createSession(member._id, "bearer");
-    const asked = await post(member.cookie, { intent: "leave", userId: member._id });
+    const bearer = await createSession(member.id, "bearer");
+    const asked = await post(member.cookie, { intent: "leave", userId: member.id });
     expect(await readJson<Reply>(asked)).toMatchObject({ intent: "confirm", leaving: true });
 
-    const left = await post(member.cookie, { intent: "leave", userId: member._id, confirm: "yes" });
+    const left = await post(member.cookie, { intent: "leave", userId: member.id, confirm: "yes" });
     expect(left.status).toBe(302);
     expect(left.headers.get("Location")).toBe("/login");
     expect(await flashOf(left)).toBe("You left Lena Lead and were signed out everywhere.");
     expect(left.headers.getSetCookie().some((c) => c.startsWith("__session=;"))).toBe(true);
     expect(await findSession(bearer.token, "bearer")).toBeNull();
-    expect((await page(owner.cookie)).members.map((m) => m._id)).toEqual([owner.id]);
+    expect((await page(owner.cookie)).members.map((m) => m.id)).toEqual([owner.id]);
   });
 
   test("the last owner sees why they cannot leave, and a leave posted anyway is refused beside them (409)", async () => {

@@ -20,7 +20,7 @@ describe("the receipts page", () => {
       name: "Bea Books",
       role: "billing",
     });
-    const page = await call(receiptsPage.loader, "/dashboard/receipts", { auth: { cookie: await sessionCookieFor(member._id) } });
+    const page = await call(receiptsPage.loader, "/dashboard/receipts", { auth: { cookie: await sessionCookieFor(member.id) } });
     expect(page.status).toBe(200);
     const { plans } = await readJson<{ plans: { name: string; status: string }[] }>(page);
     const starter = await findPlan("starter");

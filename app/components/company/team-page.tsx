@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { ConfirmStep } from "~/components/ui/confirm-step";
 import { Field, FieldError, Input } from "~/components/ui/input";
 import { useIsPending } from "~/components/ui/use-is-pending";
-import { CLIENT_ROLE_LABELS, CLIENT_ROLES, type ClientRole, type MemberJson } from "~/domain/clients";
+import { CLIENT_ROLE_LABELS, CLIENT_ROLES, type ClientMember, type ClientRole } from "~/domain/clients";
 import { formatDate } from "~/domain/purchase";
 import { clientNameSchema, inviteMemberSchema } from "~/domain/schemas/clients";
 
@@ -22,7 +22,7 @@ export type CompanyAction =
   | { intent: "rename" | "invite"; result: SubmissionResult<string[]> }
   | { intent: "role" | "remove" | "leave"; userId: string; result: SubmissionResult<string[]> }
   | { intent: "unknown"; result: SubmissionResult<string[]> }
-  | { intent: "confirm"; leaving: boolean; member: { _id: string; name: string; email: string } };
+  | { intent: "confirm"; leaving: boolean; member: { id: string; name: string; email: string } };
 
 /** What each role covers, in one line (the role table of docs/permissions.md). */
 const ROLE_SCOPES: Record<ClientRole, string> = {
@@ -54,7 +54,7 @@ export function MemberList({
   owners,
   actionData,
 }: {
-  members: MemberJson[];
+  members: ClientMember[];
   meId: string;
   canManage: boolean;
   /** The member whose role and removal forms are open. */
@@ -67,12 +67,12 @@ export function MemberList({
     <>
       <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card" aria-label="Members">
         {members.map((member) => {
-          const me = member._id === meId;
+          const me = member.id === meId;
           const lastOwner = me && member.role === "owner" && owners === 1;
-          const refusal = actionData && "userId" in actionData && actionData.userId === member._id ? actionData : null;
+          const refusal = actionData && "userId" in actionData && actionData.userId === member.id ? actionData : null;
           const error = refusal ? [...(formErrors(refusal.result) ?? []), ...(formErrors(refusal.result, "role") ?? [])] : null;
           return (
-            <li key={member._id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="client-member">
+            <li key={member.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-5 py-4" data-testid="client-member">
               {/* Phones: the member's actions go under their name and address. */}
               <div className="min-w-0 basis-full sm:basis-0 sm:flex-1">
                 <p className="flex flex-wrap items-center gap-2">
@@ -93,16 +93,16 @@ export function MemberList({
                 {lastOwner ? <p className="mt-1 text-sm text-slate-700">You are the only owner: make someone else an owner before you can leave.</p> : null}
               </div>
               <div className="flex flex-wrap items-center gap-2">
-                {canManage && managing !== member._id && !lastOwner ? (
-                  <Link to={`?member=${member._id}`} preventScrollReset className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
+                {canManage && managing !== member.id && !lastOwner ? (
+                  <Link to={`?member=${member.id}`} preventScrollReset className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline">
                     Change role{me ? null : " or remove"}
                     <span className="sr-only"> of {member.name}</span>
                   </Link>
                 ) : null}
-                {managing === member._id ? (
+                {managing === member.id ? (
                   <Form method="post" className="flex items-center gap-2" preventScrollReset>
                     <input type="hidden" name="intent" value="role" />
-                    <input type="hidden" name="userId" value={member._id} />
+                    <input type="hidden" name="userId" value={member.id} />
                     <select
                       name="role"
                       defaultValue={member.role}
@@ -120,10 +120,10 @@ export function MemberList({
                     </Button>
                   </Form>
                 ) : null}
-                {me && !lastOwner ? <MemberButton intent="leave" userId={member._id} label="Leave" name="" /> : null}
-                {!me && managing === member._id ? <MemberButton intent="remove" userId={member._id} label="Remove" name={member.name} /> : null}
+                {me && !lastOwner ? <MemberButton intent="leave" userId={member.id} label="Leave" name="" /> : null}
+                {!me && managing === member.id ? <MemberButton intent="remove" userId={member.id} label="Remove" name={member.name} /> : null}
               </div>
-              {error && error.length > 0 ? <FieldError id={`member-${member._id}-error`} errors={error} className="w-full" /> : null}
+              {error && error.length > 0 ? <FieldError id={`member-${member.id}-error`} errors={error} className="w-full" /> : null}
             </li>
           );
         })}
@@ -152,7 +152,7 @@ function ConfirmLeaveOrRemove({ confirm }: { confirm: Extract<CompanyAction, { i
   const busy = useIsPending({ field: { name: "confirm", value: "yes" } });
   const { member, leaving } = confirm;
   return leaving ? (
-    <ConfirmStep title="Leave your company?" fields={{ intent: "leave", userId: member._id }} confirmLabel="Leave and sign out" cancelTo={PATH} busy={busy}>
+    <ConfirmStep title="Leave your company?" fields={{ intent: "leave", userId: member.id }} confirmLabel="Leave and sign out" cancelTo={PATH} busy={busy}>
       <p>
         You are signed out everywhere at once and can no longer sign in with {member.email}. What you wrote stays, under your name. An owner can invite you
         again.
@@ -161,7 +161,7 @@ function ConfirmLeaveOrRemove({ confirm }: { confirm: Extract<CompanyAction, { i
   ) : (
     <ConfirmStep
       title={`Remove ${member.name}?`}
-      fields={{ intent: "remove", userId: member._id }}
+      fields={{ intent: "remove", userId: member.id }}
       confirmLabel={`Remove ${member.name}`}
       cancelTo={PATH}
       busy={busy}

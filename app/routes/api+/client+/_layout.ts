@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CLIENT_ROLES } from "~/domain/clients";
 import { statusData } from "~/domain/schemas/api";
 import { clientNameSchema, clientRefJson, memberJson } from "~/domain/schemas/clients";
-import { getOwnClient, renameClient } from "~/models/clients.server";
+import { getOwnClient, renameClient, toOwnClientJson } from "~/models/clients.server";
 import { apiRoute } from "~/web/api.server";
 
 /*
@@ -19,7 +19,7 @@ export const loader = apiRoute(
     response: statusData(z.object({ client: clientRefJson, role: z.enum(CLIENT_ROLES), members: memberJson.array() })),
     summary: "Your client (company), your role in it and its members.",
   },
-  async ({ user }) => ({ status: "success", data: await getOwnClient(user) }),
+  async ({ user }) => ({ status: "success", data: toOwnClientJson(await getOwnClient(user)) }),
 );
 
 export const action = apiRoute(

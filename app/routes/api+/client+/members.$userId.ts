@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { memberJson, memberRoleSchema } from "~/domain/schemas/clients";
-import { changeMemberRole, removeMember } from "~/models/clients.server";
+import { changeMemberRole, removeMember, toMemberJson } from "~/models/clients.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiMethods, apiRoute, uuidParam } from "~/web/api.server";
 
@@ -25,7 +25,7 @@ const patch = apiRoute(
     response: statusData(z.object({ member: memberJson })),
     summary: "Changes a member's role (owners).",
   },
-  async ({ user, params, body }) => ({ status: "success", data: { member: await changeMemberRole(user, params.userId, body.role) } }),
+  async ({ user, params, body }) => ({ status: "success", data: { member: toMemberJson(await changeMemberRole(user, params.userId, body.role)) } }),
 );
 
 const remove = apiRoute(

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { inviteMemberSchema, memberJson } from "~/domain/schemas/clients";
-import { inviteMember } from "~/models/clients.server";
+import { inviteMember, toMemberJson } from "~/models/clients.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -18,7 +18,7 @@ export const action = apiRoute(
     response: statusData(z.object({ member: memberJson })),
     summary: "Invites a member to your client (owners): 409 when the e-mail belongs to another client or to staff, or the client has 50 members.",
   },
-  async ({ user, body }) => ({ status: "success", data: { member: (await inviteMember(user, body)).member } }),
+  async ({ user, body }) => ({ status: "success", data: { member: toMemberJson((await inviteMember(user, body)).member) } }),
 );
 
 export const loader = methodNotAllowed;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { isoDate, statusData } from "~/domain/schemas/api";
 import { memberJson } from "~/domain/schemas/clients";
-import { getClientForStaff } from "~/models/clients.server";
+import { getClientForStaff, toStaffClientJson } from "~/models/clients.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute, uuidParam } from "~/web/api.server";
 
@@ -16,7 +16,7 @@ export const loader = apiRoute(
     response: statusData(z.object({ client: z.object({ _id: z.string(), name: z.string(), members: memberJson.array(), createdAt: isoDate }) })),
     summary: "One client with its members (by the client's id or any member's).",
   },
-  async ({ params }) => ({ status: "success", data: await getClientForStaff(params.id) }),
+  async ({ params }) => ({ status: "success", data: toStaffClientJson(await getClientForStaff(params.id)) }),
 );
 
 export const action = methodNotAllowed;

@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...own,
     meId: user.id,
     canManage,
-    managing: canManage && own.members.some((member) => member._id === asked) ? asked : null,
+    managing: canManage && own.members.some((member) => member.id === asked) ? asked : null,
     owners: own.members.filter((member) => member.role === "owner").length,
   };
 }
@@ -98,7 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
   const step = { intent: String(posted), userId: String(submission.payload.userId ?? "") };
   const own = await getOwnClient(user);
-  const member = own.members.find((row) => row._id === (step.intent === "leave" ? user.id : step.userId));
+  const member = own.members.find((row) => row.id === (step.intent === "leave" ? user.id : step.userId));
   if (!member) return data({ intent: "unknown", result: formError("Member not found.") } satisfies CompanyAction, { status: 404 });
 
   if (step.intent === "role") {
@@ -114,16 +114,16 @@ export async function action({ request }: ActionFunctionArgs) {
   if (value?.intent !== "remove" && value?.intent !== "leave")
     return data({ intent: "unknown", result: submission.reply() } satisfies CompanyAction, { status: 400 });
 
-  const leaving = value.intent === "leave" || member._id === user.id;
+  const leaving = value.intent === "leave" || member.id === user.id;
   if (!leaving && !can(user, "client:manage")) throw ownerOnly();
   // Removing and leaving end sign-ins: the first post answers with the confirmation step.
   if (!value.confirm) {
-    return { intent: "confirm", leaving, member: { _id: member._id, name: member.name, email: member.email } } satisfies CompanyAction;
+    return { intent: "confirm", leaving, member: { id: member.id, name: member.name, email: member.email } } satisfies CompanyAction;
   }
   try {
-    await removeMember(user, member._id);
+    await removeMember(user, member.id);
   } catch (error) {
-    return refuse(error, (message) => ({ intent: leaving ? "leave" : "remove", userId: member._id, result: formError(message) }));
+    return refuse(error, (message) => ({ intent: leaving ? "leave" : "remove", userId: member.id, result: formError(message) }));
   }
   if (!leaving) return redirectWithToast(PATH, { type: "success", message: `${member.name} was removed and signed out everywhere.` });
   // Every session of the account ended with the membership; the browser forgets its cookie too.
