@@ -96,7 +96,7 @@ describe("disabling a colleague", () => {
 
     expect(await post({ intent: "disable", userId: colleague.id })).toMatchObject({
       status: 200,
-      data: { intent: "confirm-disable", member: { _id: colleague.id, name: "Cal Colleague" } },
+      data: { intent: "confirm-disable", member: { id: colleague.id, name: "Cal Colleague" } },
     });
     expect(await disabledAt()).toBeNull();
     expect((await post({ intent: "disable", userId: me.id })).status).toBe(404);
