@@ -2,7 +2,7 @@ import type { ClientCapability, ClientRole } from "~/domain/clients";
 import type { User } from "~/models/users.server";
 
 /**
- * The authorization table (tests/integration/authorization.test.ts): each area's
+ * The authorization table (tests/integration/authorization-{1,2,3}.test.ts, tests/integration/authorization/suite.ts): each area's
  * `<area>.rows.ts` exports `rows: AuthorizationRow[]` and, optionally, `fixtures` that create the
  * records its paths point at. The runner calls every row as every actor over both transports.
  */

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { ActionFunction, LoaderFunction } from "@remix-run/node";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { BASE_URL, loadContext, makeTableFixtures, memberExpected, paramsFor, routePattern, rowRequest } from "./authorization/helpers";
+import { BASE_URL, loadContext, makeTableFixtures, memberExpected, paramsFor, routePattern, rowRequest } from "./helpers";
 import {
   MEMBER_ROLES,
   type Actor,
@@ -16,14 +16,15 @@ import {
   type Outcome,
   type RowsModule,
   type Transport,
-} from "./authorization/types";
+} from "./types";
 
 /**
  * The authorization table: every route file × {anonymous, customer A, customer B, team, and a
  * colleague of customer A in each client role} × {cookie, bearer}. Rows come from
  * tests/integration/authorization/*.rows.ts, one file per area; a colleague's outcome follows from
  * what the row `needs` of their role. A route file without rows for each handler it exports fails
- * the first test, by name.
+ * the first test, by name. The rows are run in shards (a file each, `authorizationSuite(n, of)`), so
+ * the table spreads over the test workers; the first shard also checks the table itself.
  */
 
 interface RouteModule {
@@ -40,7 +41,7 @@ const expectedOf = (row: AuthorizationRow, caller: Caller): Expected => (isMembe
 const TRANSPORTS: Transport[] = ["cookie", "bearer"];
 const ROUTES_DIR = path.resolve("app/routes");
 
-const rowFiles = import.meta.glob<RowsModule>("./authorization/*.rows.ts", { eager: true });
+const rowFiles = import.meta.glob<RowsModule>("./*.rows.ts", { eager: true });
 const routeModules = import.meta.glob<RouteModule>([
   "/app/routes/*.{ts,tsx}",
   "/app/routes/*+/**/*.{ts,tsx}",
@@ -136,11 +137,17 @@ function expectedFor(expected: Expected, transport: Transport): Outcome {
 
 const statusOf = (outcome: Outcome) => (typeof outcome === "number" ? outcome : outcome.status);
 
-const fixtures = {} as Fixtures;
+export function authorizationSuite(shard: number, shards: number) {
+  const fixtures = {} as Fixtures;
+  const mine = rows.filter((_, i) => i % shards === shard - 1);
+  beforeAll(() => makeTableFixtures(rowFiles, fixtures));
+  describe(`authorization table (part ${shard} of ${shards})`, () => {
+    if (shard === 1) tableChecks(fixtures);
+    rowTests(mine, fixtures);
+  });
+}
 
-beforeAll(() => makeTableFixtures(rowFiles, fixtures));
-
-describe("authorization table", () => {
+function tableChecks(fixtures: Fixtures) {
   test("every route file has rows for each handler it exports", async () => {
     const missing: string[] = [];
     for (const file of routeFiles()) {
@@ -187,8 +194,10 @@ describe("authorization table", () => {
       .map((row) => `${row.method} ${row.route}${row.note ? ` (${row.note})` : ""}`);
     expect(unnamed, 'Give these rows `needs` (a capability, or "any"):').toEqual([]);
   });
+}
 
-  test.each(rows.map((row) => [`${row.method} ${typeof row.path === "string" ? row.path : row.route}${row.note ? ` (${row.note})` : ""}`, row] as const))(
+function rowTests(mine: AuthorizationRow[], fixtures: Fixtures) {
+  test.each(mine.map((row) => [`${row.method} ${typeof row.path === "string" ? row.path : row.route}${row.note ? ` (${row.note})` : ""}`, row] as const))(
     "%s",
     async (_name, row) => {
       const module = await loadRoute(row.route);
@@ -208,4 +217,4 @@ describe("authorization table", () => {
       expect(got).toEqual(want);
     },
   );
-});
+}

@@ -1,0 +1,3 @@
+import { authorizationSuite } from "./authorization/suite";
+
+authorizationSuite(3, 3);
