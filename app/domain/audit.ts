@@ -54,6 +54,19 @@ export const AUDIT_ACTION_KEYS = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...
 export type AuditTargetKind =
   "order" | "service" | "plan" | "user" | "report" | "thread" | "purchase" | "subscription" | "post" | "job" | "email" | "client" | "webhook";
 
+/**
+ * An entry as the staff's log takes it (decision 309): ids as `id`, the actor and target as named
+ * when they acted. The API sends it as AuditEntryJson (`_id`).
+ */
+export interface AuditEntry {
+  id: string;
+  actor: { id: string | null; name: string };
+  action: AuditAction;
+  target: { kind: string; id: string; label: string };
+  detail: string;
+  createdAt: string;
+}
+
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
 

@@ -66,7 +66,7 @@ export interface ClientMember {
 export type ClientRef = z.infer<typeof clientRefJson>;
 
 /** The client's name to show beside a person's, or null when it is theirs (a client of one named after its owner). */
-export function clientNameBeside(personName: string, client: ClientRef | null | undefined): string | null {
+export function clientNameBeside(personName: string, client: { name: string } | null | undefined): string | null {
   return client && client.name !== personName ? client.name : null;
 }
 

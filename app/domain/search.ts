@@ -1,4 +1,3 @@
-import type { ClientRef } from "./clients";
 import { breaksTextRule, controlCharacterMessage } from "./zod";
 
 /*
@@ -26,8 +25,8 @@ export interface SearchHit {
   href: string;
   title: string;
   detail: string;
-  /** A customer's or a conversation's client; shown beside the title when its name is not the person's. */
-  client?: ClientRef;
+  /** A customer's or a conversation's client (by `id`, decision 309); shown beside the title when its name is not the person's. */
+  client?: { id: string; name: string };
 }
 
 export type SearchGroups = Record<SearchKind, SearchHit[]>;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 
-import { auditActionLabel, type AuditAction, type AuditTargetKind } from "~/domain/audit";
+import { auditActionLabel, type AuditAction, type AuditEntry, type AuditTargetKind } from "~/domain/audit";
 import { csvCell } from "~/domain/csv";
 import type { AuditEntryJson, AuditQuery } from "~/domain/schemas/audit";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
@@ -56,19 +56,31 @@ function conditions(filter: AuditFilter): SQL | undefined {
 
 type AuditRow = typeof a.$inferSelect;
 
-function toJson(row: AuditRow): AuditEntryJson {
+function toEntry(row: AuditRow): AuditEntry {
   return {
-    _id: row.id,
-    actor: { _id: row.actorId, name: row.actorName },
+    id: row.id,
+    actor: { id: row.actorId, name: row.actorName },
     action: row.action as AuditAction,
-    target: { kind: row.targetKind, _id: row.targetId, label: row.targetLabel },
+    target: { kind: row.targetKind, id: row.targetId, label: row.targetLabel },
     detail: row.detail,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
+/** The AuditEntry shape of the JSON API (docs/api.md): ids as `_id`. */
+export function toAuditEntryJson(entry: AuditEntry): AuditEntryJson {
+  return {
+    _id: entry.id,
+    actor: { _id: entry.actor.id, name: entry.actor.name },
+    action: entry.action,
+    target: { kind: entry.target.kind, _id: entry.target.id, label: entry.target.label },
+    detail: entry.detail,
+    createdAt: entry.createdAt,
+  };
+}
+
 /** One page of entries, newest first, with the number matching the filter. */
-export async function listAudit(query: AuditQuery): Promise<{ entries: AuditEntryJson[]; total: number }> {
+export async function listAudit(query: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
   const where = conditions(query);
   const [rows, [count]] = await Promise.all([
     db
@@ -83,7 +95,7 @@ export async function listAudit(query: AuditQuery): Promise<{ entries: AuditEntr
       .from(a)
       .where(where),
   ]);
-  return { entries: rows.map(toJson), total: count?.total ?? 0 };
+  return { entries: rows.map(toEntry), total: count?.total ?? 0 };
 }
 
 /** The staff accounts (active or not), for the page's actor filter. */

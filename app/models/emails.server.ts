@@ -12,7 +12,7 @@ import { recordAudit } from "./audit.server";
  */
 
 const columns = {
-  _id: schema.emails.id,
+  id: schema.emails.id,
   recipient: schema.emails.recipient,
   subject: schema.emails.subject,
   state: schema.emails.state,
@@ -22,7 +22,7 @@ const columns = {
   sentAt: schema.emails.sentAt,
 };
 
-const toJson = (row: { createdAt: Date; sentAt: Date | null } & Omit<ListedEmail, "createdAt" | "sentAt">): ListedEmail => ({
+const toListed = (row: { createdAt: Date; sentAt: Date | null } & Omit<ListedEmail, "createdAt" | "sentAt">): ListedEmail => ({
   ...row,
   createdAt: row.createdAt.toISOString(),
   sentAt: row.sentAt?.toISOString() ?? null,
@@ -31,7 +31,7 @@ const toJson = (row: { createdAt: Date; sentAt: Date | null } & Omit<ListedEmail
 /** An order's e-mails, newest first. */
 export async function emailsOfOrder(orderId: string, limit = 50) {
   const rows = await db.select(columns).from(schema.emails).where(eq(schema.emails.orderId, orderId)).orderBy(desc(schema.emails.createdAt)).limit(limit);
-  return rows.map(toJson);
+  return rows.map(toListed);
 }
 
 /** A customer's e-mails (to their account, or about their orders), newest first. */
@@ -47,7 +47,7 @@ export async function emailsOfCustomer(userId: string, limit = 50) {
     )
     .orderBy(desc(schema.emails.createdAt))
     .limit(limit);
-  return rows.map(toJson);
+  return rows.map(toListed);
 }
 
 /** How many e-mails are in each state ("waiting" = queued or retrying), for metrics. */

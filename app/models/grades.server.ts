@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 
 import { centsToDollars } from "~/domain/format";
-import { gradeAnswers, type GradeAnswers } from "~/domain/grader";
+import { gradeAnswers, type GradeAnswers, type Letter } from "~/domain/grader";
 import { LEADS_PAGE_SIZE, type GradeJson, type LeadJson } from "~/domain/schemas/grader";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -140,6 +140,16 @@ function rowCount(result: unknown): number {
   return rows?.length ?? 0;
 }
 
+/** A lead as the staff's list takes it (decision 309): ids as `id`; the API sends it through toLeadJson. */
+interface Lead {
+  id: string;
+  email: string;
+  name: string | null;
+  grade: { id: string; overall: Letter; score: number };
+  createdAt: string;
+  customer: { id: string; name: string } | null;
+}
+
 /** Leads newest first, with their grade and, when someone with that e-mail bought, the customer. */
 export async function listLeads({ search, page = 1, limit = LEADS_PAGE_SIZE }: { search?: string; page?: number; limit?: number }) {
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -167,13 +177,25 @@ export async function listLeads({ search, page = 1, limit = LEADS_PAGE_SIZE }: {
       .offset((page - 1) * limit),
     db.select({ total: count() }).from(schema.leads).where(where) as Promise<Array<{ total: number }>>,
   ]);
-  const leads: LeadJson[] = rows.map((r) => ({
-    _id: r.id,
+  const leads: Lead[] = rows.map((r) => ({
+    id: r.id,
     email: r.email,
     name: r.name,
-    grade: { _id: r.gradeId, overall: r.overall, score: r.score },
+    grade: { id: r.gradeId, overall: r.overall, score: r.score },
     createdAt: r.createdAt.toISOString(),
-    customer: r.customerId ? { _id: r.customerId, name: r.customerName! } : null,
+    customer: r.customerId ? { id: r.customerId, name: r.customerName! } : null,
   }));
   return { leads, total: Number(total) };
+}
+
+/** The Lead shape of the JSON API (docs/api.md): ids as `_id`. */
+export function toLeadJson(lead: Lead): LeadJson {
+  return {
+    _id: lead.id,
+    email: lead.email,
+    name: lead.name,
+    grade: { _id: lead.grade.id, overall: lead.grade.overall, score: lead.grade.score },
+    createdAt: lead.createdAt,
+    customer: lead.customer ? { _id: lead.customer.id, name: lead.customer.name } : null,
+  };
 }

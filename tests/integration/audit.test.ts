@@ -304,7 +304,7 @@ describe("the log", () => {
     expect(page.status).toBe(200);
     expect(page.data.filter).toEqual({ actorId: other.id, action: "" });
     expect(page.data.entries.length).toBeGreaterThan(0);
-    expect(page.data.entries.every((entry: Entry) => entry.actor._id === other.id)).toBe(true);
+    expect(page.data.entries.every((entry: { actor: { id: string } }) => entry.actor.id === other.id)).toBe(true);
     expect(page.data.actors.map((actor: { name: string }) => actor.name)).toContain("Blake Other");
     const wrong = await callRoute(auditPage.loader, new Request(`${BASE_URL}/dashboard/audit?action=nope`, { headers: { Cookie: staff.cookie } }));
     expect(wrong.data.filterError).toMatch(/^Action must be one of/);

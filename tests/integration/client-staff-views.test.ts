@@ -20,10 +20,12 @@ import { catalogue, createAccount, createPurchase, postInThread, uniqueEmail, ty
  * Staff see a customer's client (decision 295): on the customer's page with its members and roles
  * (any member's id opens it), in the users list and its search, in the inbox (the thread names the
  * client, each message its writer) and beside the buyer of an order; the JSON answers carry
- * `client: {_id, name}`.
+ * `client: {_id, name}` and the screens' loaders `client: {id, name}`.
  */
 
 type Ref = { _id: string; name: string };
+/** The screens take a client by `id` (decision 309). */
+type ScreenRef = { id: string; name: string };
 let staff: Account;
 let owner: Account;
 let member: { id: string; name: string; email: string };
@@ -58,15 +60,15 @@ describe("the customer's page", () => {
 
 describe("the users list", () => {
   test("names each account's client, and a search by a member's name or the client's name finds them", async () => {
-    const byMember = await readJson<{ users: { _id: string; client: Ref | null }[] }>(
+    const byMember = await readJson<{ users: { id: string; client: ScreenRef | null }[] }>(
       await call(usersPage.loader, `/dashboard/users?search=${encodeURIComponent("Milo Member")}`, { auth: asStaff() }),
     );
-    expect(byMember.users.find((u) => u._id === member.id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(byMember.users.find((u) => u.id === member.id)?.client).toEqual({ id: owner.id, name: companyName });
 
-    const byClient = await readJson<{ users: { _id: string }[] }>(
+    const byClient = await readJson<{ users: { id: string }[] }>(
       await call(usersPage.loader, `/dashboard/users?search=${encodeURIComponent(companyName)}`, { auth: asStaff() }),
     );
-    expect(byClient.users.map((u) => u._id).sort()).toEqual([owner.id, member.id].sort());
+    expect(byClient.users.map((u) => u.id).sort()).toEqual([owner.id, member.id].sort());
 
     const api = await call(usersApi.loader, `/api/users?search=${encodeURIComponent(companyName)}`, { auth: staff });
     expect(api.status).toBe(200);
@@ -104,13 +106,13 @@ describe("the staff search", () => {
     const answer = await readJson<SearchAnswer>(
       await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: member.email })}`, { auth: asStaff() }),
     );
-    expect(answer.groups!.customers.find((hit) => hit.id === member.id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(answer.groups!.customers.find((hit) => hit.id === member.id)?.client).toEqual({ id: owner.id, name: companyName });
 
     const threads = await readJson<SearchAnswer>(
       await call(searchPage.loader, `/dashboard/search?${new URLSearchParams({ q: owner.email })}`, { auth: asStaff() }),
     );
-    expect(threads.groups!.threads.find((hit) => hit.href === `/dashboard/inbox/${owner.id}`)?.client).toEqual({ _id: owner.id, name: companyName });
-    expect(threads.groups!.customers.find((hit) => hit.id === owner.id)?.client).toEqual({ _id: owner.id, name: companyName });
+    expect(threads.groups!.threads.find((hit) => hit.href === `/dashboard/inbox/${owner.id}`)?.client).toEqual({ id: owner.id, name: companyName });
+    expect(threads.groups!.customers.find((hit) => hit.id === owner.id)?.client).toEqual({ id: owner.id, name: companyName });
   });
 });
 

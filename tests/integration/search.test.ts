@@ -53,7 +53,7 @@ describe("GET /dashboard/search", () => {
         href: `/dashboard/users/${nora.user.id}`,
         title: `Nora ${word}`,
         detail: `nora.${word}@example.test`,
-        client: { _id: nora.user.id, name: `Nora ${word}` },
+        client: { id: nora.user.id, name: `Nora ${word}` },
       },
     ]);
     expect(body!.groups!.orders).toEqual([

@@ -1,7 +1,7 @@
-import { clientNameBeside, type ClientRef } from "~/domain/clients";
+import { clientNameBeside } from "~/domain/clients";
 
-/** A customer's client beside their name (staff lists), when it is not named after them. */
-export function ClientBeside({ person, client }: { person: string; client: ClientRef | null | undefined }) {
+/** A customer's client beside their name (staff lists), when it is not named after them: only its name counts. */
+export function ClientBeside({ person, client }: { person: string; client: { name: string } | null | undefined }) {
   const name = clientNameBeside(person, client);
   return name ? (
     <span data-testid="row-client" className="font-normal text-slate-600">

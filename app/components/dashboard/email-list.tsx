@@ -26,7 +26,7 @@ export function EmailList({ emails, back, headingId }: { emails: ListedEmail[]; 
           {emails.map((email) => {
             const [label, tone] = STATE[email.state];
             return (
-              <li key={email._id} className="flex flex-wrap items-start justify-between gap-3 py-3 text-sm">
+              <li key={email.id} className="flex flex-wrap items-start justify-between gap-3 py-3 text-sm">
                 <div className="min-w-0 space-y-1">
                   <p className="font-medium text-slate-900">{email.subject}</p>
                   <p className="break-all text-slate-600">
@@ -37,7 +37,7 @@ export function EmailList({ emails, back, headingId }: { emails: ListedEmail[]; 
                 </div>
                 <div className="flex items-center gap-2">
                   <Badge tone={tone}>{label}</Badge>
-                  <Form method="post" action={`/dashboard/emails/${email._id}/resend`}>
+                  <Form method="post" action={`/dashboard/emails/${email.id}/resend`}>
                     <input type="hidden" name="back" value={back} />
                     <Button type="submit" variant="outline" size="sm">
                       Send again<span className="sr-only">: {email.subject}</span>

@@ -13,7 +13,7 @@ const hit = (title: string, client: string): SearchHit => ({
   href: "/dashboard/users/x",
   title,
   detail: "milo@example.test",
-  client: { _id: "11111111-1111-4111-8111-111111111111", name: client },
+  client: { id: "11111111-1111-4111-8111-111111111111", name: client },
 });
 
 const render = (customers: SearchHit[]) => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { auditEntryJson, auditQuery } from "~/domain/schemas/audit";
-import { listAudit } from "~/models/audit.server";
+import { listAudit, toAuditEntryJson } from "~/models/audit.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -15,7 +15,10 @@ export const loader = apiRoute(
     response: statusData(z.object({ entries: auditEntryJson.array(), total: z.number().int() })),
     summary: "The audit log of staff actions (money, access, what customers see), newest first.",
   },
-  async ({ query }) => ({ status: "success", data: await listAudit(query) }),
+  async ({ query }) => {
+    const { entries, total } = await listAudit(query);
+    return { status: "success", data: { entries: entries.map(toAuditEntryJson), total } };
+  },
 );
 
 export const action = methodNotAllowed;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { leadJson, leadsQuery } from "~/domain/schemas/grader";
-import { listLeads } from "~/models/grades.server";
+import { listLeads, toLeadJson } from "~/models/grades.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -13,7 +13,7 @@ export const loader = apiRoute(
   { method: "GET", auth: "team", query: leadsQuery, response, summary: "Grader leads, newest first, with the total." },
   async ({ query }) => {
     const { leads, total } = await listLeads(query);
-    return { status: "success", data: { leads, total } };
+    return { status: "success", data: { leads: leads.map(toLeadJson), total } };
   },
 );
 

@@ -45,10 +45,10 @@ export default function LeadsPage() {
           {/* Phones: one card per lead (four columns do not fit 390 px); from sm the table. */}
           <ul aria-label="Leads" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card sm:hidden">
             {leads.map((lead) => (
-              <li key={lead._id} className="space-y-1 px-4 py-3 text-sm">
+              <li key={lead.id} className="space-y-1 px-4 py-3 text-sm">
                 <div className="flex items-start justify-between gap-3">
                   <p className="min-w-0 font-semibold break-words text-slate-950">{lead.name ?? "—"}</p>
-                  <Link to={`/grade/${lead.grade._id}`} className="shrink-0 font-semibold text-brand-700 underline-offset-4 hover:underline">
+                  <Link to={`/grade/${lead.grade.id}`} className="shrink-0 font-semibold text-brand-700 underline-offset-4 hover:underline">
                     {lead.grade.overall} ({lead.grade.score}/100)
                   </Link>
                 </div>
@@ -56,7 +56,7 @@ export default function LeadsPage() {
                 <p className="flex flex-wrap items-center gap-2 text-slate-700">
                   Graded {formatDate(lead.createdAt)} ·{" "}
                   {lead.customer ? (
-                    <Link to={`/dashboard/users/${lead.customer._id}`}>
+                    <Link to={`/dashboard/users/${lead.customer.id}`}>
                       <Badge tone="success">customer</Badge>
                     </Link>
                   ) : (
@@ -86,20 +86,20 @@ export default function LeadsPage() {
               </thead>
               <tbody>
                 {leads.map((lead) => (
-                  <tr key={lead._id} className="border-t border-slate-200">
+                  <tr key={lead.id} className="border-t border-slate-200">
                     <td className="px-4 py-3">
                       <p className="font-semibold text-slate-950">{lead.name ?? "—"}</p>
                       <p className="break-all text-slate-600">{lead.email}</p>
                     </td>
                     <td className="px-4 py-3">
-                      <Link to={`/grade/${lead.grade._id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
+                      <Link to={`/grade/${lead.grade.id}`} className="font-semibold text-brand-700 underline-offset-4 hover:underline">
                         {lead.grade.overall} ({lead.grade.score}/100)
                       </Link>
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(lead.createdAt)}</td>
                     <td className="px-4 py-3">
                       {lead.customer ? (
-                        <Link to={`/dashboard/users/${lead.customer._id}`}>
+                        <Link to={`/dashboard/users/${lead.customer.id}`}>
                           <Badge tone="success">customer</Badge>
                         </Link>
                       ) : (

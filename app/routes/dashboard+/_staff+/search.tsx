@@ -26,7 +26,7 @@ function toGroups(rows: SearchRows): SearchGroups {
       href: `/dashboard/users/${c.id}`,
       title: c.name,
       detail: c.disabled ? `${c.email} · disabled` : c.email,
-      client: { _id: c.clientId, name: c.clientName },
+      client: { id: c.clientId, name: c.clientName },
     })),
     orders: rows.orders.map((order) => ({
       id: order.id,
@@ -40,7 +40,7 @@ function toGroups(rows: SearchRows): SearchGroups {
       href: `/dashboard/inbox/${thread.customerId ?? thread.id}`,
       title: thread.customerName ?? (thread.visitorName || thread.visitorEmail || "Visitor"),
       detail: `${thread.status === "closed" ? "Closed" : "Open"} · ${snippet(thread.lastMessage)}`,
-      ...(thread.customerId ? { client: { _id: thread.customerId, name: thread.clientName ?? thread.customerName ?? "" } } : {}),
+      ...(thread.customerId ? { client: { id: thread.customerId, name: thread.clientName ?? thread.customerName ?? "" } } : {}),
     })),
     services: rows.services.map((service) => ({
       id: service.id,

@@ -9,9 +9,9 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Label } from "~/components/ui/input";
 import { Pager } from "~/components/ui/pager";
-import { AUDIT_ACTION_KEYS, AUDIT_PAGE_SIZE, auditActionLabel, auditTargetHref, formatAuditTime } from "~/domain/audit";
+import { AUDIT_ACTION_KEYS, AUDIT_PAGE_SIZE, auditActionLabel, auditTargetHref, formatAuditTime, type AuditEntry } from "~/domain/audit";
 import { countOf } from "~/domain/format";
-import { auditQuery, type AuditEntryJson } from "~/domain/schemas/audit";
+import { auditQuery } from "~/domain/schemas/audit";
 import { listAudit, listAuditActors } from "~/models/audit.server";
 import { requireTeam } from "~/web/auth.server";
 
@@ -117,7 +117,7 @@ export default function AuditLog() {
       ) : (
         <ol aria-label="Audit entries" className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
           {entries.map((entry) => (
-            <AuditEntry key={entry._id} entry={entry} />
+            <EntryRow key={entry.id} entry={entry} />
           ))}
         </ol>
       )}
@@ -126,8 +126,8 @@ export default function AuditLog() {
   );
 }
 
-function AuditEntry({ entry }: { entry: AuditEntryJson }) {
-  const href = auditTargetHref(entry.target.kind, entry.target._id);
+function EntryRow({ entry }: { entry: AuditEntry }) {
+  const href = auditTargetHref(entry.target.kind, entry.target.id);
   return (
     <li data-testid="audit-entry" className="grid gap-1 px-4 py-3 text-sm sm:grid-cols-[11rem_minmax(0,1fr)] sm:gap-4">
       <time dateTime={entry.createdAt} className="text-slate-600">

@@ -14,7 +14,7 @@ import { countMatching, countOf } from "~/domain/format";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { getUnreadCountsForTeam } from "~/models/chat.server";
 import { clientRefs } from "~/models/clients.server";
-import { listCustomers, toUserJson, USERS_PAGE_SIZE } from "~/models/customers.server";
+import { listCustomers, USERS_PAGE_SIZE } from "~/models/customers.server";
 import { subscriptionsByUser } from "~/models/subscriptions.server";
 import { requireTeam } from "~/web/auth.server";
 
@@ -33,7 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
   const unread = Object.fromEntries(users.map((u) => [u.id, byCustomer[u.id] ?? 0]));
   const [plans, clients] = await Promise.all([subscriptionsByUser(users.map((u) => u.id)), clientRefs(users.map((u) => u.clientId))]);
-  const rows = users.map((u) => ({ ...toUserJson(u), client: clients.get(u.clientId) ?? null }));
+  const rows = users.map((u) => {
+    const client = clients.get(u.clientId);
+    return { id: u.id, name: u.name, email: u.email, client: client ? { id: client._id, name: client.name } : null };
+  });
   return { users: rows, total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, plans, staffId: staff.id };
 }
 
@@ -72,12 +75,12 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
       ) : (
         <ul className="divide-y divide-slate-200 rounded-card border border-slate-200 bg-white shadow-card">
           {users.map((user) => (
-            <li key={user._id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
+            <li key={user.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-4">
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
                   <span className="font-semibold break-words text-slate-950">{user.name}</span>
-                  <OnlineBadge userId={user._id} />
-                  <ThreadUnreadCount customerId={user._id} initialCount={unread[user._id] ?? 0} viewer={{ id: staffId, role: "team" }} />
+                  <OnlineBadge userId={user.id} />
+                  <ThreadUnreadCount customerId={user.id} initialCount={unread[user.id] ?? 0} viewer={{ id: staffId, role: "team" }} />
                 </p>
                 <p className="text-sm break-all text-slate-600">{user.email}</p>
                 {user.client && user.client.name !== user.name ? (
@@ -85,9 +88,9 @@ function UsersView({ users, total, page, pages, search, unread, plans, staffId }
                     Client <span className="font-semibold">{user.client.name}</span>
                   </p>
                 ) : null}
-                {plans?.[user._id]?.length ? <PlanBadges plans={plans[user._id]!} /> : null}
+                {plans?.[user.id]?.length ? <PlanBadges plans={plans[user.id]!} /> : null}
               </div>
-              <Link to={`/dashboard/users/${user._id}`} prefetch="intent" className="row-link">
+              <Link to={`/dashboard/users/${user.id}`} prefetch="intent" className="row-link">
                 View Details
                 <ArrowRight className="size-4" aria-hidden="true" />
                 <span className="sr-only">of {user.name}</span>
