@@ -19,7 +19,7 @@ import { SectionError } from "~/components/ui/section-error";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { packageKey, packageLineName, type PackageView, type PlanView, type ServiceOffer, type ShowcaseService } from "~/domain/catalogue";
 import { CONTACT_INTENT, ORDER_INTENT, ORDER_NETWORK_ERROR, PLAN_INTENT } from "~/domain/order-intents";
-import { contactFormSchema, orderFormSchema, planFormSchema } from "~/domain/schemas/order";
+import { landingFormSchema } from "~/domain/schemas/order";
 import { getStorefront } from "~/models/catalogue.server";
 import { createContactMessage } from "~/models/contact.server";
 import { createPlanOrder, createServicesOrder } from "~/models/orders.server";
@@ -95,35 +95,35 @@ const toReply = (submission: { reply: (options?: { formErrors?: string[] }) => u
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const intent = form.get("intent");
-  if (intent === CONTACT_INTENT) {
-    checkHoneypot(form);
-    const submission = parseWithZod(form, { schema: contactFormSchema });
-    if (submission.status !== "success") return failure(CONTACT_INTENT, toReply(submission), 400);
+  checkHoneypot(form);
+  const submission = parseWithZod(form, { schema: landingFormSchema });
+  const asked = submission.payload.intent;
+  // A post naming no form of this page is answered as an order, where the picker shows it.
+  const intent: Intent = asked === PLAN_INTENT || asked === CONTACT_INTENT ? asked : ORDER_INTENT;
+  const planId = intent === PLAN_INTENT ? String(submission.payload.planId ?? "") : undefined;
+  if (submission.status !== "success") return failure(intent, toReply(submission), 400, { planId });
+  const value = submission.value;
+
+  if (value.intent === CONTACT_INTENT) {
     const refused = await replyOnHttpError(
       () => consume(limits.contact, `ip:${clientIp(request, context)}`),
       (error) => failure(CONTACT_INTENT, toReply(submission, [error.message]), error.status, { formError: error.message }),
     );
     if (refused) return refused;
-    await createContactMessage(submission.value);
+    await createContactMessage(value);
     const headers = await createToastHeaders({ type: "success", message: "Thank you for your message! We will reply within one business day." });
     return respond({ intent: CONTACT_INTENT, result: toReply(submission), sent: true }, { headers });
   }
 
-  const isPlan = intent === PLAN_INTENT;
-  const submission = isPlan ? parseWithZod(form, { schema: planFormSchema }) : parseWithZod(form, { schema: orderFormSchema });
-  const planId = isPlan ? String(form.get("planId") ?? "") : undefined;
-  if (submission.status !== "success") return failure(isPlan ? PLAN_INTENT : ORDER_INTENT, toReply(submission), 400, { planId });
   try {
     await consume(limits.order, `ip:${clientIp(request, context)}`);
-    const value = submission.value;
     const buyer = { name: value.name, email: value.email };
     const started =
       value.intent === PLAN_INTENT ? await createPlanOrder(buyer, value.planId) : await createServicesOrder(buyer, value.services, value.packages);
     return redirect(started.checkoutUrl);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return failure(isPlan ? PLAN_INTENT : ORDER_INTENT, toReply(submission, [error.message]), error.status, { formError: error.message, planId });
+    return failure(intent, toReply(submission, [error.message]), error.status, { formError: error.message, planId });
   }
 }
 

@@ -12,6 +12,7 @@ import { Logo } from "~/components/ui/logo";
 import { TestModeBadge } from "~/components/ui/test-mode-badge";
 import { formatCents } from "~/domain/format";
 import { testCardSchema } from "~/domain/schemas/test-card";
+import { z } from "~/domain/zod";
 import { cancelCheckoutSession, findOrderBySession, fulfilCheckoutSession, orderLines, testCheckoutSession } from "~/models/orders.server";
 import { cancelUrl, isTestCheckout, successUrl } from "~/utils/stripe.server";
 import { readForm } from "~/web/body-limit.server";
@@ -31,6 +32,9 @@ async function loadOrder(sessionId: string | undefined) {
   return order;
 }
 
+/** The page's two buttons: pay with the card's fields, or cancel. */
+const checkoutForm = z.discriminatedUnion("intent", [testCardSchema, z.object({ intent: z.literal("cancel") })], { error: "Unknown action." });
+
 export async function loader({ params }: LoaderFunctionArgs) {
   const order = await loadOrder(params.sessionId);
   if (order.status === "paid") throw redirect(successUrl().replace("{CHECKOUT_SESSION_ID}", order.stripeSessionId!));
@@ -46,15 +50,14 @@ export async function loader({ params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const order = await loadOrder(params.sessionId);
-  const form = await readForm(request);
-  if (form.get("intent") === "cancel") {
+  const submission = parseWithZod(await readForm(request), { schema: checkoutForm });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["cardNumber", "cvc"] }) }, { status: 400 });
+  }
+  if (submission.value.intent === "cancel") {
     // Stripe would keep the session open until it expires; a test checkout has no expiry, so cancelling ends it.
     await cancelCheckoutSession(testCheckoutSession(order));
     throw redirect(cancelUrl(order.id));
-  }
-  const submission = parseWithZod(form, { schema: testCardSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["cardNumber", "cvc"] }) }, { status: 400 });
   }
   if (order.status !== "pending") {
     return data(
@@ -80,7 +83,7 @@ export default function TestCheckout() {
     constraint: getZodConstraint(testCardSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: testCardSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: checkoutForm }),
   });
   const expired = order.status !== "pending";
   const total = `${formatCents(order.totalCents)}${order.subscription ? " per month" : ""}`;

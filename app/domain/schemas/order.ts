@@ -21,7 +21,7 @@ export const emailField = z
   // A check on the string itself (not a pipe), so the OpenAPI document says `format: email` too.
   .email("Invalid email address");
 
-export const orderFormSchema = z
+const orderFormSchema = z
   .object({
     intent: z.literal(ORDER_INTENT),
     name: nameField,
@@ -34,7 +34,7 @@ export const orderFormSchema = z
     path: ["services"],
   });
 
-export const planFormSchema = z.object({
+const planFormSchema = z.object({
   intent: z.literal(PLAN_INTENT),
   name: nameField,
   email: emailField,
@@ -55,6 +55,9 @@ export const contactFormSchema = z.object({
   ),
   website: z.string().optional(),
 });
+
+/** The landing page's three forms (an order, a plan, the contact form), parsed once by its action. */
+export const landingFormSchema = z.discriminatedUnion("intent", [orderFormSchema, planFormSchema, contactFormSchema], { error: "Unknown action." });
 
 /** The JSON API's order body (docs/api.md): lines are one_time and quantity 1; extra keys such as a price are dropped. */
 export const purchaseBodySchema = z.object({

@@ -2,9 +2,10 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 
+import type { BriefQuestion } from "~/domain/brief";
 import { BRIEF_QUESTIONS_INTENT, briefQuestionsFormSchema } from "~/domain/schemas/brief-forms";
 import { moveFormSchema, packagesFormSchema, planFormSchema, SERVICE_INTENTS, serviceFormSchema, type CatalogueIntent } from "~/domain/schemas/catalogue";
-import type { z } from "~/domain/zod";
+import { z } from "~/domain/zod";
 import { setBriefQuestions, type BriefSubject } from "~/models/briefs.server";
 import {
   CatalogueFieldError,
@@ -28,35 +29,43 @@ import { redirectWithToast } from "~/web/toast.server";
  * says which form, as a page may hold two); a saved form redirects with a toast.
  */
 
-const SCHEMAS = {
-  [SERVICE_INTENTS.create]: serviceFormSchema,
-  [SERVICE_INTENTS.update]: serviceFormSchema,
+/** Each catalogue form's schema by its intent (the service form's one schema split by its two pages). */
+const FORMS = {
+  [SERVICE_INTENTS.create]: serviceFormSchema.extend({ intent: z.literal(SERVICE_INTENTS.create) }),
+  [SERVICE_INTENTS.update]: serviceFormSchema.extend({ intent: z.literal(SERVICE_INTENTS.update) }),
   [SERVICE_INTENTS.packages]: packagesFormSchema,
   [SERVICE_INTENTS.plan]: planFormSchema,
   [SERVICE_INTENTS.move]: moveFormSchema,
+  [BRIEF_QUESTIONS_INTENT]: briefQuestionsFormSchema,
 } as const;
 
-type Value = z.infer<typeof serviceFormSchema> | z.infer<typeof packagesFormSchema> | z.infer<typeof planFormSchema> | z.infer<typeof moveFormSchema>;
+type PageForm = (typeof FORMS)[keyof typeof FORMS];
+type Value = z.output<Exclude<PageForm, typeof briefQuestionsFormSchema>>;
+const UNKNOWN_FORM = "Please choose what to change.";
 
 /**
- * Handles a catalogue form whose intent is one of `intents` (each page accepts its own forms only);
- * `brief`: the page also holds the brief questions of this service or plan.
+ * Handles the catalogue forms of one page, `intents` (each page accepts its own forms only), parsed
+ * once through their union; `brief`: the page also holds the brief questions of this service or plan.
  */
 export async function catalogueFormAction(request: Request, intents: readonly CatalogueIntent[], brief?: { subject: BriefSubject; id: string }) {
   const user = await requireCatalogueEditor(request);
   const form = await readForm(request);
   const formId = String(form.get("formId") ?? "").slice(0, 80);
-  const intent = String(form.get("intent") ?? "") as CatalogueIntent;
-  if (brief && (intent as string) === BRIEF_QUESTIONS_INTENT) return briefQuestionsAction(user, form, formId, brief);
-  const schema = intents.includes(intent) ? SCHEMAS[intent] : undefined;
-  if (!schema) {
-    const result: SubmissionResult<string[]> = { status: "error", error: { "": ["Please choose what to change."] } };
-    return data({ formId, result }, { status: 400 });
+  const pageIntents: (keyof typeof FORMS)[] = brief ? [...intents, BRIEF_QUESTIONS_INTENT] : [...intents];
+  const options = pageIntents.map((intent) => FORMS[intent]) as [PageForm, ...PageForm[]];
+  const submission = parseWithZod(form, { schema: z.discriminatedUnion("intent", options, { error: UNKNOWN_FORM }) });
+  if (submission.status !== "success") {
+    // A form this page does not hold is refused above its forms, not under a field it does not show.
+    const unknown = submission.error?.intent;
+    const result = unknown ? submission.reply({ formErrors: unknown }) : submission.reply();
+    const briefStep = submission.payload.intent === BRIEF_QUESTIONS_INTENT && submission.status !== "error";
+    return data({ formId, result }, { status: briefStep ? 200 : 400 });
   }
-  const submission = parseWithZod(form, { schema });
-  if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: 400 });
+  const value = submission.value;
+  if (value.intent === BRIEF_QUESTIONS_INTENT)
+    return saveBriefQuestions(user, value.questions, (message) => submission.reply({ formErrors: [message] }), formId, brief!);
   try {
-    const { message, location } = await save({ id: user.id, name: user.name }, submission.value as Value);
+    const { message, location } = await save({ id: user.id, name: user.name }, value);
     return redirectWithToast(location, { type: "success", message });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -72,24 +81,23 @@ const servicePage = (id: string) => `/dashboard/catalogue/services/${id}`;
 
 /**
  * The brief editor: conform's add, remove and move buttons post here too (without JavaScript), and
- * come back with the list changed and nothing saved; "Save questions" saves them all at once.
+ * come back with the list changed and nothing saved (above); "Save questions" saves them all at once.
  */
-async function briefQuestionsAction(
+async function saveBriefQuestions(
   user: Awaited<ReturnType<typeof requireCatalogueEditor>>,
-  form: FormData,
+  questions: BriefQuestion[],
+  refuse: (message: string) => SubmissionResult<string[]>,
   formId: string,
   brief: { subject: BriefSubject; id: string },
 ) {
-  const submission = parseWithZod(form, { schema: briefQuestionsFormSchema });
-  if (submission.status !== "success") return data({ formId, result: submission.reply() }, { status: submission.status === "error" ? 400 : 200 });
   try {
-    const questions = await setBriefQuestions(user, brief.subject, brief.id, submission.value.questions);
+    const saved = await setBriefQuestions(user, brief.subject, brief.id, questions);
     const page = brief.subject === "service" ? servicePage(brief.id) : `/dashboard/catalogue/plans/${brief.id}`;
-    const message = questions.length === 0 ? "The brief was removed: later buyers get none." : "The brief questions were saved.";
+    const message = saved.length === 0 ? "The brief was removed: later buyers get none." : "The brief questions were saved.";
     return redirectWithToast(`${page}#brief-heading`, { type: "success", message });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return data({ formId, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status });
+    return data({ formId, result: refuse(error.message) }, { status: error.status });
   }
 }
 
