@@ -4,7 +4,9 @@
  * ("Tue 3 Dec, 14:00 CET": stored in UTC, shown in the viewer's named time zone, decision 210).
  */
 
+import type { ReviewDecision, ReviewStage } from "~/domain/approvals";
 import { yearInRange } from "~/domain/dates";
+import type { Role } from "~/domain/status";
 
 export const CHANNELS = ["instagram", "tiktok", "facebook", "linkedin", "x", "youtube"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -27,6 +29,61 @@ export const POST_STATUS_LABELS: Record<PostStatus, string> = {
   approved: "Approved",
   published: "Published",
 };
+
+/**
+ * A post as the loaders hand it to screens (decision 309): ids as `id`, times as ISO strings. The
+ * API's edge and the socket's `postUpdated` write it as PostJson (`_id`, `app/domain/schemas/calendar.ts`).
+ */
+export interface Post {
+  id: string;
+  customer: { id: string; name: string };
+  channel: Channel;
+  scheduledAt: string;
+  caption: string;
+  media: PostFile[];
+  status: PostStatus;
+  /** Its review (decisions 292–294): deadline, stage, this round's decisions, past its deadline. */
+  reviewBy: string | null;
+  stage: ReviewStage | null;
+  approvals: PostApproval[];
+  overdue: boolean;
+  comments: PostComment[];
+  updatedAt: string;
+  /** Where it went live, as its publishing tool reported (null until then, or when staff marked it by hand). */
+  permalink: string | null;
+  publishedAt: string | null;
+}
+
+/** An image or video of a post, at its signed-in URL. */
+export interface PostFile {
+  id: string;
+  mimeType: string;
+  url: string;
+}
+
+/** One decision of the post's current review round, under the member's name. */
+export interface PostApproval {
+  member: { id: string; name: string };
+  decision: ReviewDecision;
+  at: string;
+}
+
+/** What changed since the post's last decision (decision 294): the caption word by word, and the files added and removed. */
+export interface ReviewChanges {
+  reviewed: number;
+  current: number;
+  caption: { value: string; added: boolean; removed: boolean }[];
+  mediaAdded: number;
+  mediaRemoved: number;
+}
+
+/** A comment in a post's thread; its author null once their account is gone. */
+export interface PostComment {
+  id: string;
+  author: { id: string; name: string; role: Role } | null;
+  body: string;
+  createdAt: string;
+}
 
 export const isVisibleToCustomer = (status: PostStatus) => status !== "draft";
 /** The statuses staff set with PATCH; `changes_requested` and `approved` are the customer's review. */

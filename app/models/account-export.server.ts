@@ -14,7 +14,7 @@ import { getAccount, toAccountJson } from "./account.server";
 import { listBriefsOfUser } from "./briefs.server";
 import { getRoomMessages } from "./chat.server";
 import { listOrdersOfUser } from "./orders-list.server";
-import { listPosts } from "./posts.server";
+import { listPosts, toPostJson } from "./posts.server";
 import { listPurchasesForUser, toPurchaseJson } from "./purchases.server";
 import { listReceiptsForUser, toReceiptJson } from "./receipts.server";
 import { listReportsForUser, toReportJson, type ReportRow } from "./reports.server";
@@ -90,7 +90,7 @@ async function collectRecords(userId: string) {
     receipts: receipts.map(toReceiptJson),
     messages,
     briefs,
-    posts,
+    posts: posts.map(toPostJson),
     signInDevices,
     reports,
   };

@@ -41,7 +41,7 @@ export async function postQuota(customerId: string, from: Date, to: Date): Promi
  * them), each saying whether a live plan promises posts. Staff may draft for any of them (decision
  * 282): a post can be a one-off service's deliverable, and drafting comes before a plan is bought.
  */
-export async function calendarCustomers(): Promise<{ _id: string; name: string; livePlan: boolean }[]> {
+export async function calendarCustomers(): Promise<{ id: string; name: string; livePlan: boolean }[]> {
   const u = schema.users;
   const s = schema.subscriptions;
   const [rows, planned] = await Promise.all([
@@ -57,5 +57,5 @@ export async function calendarCustomers(): Promise<{ _id: string; name: string; 
       .where(inArray(s.status, [...LIVE_SUBSCRIPTION_STATUSES])),
   ]);
   const live = new Set(planned.map((row) => row.userId));
-  return rows.map((row) => ({ _id: row.id, name: row.name, livePlan: live.has(row.id) }));
+  return rows.map((row) => ({ id: row.id, name: row.name, livePlan: live.has(row.id) }));
 }

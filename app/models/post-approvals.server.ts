@@ -2,7 +2,7 @@ import { diffWords } from "diff";
 import { and, asc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 
 import { APPROVAL_MESSAGES, DEFAULT_APPROVAL, reviewDeadline, type Approval, type ReviewDecision, type ReviewStage } from "~/domain/approvals";
-import { CHANNEL_LABELS, isVisibleToCustomer, POST_MESSAGES, type PostStatus } from "~/domain/calendar";
+import { CHANNEL_LABELS, isVisibleToCustomer, POST_MESSAGES, type Post, type PostStatus, type ReviewChanges } from "~/domain/calendar";
 import { ROLE_REFUSED } from "~/domain/clients";
 import { isUuid } from "~/domain/ids";
 import { can, ownerKey, type Actor } from "~/domain/permissions";
@@ -294,12 +294,8 @@ export async function settleReview(tx: Tx, postId: string) {
   await tx.update(r).set({ stage: null, reviewedRevision: latest }).where(eq(r.postId, postId));
 }
 
-export interface PostReviewFields {
-  reviewBy: string | null;
-  stage: ReviewStage | null;
-  approvals: { member: { _id: string; name: string }; decision: ReviewDecision; at: string }[];
-  overdue: boolean;
-}
+/** A post's review as the screens take it (decision 309: the member by `id`). */
+type PostReviewFields = Pick<Post, "reviewBy" | "stage" | "approvals" | "overdue">;
 
 const NO_REVIEW: PostReviewFields = { reviewBy: null, stage: null, approvals: [], overdue: false };
 
@@ -330,7 +326,7 @@ export async function reviewFieldsOf(posts: readonly { id: string; status: PostS
   for (const decision of decisions) {
     if (decision.decision === "auto_approve") continue;
     fields.get(decision.postId)?.approvals.push({
-      member: { _id: decision.memberId ?? "", name: decision.memberName },
+      member: { id: decision.memberId ?? "", name: decision.memberName },
       decision: decision.decision as ReviewDecision,
       at: decision.at.toISOString(),
     });
@@ -361,15 +357,6 @@ export async function listRevisions(actor: Actor, postId: string): Promise<Revis
     author: { _id: row.authorId, name: row.authorName },
     createdAt: row.createdAt.toISOString(),
   }));
-}
-
-/** What changed since the last decision: the caption word by word, and the files added and removed. */
-export interface ReviewChanges {
-  reviewed: number;
-  current: number;
-  caption: { value: string; added: boolean; removed: boolean }[];
-  mediaAdded: number;
-  mediaRemoved: number;
 }
 
 /**

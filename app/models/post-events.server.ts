@@ -1,16 +1,17 @@
 import { EventEmitter } from "node:events";
 
-import type { PostJson } from "~/domain/schemas/calendar";
+import type { Post } from "~/domain/calendar";
 
 /*
  * Changes to content calendar posts, after the commit: the socket layer (app/realtime) listens and
  * sends `postUpdated` to the team room and, when the customer may see it, to the customer's
- * sockets. Models cannot import the socket server; this keeps every writer on one path.
+ * sockets, in the wire's shape (decision 309). Models cannot import the socket server; this keeps
+ * every writer on one path.
  */
 
 interface PostEventMap {
   /** The post as staff see it, and as its customer sees it (null: the customer is not told). */
-  changed: [post: PostJson, customerView: PostJson | null];
+  changed: [post: Post, customerView: Post | null];
 }
 
 export const postEvents = new EventEmitter<PostEventMap>();

@@ -1,10 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 
-import { CHANNEL_LABELS, POST_MESSAGES, POST_STATUS_LABELS } from "~/domain/calendar";
+import { CHANNEL_LABELS, POST_MESSAGES, POST_STATUS_LABELS, type Post } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
 import type { Actor } from "~/domain/permissions";
 import { PUBLISH_MESSAGES } from "~/domain/post-publishing";
-import type { PostJson } from "~/domain/schemas/calendar";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 
@@ -22,7 +21,7 @@ import { emitPostStatusEvent } from "./webhooks.server";
 
 const p = schema.posts;
 
-export async function markPostPublished(actor: Actor, id: string, input: { permalink: string; publishedAt?: string }): Promise<PostJson> {
+export async function markPostPublished(actor: Actor, id: string, input: { permalink: string; publishedAt?: string }): Promise<Post> {
   if (!isUuid(id)) throw notFound(POST_MESSAGES.notFound);
   const moved = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(p).where(eq(p.id, id)).for("update");

@@ -11,6 +11,8 @@ import {
   POST_STATUS_LABELS,
   staffMoveRefusal,
   type Channel,
+  type Post,
+  type PostComment,
   type PostStatus,
   type StaffStatus,
 } from "~/domain/calendar";
@@ -50,7 +52,7 @@ export const POST_LIST_LIMIT = 1000;
 export const mediaUrl = (mediaId: string) => `/files/posts/${mediaId}`;
 
 /** Media and comments of these posts, and their customers' names, in three reads. */
-async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
+async function withDetails(rows: PostRow[]): Promise<Post[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const customerIds = [...new Set(rows.map((r) => r.customerId))];
@@ -68,18 +70,18 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
   const names = new Map(customers.map((row) => [row.id, row.name]));
   const mediaOf = groupBy(media, (row) => row.postId);
   const commentsOf = groupBy(comments, (row) => row.postId);
-  return rows.map((row) => ({
-    _id: row.id,
-    customer: { _id: row.customerId, name: names.get(row.customerId) ?? "" },
+  return rows.map((row): Post => ({
+    id: row.id,
+    customer: { id: row.customerId, name: names.get(row.customerId) ?? "" },
     channel: row.channel,
     scheduledAt: row.scheduledAt.toISOString(),
     caption: row.caption,
-    media: (mediaOf.get(row.id) ?? []).map((file) => ({ _id: file.id, mimeType: file.mimeType, url: mediaUrl(file.id) })),
+    media: (mediaOf.get(row.id) ?? []).map((file) => ({ id: file.id, mimeType: file.mimeType, url: mediaUrl(file.id) })),
     status: row.status,
     ...reviews.get(row.id)!,
-    comments: (commentsOf.get(row.id) ?? []).map((comment): CommentJson => ({
-      _id: comment.id,
-      author: comment.authorId ? { _id: comment.authorId, name: comment.authorName ?? "", role: comment.authorRole ?? "user" } : null,
+    comments: (commentsOf.get(row.id) ?? []).map((comment) => ({
+      id: comment.id,
+      author: comment.authorId ? { id: comment.authorId, name: comment.authorName ?? "", role: comment.authorRole ?? "user" } : null,
       body: comment.body,
       createdAt: comment.createdAt.toISOString(),
     })),
@@ -87,6 +89,41 @@ async function withDetails(rows: PostRow[]): Promise<PostJson[]> {
     permalink: row.permalink,
     publishedAt: row.publishedAt?.toISOString() ?? null,
   }));
+}
+
+/** A comment as the API and the socket write it (docs/api.md): `_id` (decision 309). */
+export function toCommentJson(comment: PostComment): CommentJson {
+  return {
+    _id: comment.id,
+    author: comment.author ? { _id: comment.author.id, name: comment.author.name, role: comment.author.role } : null,
+    body: comment.body,
+    createdAt: comment.createdAt,
+  };
+}
+
+/** A post as the API and the socket's `postUpdated` write it (docs/api.md): `_id`, field by field, in the schema's order (decision 309). */
+export function toPostJson(post: Post): PostJson {
+  return {
+    _id: post.id,
+    customer: { _id: post.customer.id, name: post.customer.name },
+    channel: post.channel,
+    scheduledAt: post.scheduledAt,
+    caption: post.caption,
+    media: post.media.map((file) => ({ _id: file.id, mimeType: file.mimeType, url: file.url })),
+    status: post.status,
+    reviewBy: post.reviewBy,
+    stage: post.stage,
+    approvals: post.approvals.map((approval) => ({
+      member: { _id: approval.member.id, name: approval.member.name },
+      decision: approval.decision,
+      at: approval.at,
+    })),
+    overdue: post.overdue,
+    comments: post.comments.map(toCommentJson),
+    updatedAt: post.updatedAt,
+    permalink: post.permalink,
+    publishedAt: post.publishedAt,
+  };
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -109,7 +146,7 @@ export interface PostFilter {
 }
 
 /** Staff: any customer's posts; a customer: their own, never drafts. By time, at most POST_LIST_LIMIT. */
-export async function listPosts(actor: Actor, filter: PostFilter = {}): Promise<PostJson[]> {
+export async function listPosts(actor: Actor, filter: PostFilter = {}): Promise<Post[]> {
   const where: (SQL | undefined)[] = [];
   if (can(actor, "posts:manage")) {
     if (filter.customerId) where.push(eq(p.customerId, filter.customerId));
@@ -147,12 +184,12 @@ async function rowFor(actor: Actor, id: string): Promise<PostRow> {
 const canSee = (actor: Actor, row: { customerId: string; status: PostStatus }) =>
   can(actor, "posts:manage") || (can(actor, "post:read", { ownerId: row.customerId }) && isVisibleToCustomer(row.status));
 
-export async function getPostFor(actor: Actor, id: string): Promise<PostJson> {
+export async function getPostFor(actor: Actor, id: string): Promise<Post> {
   return toJson(await rowFor(actor, id));
 }
 
 /** Announces a change after its commit; the customer hears of it unless it was and stays a draft. */
-function announce(post: PostJson, customerView: PostJson | null) {
+function announce(post: Post, customerView: Post | null) {
   postEvents.emit("changed", post, customerView);
 }
 
@@ -162,7 +199,7 @@ async function customerExists(id: string) {
   return !!row && can(row, "area:customer") && !isDeletedAccount(row);
 }
 
-export async function createPost(actor: Actor, input: { customerId: string; channel: Channel; scheduledAt: string; caption: string }): Promise<PostJson> {
+export async function createPost(actor: Actor, input: { customerId: string; channel: Channel; scheduledAt: string; caption: string }): Promise<Post> {
   if (!(await customerExists(input.customerId))) throw notFound(POST_MESSAGES.customerNotFound);
   const [row] = await db
     .insert(p)
@@ -190,7 +227,7 @@ export interface StatusChange {
  * Staff edit a post. Editing what the customer approved (channel, time, caption) sends it back to
  * review, whatever status was asked; a published post no longer changes (409).
  */
-export async function updatePost(actor: Actor, id: string, change: PostChange): Promise<{ post: PostJson; statusChange: StatusChange | null }> {
+export async function updatePost(actor: Actor, id: string, change: PostChange): Promise<{ post: Post; statusChange: StatusChange | null }> {
   if (!isUuid(id)) throw notFound(POST_MESSAGES.notFound);
   // The post as it was is the locked row itself: no read before the transaction (every round trip
   // before the commit delays `postUpdated`).
@@ -251,7 +288,7 @@ export async function updatePost(actor: Actor, id: string, change: PostChange): 
   // A post taken back to draft leaves the customer's calendar: they get it as they last saw it (its
   // media, comments and customer are not changed here), marked draft; never the new draft's words.
   const { before } = result;
-  const lastSeen: PostJson | null = isVisibleToCustomer(before.status)
+  const lastSeen: Post | null = isVisibleToCustomer(before.status)
     ? {
         ...post,
         channel: before.channel,
@@ -275,7 +312,7 @@ export async function reviewPost(
   id: string,
   input: { decision: "approve" | "request_changes"; comment?: string },
   via: { linkId?: string } = {},
-): Promise<PostJson> {
+): Promise<Post> {
   const row = await findRow(id);
   // The client's own member whose role does not cover approving is told so (403) about any post out of draft.
   if (row && isVisibleToCustomer(row.status) && actor.role === "user" && row.customerId === ownerKey(actor) && !memberCan(actor, "approve"))
@@ -311,7 +348,7 @@ export async function announcePostChange(id: string) {
   announce(post, isVisibleToCustomer(post.status) ? post : null);
 }
 
-export async function addPostComment(actor: Actor, id: string, body: string): Promise<{ post: PostJson; comment: CommentJson }> {
+export async function addPostComment(actor: Actor, id: string, body: string): Promise<{ post: Post; comment: PostComment }> {
   const row = await rowFor(actor, id);
   const [inserted] = await db.insert(c).values({ postId: row.id, authorId: actor.id, body }).returning({ id: c.id });
   const [touched] = await db
@@ -321,13 +358,13 @@ export async function addPostComment(actor: Actor, id: string, body: string): Pr
     .returning();
   const post = await toJson(touched ?? row);
   announce(post, isVisibleToCustomer(post.status) ? post : null);
-  return { post, comment: post.comments.find((comment) => comment._id === inserted!.id)! };
+  return { post, comment: post.comments.find((comment) => comment.id === inserted!.id)! };
 }
 
 const MEDIA_RULES = { types: MEDIA_TYPES, keyPrefix: "posts", maxBytes: MAX_MEDIA_BYTES };
 
 /** Staff add an image or video (multipart `file`), streamed to storage with the report rules at 50 MiB. */
-export async function addPostMedia(actor: Actor, id: string, request: Request): Promise<PostJson> {
+export async function addPostMedia(actor: Actor, id: string, request: Request): Promise<Post> {
   const row = await findRow(id);
   if (!row || !can(actor, "posts:manage")) throw notFound(POST_MESSAGES.notFound);
   if (row.status === "published") throw new HttpError(409, POST_MESSAGES.published, "CONFLICT");

@@ -50,13 +50,14 @@ const FAILURE_MESSAGE: Record<ReviewLinkFailure, string> = {
   closed: APPROVAL_MESSAGES.linkClosed,
 };
 
+/** The post a review link shows, as its page takes it (decision 309: ids as `id`). */
 export interface ReviewLinkPost {
-  _id: string;
+  id: string;
   channel: Channel;
   scheduledAt: string;
   caption: string;
   customerName: string;
-  media: { _id: string; mimeType: string }[];
+  media: { id: string; mimeType: string }[];
 }
 
 export type ReviewLinkCheck =
@@ -112,7 +113,7 @@ export async function checkReviewLink(token: string, now = new Date()): Promise<
   if (!member || member.clientId !== post.customerId || !roleCovers(member.role as ClientRole, "approve")) return refused("member");
   if (post.status !== "in_review") return refused("closed");
   const media = await db
-    .select({ _id: schema.postMedia.id, mimeType: schema.postMedia.mimeType })
+    .select({ id: schema.postMedia.id, mimeType: schema.postMedia.mimeType })
     .from(schema.postMedia)
     .where(eq(schema.postMedia.postId, post.id))
     .orderBy(asc(schema.postMedia.createdAt), asc(schema.postMedia.id));
@@ -121,7 +122,7 @@ export async function checkReviewLink(token: string, now = new Date()): Promise<
     linkId: link.id,
     member: { id: member.id, name: member.name, role: "user", clientId: member.clientId, clientRole: member.role as ClientRole },
     post: {
-      _id: post.id,
+      id: post.id,
       channel: post.channel,
       scheduledAt: post.scheduledAt.toISOString(),
       caption: post.caption,
@@ -136,7 +137,7 @@ export async function decideByLink(token: string, input: { decision: ReviewDecis
   const check = await checkReviewLink(token);
   if (!check.ok) return check;
   try {
-    await reviewPost(check.member, check.post._id, input, { linkId: check.linkId });
+    await reviewPost(check.member, check.post.id, input, { linkId: check.linkId });
   } catch (error) {
     if (error instanceof HttpError && error.status === 410) return refused("used");
     if (error instanceof HttpError && (error.status === 409 || error.status === 404)) return refused("closed");
@@ -149,7 +150,7 @@ export async function decideByLink(token: string, input: { decision: ReviewDecis
 /** A post's file for the holder of a valid link to that post (the page shows it without a sign-in). */
 export async function reviewLinkMedia(token: string, mediaId: string) {
   const check = await checkReviewLink(token);
-  if (!check.ok || !check.post.media.some((file) => file._id === mediaId)) return null;
+  if (!check.ok || !check.post.media.some((file) => file.id === mediaId)) return null;
   const [row] = await db.select().from(schema.postMedia).where(eq(schema.postMedia.id, mediaId)).limit(1);
   return row ?? null;
 }

@@ -93,17 +93,17 @@ export default function ReviewByLink() {
         {post.media.length > 0 ? (
           <ul aria-label="Media" className="flex flex-wrap gap-2">
             {post.media.map((file) => (
-              <li key={file._id}>
+              <li key={file.id}>
                 {file.mimeType.startsWith("video/") ? (
                   <video
-                    src={`/review/${token}/media/${file._id}`}
+                    src={`/review/${token}/media/${file.id}`}
                     controls
                     preload="metadata"
                     className="h-32 max-w-full rounded-lg bg-slate-100"
                     aria-label="Video of the post"
                   />
                 ) : (
-                  <img src={`/review/${token}/media/${file._id}`} alt="Image of the post" className="h-32 max-w-full rounded-lg bg-slate-100 object-cover" />
+                  <img src={`/review/${token}/media/${file.id}`} alt="Image of the post" className="h-32 max-w-full rounded-lg bg-slate-100 object-cover" />
                 )}
               </li>
             ))}

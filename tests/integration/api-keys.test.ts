@@ -275,9 +275,9 @@ describe("POST /api/posts/:id/published", () => {
   const when = "2030-06-10T10:00:00Z";
   async function approvedPost(staff: Account, customer: Account, status: "approved" | "in_review" | "draft" = "approved") {
     const post = await createPost(staff.user, { customerId: customer.id, channel: "instagram", scheduledAt: when, caption: "Ready to go" });
-    if (status !== "draft") await updatePost(staff.user, post._id, { status: "in_review" });
-    if (status === "approved") await reviewPost(customer.user, post._id, { decision: "approve" });
-    return post._id;
+    if (status !== "draft") await updatePost(staff.user, post.id, { status: "in_review" });
+    if (status === "approved") await reviewPost(customer.user, post.id, { decision: "approve" });
+    return post.id;
   }
   const publish = (auth: Account | { bearer: string }, id: string, body: unknown) =>
     call(published.action, `/api/posts/${id}/published`, { auth, method: "POST", params: { id }, ...json(body) });

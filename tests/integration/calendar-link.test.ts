@@ -41,10 +41,10 @@ describe("the private iCalendar link", () => {
     const waiting = await createPost(staff, { customerId: customer.id, channel: "x", scheduledAt: "2030-05-04T09:00:00Z", caption: "Still in review" });
     await createPost(staff, { customerId: customer.id, channel: "tiktok", scheduledAt: "2030-05-05T09:00:00Z", caption: "A draft" });
     await createPost(staff, { customerId: other.id, channel: "instagram", scheduledAt: "2030-05-02T10:00:00Z", caption: "Someone else's" });
-    for (const post of [approved, published, waiting]) await updatePost(staff, post._id, { status: "in_review" });
-    await reviewPost(customer, approved._id, { decision: "approve" });
-    await reviewPost(customer, published._id, { decision: "approve" });
-    await updatePost(staff, published._id, { status: "published" });
+    for (const post of [approved, published, waiting]) await updatePost(staff, post.id, { status: "in_review" });
+    await reviewPost(customer, approved.id, { decision: "approve" });
+    await reviewPost(customer, published.id, { decision: "approve" });
+    await updatePost(staff, published.id, { status: "published" });
 
     const url = await linkOf(customer);
     expect(url).toMatch(/^http:\/\/[^/]+\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
@@ -62,7 +62,7 @@ describe("the private iCalendar link", () => {
     const text = await answer.text();
     expect(text).toMatch(/^BEGIN:VCALENDAR/);
     expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(2);
-    expect(text).toContain(`UID:${approved._id}@brandlift`);
+    expect(text).toContain(`UID:${approved.id}@brandlift`);
     expect(text).toContain("DTSTART:20300502T090000Z");
     expect(text).toContain("Spring\\, approved");
     expect(text).toContain("SUMMARY:LinkedIn post (published)");

@@ -39,15 +39,15 @@ describe("the calendar page", () => {
     // 23:30 UTC on 31 Jan is 1 Feb in Paris: it belongs to February there.
     const edge = await createPost(staff, { customerId: customer.id, channel: "instagram", scheduledAt: "2030-01-31T23:30:00Z", caption: "Edge" });
     const hidden = await createPost(staff, { customerId: customer.id, channel: "x", scheduledAt: "2030-02-10T10:00:00Z", caption: "Draft" });
-    await updatePost(staff, edge._id, { status: "in_review" });
+    await updatePost(staff, edge.id, { status: "in_review" });
 
     const paris = await page(customer.id, "/dashboard/calendar?month=2030-02", "Europe/Paris");
     const data = paris.data as Awaited<ReturnType<typeof calendar.loader>>;
     expect(data.timeZone).toBe("Europe/Paris");
     expect(data.window.title).toBe("February 2030");
-    expect(data.posts.map((p) => p._id)).toEqual([edge._id]);
+    expect(data.posts.map((p) => p.id)).toEqual([edge.id]);
     expect(data.quota).toEqual({ used: 1, included: 12 });
-    expect(data.posts.some((p) => p._id === hidden._id)).toBe(false);
+    expect(data.posts.some((p) => p.id === hidden.id)).toBe(false);
 
     const utc = (await page(customer.id, "/dashboard/calendar?month=2030-02")).data as typeof data;
     expect(utc.timeZone).toBe("UTC");
@@ -60,19 +60,19 @@ describe("the calendar page", () => {
     const customer = await createAccount({ role: "user" });
     const one = await createPost(staff, { customerId: customer.id, channel: "instagram", scheduledAt: "2030-03-03T10:00:00Z", caption: "One" });
     const two = await createPost(staff, { customerId: customer.id, channel: "tiktok", scheduledAt: "2030-03-04T10:00:00Z", caption: "Two" });
-    await updatePost(staff, one._id, { status: "in_review" });
-    await updatePost(staff, two._id, { status: "in_review" });
+    await updatePost(staff, one.id, { status: "in_review" });
+    await updatePost(staff, two.id, { status: "in_review" });
 
-    const approved = await submit(calendar.action, customer.id, "/dashboard/calendar?month=2030-03", { intent: "approve", postId: one._id });
+    const approved = await submit(calendar.action, customer.id, "/dashboard/calendar?month=2030-03", { intent: "approve", postId: one.id });
     expect(approved.status).toBe(302);
-    expect(approved.location).toBe(`/dashboard/calendar?month=2030-03#post-${one._id}`);
-    const empty = await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two._id, comment: " " });
+    expect(approved.location).toBe(`/dashboard/calendar?month=2030-03#post-${one.id}`);
+    const empty = await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two.id, comment: " " });
     expect(empty.status).toBe(400);
-    expect(empty.data).toMatchObject({ postId: two._id, result: { error: { "": ["Please say what should change."] } } });
+    expect(empty.data).toMatchObject({ postId: two.id, result: { error: { "": ["Please say what should change."] } } });
     expect(
-      (await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two._id, comment: "Other photo" })).status,
+      (await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "request_changes", postId: two.id, comment: "Other photo" })).status,
     ).toBe(302);
-    const again = await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "approve", postId: one._id });
+    const again = await submit(calendar.action, customer.id, "/dashboard/calendar", { intent: "approve", postId: one.id });
     expect(again.status).toBe(409);
 
     const month = (await page(customer.id, "/dashboard/calendar?month=2030-03")).data as Awaited<ReturnType<typeof calendar.loader>>;
@@ -96,7 +96,7 @@ describe("the calendar page", () => {
     const postId = created.location!.split("/").pop()!;
     const view = async () =>
       (await page(staff.id, `/dashboard/calendar?month=2030-04&customerId=${customer.id}`)).data as Awaited<ReturnType<typeof calendar.loader>>;
-    expect((await view()).posts[0]).toMatchObject({ _id: postId, scheduledAt: "2030-04-08T13:30:00.000Z", status: "draft" });
+    expect((await view()).posts[0]).toMatchObject({ id: postId, scheduledAt: "2030-04-08T13:30:00.000Z", status: "draft" });
 
     expect(
       (await submit(calendar.action, staff.id, "/dashboard/calendar", { intent: "reschedule", postId, date: "2030-04-10" }, "America/New_York")).status,
@@ -143,9 +143,9 @@ describe("drafting for any customer, and a staff link in a customer's hands", ()
       .where(eq(schema.users.id, gone.id));
 
     const { customers } = (await page(staff.id, "/dashboard/calendar?month=2030-05")).data as Awaited<ReturnType<typeof calendar.loader>>;
-    expect(customers).toContainEqual({ _id: newcomer.id, name: "Nova Newcomer", livePlan: false });
-    expect(customers).toContainEqual({ _id: planned.id, name: "Pat Planned", livePlan: true });
-    expect(customers.some((c) => c._id === gone.id)).toBe(false);
+    expect(customers).toContainEqual({ id: newcomer.id, name: "Nova Newcomer", livePlan: false });
+    expect(customers).toContainEqual({ id: planned.id, name: "Pat Planned", livePlan: true });
+    expect(customers.some((c) => c.id === gone.id)).toBe(false);
 
     const fields = { intent: "create", channel: "instagram", date: "2030-05-06", time: "09:30", caption: "First post" };
     const made = await submit(calendar.action, staff.id, "/dashboard/calendar", { ...fields, customerId: newcomer.id });
@@ -162,18 +162,18 @@ describe("drafting for any customer, and a staff link in a customer's hands", ()
     const other = await createAccount({ role: "user" });
     const post = await createPost(staff, { customerId: owner.id, channel: "instagram", scheduledAt: "2030-06-15T10:00:00Z", caption: "Yours" });
     const draft = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2030-06-16T10:00:00Z", caption: "Not yet" });
-    await updatePost(staff, post._id, { status: "in_review" });
+    await updatePost(staff, post.id, { status: "in_review" });
     const open = async (userId: string, postId: string) =>
       callRoute(postPage.loader, new Request(`${BASE_URL}/dashboard/calendar/posts/${postId}`, { headers: { Cookie: await sessionCookieFor(userId) } }), {
         params: { postId },
       });
 
-    const mine = await open(owner.id, post._id);
+    const mine = await open(owner.id, post.id);
     expect(mine.status).toBe(302);
-    expect(mine.location).toBe(`/dashboard/calendar?month=2030-06#post-${post._id}`);
-    expect((await open(other.id, post._id)).status).toBe(404);
-    expect((await open(owner.id, draft._id)).status).toBe(404);
+    expect(mine.location).toBe(`/dashboard/calendar?month=2030-06#post-${post.id}`);
+    expect((await open(other.id, post.id)).status).toBe(404);
+    expect((await open(owner.id, draft.id)).status).toBe(404);
     expect((await open(owner.id, "not-a-post")).status).toBe(404);
-    expect((await open(staff.id, post._id)).status).toBe(200);
+    expect((await open(staff.id, post.id)).status).toBe(200);
   });
 });

@@ -18,8 +18,8 @@ async function sentForReview(staff: Account, customer: Account, requestedAt: str
   const ids: string[] = [];
   for (const [i, caption] of captions.entries()) {
     const post = await createPost(staff, { customerId: customer.id, channel: "instagram", scheduledAt: `2031-02-0${i + 1}T10:00:00Z`, caption });
-    await updatePost(staff, post._id, { status: "in_review" });
-    ids.push(post._id);
+    await updatePost(staff, post.id, { status: "in_review" });
+    ids.push(post.id);
   }
   await db
     .update(schema.posts)

@@ -62,7 +62,7 @@ async function settings(staff: Account, clientId: string, body: Record<string, u
 
 async function sentPost(staff: Account, customerId: string, scheduledAt = "2031-03-10T12:00:00Z", caption = "Spring is here") {
   const post = await createPost(staff, { customerId, channel: "instagram", scheduledAt, caption });
-  const { post: sent } = await updatePost(staff, post._id, { status: "in_review" });
+  const { post: sent } = await updatePost(staff, post.id, { status: "in_review" });
   return sent;
 }
 
@@ -121,12 +121,12 @@ describe("the review flow", () => {
     expect(post).toMatchObject({ status: "in_review", stage: "client", reviewBy: "2031-03-08T12:00:00.000Z", approvals: [], overdue: false });
 
     // A member whose role does not cover approving: 403, nothing recorded.
-    const refused = await reviewAs(members[1]!, post._id, { decision: "approve" });
+    const refused = await reviewAs(members[1]!, post.id, { decision: "approve" });
     expect(refused.status).toBe(403);
     // Staff do not approve for the client.
-    expect((await reviewAs(staff, post._id, { decision: "approve" })).status).toBe(403);
+    expect((await reviewAs(staff, post.id, { decision: "approve" })).status).toBe(403);
 
-    const approved = await reviewAs(members[0]!, post._id, { decision: "approve" });
+    const approved = await reviewAs(members[0]!, post.id, { decision: "approve" });
     expect(approved.status).toBe(200);
     const body = await readJson<{ data: { post: { status: string; stage: null; approvals: unknown[] } } }>(approved);
     expect(body.data.post).toMatchObject({
@@ -136,7 +136,7 @@ describe("the review flow", () => {
     });
     // The team member who sent it is told, with the approver's name (a post_decided notification).
     const told = await db.select().from(schema.notifications).where(eq(schema.notifications.userId, staff.id));
-    expect(told).toMatchObject([{ kind: "post_decided", title: "Approved: Instagram post for Required Co", url: `/dashboard/calendar/posts/${post._id}` }]);
+    expect(told).toMatchObject([{ kind: "post_decided", title: "Approved: Instagram post for Required Co", url: `/dashboard/calendar/posts/${post.id}` }]);
     expect(told[0]!.body).toContain("Required Co approver 1 approved");
   });
 
@@ -153,20 +153,20 @@ describe("the review flow", () => {
     const { owner, ownerActor, members } = await client("All Co", ["approver", "approver"]);
     await settings(staff, owner.id, { approvers: "all" });
     const post = await sentPost(staff, owner.id);
-    expect((await reviewPost(ownerActor, post._id, { decision: "approve" })).status).toBe("in_review");
-    expect((await reviewPost(members[0]!.actor, post._id, { decision: "approve" })).status).toBe("in_review");
-    const done = await reviewPost(members[1]!.actor, post._id, { decision: "approve" });
+    expect((await reviewPost(ownerActor, post.id, { decision: "approve" })).status).toBe("in_review");
+    expect((await reviewPost(members[0]!.actor, post.id, { decision: "approve" })).status).toBe("in_review");
+    const done = await reviewPost(members[1]!.actor, post.id, { decision: "approve" });
     expect(done.status).toBe("approved");
     expect(done.approvals.map((approval) => approval.member.name)).toEqual(["All Co", "All Co approver 1", "All Co approver 2"]);
 
     // Another post: one approval, then a request for changes: changes win at once.
     const second = await sentPost(staff, owner.id, "2031-03-12T12:00:00Z");
-    await reviewPost(members[0]!.actor, second._id, { decision: "approve" });
-    const changed = await reviewPost(members[1]!.actor, second._id, { decision: "request_changes", comment: "Shorter, please" });
+    await reviewPost(members[0]!.actor, second.id, { decision: "approve" });
+    const changed = await reviewPost(members[1]!.actor, second.id, { decision: "request_changes", comment: "Shorter, please" });
     expect(changed).toMatchObject({ status: "changes_requested", stage: null });
     expect(changed.approvals.map((approval) => approval.decision)).toEqual(["approve", "request_changes"]);
     // Sent again: a new round, the earlier decisions no longer count.
-    const { post: again } = await updatePost(staff, second._id, { caption: "Short", status: "in_review" });
+    const { post: again } = await updatePost(staff, second.id, { caption: "Short", status: "in_review" });
     expect(again).toMatchObject({ status: "in_review", stage: "client", approvals: [] });
   });
 
@@ -174,12 +174,12 @@ describe("the review flow", () => {
     const staff = await createAccount({ role: "team" });
     const { owner, members } = await client("Any Co", ["approver"]);
     const post = await sentPost(staff, owner.id);
-    const empty = await reviewAs(members[0]!, post._id, { decision: "request_changes" });
+    const empty = await reviewAs(members[0]!, post.id, { decision: "request_changes" });
     expect(empty.status).toBe(400);
     expect((await readJson<{ message: string }>(empty)).message).toBe("Please say what should change.");
-    const changes = await reviewAs(members[0]!, post._id, { decision: "request_changes", comment: "Another photo" });
+    const changes = await reviewAs(members[0]!, post.id, { decision: "request_changes", comment: "Another photo" });
     expect((await readJson<{ data: { post: { status: string } } }>(changes)).data.post.status).toBe("changes_requested");
-    expect((await reviewAs(members[0]!, post._id, { decision: "approve" })).status).toBe(409);
+    expect((await reviewAs(members[0]!, post.id, { decision: "approve" })).status).toBe(409);
   });
 
   test("two_step: a staff member other than the sender checks first (stage team), then the client (stage client)", async () => {
@@ -191,12 +191,12 @@ describe("the review flow", () => {
     expect(post).toMatchObject({ status: "in_review", stage: "team" });
 
     // The client waits for the team's check; the sender may not check their own post.
-    expect((await reviewAs(members[0]!, post._id, { decision: "approve" })).status).toBe(409);
-    const own = await reviewAs(sender, post._id, { decision: "approve" });
+    expect((await reviewAs(members[0]!, post.id, { decision: "approve" })).status).toBe(409);
+    const own = await reviewAs(sender, post.id, { decision: "approve" });
     expect(own.status).toBe(403);
     expect((await readJson<{ message: string }>(own)).message).toBe("Someone other than the team member who sent this post for review checks it.");
 
-    const checked = await reviewAs(checker, post._id, { decision: "approve" });
+    const checked = await reviewAs(checker, post.id, { decision: "approve" });
     expect(checked.status).toBe(200);
     expect((await readJson<{ data: { post: unknown } }>(checked)).data.post).toMatchObject({
       status: "in_review",
@@ -204,8 +204,8 @@ describe("the review flow", () => {
       approvals: [{ member: { _id: checker.id, name: "Chuck Checker" }, decision: "approve" }],
     });
     // Staff do not decide the client's stage.
-    expect((await reviewAs(checker, post._id, { decision: "approve" })).status).toBe(403);
-    const final = await reviewAs(members[0]!, post._id, { decision: "approve" });
+    expect((await reviewAs(checker, post.id, { decision: "approve" })).status).toBe(403);
+    const final = await reviewAs(members[0]!, post.id, { decision: "approve" });
     expect((await readJson<{ data: { post: { status: string; approvals: unknown[] } } }>(final)).data.post).toMatchObject({
       status: "approved",
       approvals: [{ member: { name: "Chuck Checker" } }, { member: { name: "Two Step Co approver 1" } }],
@@ -241,12 +241,12 @@ describe("deadlines", () => {
     expect((await emailsTo(staff.email)).map((mail) => mail.subject)).toEqual(["A post was approved at its review deadline"]);
     expect((await emailsTo(owner.email)).map((mail) => mail.subject)).toContain("A post was approved at its review deadline");
 
-    const approved = await getPostFor({ id: staff.id, role: "team" }, post._id);
+    const approved = await getPostFor({ id: staff.id, role: "team" }, post.id);
     expect(approved.status).toBe("approved");
     const audit = await db
       .select()
       .from(schema.auditEntries)
-      .where(and(eq(schema.auditEntries.action, "post.auto_approve"), eq(schema.auditEntries.targetId, post._id)));
+      .where(and(eq(schema.auditEntries.action, "post.auto_approve"), eq(schema.auditEntries.targetId, post.id)));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.detail).toContain("review deadline");
   });
@@ -259,10 +259,10 @@ describe("deadlines", () => {
     await db
       .update(schema.postReviews)
       .set({ reviewBy: new Date(Date.now() - HOUR) })
-      .where(eq(schema.postReviews.postId, post._id));
+      .where(eq(schema.postReviews.postId, post.id));
     await runReviewDeadlines(new Date());
-    const staffView = await getPostFor({ id: staff.id, role: "team" }, post._id);
-    const clientView = await getPostFor(ownerActor, post._id);
+    const staffView = await getPostFor({ id: staff.id, role: "team" }, post.id);
+    const clientView = await getPostFor(ownerActor, post.id);
     expect(staffView).toMatchObject({ status: "in_review", overdue: true });
     expect(clientView).toMatchObject({ status: "in_review", overdue: true });
     expect((await emailsTo(owner.email)).map((mail) => mail.subject)).toContain("A post's review is overdue");
@@ -293,17 +293,17 @@ describe("review links", () => {
     const { members, post, links } = await reminded();
     const page = await open(links[0]!);
     expect(page.status).toBe(200);
-    expect(page.data).toMatchObject({ refused: null, memberName: "Link Co approver 1", post: { _id: post._id, caption: "Link caption" } });
+    expect(page.data).toMatchObject({ refused: null, memberName: "Link Co approver 1", post: { id: post.id, caption: "Link caption" } });
 
     const done = await decide(links[0]!, { decision: "approve" });
     expect(done.status).toBe(200);
-    const after = await getPostFor(members[0]!.actor, post._id);
+    const after = await getPostFor(members[0]!.actor, post.id);
     expect(after.status).toBe("approved");
-    expect(after.approvals).toMatchObject([{ member: { _id: members[0]!.id, name: "Link Co approver 1" }, decision: "approve" }]);
+    expect(after.approvals).toMatchObject([{ member: { id: members[0]!.id, name: "Link Co approver 1" }, decision: "approve" }]);
     const audit = await db
       .select()
       .from(schema.auditEntries)
-      .where(and(eq(schema.auditEntries.action, "post.review"), eq(schema.auditEntries.targetId, post._id)));
+      .where(and(eq(schema.auditEntries.action, "post.review"), eq(schema.auditEntries.targetId, post.id)));
     expect(audit).toMatchObject([{ actorId: members[0]!.id, actorName: "Link Co approver 1" }]);
     expect(audit[0]!.detail).toContain("e-mailed review link");
 
@@ -312,7 +312,7 @@ describe("review links", () => {
     expect(reused.status).toBe(410);
     expect(reused.data).toMatchObject({ refused: "This review link has already been used. Sign in to see the post and what was decided." });
     expect((await open(links[0]!)).status).toBe(410);
-    expect((await getPostFor(members[0]!.actor, post._id)).approvals).toHaveLength(1);
+    expect((await getPostFor(members[0]!.actor, post.id)).approvals).toHaveLength(1);
   });
 
   test("tampered, another member's post, expired, or a member who may no longer approve: refused with nothing recorded", async () => {
@@ -330,8 +330,8 @@ describe("review links", () => {
     expect(demoted.status).toBe(403);
     expect(demoted.data).toMatchObject({ refused: "Your role in your company's account no longer covers approving posts: ask an owner." });
 
-    expect((await getPostFor(members[0]!.actor, post._id)).status).toBe("in_review");
-    expect(await db.select().from(schema.postApprovals).where(eq(schema.postApprovals.postId, post._id))).toEqual([]);
+    expect((await getPostFor(members[0]!.actor, post.id)).status).toBe("in_review");
+    expect(await db.select().from(schema.postApprovals).where(eq(schema.postApprovals.postId, post.id))).toEqual([]);
   });
 
   test("a link past its post's deadline plus 7 days is expired: refused, nothing recorded", async () => {
@@ -344,8 +344,8 @@ describe("review links", () => {
     const expired = await decide(link, { decision: "approve" });
     expect(expired.status).toBe(410);
     expect(expired.data).toMatchObject({ refused: "This review link has expired. Sign in to review the post." });
-    expect((await getPostFor(members[0]!.actor, post._id)).status).toBe("in_review");
-    expect(await db.select().from(schema.postApprovals).where(eq(schema.postApprovals.postId, post._id))).toEqual([]);
+    expect((await getPostFor(members[0]!.actor, post.id)).status).toBe("in_review");
+    expect(await db.select().from(schema.postApprovals).where(eq(schema.postApprovals.postId, post.id))).toEqual([]);
   });
 
   test("a removed member's link is refused", async () => {
@@ -356,7 +356,7 @@ describe("review links", () => {
 
   test("a link expires 7 days after the post's deadline", async () => {
     const { post } = await reminded();
-    const rows = await db.select().from(schema.reviewLinks).where(eq(schema.reviewLinks.postId, post._id));
+    const rows = await db.select().from(schema.reviewLinks).where(eq(schema.reviewLinks.postId, post.id));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.expiresAt.getTime() - new Date(post.reviewBy!).getTime()).toBe(7 * 24 * HOUR);
     expect(rows.every((row) => row.tokenHash.length === 64)).toBe(true);
@@ -369,23 +369,23 @@ describe("revisions", () => {
     const { owner, ownerActor, members } = await client("Revision Co", ["approver"]);
     const post = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2031-06-10T12:00:00Z", caption: "Our big summer sale" });
     const list = async (who: Account) => {
-      const response = await call(revisionsApi.loader, `/api/posts/${post._id}/revisions`, { auth: who, params: { id: post._id } });
+      const response = await call(revisionsApi.loader, `/api/posts/${post.id}/revisions`, { auth: who, params: { id: post.id } });
       return {
         status: response.status,
         body: response.status === 200 ? (await readJson<{ data: { revisions: { n: number; caption: string; media: unknown[] }[] } }>(response)).data : null,
       };
     };
     // Edits of a draft never sent are not revisions; the client does not see drafts.
-    await updatePost(staff, post._id, { caption: "Our summer sale" });
+    await updatePost(staff, post.id, { caption: "Our summer sale" });
     expect((await list(staff)).body).toEqual({ revisions: [] });
     expect((await list(owner)).status).toBe(404);
 
-    await updatePost(staff, post._id, { status: "in_review" });
-    await reviewPost(members[0]!.actor, post._id, { decision: "request_changes", comment: "Say when" });
-    await updatePost(staff, post._id, { caption: "Our summer sale starts Friday" });
+    await updatePost(staff, post.id, { status: "in_review" });
+    await reviewPost(members[0]!.actor, post.id, { decision: "request_changes", comment: "Say when" });
+    await updatePost(staff, post.id, { caption: "Our summer sale starts Friday" });
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(samples.png())]), "sale.png");
-    await addPostMedia(staff, post._id, new Request(`${BASE_URL}/api/posts/${post._id}/media`, { method: "POST", body: form }));
+    await addPostMedia(staff, post.id, new Request(`${BASE_URL}/api/posts/${post.id}/media`, { method: "POST", body: form }));
 
     const { body } = await list(owner);
     expect(body!.revisions.map((revision) => [revision.n, revision.caption, revision.media.length])).toEqual([
@@ -404,7 +404,7 @@ describe("revisions", () => {
     );
     expect(page.status).toBe(200);
     const changes = (page.data as { changes: Record<string, { caption: { value: string; added: boolean; removed: boolean }[]; mediaAdded: number }> }).changes[
-      post._id
+      post.id
     ];
     expect(changes!.caption.filter((part) => part.added).map((part) => part.value.trim())).toEqual(["starts Friday"]);
     expect(changes!.mediaAdded).toBe(1);
@@ -416,12 +416,12 @@ test("a post of another client is not found; its review is not counted", async (
   const { owner } = await client("Mine Co");
   const { members: others } = await client("Other Co", ["approver"]);
   const post = await sentPost(staff, owner.id);
-  expect((await reviewAs(others[0]!, post._id, { decision: "approve" })).status).toBe(404);
+  expect((await reviewAs(others[0]!, post.id, { decision: "approve" })).status).toBe(404);
   expect(
     await db
       .select()
       .from(schema.postApprovals)
-      .where(inArray(schema.postApprovals.postId, [post._id])),
+      .where(inArray(schema.postApprovals.postId, [post.id])),
   ).toEqual([]);
 });
 
@@ -449,10 +449,10 @@ test("the difference is drawn as <ins> and <del> with words that say so, not col
   const staff = await createAccount({ role: "team" });
   const { owner, ownerActor } = await client("Diff Co");
   const post = await sentPost(staff, owner.id, "2031-07-10T12:00:00Z", "Fresh bread every morning");
-  await reviewPost(ownerActor, post._id, { decision: "request_changes", comment: "Say sourdough" });
-  const { post: edited } = await updatePost(staff, post._id, { caption: "Fresh sourdough every morning" });
-  const changes = await reviewChangesOf([post._id]);
-  const html = renderToStaticMarkup(createElement(ReviewSummary, { post: edited, timeZone: "UTC", changes: changes[post._id] }));
+  await reviewPost(ownerActor, post.id, { decision: "request_changes", comment: "Say sourdough" });
+  const { post: edited } = await updatePost(staff, post.id, { caption: "Fresh sourdough every morning" });
+  const changes = await reviewChangesOf([post.id]);
+  const html = renderToStaticMarkup(createElement(ReviewSummary, { post: edited, timeZone: "UTC", changes: changes[post.id] }));
   expect(html).toContain('<del class="bg-red-100 text-red-900 line-through"><span class="sr-only">[removed: </span>bread<span class="sr-only">]</span></del>');
   expect(html).toContain(
     '<ins class="bg-green-100 font-semibold text-green-900 underline"><span class="sr-only">[added: </span>sourdough<span class="sr-only">]</span></ins>',
@@ -466,13 +466,13 @@ test("staff set a review deadline by hand (PATCH reviewBy): a new time no longer
   const post = await sentPost(staff, owner.id, "2031-08-10T12:00:00Z");
   expect(post.reviewBy).toBe("2031-08-08T12:00:00.000Z");
   const patch = (id: string, body: unknown) => call(postApi.action, `/api/posts/${id}`, { auth: staff, method: "PATCH", params: { id }, ...json(body) });
-  const set = await patch(post._id, { reviewBy: "2031-08-09T09:00:00Z" });
+  const set = await patch(post.id, { reviewBy: "2031-08-09T09:00:00Z" });
   expect(set.status).toBe(200);
   expect((await readJson<{ data: { post: { reviewBy: string } } }>(set)).data.post.reviewBy).toBe("2031-08-09T09:00:00.000Z");
-  const moved = await patch(post._id, { scheduledAt: "2031-08-20T12:00:00Z" });
+  const moved = await patch(post.id, { scheduledAt: "2031-08-20T12:00:00Z" });
   expect((await readJson<{ data: { post: { reviewBy: string } } }>(moved)).data.post.reviewBy).toBe("2031-08-09T09:00:00.000Z");
   const draft = await createPost(staff, { customerId: owner.id, channel: "x", scheduledAt: "2031-08-10T12:00:00Z", caption: "" });
-  expect((await patch(draft._id, { reviewBy: "2031-08-09T09:00:00Z" })).status).toBe(409);
+  expect((await patch(draft.id, { reviewBy: "2031-08-09T09:00:00Z" })).status).toBe(409);
 });
 
 test("the review-deadlines job on two nodes' engines: enqueued once a minute, the notice sent once", async () => {

@@ -318,12 +318,12 @@ describe("webhooks", () => {
     const { webhook } = await createWebhook(staff, ["post.review_requested"]);
     const post = await createPost(staff.user, { customerId: customer.id, channel: "linkedin", scheduledAt: "2030-06-12T10:00:00Z", caption: "Hiring news" });
     expect(await deliveriesOf(staff, webhook._id)).toEqual([]);
-    await updatePost(staff.user, post._id, { status: "in_review" });
+    await updatePost(staff.user, post.id, { status: "in_review" });
     await node.runDue();
     expect(received.map((r) => JSON.parse(r.body) as { type: string; data: { post: Record<string, unknown> } })).toEqual([
       expect.objectContaining({
         type: "post.review_requested",
-        data: { post: expect.objectContaining({ _id: post._id, clientId: customer.id, caption: "Hiring news", status: "in_review" }) },
+        data: { post: expect.objectContaining({ _id: post.id, clientId: customer.id, caption: "Hiring news", status: "in_review" }) },
       }),
     ]);
   });

@@ -3,8 +3,7 @@ import { Film } from "lucide-react";
 import { useState, type DragEvent } from "react";
 
 import { cn } from "~/components/ui/cn";
-import { CHANNEL_LABELS, dayInZone, dayLabel, formatClock, POST_STATUS_LABELS } from "~/domain/calendar";
-import type { PostJson } from "~/domain/schemas/calendar";
+import { CHANNEL_LABELS, dayInZone, dayLabel, formatClock, POST_STATUS_LABELS, type Post, type PostFile, type PostStatus } from "~/domain/calendar";
 
 /**
  * The month or week as a grid of days (from md; phones get the list of cards instead). Each post is
@@ -22,14 +21,14 @@ export function CalendarBoard({
 }: {
   days: string[];
   month: string | null;
-  posts: PostJson[];
+  posts: Post[];
   timeZone: string;
   today: string;
   staff: boolean;
 }) {
   const fetcher = useFetcher();
   const [over, setOver] = useState<string | null>(null);
-  const byDay = new Map<string, PostJson[]>();
+  const byDay = new Map<string, Post[]>();
   for (const post of posts) {
     const day = dayInZone(post.scheduledAt, timeZone);
     byDay.set(day, [...(byDay.get(day) ?? []), post]);
@@ -71,16 +70,16 @@ export function CalendarBoard({
               {dayPosts.length === 0 ? null : (
                 <ul className="space-y-1">
                   {dayPosts.map((post) => (
-                    <li key={post._id}>
+                    <li key={post.id}>
                       <a
-                        href={staff ? `/dashboard/calendar/posts/${post._id}` : `#post-${post._id}`}
+                        href={staff ? `/dashboard/calendar/posts/${post.id}` : `#post-${post.id}`}
                         draggable={staff && post.status !== "published"}
                         onDragStart={(event) => {
-                          event.dataTransfer.setData("application/x-brandlift-post", post._id);
+                          event.dataTransfer.setData("application/x-brandlift-post", post.id);
                           event.dataTransfer.effectAllowed = "move";
                         }}
                         data-testid="calendar-chip"
-                        data-post={post._id}
+                        data-post={post.id}
                         className={cn(
                           "flex items-start gap-1.5 rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
                           chipTone[post.status],
@@ -125,7 +124,7 @@ function captionStart(caption: string): string {
 }
 
 /** The post's first image, small; a film mark when its first file is a video; nothing without media. */
-function Thumbnail({ media }: { media: PostJson["media"] }) {
+function Thumbnail({ media }: { media: PostFile[] }) {
   const first = media[0];
   if (!first) return null;
   if (first.mimeType.startsWith("image/")) {
@@ -138,7 +137,7 @@ function Thumbnail({ media }: { media: PostJson["media"] }) {
   );
 }
 
-const chipTone: Record<PostJson["status"], string> = {
+const chipTone: Record<PostStatus, string> = {
   draft: "bg-slate-100 text-slate-800",
   in_review: "bg-amber-100 text-amber-900",
   changes_requested: "bg-red-100 text-red-900",

@@ -17,7 +17,7 @@ export function NewPostForm({
   defaultDate,
   error,
 }: {
-  customers: { _id: string; name: string; livePlan: boolean }[];
+  customers: { id: string; name: string; livePlan: boolean }[];
   defaultCustomerId: string;
   defaultDate: string;
   error?: string;
@@ -53,7 +53,7 @@ export function NewPostForm({
               members.length > 0 ? (
                 <optgroup key={label} label={label}>
                   {members.map((customer) => (
-                    <option key={customer._id} value={customer._id}>
+                    <option key={customer.id} value={customer.id}>
                       {customer.name}
                     </option>
                   ))}

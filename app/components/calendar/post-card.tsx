@@ -4,11 +4,10 @@ import { Check, PencilLine } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { MessageSquare } from "~/components/ui/icons";
 import { Field, Textarea } from "~/components/ui/input";
-import { CHANNEL_LABELS, COMMENT_MAX, formatPostTime } from "~/domain/calendar";
-import type { PostJson } from "~/domain/schemas/calendar";
+import { CHANNEL_LABELS, COMMENT_MAX, formatPostTime, type Post, type ReviewChanges } from "~/domain/calendar";
 
 import { PostStatusBadge } from "./post-status-badge";
-import { ReviewSummary, type ReviewChangesView } from "./review-summary";
+import { ReviewSummary } from "./review-summary";
 
 /**
  * One post in full: channel, time in the viewer's zone, status, caption, media and its comment
@@ -24,23 +23,23 @@ export function PostCard({
   changes,
   mayReview = true,
 }: {
-  post: PostJson;
+  post: Post;
   timeZone: string;
   viewer: "team" | "user";
   error?: string;
   editLink?: boolean;
   /** The words changed since the last decision, when it was edited since. */
-  changes?: ReviewChangesView;
+  changes?: ReviewChanges;
   /** Whether the viewer's role covers approving (a client's member without it sees no review forms). */
   mayReview?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = (intent: string) =>
-    navigation.state !== "idle" && navigation.formData?.get("intent") === intent && navigation.formData?.get("postId") === post._id;
-  const headingId = `post-${post._id}-heading`;
+    navigation.state !== "idle" && navigation.formData?.get("intent") === intent && navigation.formData?.get("postId") === post.id;
+  const headingId = `post-${post.id}-heading`;
   return (
     <article
-      id={`post-${post._id}`}
+      id={`post-${post.id}`}
       aria-labelledby={headingId}
       data-testid="post-card"
       className="space-y-3 rounded-card border border-slate-200 bg-white p-4 shadow-card"
@@ -66,7 +65,7 @@ export function PostCard({
       {post.media.length > 0 ? (
         <ul aria-label="Media" className="flex flex-wrap gap-2">
           {post.media.map((file) => (
-            <li key={file._id}>
+            <li key={file.id}>
               {file.mimeType.startsWith("video/") ? (
                 <video src={file.url} controls preload="metadata" className="h-32 max-w-full rounded-lg bg-slate-100" aria-label="Video of the post" />
               ) : (
@@ -99,7 +98,7 @@ export function PostCard({
       {mayReview && post.status === "in_review" && (viewer === "user" ? post.stage !== "team" : post.stage === "team") ? (
         <div className="space-y-3 rounded-xl bg-amber-50 p-3">
           <Form method="post" preventScrollReset>
-            <input type="hidden" name="postId" value={post._id} />
+            <input type="hidden" name="postId" value={post.id} />
             <input type="hidden" name="intent" value="approve" />
             <Button type="submit" size="sm" loading={busy("approve")}>
               <Check className="size-4" aria-hidden="true" />
@@ -111,7 +110,7 @@ export function PostCard({
             </Button>
           </Form>
           <Form method="post" preventScrollReset className="space-y-2">
-            <input type="hidden" name="postId" value={post._id} />
+            <input type="hidden" name="postId" value={post.id} />
             <input type="hidden" name="intent" value="request_changes" />
             <Field label="What should change?">{(control) => <Textarea {...control} name="comment" rows={2} required maxLength={COMMENT_MAX} />}</Field>
             <Button type="submit" size="sm" variant="outline" loading={busy("request_changes")}>
@@ -128,7 +127,7 @@ export function PostCard({
         </summary>
         <ol className="mt-2 space-y-2" aria-label="Comments">
           {post.comments.map((comment) => (
-            <li key={comment._id} className="rounded-lg bg-slate-50 p-2 text-sm">
+            <li key={comment.id} className="rounded-lg bg-slate-50 p-2 text-sm">
               <p className="font-semibold text-slate-900">
                 {comment.author?.name ?? "Former account"}
                 {comment.author?.role === "team" ? <span className="font-normal text-slate-600"> · BrandLift</span> : null}
@@ -138,7 +137,7 @@ export function PostCard({
           ))}
         </ol>
         <Form method="post" preventScrollReset className="mt-2 space-y-2">
-          <input type="hidden" name="postId" value={post._id} />
+          <input type="hidden" name="postId" value={post.id} />
           <input type="hidden" name="intent" value="comment" />
           <Field label="Add a comment">{(control) => <Textarea {...control} name="body" rows={2} required maxLength={COMMENT_MAX} />}</Field>
           <Button type="submit" size="sm" variant="outline" loading={busy("comment")}>
@@ -147,7 +146,7 @@ export function PostCard({
         </Form>
       </details>
       {viewer === "team" && editLink ? (
-        <Link to={`/dashboard/calendar/posts/${post._id}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline">
+        <Link to={`/dashboard/calendar/posts/${post.id}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline">
           Edit post<span className="sr-only"> for {post.customer.name}</span>
         </Link>
       ) : null}

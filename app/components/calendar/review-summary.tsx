@@ -1,22 +1,12 @@
 import { Badge } from "~/components/ui/badge";
-import { formatPostTime } from "~/domain/calendar";
-import type { PostJson } from "~/domain/schemas/calendar";
-
-/** What changed since the last decision (computed on the server with jsdiff's `diffWords`). */
-export interface ReviewChangesView {
-  reviewed: number;
-  current: number;
-  caption: { value: string; added: boolean; removed: boolean }[];
-  mediaAdded: number;
-  mediaRemoved: number;
-}
+import { formatPostTime, type Post, type ReviewChanges } from "~/domain/calendar";
 
 /**
  * A post's review for both sides (decisions 292 and 294): its deadline, overdue, who checks it now,
  * each decision by name, and the words changed since the revision last decided on, as <ins>/<del>
  * with the words "added" and "removed" for screen readers (never colour alone).
  */
-export function ReviewSummary({ post, timeZone, changes }: { post: PostJson; timeZone: string; changes?: ReviewChangesView }) {
+export function ReviewSummary({ post, timeZone, changes }: { post: Post; timeZone: string; changes?: ReviewChanges }) {
   const waiting = post.status === "in_review";
   if (!post.reviewBy && post.approvals.length === 0 && !changes) return null;
   return (
@@ -33,7 +23,7 @@ export function ReviewSummary({ post, timeZone, changes }: { post: PostJson; tim
       {post.approvals.length > 0 ? (
         <ul aria-label="Decisions" className="space-y-1 text-slate-700">
           {post.approvals.map((approval) => (
-            <li key={`${approval.member._id}-${approval.at}`}>
+            <li key={`${approval.member.id}-${approval.at}`}>
               {approval.member.name} {approval.decision === "approve" ? "approved" : "asked for changes"} ·{" "}
               <time dateTime={approval.at}>{formatPostTime(approval.at, timeZone)}</time>
             </li>

@@ -56,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const { from: _from, to: _to, ...shown } = window;
   // What changed since each post's last decision (decision 294), for both sides.
-  const changes = await reviewChangesOf(posts.map((post) => post._id));
+  const changes = await reviewChangesOf(posts.map((post) => post.id));
   const mayReview = staff || can(user, "post:review", { ownerId: ownerKey(user) });
   return {
     staff,
@@ -125,7 +125,7 @@ export async function action({ request }: ActionFunctionArgs) {
           caption: value.caption,
           scheduledAt: scheduledAt.toISOString(),
         });
-        return redirectWithToast(`/dashboard/calendar/posts/${post._id}`, { type: "success", message: "Draft saved. Add media, then send it for review." });
+        return redirectWithToast(`/dashboard/calendar/posts/${post.id}`, { type: "success", message: "Draft saved. Add media, then send it for review." });
       }
       case "reschedule": {
         const post = await getPostFor(user, value.postId);
@@ -223,7 +223,7 @@ export default function Calendar() {
             <select name="customerId" defaultValue={filter.customerId} className="mt-1 block min-h-11 rounded-xl border border-slate-300 bg-white px-3">
               <option value="">Every customer</option>
               {customers.map((customer) => (
-                <option key={customer._id} value={customer._id}>
+                <option key={customer.id} value={customer.id}>
                   {customer.name}
                 </option>
               ))}
@@ -265,13 +265,13 @@ export default function Calendar() {
           <h3 className="text-lg font-semibold text-slate-950">Posts</h3>
           <ul className="grid gap-3 lg:grid-cols-2" aria-label="Posts">
             {posts.map((post) => (
-              <li key={post._id}>
+              <li key={post.id}>
                 <PostCard
                   post={post}
                   timeZone={timeZone}
                   viewer={staff ? "team" : "user"}
-                  error={refusalFor(failed, post._id)}
-                  changes={changes[post._id]}
+                  error={refusalFor(failed, post.id)}
+                  changes={changes[post.id]}
                   mayReview={mayReview}
                 />
               </li>

@@ -16,9 +16,9 @@ const when = "2030-06-12T10:00:00Z";
 
 async function postFor(f: Fixtures, status: "approved" | "in_review") {
   const post = await createPost(f.team, { customerId: f.customerA.id, channel: "linkedin", scheduledAt: when, caption: "Authz hand-off" });
-  await updatePost(f.team, post._id, { status: "in_review" });
-  if (status === "approved") await reviewPost(f.customerA, post._id, { decision: "approve" });
-  return post._id;
+  await updatePost(f.team, post.id, { status: "in_review" });
+  if (status === "approved") await reviewPost(f.customerA, post.id, { decision: "approve" });
+  return post.id;
 }
 
 /** Every member of a client keeps their own keys, whatever their role (a key holds no more than its person may do). */

@@ -17,8 +17,8 @@ const login = { status: 302, location: "/login" };
 
 async function inReview(team: Team, customerId: string) {
   const post = await createPost(team, { customerId, channel: "linkedin", scheduledAt: when, caption: "Review link post" });
-  await updatePost(team, post._id, { status: "in_review" });
-  return post._id;
+  await updatePost(team, post.id, { status: "in_review" });
+  return post.id;
 }
 
 /** A review link for customer A (the owner) on a fresh post in review: its path. */

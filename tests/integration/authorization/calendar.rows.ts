@@ -16,8 +16,8 @@ const when = "2030-06-10T10:00:00Z";
 
 async function postFor(team: Team, customerId: string, status: "draft" | "in_review") {
   const post = await createPost(team, { customerId, channel: "instagram", scheduledAt: when, caption: "Authz post" });
-  if (status === "in_review") await updatePost(team, post._id, { status: "in_review" });
-  return post._id;
+  if (status === "in_review") await updatePost(team, post.id, { status: "in_review" });
+  return post.id;
 }
 
 const png = () => {
@@ -37,8 +37,8 @@ export async function fixtures(base: Omit<Fixtures, "ids">) {
   return {
     calendarPost: reviewPost,
     calendarDraft: draftPost,
-    calendarMedia: withMedia.media[0]!._id,
-    calendarDraftMedia: draftMedia.media[0]!._id,
+    calendarMedia: withMedia.media[0]!.id,
+    calendarDraftMedia: draftMedia.media[0]!.id,
     calendarFeed: new URL(feedUrl).pathname,
   };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { commentJson, commentSchema } from "~/domain/schemas/calendar";
-import { addPostComment } from "~/models/posts.server";
+import { addPostComment, toCommentJson } from "~/models/posts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -21,7 +21,7 @@ export const action = apiRoute(
     errors: [404],
     summary: "Comment on a post (its customer, except on drafts; team).",
   },
-  async ({ user, params, body }) => ({ status: "success", data: { comment: (await addPostComment(user, params.id, body.body)).comment } }),
+  async ({ user, params, body }) => ({ status: "success", data: { comment: toCommentJson((await addPostComment(user, params.id, body.body)).comment) } }),
 );
 
 export const loader = methodNotAllowed;

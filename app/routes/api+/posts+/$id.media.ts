@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { postJson } from "~/domain/schemas/calendar";
-import { addPostMedia } from "~/models/posts.server";
+import { addPostMedia, toPostJson } from "~/models/posts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -24,7 +24,7 @@ export const action = apiRoute(
     errors: [404, 409, 413],
     summary: "Add an image or video to a post (team).",
   },
-  async ({ user, params, request }) => ({ status: "success", data: { post: await addPostMedia(user, params.id, request) } }),
+  async ({ user, params, request }) => ({ status: "success", data: { post: toPostJson(await addPostMedia(user, params.id, request)) } }),
 );
 
 export const loader = methodNotAllowed;

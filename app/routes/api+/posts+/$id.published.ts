@@ -4,6 +4,7 @@ import { publishPostSchema } from "~/domain/post-publishing";
 import { statusData } from "~/domain/schemas/api";
 import { postJson } from "~/domain/schemas/calendar";
 import { markPostPublished } from "~/models/post-publishing.server";
+import { toPostJson } from "~/models/posts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute, uuidParam } from "~/web/api.server";
 
@@ -20,7 +21,7 @@ export const action = apiRoute(
     errors: [404, 409],
     summary: "Mark an approved post published with its permalink (staff, or an API key with posts:write).",
   },
-  async ({ user, params, body }) => ({ status: "success", data: { post: await markPostPublished(user, params.id, body) } }),
+  async ({ user, params, body }) => ({ status: "success", data: { post: toPostJson(await markPostPublished(user, params.id, body)) } }),
 );
 
 export const loader = methodNotAllowed;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { statusData } from "~/domain/schemas/api";
 import { postJson, reviewSchema } from "~/domain/schemas/calendar";
-import { reviewPost } from "~/models/posts.server";
+import { reviewPost, toPostJson } from "~/models/posts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -24,7 +24,7 @@ export const action = apiRoute(
     errors: [403, 404, 409],
     summary: "Approve a post or ask for changes with a comment (owners and approvers; a second team member first under two_step), while it is in review.",
   },
-  async ({ user, params, body }) => ({ status: "success", data: { post: await reviewPost(user, params.id, body) } }),
+  async ({ user, params, body }) => ({ status: "success", data: { post: toPostJson(await reviewPost(user, params.id, body)) } }),
 );
 
 export const loader = methodNotAllowed;

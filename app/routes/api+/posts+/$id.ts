@@ -3,7 +3,7 @@ import { z } from "zod";
 import { statusData } from "~/domain/schemas/api";
 import { postJson, updatePostSchema } from "~/domain/schemas/calendar";
 import { setReviewBy } from "~/models/post-approvals.server";
-import { announcePostChange, getPostFor, updatePost } from "~/models/posts.server";
+import { announcePostChange, getPostFor, toPostJson, updatePost } from "~/models/posts.server";
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
 
@@ -28,10 +28,10 @@ export const action = apiRoute(
   async ({ user, params, body }) => {
     const { reviewBy, ...change } = body;
     const { post } = await updatePost(user, params.id, change);
-    if (!reviewBy) return { status: "success", data: { post } };
+    if (!reviewBy) return { status: "success", data: { post: toPostJson(post) } };
     await setReviewBy(params.id, new Date(reviewBy));
     await announcePostChange(params.id);
-    return { status: "success", data: { post: await getPostFor(user, params.id) } };
+    return { status: "success", data: { post: toPostJson(await getPostFor(user, params.id)) } };
   },
 );
 

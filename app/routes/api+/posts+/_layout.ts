@@ -3,7 +3,7 @@ import { z } from "zod";
 import { statusData } from "~/domain/schemas/api";
 import { createPostSchema, listPostsQuery, postJson } from "~/domain/schemas/calendar";
 import { clientIdOf } from "~/models/clients.server";
-import { createPost, listPosts } from "~/models/posts.server";
+import { createPost, listPosts, toPostJson } from "~/models/posts.server";
 import { apiRoute } from "~/web/api.server";
 
 /*
@@ -25,7 +25,7 @@ export const loader = apiRoute(
   async ({ user, query }) => {
     // A client is named by any of its members' ids.
     const customerId = query.customerId ? ((await clientIdOf(query.customerId)) ?? query.customerId) : undefined;
-    return { status: "success", data: { posts: await listPosts(user, { ...query, customerId }) } };
+    return { status: "success", data: { posts: (await listPosts(user, { ...query, customerId })).map(toPostJson) } };
   },
 );
 
@@ -39,5 +39,5 @@ export const action = apiRoute(
     errors: [404],
     summary: "Draft a post on a customer's content calendar (team).",
   },
-  async ({ user, body }) => ({ status: "success", data: { post: await createPost(user, body) } }),
+  async ({ user, body }) => ({ status: "success", data: { post: toPostJson(await createPost(user, body)) } }),
 );

@@ -40,9 +40,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   const date = dayInZone(post.scheduledAt, timeZone);
   // getPostFor shows a customer only their own posts out of draft.
-  if (!can(user, "posts:manage")) throw redirect(`/dashboard/calendar?month=${date.slice(0, 7)}#post-${post._id}`);
-  const changes = await reviewChangesOf([post._id]);
-  return { post, changes: changes[post._id], timeZone, date, time: formatClock(post.scheduledAt, timeZone), month: date.slice(0, 7) };
+  if (!can(user, "posts:manage")) throw redirect(`/dashboard/calendar?month=${date.slice(0, 7)}#post-${post.id}`);
+  const changes = await reviewChangesOf([post.id]);
+  return { post, changes: changes[post.id], timeZone, date, time: formatClock(post.scheduledAt, timeZone), month: date.slice(0, 7) };
 }
 
 const statusLabels = { draft: "Back to draft", in_review: "Send for review", published: "Mark published" } as const;
