@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { Download, Filter, History } from "lucide-react";
 
+import { ListFilterStatus } from "~/components/dashboard/list-filter-status";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Badge } from "~/components/ui/badge";
@@ -96,14 +97,7 @@ export default function AuditLog() {
           ) : null}
         </div>
       </Form>
-      {filterError ? (
-        <p role="alert" className="text-sm font-semibold text-red-700">
-          {filterError}
-        </p>
-      ) : null}
-      <p className="text-sm text-slate-600" aria-live="polite">
-        {countOf(total, "entry", "entries")}
-      </p>
+      <ListFilterStatus error={filterError} count={countOf(total, "entry", "entries")} />
       {entries.length === 0 ? (
         <EmptyState
           icon={filtered ? Filter : History}

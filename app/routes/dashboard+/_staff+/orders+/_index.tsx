@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 
+import { ListFilterStatus } from "~/components/dashboard/list-filter-status";
 import { OrderStatusBadge } from "~/components/dashboard/order-status-badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Download, Filter, ShoppingCart } from "~/components/ui/icons";
-import { Input, Label } from "~/components/ui/input";
+import { Field, Input, Select } from "~/components/ui/input";
 import { Pager } from "~/components/ui/pager";
 import { SectionBoundary } from "~/components/ui/section-error";
 import { countOf, formatCents } from "~/domain/format";
@@ -77,35 +78,25 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
         className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-2 lg:grid-cols-5"
         aria-label="Filter orders"
       >
-        <div className="lg:col-span-2">
-          <Label htmlFor="order-search">Search by e-mail or name</Label>
+        <Field id="order-search" label="Search by e-mail or name" className="lg:col-span-2">
           <Input id="order-search" type="search" name="search" defaultValue={filter.search} placeholder="name@example.com" key={filter.search} />
-        </div>
-        <div>
-          <Label htmlFor="order-status">Status</Label>
-          <select
-            id="order-status"
-            name="status"
-            defaultValue={filter.status}
-            key={filter.status}
-            className="mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900"
-          >
+        </Field>
+        <Field id="order-status" label="Status">
+          <Select id="order-status" name="status" defaultValue={filter.status} key={filter.status}>
             <option value="">All statuses</option>
             {API_ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {ORDER_STATUS_LABELS[status]}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <Label htmlFor="order-from">From</Label>
+          </Select>
+        </Field>
+        <Field id="order-from" label="From">
           <Input id="order-from" type="date" name="from" defaultValue={filter.from} key={`from-${filter.from}`} />
-        </div>
-        <div>
-          <Label htmlFor="order-to">To</Label>
+        </Field>
+        <Field id="order-to" label="To">
           <Input id="order-to" type="date" name="to" defaultValue={filter.to} key={`to-${filter.to}`} />
-        </div>
+        </Field>
         <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-5">
           <Button type="submit" variant="outline" size="sm">
             <Filter className="size-4" aria-hidden="true" />
@@ -116,14 +107,7 @@ function OrdersView({ orders, total, page, pages, filter, filterError }: OrdersD
           </ButtonLink>
         </div>
       </Form>
-      {filterError ? (
-        <p role="alert" className="text-sm font-semibold text-red-700">
-          {filterError}
-        </p>
-      ) : null}
-      <p className="text-sm text-slate-600" aria-live="polite">
-        {countOf(total, "order")}
-      </p>
+      <ListFilterStatus error={filterError} count={countOf(total, "order")} />
       {orders.length === 0 ? (
         Object.values(filter).some(Boolean) ? (
           <EmptyState

@@ -3,13 +3,14 @@ import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Filter, Repeat } from "lucide-react";
 
 import { PlanStatusBadge, renewalText } from "~/components/billing/plan-card";
+import { ListFilterStatus } from "~/components/dashboard/list-filter-status";
 import { PageHeader } from "~/components/dashboard/page-header";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Input, Label } from "~/components/ui/input";
+import { Field, Input, Select } from "~/components/ui/input";
 import { Pager } from "~/components/ui/pager";
 import { SectionBoundary } from "~/components/ui/section-error";
-import { formatCents } from "~/domain/format";
+import { countOf, formatCents } from "~/domain/format";
 import { STAFF_PLAN_STATUS_LABELS, STAFF_PLAN_STATUSES, subscriptionListQuerySchema } from "~/domain/schemas/subscriptions";
 import { listStaffSubscriptions } from "~/models/subscriptions-staff.server";
 import { requireTeam } from "~/web/auth.server";
@@ -51,40 +52,25 @@ function SubscriptionsView({ subscriptions, total, page, pages, filter, filterEr
         className="flex flex-wrap items-end gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card"
         aria-label="Filter subscriptions"
       >
-        <div className="min-w-0 flex-1 basis-56">
-          <Label htmlFor="subscription-search">Search by customer name or e-mail</Label>
+        <Field id="subscription-search" label="Search by customer name or e-mail" className="min-w-0 flex-1 basis-56">
           <Input id="subscription-search" type="search" name="search" defaultValue={filter.search} key={filter.search} />
-        </div>
-        <div className="basis-48">
-          <Label htmlFor="subscription-status">Status</Label>
-          <select
-            id="subscription-status"
-            name="status"
-            defaultValue={filter.status}
-            key={filter.status}
-            className="mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900"
-          >
+        </Field>
+        <Field id="subscription-status" label="Status" className="basis-48">
+          <Select id="subscription-status" name="status" defaultValue={filter.status} key={filter.status}>
             <option value="">All statuses</option>
             {STAFF_PLAN_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {STAFF_PLAN_STATUS_LABELS[status]}
               </option>
             ))}
-          </select>
-        </div>
+          </Select>
+        </Field>
         <Button type="submit" variant="outline">
           <Filter className="size-4" aria-hidden="true" />
           Apply
         </Button>
       </Form>
-      {filterError ? (
-        <p role="alert" className="text-sm font-semibold text-red-700">
-          {filterError}
-        </p>
-      ) : null}
-      <p className="text-sm text-slate-600" aria-live="polite">
-        {total} {total === 1 ? "subscription" : "subscriptions"}
-      </p>
+      <ListFilterStatus error={filterError} count={countOf(total, "subscription")} />
       {subscriptions.length === 0 ? (
         <EmptyState
           icon={Repeat}
