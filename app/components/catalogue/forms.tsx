@@ -31,6 +31,15 @@ function TextInput({ meta, type, ...rest }: { meta: FieldMetadata<unknown>; type
   return <Input key={key} {...props} {...rest} />;
 }
 
+/** A price typed in dollars ("28.99"); the schema's priceField reads it into cents. */
+function PriceField({ meta, label = "Price (USD)", className }: { meta: FieldMetadata<unknown>; label?: string; className?: string }) {
+  return (
+    <Field id={meta.id} label={label} error={meta.errors} className={className}>
+      <TextInput meta={meta} type="text" inputMode="decimal" />
+    </Field>
+  );
+}
+
 function TextArea({ meta, rows }: { meta: FieldMetadata<unknown>; rows?: number }) {
   const { key, ...props } = getTextareaProps(meta);
   return <Textarea key={key} {...props} rows={rows} />;
@@ -92,9 +101,7 @@ export function ServiceForm({ service, reply }: { service?: ServiceFormValues; r
       <Field id={fields.name.id} label="Name" error={fields.name.errors} className="sm:col-span-3">
         <TextInput meta={fields.name} type="text" maxLength={MAX_NAME_LENGTH} />
       </Field>
-      <Field id={fields.price.id} label="Price (USD)" error={fields.price.errors} className="sm:col-span-2">
-        <TextInput meta={fields.price} type="text" inputMode="decimal" />
-      </Field>
+      <PriceField meta={fields.price} className="sm:col-span-2" />
       <Field id={fields.displayOrder.id} label="Display order" error={fields.displayOrder.errors} className="sm:col-span-1">
         <TextInput meta={fields.displayOrder} type="number" />
       </Field>
@@ -178,9 +185,7 @@ export function PackagesForm({
               {index === 0 ? (
                 <p className="text-sm text-slate-600">Price: the service&apos;s a-la-carte price (${dollars(servicePriceCents)}).</p>
               ) : (
-                <Field id={tier.price.id} label="Price (USD)" error={tier.price.errors}>
-                  <TextInput meta={tier.price} type="text" inputMode="decimal" />
-                </Field>
+                <PriceField meta={tier.price} />
               )}
               <Field id={tier.description.id} label="Description" error={tier.description.errors}>
                 <TextInput meta={tier.description} type="text" />
@@ -224,9 +229,7 @@ export function PlanForm({ plan, reply }: { plan: PlanFormValues; reply?: Catalo
       <input type="hidden" name="intent" value={SERVICE_INTENTS.plan} />
       <input type="hidden" name="id" value={plan.id} />
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Field id={fields.price.id} label="Price per month (USD)" error={fields.price.errors}>
-        <TextInput meta={fields.price} type="text" inputMode="decimal" />
-      </Field>
+      <PriceField meta={fields.price} label="Price per month (USD)" />
       <Field id={fields.features.id} label="Features (one per line)" error={fields.features.errors}>
         <TextArea meta={fields.features} rows={6} />
       </Field>

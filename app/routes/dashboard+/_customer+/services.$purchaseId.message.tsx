@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 
-import { ChatPanel } from "~/components/chat/chat-panel";
+import { MessageTab } from "~/components/chat/message-tab";
 import { supportRoomId } from "~/domain/chat";
 import { requireIdentity } from "~/web/auth.server";
 import { answerMessageForm, loadChatOnPage, threadKeyFor } from "~/web/chat-form.server";
@@ -31,19 +31,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ServiceMessage() {
-  const chat = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>();
-  const location = useLocation();
-  return (
-    <section aria-label="Message">
-      <ChatPanel
-        customerId={chat.customerId}
-        serviceId={chat.serviceId}
-        serviceName={chat.serviceName}
-        currentUser={chat.currentUser}
-        seenId={chat.seenId}
-        page={{ thread: chat.thread, location, error: refused?.error ?? null, draft: refused?.draft }}
-      />
-    </section>
-  );
+  return <MessageTab chat={useLoaderData<typeof loader>()} refused={useActionData<typeof action>()} />;
 }
