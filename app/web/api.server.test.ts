@@ -17,7 +17,8 @@ const echo = apiRoute({ auth: "none", body: z.object({ name: z.string().min(1, "
 describe("apiRoute", () => {
   test("outside production an answer that drifts from its declared response is a 500, never sent", async () => {
     const response = z.object({ success: z.literal(true), data: z.object({ total: z.number().int() }) });
-    const drifted = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: "12" } }));
+    // A value the compiler cannot see (parsed JSON is `any`): only the run-time check stands between it and the client.
+    const drifted = apiRoute({ auth: "none", response }, async () => JSON.parse('{"success":true,"data":{"total":"12"}}'));
     const driftedResponse = apiRoute({ auth: "none", response }, async () => Response.json({ success: true, data: {} }, { status: 201 }));
     const exact = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: 12 } }));
     const get = (handler: ReturnType<typeof apiRoute>) => call(handler, new Request("http://x/api/total"));
@@ -29,6 +30,25 @@ describe("apiRoute", () => {
     const good = await get(exact);
     expect(good.status).toBe(200);
     expect(await good.json()).toEqual({ success: true, data: { total: 12 } });
+  });
+
+  test("a handler answering outside its declared response does not compile (decision 314)", () => {
+    const response = z.object({ status: z.literal("success"), data: z.object({ total: z.number().int(), kind: z.enum(["a", "b"]) }) });
+    // @ts-expect-error: the total is a string
+    apiRoute({ auth: "none", response }, async () => ({ status: "success", data: { total: "12", kind: "a" } }));
+    // @ts-expect-error: a word outside the enum
+    apiRoute({ auth: "none", response }, async () => ({ status: "success", data: { total: 12, kind: "c" } }));
+    // @ts-expect-error: another envelope
+    apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: 12, kind: "a" } }));
+    // @ts-expect-error: a field missing
+    apiRoute({ auth: "none", response }, async () => ({ status: "success", data: { total: 12 } }));
+    // The exact shape, a Response (a file, another status), and anything where no response is declared compile.
+    const routes = [
+      apiRoute({ auth: "none", response }, async () => ({ status: "success", data: { total: 12, kind: "a" } })),
+      apiRoute({ auth: "none", response }, async () => Response.json({}, { status: 201 })),
+      apiRoute({ auth: "none" }, async () => 12),
+    ];
+    expect(routes.map((route) => route.api[0]?.auth)).toEqual(["none", "none", "none"]);
   });
 
   test("parses a JSON body and answers JSON", async () => {

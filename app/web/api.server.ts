@@ -19,8 +19,21 @@ export type Auth = "none" | "optional" | "any" | "user" | "team";
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type UserFor<A extends Auth> = A extends "none" ? null : A extends "optional" ? SessionUser | null : SessionUser;
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+/**
+ * Any JSON body, spelled so that while a route's `response` is still being inferred a handler's
+ * literals (`status: "success"`, `true`, an enum's word) keep their literal types: every value fits,
+ * and the literal members make the compiler keep literals it meets (decision 314).
+ */
+type AnswerBody = boolean | "" | 0 | { [key: string]: AnswerBody } | AnswerBody[] | NonNullable<unknown> | null | undefined;
+/** A route's `response`: any schema of a JSON body. */
+export type AnswerSchema = z.ZodType<unknown, AnswerBody>;
+/**
+ * What a handler may return (decision 314): a Response (a file, another status: checked at run time
+ * only), or a value whose JSON parses as the route's `response` (the schema's input type).
+ */
+export type Answer<R extends AnswerSchema> = Response | R["_zod"]["input"];
 
-export interface ApiConfig<A extends Auth, P, Q, B> {
+export interface ApiConfig<A extends Auth, P, Q, B, R extends AnswerSchema = AnswerSchema> {
   /** The one method this handler takes; others answer 405. A loader is GET (and HEAD). */
   method?: Method;
   auth: A;
@@ -30,7 +43,7 @@ export interface ApiConfig<A extends Auth, P, Q, B> {
   query?: Q;
   body?: B;
   /** The success body, for the OpenAPI document (GET /api/openapi.json). */
-  response?: z.ZodType;
+  response?: R;
   /** The success's media type when it is not JSON (a file): the document lists `response` under it. */
   produces?: string;
   /** Status of a success answered as a plain value (default 200). */
@@ -81,14 +94,16 @@ export const DATABASE_UNAVAILABLE_MESSAGE = "The service is briefly unavailable.
 /**
  * Declares an /api route: checks the method, authenticates, spends the rate limit, parses params,
  * query and body with zod, and maps every failure to the JSON error shape. A handler returns a
- * Response or a value to send as JSON. The config is the route's entry in the OpenAPI document.
+ * Response or a value to send as JSON, typed by the declared `response` (decision 314). The config
+ * is the route's entry in the OpenAPI document.
  */
 export function apiRoute<
   A extends Auth,
   P extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(config: ApiConfig<A, P, Q, B>, handler: (ctx: ApiContext<A, P, Q, B>) => Promise<unknown>): ApiHandler {
+  R extends AnswerSchema = AnswerSchema,
+>(config: ApiConfig<A, P, Q, B, R>, handler: (ctx: ApiContext<A, P, Q, B>) => Promise<Answer<R>>): ApiHandler {
   const status = config.status ?? 200;
   /** The route's Response, or the value of its success (checked against `response`) as JSON text. */
   const run = async ({ request, params, context }: RouteArgs): Promise<Response | { json: string }> => {

@@ -80,7 +80,7 @@ export function buildOpenApiDocument(modules: RouteModules) {
     }
   }
   return {
-    openapi: "3.1.0",
+    openapi: "3.1.0" as const,
     info: {
       title: "BrandLift API",
       version: "1.0.0",

@@ -25,7 +25,8 @@ export const action = apiRoute(
   },
   async ({ identity, user, body, clientIp }) => {
     await requirePasskeyProof(identity!, body, clientIp);
-    return { status: "success", data: { options: await registrationOptions(user) } };
+    // Copied into a plain object: the library's options type has no index signature, the declared record does.
+    return { status: "success", data: { options: { ...(await registrationOptions(user)) } } };
   },
 );
 

@@ -21,10 +21,11 @@ export const action = apiRoute(
     summary:
       "Start signing in with a passkey: options for navigator.credentials.get() (PublicKeyCredentialRequestOptionsJSON); with {challenge}, for the second step of that sign-in.",
   },
-  async ({ body }) => ({
-    status: "success",
-    data: { options: body.challenge ? await secondStepPasskeyOptions(body.challenge) : await authenticationOptions() },
-  }),
+  async ({ body }) => {
+    const options = body.challenge ? await secondStepPasskeyOptions(body.challenge) : await authenticationOptions();
+    // Copied into a plain object: the library's options type has no index signature, the declared record does.
+    return { status: "success", data: { options: { ...options } } };
+  },
 );
 
 export const loader = methodNotAllowed;
