@@ -15,10 +15,25 @@ class AnswerDriftError extends Error {
 
 function checkValue(schema: z.ZodType, value: unknown, request: Request) {
   const result = schema.safeParse(value);
-  if (!result.success) {
+  const drift = (why: string) => {
     const { pathname } = new URL(request.url);
-    throw new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${z.prettifyError(result.error)}`);
-  }
+    return new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${why}`);
+  };
+  if (!result.success) throw drift(z.prettifyError(result.error));
+  // The schema's parse drops keys it does not declare: the same JSON (keys sorted) means the answer
+  // sends nothing its document does not name.
+  const sent = canonicalJson(value);
+  const documented = canonicalJson(result.data);
+  if (sent !== documented) throw drift(`it sends ${sent.slice(0, 400)} where its schema reads ${documented.slice(0, 400)}`);
+}
+
+/** JSON with every object's keys sorted, so two values compare by content, not key order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 async function checkAnswer(schema: z.ZodType, response: Response, request: Request) {

@@ -20,13 +20,23 @@ describe("apiRoute", () => {
     // A value the compiler cannot see (parsed JSON is `any`): only the run-time check stands between it and the client.
     const drifted = apiRoute({ auth: "none", response }, async () => JSON.parse('{"success":true,"data":{"total":"12"}}'));
     const driftedResponse = apiRoute({ auth: "none", response }, async () => Response.json({ success: true, data: {} }, { status: 201 }));
+    // A key the document does not name (a password hash, an internal id) compiles, and is stopped here.
+    const undeclared = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: 12, passwordHash: "x" } }));
+    const undeclaredResponse = apiRoute({ auth: "none", response }, async () => Response.json({ success: true, data: { total: 12, nested: {} } }));
     const exact = apiRoute({ auth: "none", response }, async () => ({ success: true, data: { total: 12 } }));
+    const reordered = apiRoute({ auth: "none", response }, async () => ({ data: { total: 12 }, success: true }));
     const get = (handler: ReturnType<typeof apiRoute>) => call(handler, new Request("http://x/api/total"));
 
     const bad = await get(drifted);
     expect(bad.status).toBe(500);
     expect(JSON.stringify(await bad.json())).not.toContain("12");
     expect((await get(driftedResponse)).status).toBe(500);
+    const leaked = await get(undeclared);
+    expect(leaked.status).toBe(500);
+    expect(JSON.stringify(await leaked.json())).not.toContain("passwordHash");
+    expect((await get(undeclaredResponse)).status).toBe(500);
+    // Key order is not the document's business: the same keys in another order pass.
+    expect((await get(reordered)).status).toBe(200);
     const good = await get(exact);
     expect(good.status).toBe(200);
     expect(await good.json()).toEqual({ success: true, data: { total: 12 } });
