@@ -8,7 +8,7 @@ import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { Badge } from "~/components/ui/badge";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Label } from "~/components/ui/input";
+import { Field, Select } from "~/components/ui/input";
 import { Pager } from "~/components/ui/pager";
 import { AUDIT_ACTION_KEYS, AUDIT_PAGE_SIZE, auditActionLabel, auditTargetHref, formatAuditTime, type AuditEntry } from "~/domain/audit";
 import { countOf } from "~/domain/format";
@@ -39,8 +39,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const selectClass = "mt-1 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-sm text-slate-900";
-
 export default function AuditLog() {
   const { entries, total, actors, page, pages, filter, filterError } = useLoaderData<typeof loader>();
   const kept = Object.entries(filter).filter(([, value]) => value) as [string, string][];
@@ -63,28 +61,26 @@ export default function AuditLog() {
         aria-label="Filter the audit log"
         className="grid gap-3 rounded-card border border-slate-200 bg-white p-4 shadow-card sm:grid-cols-[1fr_1fr_auto]"
       >
-        <div>
-          <Label htmlFor="audit-actor">Staff member</Label>
-          <select id="audit-actor" name="actorId" defaultValue={filter.actorId} key={filter.actorId} className={selectClass}>
+        <Field id="audit-actor" label="Staff member">
+          <Select id="audit-actor" name="actorId" defaultValue={filter.actorId} key={filter.actorId}>
             <option value="">Everyone</option>
             {actors.map((actor) => (
               <option key={actor.id} value={actor.id}>
                 {actor.name}
               </option>
             ))}
-          </select>
-        </div>
-        <div>
-          <Label htmlFor="audit-action">Action</Label>
-          <select id="audit-action" name="action" defaultValue={filter.action} key={filter.action} className={selectClass}>
+          </Select>
+        </Field>
+        <Field id="audit-action" label="Action">
+          <Select id="audit-action" name="action" defaultValue={filter.action} key={filter.action}>
             <option value="">Every action</option>
             {AUDIT_ACTION_KEYS.map((action) => (
               <option key={action} value={action}>
                 {auditActionLabel(action)}
               </option>
             ))}
-          </select>
-        </div>
+          </Select>
+        </Field>
         <div className="flex items-end gap-2">
           <Button type="submit" variant="outline" size="sm">
             <Filter className="size-4" aria-hidden="true" />
