@@ -318,12 +318,12 @@ export async function clientIdOf(userId: string): Promise<string | null> {
   return row && row.role === "user" ? row.clientId : null;
 }
 
-/** `client:{_id,name}` for answers that carry customers, in one query. */
-export async function clientRefs(clientIds: readonly string[]): Promise<Map<string, ClientRef>> {
+/** Each client's `{ id, name }` for lists that name their customers' clients, in one query (decision 309: an API's edge writes `_id`). */
+export async function clientRefs(clientIds: readonly string[]): Promise<Map<string, { id: string; name: string }>> {
   const ids = [...new Set(clientIds.filter(isUuid))];
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: c.id, name: c.name }).from(c).where(inArray(c.id, ids));
-  return new Map(rows.map((row) => [row.id, { _id: row.id, name: row.name }]));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** Staff's list of clients with their members: one query for the page, one for its members. */

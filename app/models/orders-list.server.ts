@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
-import type { ClientRef } from "~/domain/clients";
 import { centsToDollars } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
 import { planChargeOf, planLineName, type PlanCharge } from "~/domain/order";
@@ -242,15 +241,14 @@ async function namesOfPlans(keys: string[]): Promise<Map<string, string>> {
 /** The buyers' clients (decision 295): an order's account is its client's id, named in one query per list. */
 const clientsOf = (rows: ListedOrderRow[]) => clientRefs(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])));
 
-function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<string, ClientRef>): Order {
-  const client = (row.customerId && clients.get(row.customerId)) || null;
+function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<string, { id: string; name: string }>): Order {
   return {
     id: row.id,
     status: toApiOrderStatus(row.status),
     email: row.email,
     name: row.name,
     customer: row.customerId ? { id: row.customerId, name: row.customerName ?? "", email: row.customerEmail ?? "" } : null,
-    client: client && { id: client._id, name: client.name },
+    client: (row.customerId && clients.get(row.customerId)) || null,
     amountCents: row.totalCents,
     refundedCents: row.refundedCents,
     currency: row.currency,

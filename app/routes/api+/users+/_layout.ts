@@ -32,7 +32,11 @@ export const loader = apiRoute(
   async ({ query }) => {
     const { users, total } = await listCustomers(query);
     const clients = await clientRefs(users.map((user) => user.clientId));
-    return { status: "success", data: { users: users.map((user) => ({ ...toUserJson(user), client: clients.get(user.clientId) ?? null })), total } };
+    const clientOf = (clientId: string) => {
+      const client = clients.get(clientId);
+      return client ? { _id: client.id, name: client.name } : null;
+    };
+    return { status: "success", data: { users: users.map((user) => ({ ...toUserJson(user), client: clientOf(user.clientId) })), total } };
   },
 );
 

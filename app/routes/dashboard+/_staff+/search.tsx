@@ -6,7 +6,7 @@ import { SearchResults } from "~/components/search/search-results";
 import { SearchForm } from "~/components/ui/search-form";
 import { formatCents } from "~/domain/format";
 import { ORDER_STATUS_LABELS, toApiOrderStatus } from "~/domain/order-status";
-import { SEARCH_GROUP_LIMIT, SEARCH_MAX_LENGTH, searchProblem, type SearchGroups } from "~/domain/search";
+import { SEARCH_GROUP_LIMIT, SEARCH_MAX_LENGTH, searchProblem, type SearchAnswer, type SearchGroups } from "~/domain/search";
 import { searchWorkspace, type SearchRows } from "~/models/search.server";
 import { requireTeam } from "~/web/auth.server";
 
@@ -56,7 +56,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
   const problem = q ? searchProblem(q) : null;
   const groups = q && !problem ? toGroups(await searchWorkspace(q, SEARCH_GROUP_LIMIT)) : null;
-  return data({ q, problem: problem?.message ?? null, groups }, { status: problem?.refused ? 400 : 200 });
+  // The palette's fetcher reads this answer as SearchAnswer: the loader is held to it.
+  return data<SearchAnswer>({ q, problem: problem?.message ?? null, groups }, { status: problem?.refused ? 400 : 200 });
 }
 
 export default function SearchPage() {

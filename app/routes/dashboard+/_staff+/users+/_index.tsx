@@ -33,10 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { byCustomer } = await getUnreadCountsForTeam().catch(() => ({ byCustomer: {} as Record<string, number> }));
   const unread = Object.fromEntries(users.map((u) => [u.id, byCustomer[u.id] ?? 0]));
   const [plans, clients] = await Promise.all([subscriptionsByUser(users.map((u) => u.id)), clientRefs(users.map((u) => u.clientId))]);
-  const rows = users.map((u) => {
-    const client = clients.get(u.clientId);
-    return { id: u.id, name: u.name, email: u.email, client: client ? { id: client._id, name: client.name } : null };
-  });
+  const rows = users.map((u) => ({ id: u.id, name: u.name, email: u.email, client: clients.get(u.clientId) ?? null }));
   return { users: rows, total, page, pages: Math.max(1, Math.ceil(total / USERS_PAGE_SIZE)), search, unread, plans, staffId: staff.id };
 }
 
