@@ -368,9 +368,9 @@ export async function membersOf(clientIds: readonly string[]): Promise<Map<strin
   return byClient;
 }
 
-/** One client for staff, by its id or any member's id. */
-export async function getClientForStaff(id: string) {
-  const clientId = await clientIdOf(id);
+/** One client for staff, by its id or any member's id (`clientIdOfId`: `clientIdOf(id)`, when the caller has just read it). */
+export async function getClientForStaff(id: string, clientIdOfId?: string | null) {
+  const clientId = clientIdOfId === undefined ? await clientIdOf(id) : clientIdOfId;
   const row = clientId ? await clientRow(clientId) : null;
   if (!row) throw new HttpError(404, CLIENT_MESSAGES.notFound, "NOT_FOUND");
   const members = await clientMembers(row.id);

@@ -18,8 +18,16 @@ import { listThreadNotes } from "./thread-notes.server";
 
 const GRADES_SHOWN = 10;
 
-/** The customer's profile, plans and billing state, purchases, receipts and total paid, reports, grader results (by e-mail) and notes; null when the id is no customer. */
-export async function getCustomerProfile(customerId: string): Promise<CustomerProfile | null> {
+/**
+ * The customer's profile, plans and billing state, purchases, receipts and total paid, reports, grader
+ * results (by e-mail) and notes; null when the id is no customer. `work: false` leaves the purchases and
+ * reports empty, unread: the customer page's Reports tab reads and shows them itself; `subscriptions`
+ * reads the plans the page shares with that tab (one read per request).
+ */
+export async function getCustomerProfile(
+  customerId: string,
+  options: { work?: boolean; subscriptions?: () => ReturnType<typeof listSubscriptionsForUser> } = {},
+): Promise<CustomerProfile | null> {
   if (!isUuid(customerId)) return null;
   const u = schema.users;
   const [customer] = await db
@@ -28,10 +36,11 @@ export async function getCustomerProfile(customerId: string): Promise<CustomerPr
     .where(and(eq(u.id, customerId), eq(u.role, "user")))
     .limit(1);
   if (!customer) return null;
+  const work = options.work ?? true;
   const [purchases, reports, subscriptions, receipts, grades, notes, briefs] = await Promise.all([
-    listPurchasesForUser(customer.id),
-    listReportsForUser(customer.id),
-    listSubscriptionsForUser(customer.id),
+    work ? listPurchasesForUser(customer.id) : [],
+    work ? listReportsForUser(customer.id) : [],
+    options.subscriptions ? options.subscriptions() : listSubscriptionsForUser(customer.id),
     listReceiptsForUser(customer.id),
     // Leads keep the address in lower case (db/schema/grader.ts); the grader result is whoever graded with this address.
     db

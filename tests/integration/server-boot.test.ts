@@ -306,6 +306,47 @@ describe("one HTTP request reads the identity once", () => {
     // The next request reads it again: the answer lives as long as its request.
     expect(await sessionReads(() => fetch(`${server.url}/dashboard/services`, { headers }))).toEqual({ status: 200, reads: 1 });
   });
+
+  test("each signed-in page issues at most its pinned number of statements (the layout's badges are one, a customer's page reads each thing once)", async () => {
+    const signIn = async (email: string) => {
+      const response = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password: "brandlift-demo" }),
+      });
+      return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
+    };
+    const customer = await signIn("customer@brandlift.test");
+    const team = await signIn("team@brandlift.test");
+    // What a page costs PostgreSQL at load (docs/performance.md, signed-in pages): raise a limit only knowingly.
+    const pages: Array<[string, string, number]> = [
+      ["/dashboard/services", customer.token, 6],
+      ["/dashboard/calendar", customer.token, 6],
+      ["/dashboard/messages", customer.token, 4],
+      ["/dashboard/inbox", team.token, 4],
+      ["/dashboard/orders", team.token, 6],
+      [`/dashboard/users/${customer.user._id}`, team.token, 19],
+    ];
+    const over: Record<string, { statements: number; limit: number; texts: string[] }> = {};
+    for (const [page, token, limit] of pages) {
+      const headers = { Authorization: `Bearer ${token}` };
+      // The first visit may write once (the customer's welcome); the count is the steady page's.
+      await (await fetch(`${server.url}${page}`, { headers })).arrayBuffer();
+      fs.writeFileSync(sqlLog, "");
+      const response = await fetch(`${server.url}${page}`, { headers });
+      await response.arrayBuffer();
+      expect(response.status).toBe(200);
+      // Background work (the job queue, a session's once-a-minute "last seen") is not the page's.
+      const texts = fs
+        .readFileSync(sqlLog, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as string)
+        .filter((text) => !/pgboss\.|"job_schedules"|"jobs"|^\s*update "sessions"|^\s*(begin|commit|rollback)/i.test(text));
+      if (texts.length > limit) over[page] = { statements: texts.length, limit, texts: texts.map((text) => text.slice(0, 120)) };
+    }
+    expect(over).toEqual({});
+  });
 });
 
 describe("a bad setting stops boot with a message naming it", () => {

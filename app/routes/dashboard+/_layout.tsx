@@ -14,7 +14,7 @@ import { unreadCount } from "~/models/notifications.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
-import { teamUnreadCounts } from "~/web/unread.server";
+import { customerBadges, staffBadges, teamUnreadCounts } from "~/web/unread.server";
 
 /**
  * /dashboard: the sidebar around every dashboard view. Each page starts with its own content: the
@@ -38,14 +38,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // One decision for the whole layout: the staff view or the customer's.
   const staff = can(user, "area:team");
-  // The badges and the bell's count (one query on the unread index, docs/decisions/289), read side by side.
+  // The badges and the bell's count (one query on the unread index, docs/decisions/289): for staff and
+  // a client of one in one statement (models/badges.server.ts), else side by side.
   const [unreadSection, bellSection] = await Promise.all([
     loadSection("unread", async () =>
       staff
-        ? { role: "team" as const, ...(await teamUnreadCounts(request)) }
-        : { role: "user" as const, total: memberCan(user, "chat") ? await getUnreadCountForMember(ownerKey(user), user.id) : 0 },
+        ? { role: "team" as const, ...(await teamUnreadCounts(request, () => staffBadges(request, user.id).then((badges) => badges.unread))) }
+        : {
+            role: "user" as const,
+            total: !memberCan(user, "chat")
+              ? 0
+              : ownerKey(user) === user.id
+                ? (await customerBadges(request, user.id)).unread
+                : await getUnreadCountForMember(ownerKey(user), user.id),
+          },
     ),
-    loadSection("notifications", () => unreadCount(user.id)),
+    loadSection("notifications", async () =>
+      staff
+        ? (await staffBadges(request, user.id)).notifications
+        : memberCan(user, "chat") && ownerKey(user) === user.id
+          ? (await customerBadges(request, user.id)).notifications
+          : unreadCount(user.id),
+    ),
   ]);
   const notifications = bellSection.ok ? bellSection.data : 0;
   // The badges are extras: without them the page simply shows none.

@@ -16,10 +16,9 @@ import { z } from "~/domain/zod";
 import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchase } from "~/models/purchases.server";
 import { listDeletedReports } from "~/models/report-versions.server";
 import { listReportsForUser, toReport, UploadFieldsError, uploadReport } from "~/models/reports.server";
-import { listSubscriptionsForUser } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { readForm } from "~/web/body-limit.server";
-import { loadCustomer } from "~/web/guards.server";
+import { customerSubscriptions, loadCustomer } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 const isOpen = (status: string) => status === "pending" || status === "in_progress";
@@ -42,12 +41,13 @@ const DELETED_CUSTOMER = "This customer deleted their account: nothing more is d
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { customer } = await loadCustomer(request, params.userId);
   const gone = isDeletedAccount(customer);
-  const [purchases, reports, deleted] = await Promise.all([
+  const [purchases, reports, deleted, plans] = await Promise.all([
     listPurchasesForUser(customer.id),
     listReportsForUser(customer.id),
     listDeletedReports(customer.id),
+    customerSubscriptions(request, customer.id),
   ]);
-  const hasPlan = (await listSubscriptionsForUser(customer.id)).length > 0;
+  const hasPlan = plans.length > 0;
   return {
     userId: customer.id,
     // The books keep the purchase as it was; to staff, work nobody can receive any more reads as cancelled.

@@ -24,7 +24,7 @@ import { emailsOfCustomer } from "~/models/emails.server";
 import { addThreadNote } from "~/models/thread-notes.server";
 import { logger } from "~/utils/logger.server";
 import { readForm } from "~/web/body-limit.server";
-import { loadCustomer, pageNotFound } from "~/web/guards.server";
+import { customerSubscriptions, loadCustomer, pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { teamUnreadCounts } from "~/web/unread.server";
 
@@ -45,14 +45,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const [read, emails, unread, client] = await Promise.all([
     // The details beside the tabs are extras too: when they cannot be read, the customer, the tabs
     // and their own sections ("Failed to load user purchases", with Retry) still show.
-    getCustomerProfile(customer.id).catch((error: unknown) => {
+    // Without the purchases and reports: the Reports tab (the child route) reads them.
+    getCustomerProfile(customer.id, { work: false, subscriptions: () => customerSubscriptions(request, customer.id) }).catch((error: unknown) => {
       logger.warn({ err: error, customerId: customer.id }, "the customer's details could not be read");
       return undefined;
     }),
     emailsOfCustomer(customer.id).catch(() => []),
     // The unread badge is an extra: the customer still shows when it cannot be read.
     teamUnreadCounts(request).catch(() => ({ byCustomer: {} as Record<string, number> })),
-    getClientForStaff(customer.id).then(
+    getClientForStaff(customer.id, clientId).then(
       (found) => found.client,
       () => null,
     ),
