@@ -50,8 +50,24 @@ export const ACCOUNTS = {
   deliveryStaff: { email: "delivery-staff@e2e.test", name: "Dev Delivery", role: "team" },
   // Client teams (tests/e2e/company.spec.ts): an owner who invites colleagues on the Team page.
   companyOwner: { email: "company-owner@e2e.test", name: "Coral Company", role: "user" },
+  // Review links and the bell (tests/e2e/review-and-notifications.spec.ts): staff who sent posts for review, the
+  // approver of REVIEW.client (signed in for the bell), and the owner of a client of one who decides from the e-mail.
+  reviewStaff: { email: "review-staff@e2e.test", name: "Rory Review", role: "team" },
+  reviewApprover: { email: "review-approver@e2e.test", name: "Ari Approver", role: "user" },
+  reviewOwner: { email: "review-owner@e2e.test", name: "Bo Brand", role: "user" },
 } as const;
 export type AccountName = keyof typeof ACCOUNTS;
+
+/**
+ * Posts reviewStaff sent for review in the seed, as the post page's "Send for review" does: one to
+ * REVIEW.client (its owner and reviewApprover may approve), one per project to reviewOwner's client.
+ * The review job tells each member within seconds of the server's start.
+ */
+export const REVIEW = {
+  client: { email: "harbour@e2e.test", name: "Harbour Bakery" },
+  approve: "Fresh sourdough every morning this week, from seven.",
+  changes: { js: "Our autumn menu lands on Friday (js).", "no-js": "Our autumn menu lands on Friday (no-js)." },
+} as const;
 
 /** A new account's unused set-password link (seeded for the screens spec; the account has no password yet). */
 /** A customer who deleted their account, with paid work that was still open (seed.ts): staff see the page as such. */

@@ -5,11 +5,13 @@ import { supportRoomId } from "~/domain/chat";
 import { DELETED_NAME, deletedEmail } from "~/domain/own-data";
 import { storeMessage } from "~/models/chat-send.server";
 import { seedDemo } from "~/models/demo.server";
+import { createPost, updatePost } from "~/models/posts.server";
+import { startClientOfOne } from "~/models/users.server";
 import { database, db, schema } from "~/utils/db.server";
 import { hashPassword } from "~/utils/password.server";
 import { hashToken } from "~/utils/tokens.server";
 
-import { ACCOUNTS, DELETED_CUSTOMER_ID, NEWCOMER, PASSWORD } from "./fixtures";
+import { ACCOUNTS, DELETED_CUSTOMER_ID, NEWCOMER, PASSWORD, REVIEW } from "./fixtures";
 
 await database.migrate();
 await seedCatalogue(db);
@@ -343,6 +345,33 @@ if (gone) {
     .update(schema.users)
     .set({ name: DELETED_NAME, email: deletedEmail(gone.id), passwordHash: null, disabledAt: new Date() })
     .where(eq(schema.users.id, gone.id));
+}
+
+// The review-link story: staff sent posts for review to a client with an approver, and two to a
+// client of one, through the same model calls as the post page's "Send for review".
+const [reviewStaff] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.reviewStaff.email));
+const [harbour] = await db
+  .insert(schema.users)
+  .values({ email: REVIEW.client.email, name: REVIEW.client.name, role: "user", passwordHash, welcomedAt: new Date() })
+  .onConflictDoNothing()
+  .returning();
+if (harbour) {
+  const staff = { id: reviewStaff!.id, role: "team" as const };
+  const [approver] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.reviewApprover.email));
+  const [owner] = await db.select().from(schema.users).where(eq(schema.users.email, ACCOUNTS.reviewOwner.email));
+  await startClientOfOne(db, harbour);
+  await startClientOfOne(db, owner!);
+  await db.insert(schema.clientMembers).values({ userId: approver!.id, clientId: harbour.id, role: "approver", invitedBy: harbour.id, joinedAt: new Date() });
+  // Ten days ahead: the review deadline (48 hours before) is days away, so no reminder joins the notices.
+  const scheduledAt = new Date(Date.now() + 10 * 24 * 60 * 60 * 1000).toISOString();
+  for (const [customerId, channel, caption] of [
+    [harbour.id, "instagram", REVIEW.approve],
+    [owner!.id, "facebook", REVIEW.changes.js],
+    [owner!.id, "facebook", REVIEW.changes["no-js"]],
+  ] as const) {
+    const post = await createPost(staff, { customerId, channel, scheduledAt, caption });
+    await updatePost(staff, post.id, { status: "in_review" });
+  }
 }
 
 await database.close();
