@@ -3,3 +3,9 @@ export const UUID_SOURCE = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 const UUID = new RegExp(`^${UUID_SOURCE}$`, "i");
 
 export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
+
+/**
+ * The API's edge (decision 309): a screen's value with its `id` written as `_id` and every other
+ * field as it is, so a `to…Json` names only the fields whose shape differs.
+ */
+export const withWireId = <T extends { id: unknown }>({ id, ...rest }: T): Omit<T, "id"> & { _id: T["id"] } => ({ _id: id, ...rest });

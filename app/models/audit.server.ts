@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm"
 
 import { auditActionLabel, type AuditAction, type AuditEntry, type AuditTargetKind } from "~/domain/audit";
 import { csvCell } from "~/domain/csv";
+import { withWireId } from "~/domain/ids";
 import type { AuditEntryJson, AuditQuery } from "~/domain/schemas/audit";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 
@@ -68,15 +69,8 @@ function toEntry(row: AuditRow): AuditEntry {
 }
 
 /** The AuditEntry shape of the JSON API (docs/api.md): ids as `_id`. */
-export function toAuditEntryJson(entry: AuditEntry): AuditEntryJson {
-  return {
-    _id: entry.id,
-    actor: { _id: entry.actor.id, name: entry.actor.name },
-    action: entry.action,
-    target: { kind: entry.target.kind, _id: entry.target.id, label: entry.target.label },
-    detail: entry.detail,
-    createdAt: entry.createdAt,
-  };
+export function toAuditEntryJson({ actor, target, ...entry }: AuditEntry): AuditEntryJson {
+  return { ...withWireId(entry), actor: withWireId(actor), target: withWireId(target) };
 }
 
 /** One page of entries, newest first, with the number matching the filter. */

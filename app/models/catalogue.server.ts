@@ -3,13 +3,15 @@ import { and, asc, desc, eq, like, notLike, sql } from "drizzle-orm";
 import { joinSentences, packageLineName, parsePackageKey, slugify, type PackageView, type PlanView, type ShowcaseService } from "~/domain/catalogue";
 import { centsToDollars, formatMoney } from "~/domain/format";
 import { isUuid } from "~/domain/ids";
+import type { catalogueServiceJson } from "~/domain/schemas/catalogue";
+import type { z } from "~/domain/zod";
 import { db, schema, seedCatalogue, type Tx } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
 import { isUniqueViolation } from "~/utils/sql.server";
 
 import { recordAudit } from "./audit.server";
-import type { Service } from "./services.server";
+import { toServiceJson, type Service } from "./services.server";
 
 /*
  * The catalogue: a-la-carte services, their "Our Services" packages and the monthly plans, all in
@@ -575,16 +577,9 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 // JSON shapes of the API (money in dollars)
 // ---------------------------------------------------------------------------------------------
 
-export function toCatalogueServiceJson(service: Service) {
-  return {
-    _id: service.id,
-    name: service.name,
-    price: centsToDollars(service.priceCents),
-    currency: service.currency,
-    description: service.description,
-    active: service.active,
-    displayOrder: service.sortOrder,
-  };
+/** A service as staff see it: the public Service (toServiceJson) and whether it is offered and where it stands. */
+export function toCatalogueServiceJson(service: Service): z.infer<typeof catalogueServiceJson> {
+  return { ...toServiceJson(service), active: service.active, displayOrder: service.sortOrder };
 }
 
 export function toPlanJson(plan: PlanView) {

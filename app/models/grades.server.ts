@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 
 import { centsToDollars } from "~/domain/format";
 import { gradeAnswers, type GradeAnswers, type Letter } from "~/domain/grader";
+import { withWireId } from "~/domain/ids";
 import { LEADS_PAGE_SIZE, type GradeJson, type LeadJson } from "~/domain/schemas/grader";
 import { db, schema } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -189,13 +190,6 @@ export async function listLeads({ search, page = 1, limit = LEADS_PAGE_SIZE }: {
 }
 
 /** The Lead shape of the JSON API (docs/api.md): ids as `_id`. */
-export function toLeadJson(lead: Lead): LeadJson {
-  return {
-    _id: lead.id,
-    email: lead.email,
-    name: lead.name,
-    grade: { _id: lead.grade.id, overall: lead.grade.overall, score: lead.grade.score },
-    createdAt: lead.createdAt,
-    customer: lead.customer ? { _id: lead.customer.id, name: lead.customer.name } : null,
-  };
+export function toLeadJson({ grade, customer, ...lead }: Lead): LeadJson {
+  return { ...withWireId(lead), grade: withWireId(grade), customer: customer && withWireId(customer) };
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "
 
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { planChargeOf, planLineName, type PlanCharge } from "~/domain/order";
 import { storedStatusesFor, toApiOrderStatus, type ApiOrderStatus } from "~/domain/order-status";
 import { orderTimeline, type TimelineEntry } from "~/domain/order-timeline";
@@ -263,29 +263,15 @@ function toOrder(row: ListedOrderRow, lines: ListedOrderLine[], clients: Map<str
 }
 
 /** The API's edge: an order with `_id` beside `id` and its money in dollars. */
-export function toOrderJson(order: Order): OrderJson {
-  const { id, customer, client } = order;
+export function toOrderJson({ customer, client, amountCents, refundedCents, lines, charge, ...order }: Order): OrderJson {
   return {
-    _id: id,
-    id,
-    status: order.status,
-    email: order.email,
-    name: order.name,
-    customer: customer && { _id: customer.id, name: customer.name, email: customer.email },
-    client: client && { _id: client.id, name: client.name },
-    amount: centsToDollars(order.amountCents),
-    refunded: centsToDollars(order.refundedCents),
-    currency: order.currency,
-    createdAt: order.createdAt,
-    paidAt: order.paidAt,
-    lines: order.lines.map(({ service, priceCents, quantity }) => ({
-      service: { _id: service.id, name: service.name },
-      price: centsToDollars(priceCents),
-      quantity,
-    })),
-    kind: order.kind,
-    renewal: order.renewal,
-    subscriptionId: order.subscriptionId,
+    _id: order.id,
+    ...order,
+    customer: customer && withWireId(customer),
+    client: client && withWireId(client),
+    amount: centsToDollars(amountCents),
+    refunded: centsToDollars(refundedCents),
+    lines: lines.map(({ service, priceCents, ...line }) => ({ ...line, service: withWireId(service), price: centsToDollars(priceCents) })),
   };
 }
 

@@ -11,6 +11,7 @@ import { and, desc, eq, gt, gte, sql } from "drizzle-orm";
 import type { z } from "zod";
 
 import { describeDevice } from "~/domain/billing";
+import { withWireId } from "~/domain/ids";
 import type { passkeyJson } from "~/domain/schemas/account";
 import type { PasskeyCredential } from "~/domain/schemas/auth";
 import { recordOwnSignInChange } from "~/models/audit.server";
@@ -76,8 +77,8 @@ function toPasskey(row: typeof schema.passkeys.$inferSelect): Passkey {
 }
 
 /** The API's edge: a passkey with its id as `_id` (docs/api.md). */
-export function toPasskeyJson({ id, name, createdAt, lastUsedAt }: Passkey): PasskeyJson {
-  return { _id: id, name, createdAt, lastUsedAt };
+export function toPasskeyJson(passkey: Passkey): PasskeyJson {
+  return withWireId(passkey);
 }
 
 type Recipient = Pick<User, "email" | "name">;

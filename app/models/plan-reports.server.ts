@@ -19,7 +19,7 @@ import { findPlan } from "./catalogue.server";
 import { membersWho } from "./clients.server";
 import { notificationSettingsOf, notify } from "./notifications.server";
 import { receiveReportUpload } from "./report-upload.server";
-import { auditReport, toReport, toReportJson } from "./reports.server";
+import { auditReport, reportJsonOf, toReport } from "./reports.server";
 import { findSubscription, planFor } from "./subscriptions.server";
 
 /*
@@ -63,11 +63,7 @@ const columns = {
 type Row = { [K in keyof typeof columns]: (typeof columns)[K]["_"]["data"] | (K extends "description" | "period" | "subscriptionId" ? null : never) };
 
 function toJson(row: Row): PlanReportJson {
-  return {
-    ...toReportJson(row),
-    period: row.period ?? reportPeriod(row.createdAt),
-    subscriptionId: row.subscriptionId ?? "",
-  };
+  return reportJsonOf(toPlanReport(row));
 }
 
 function toPlanReport(row: Row): PlanReport {

@@ -17,7 +17,7 @@ import {
   type StaffStatus,
 } from "~/domain/calendar";
 import { ROLE_REFUSED } from "~/domain/clients";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { isDeletedAccount } from "~/domain/own-data";
 import { can, memberCan, ownerKey, type Actor } from "~/domain/permissions";
 import type { CommentJson, PostJson } from "~/domain/schemas/calendar";
@@ -92,37 +92,18 @@ async function withDetails(rows: PostRow[]): Promise<Post[]> {
 }
 
 /** A comment as the API and the socket write it (docs/api.md): `_id` (decision 309). */
-export function toCommentJson(comment: PostComment): CommentJson {
-  return {
-    _id: comment.id,
-    author: comment.author ? { _id: comment.author.id, name: comment.author.name, role: comment.author.role } : null,
-    body: comment.body,
-    createdAt: comment.createdAt,
-  };
+export function toCommentJson({ author, ...comment }: PostComment): CommentJson {
+  return { ...withWireId(comment), author: author && withWireId(author) };
 }
 
-/** A post as the API and the socket's `postUpdated` write it (docs/api.md): `_id`, field by field, in the schema's order (decision 309). */
-export function toPostJson(post: Post): PostJson {
+/** A post as the API and the socket's `postUpdated` write it (docs/api.md): `_id` for each id (decision 309). */
+export function toPostJson({ customer, media, approvals, comments, ...post }: Post): PostJson {
   return {
-    _id: post.id,
-    customer: { _id: post.customer.id, name: post.customer.name },
-    channel: post.channel,
-    scheduledAt: post.scheduledAt,
-    caption: post.caption,
-    media: post.media.map((file) => ({ _id: file.id, mimeType: file.mimeType, url: file.url })),
-    status: post.status,
-    reviewBy: post.reviewBy,
-    stage: post.stage,
-    approvals: post.approvals.map((approval) => ({
-      member: { _id: approval.member.id, name: approval.member.name },
-      decision: approval.decision,
-      at: approval.at,
-    })),
-    overdue: post.overdue,
-    comments: post.comments.map(toCommentJson),
-    updatedAt: post.updatedAt,
-    permalink: post.permalink,
-    publishedAt: post.publishedAt,
+    ...withWireId(post),
+    customer: withWireId(customer),
+    media: media.map((file) => withWireId(file)),
+    approvals: approvals.map(({ member, ...approval }) => ({ ...approval, member: withWireId(member) })),
+    comments: comments.map(toCommentJson),
   };
 }
 

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
 import { centsToDollars } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { DELETED_EMAIL_LIKE } from "~/domain/own-data";
 import { can, type Actor } from "~/domain/permissions";
 import { WORK_STATUSES, type Purchase, type PurchaseJson, type WorkStatus } from "~/domain/purchase";
@@ -266,21 +266,8 @@ export async function findPaidPurchase(userId: string, serviceId: string, purcha
 
 /** The Purchase shape of the JSON API (docs/api.md): dollars at the API's edge. */
 export function toPurchaseJson(row: PurchaseRow): PurchaseJson {
-  const { id, amountCents, currency, quantity, status, createdAt, stripeSessionId, service, assignee, dueAt, brief } = toPurchase(row);
-  return {
-    _id: id,
-    id,
-    amount: centsToDollars(amountCents),
-    currency,
-    quantity,
-    status,
-    createdAt,
-    stripeSessionId,
-    service: { _id: service.id, name: service.name, description: service.description },
-    assignee: assignee ? { _id: assignee.id, name: assignee.name } : null,
-    dueAt,
-    brief,
-  };
+  const { amountCents, service, assignee, ...purchase } = toPurchase(row);
+  return { _id: purchase.id, ...purchase, amount: centsToDollars(amountCents), service: withWireId(service), assignee: assignee && withWireId(assignee) };
 }
 
 /** A purchase as the screens take it (money in cents). */

@@ -24,8 +24,8 @@ export const receiptPageUrl = (kind: "order" | "invoice", id: string) => `${env.
 
 /** The customer's paid orders and renewal invoices, newest first, each with a receipt URL. */
 /** The API's edge: a receipt with its money in dollars. */
-export function toReceiptJson({ id, kind, amountCents, refundedCents, currency, paidAt, url, description }: Receipt): ReceiptJson {
-  return { _id: id, id, kind, amount: centsToDollars(amountCents), refunded: centsToDollars(refundedCents), currency, paidAt, url, description };
+export function toReceiptJson({ amountCents, refundedCents, ...receipt }: Receipt): ReceiptJson {
+  return { _id: receipt.id, ...receipt, amount: centsToDollars(amountCents), refunded: centsToDollars(refundedCents) };
 }
 
 /** A customer's paid orders and renewal invoices, newest first, money in cents. */

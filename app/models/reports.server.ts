@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 
 import { formatFileSize } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import type { Report, ReportJson } from "~/domain/purchase";
 import { line, text } from "~/domain/zod";
@@ -135,20 +135,13 @@ export function toReport(row: ReportFields): Report {
   };
 }
 
-/** The Report shape of the JSON API (docs/api.md). */
+/** The Report shape of the JSON API (docs/api.md): `_id` beside `id`; a plan's report keeps its own fields beside them. */
 export function toReportJson(row: ReportFields): ReportJson {
-  return {
-    _id: row.id,
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    fileName: row.fileName,
-    fileSize: row.fileSize,
-    mimeType: row.mimeType,
-    createdAt: row.createdAt.toISOString(),
-    service: { _id: row.serviceId, name: row.serviceName },
-    userId: row.userId,
-  };
+  return reportJsonOf(toReport(row));
+}
+
+export function reportJsonOf<R extends Report>({ service, ...report }: R): Omit<R, "service"> & ReportJson {
+  return { _id: report.id, ...report, service: withWireId(service) };
 }
 
 const uploadFields = z.object({

@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import type { SavedReply } from "~/domain/inbox";
 import type { SavedReplyJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
@@ -10,7 +10,7 @@ import { notFound } from "~/utils/http.server";
 
 const r = schema.savedReplies;
 /** The API's edge: a reply with its id as `_id` (docs/api.md). */
-export const toSavedReplyJson = ({ id, title, body }: SavedReply): SavedReplyJson => ({ _id: id, title, body });
+export const toSavedReplyJson = (reply: SavedReply): SavedReplyJson => withWireId(reply);
 
 export async function listSavedReplies(): Promise<SavedReply[]> {
   return db.select({ id: r.id, title: r.title, body: r.body }).from(r).orderBy(asc(r.title), asc(r.id)).limit(500);

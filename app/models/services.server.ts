@@ -3,7 +3,7 @@ import type { z } from "zod";
 
 import type { ServiceOffer } from "~/domain/catalogue";
 import { centsToDollars } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import type { serviceJson } from "~/domain/schemas/api";
 import { db, schema } from "~/utils/db.server";
 
@@ -13,13 +13,8 @@ export type Service = typeof schema.services.$inferSelect;
 export type ServiceJson = z.infer<typeof serviceJson>;
 
 export function toServiceJson(service: Pick<Service, "id" | "name" | "priceCents" | "currency" | "description">): ServiceJson {
-  return {
-    _id: service.id,
-    name: service.name,
-    price: centsToDollars(service.priceCents),
-    currency: service.currency,
-    description: service.description,
-  };
+  const { priceCents, ...offer } = toServiceOffer(service);
+  return { ...withWireId(offer), price: centsToDollars(priceCents) };
 }
 
 /** A service as the screens take it (cents); toServiceJson is the public API's dollar shape. */

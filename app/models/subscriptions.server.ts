@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 
 import { apiSubscriptionStatus, isLiveStatus, LIVE_SUBSCRIPTION_STATUSES, type Subscription, type SubscriptionJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { can, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
@@ -41,21 +41,8 @@ export async function toSubscriptionJsons(rows: SubscriptionRow[]): Promise<Subs
   return (await toSubscriptions(rows)).map(subscriptionJson);
 }
 
-function subscriptionJson({ id, plan, priceCents, ...subscription }: Subscription): SubscriptionJson {
-  const { currency, status, currentPeriodEnd, cancelAtPeriodEnd, features, createdAt, brief } = subscription;
-  return {
-    _id: id,
-    id,
-    plan: { _id: plan.id, key: plan.key, name: plan.name },
-    price: centsToDollars(priceCents),
-    currency,
-    status,
-    currentPeriodEnd,
-    cancelAtPeriodEnd,
-    features,
-    createdAt,
-    brief,
-  };
+function subscriptionJson({ plan, priceCents, ...subscription }: Subscription): SubscriptionJson {
+  return { _id: subscription.id, ...subscription, plan: withWireId(plan), price: centsToDollars(priceCents) };
 }
 
 /** Plans as the screens take them (price in cents), with the plan's name and what it includes from the catalogue. */

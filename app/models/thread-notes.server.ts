@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import type { ThreadNote } from "~/domain/inbox";
 import type { NoteJson } from "~/domain/schemas/workspace";
 import { db, schema } from "~/utils/db.server";
@@ -47,6 +47,6 @@ export async function listThreadNotes(customerId: string, onlyId?: string): Prom
 }
 
 /** The API's edge: a note with its ids as `_id` (docs/api.md). */
-export function toNoteJson(note: ThreadNote): NoteJson {
-  return { _id: note.id, author: note.author ? { _id: note.author.id, name: note.author.name } : null, body: note.body, createdAt: note.createdAt };
+export function toNoteJson({ author, ...note }: ThreadNote): NoteJson {
+  return { ...withWireId(note), author: author && withWireId(author) };
 }

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 
 import type { ChatMessage } from "~/domain/chat";
+import { withWireId } from "~/domain/ids";
 import {
   DELIVERY_TIMEOUT_MS,
   FAILURES_BEFORE_TURN_OFF,
@@ -54,30 +55,10 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 });
 
 /** The API's edge: a webhook with its id as `_id` (docs/api.md). */
-export const toWebhookJson = (webhook: Webhook): WebhookJson => ({
-  _id: webhook.id,
-  url: webhook.url,
-  events: webhook.events,
-  active: webhook.active,
-  consecutiveFailures: webhook.consecutiveFailures,
-  disabledReason: webhook.disabledReason,
-  createdAt: webhook.createdAt,
-  updatedAt: webhook.updatedAt,
-});
+export const toWebhookJson = (webhook: Webhook): WebhookJson => withWireId(webhook);
 
 /** The API's edge: a delivery with its id as `_id`. */
-export const toDeliveryJson = (delivery: WebhookDelivery): DeliveryJson => ({
-  _id: delivery.id,
-  eventId: delivery.eventId,
-  event: delivery.event,
-  attempts: delivery.attempts,
-  status: delivery.status,
-  lastStatusCode: delivery.lastStatusCode,
-  nextAttemptAt: delivery.nextAttemptAt,
-  createdAt: delivery.createdAt,
-  requestBody: delivery.requestBody,
-  response: delivery.response,
-});
+export const toDeliveryJson = (delivery: WebhookDelivery): DeliveryJson => withWireId(delivery);
 
 /** The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export function signatureHeader(secret: string, body: string, at = new Date()) {
