@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 import { alias } from "./scripts/aliases";
+import CostFirstSequencer from "./tests/setup/sequencer";
 
 const shared = {
   globalSetup: ["tests/setup/global.ts"],
@@ -50,10 +51,14 @@ const onServices = {
   VITEST_REDIS_PER_WORKER: "1",
 };
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
+/** `npm test`'s password hashes at argon2's smallest cost (app/utils/password.server.ts, decision 312). */
+const cheapHashes = { PASSWORD_HASH_COST: "test" };
 
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The shards of the large shared suites first, whatever their size on disk (decision 312).
+    sequence: { sequencer: CostFirstSequencer },
     projects: [
       {
         resolve: { alias },
@@ -67,7 +72,7 @@ export default defineConfig({
           // file starts from the migrated database (tests/setup/per-file.ts). Decision 161.
           isolate: false,
           exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests],
-          env: { ...embedded, VITEST_SHARED_WORKER: "1" },
+          env: { ...embedded, ...cheapHashes, VITEST_SHARED_WORKER: "1" },
         },
       },
       {
@@ -77,7 +82,7 @@ export default defineConfig({
           name: "unit-env",
           include: envTests,
           maxWorkers: 3,
-          env: embedded,
+          env: { ...embedded, ...cheapHashes },
         },
       },
       {
@@ -92,6 +97,7 @@ export default defineConfig({
           isolate: false,
           env: {
             ...embedded,
+            ...cheapHashes,
             VITEST_SHARED_WORKER: "1",
             VITEST_SHARED_STRIPE: "1",
             VITEST_SHARED_S3: "1",

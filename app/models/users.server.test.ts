@@ -1,12 +1,23 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 
 import { db, schema } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { verifyPassword } from "~/utils/password.server";
 
 import { uniqueEmail } from "../../tests/integration/authorization/helpers";
 import { createUser, findOrCreateCustomer, findUserByEmail, getUserById, toApiUser, updateUser, verifyLogin } from "./users.server";
 
 const PASSWORD = "correct horse battery";
+
+/** The password hash cost for the rest of the running test, put back after it. */
+function withHashCost(cost: typeof env.passwordHashCost) {
+  const before = env.passwordHashCost;
+  env.passwordHashCost = cost;
+  onTestFinished(() => {
+    env.passwordHashCost = before;
+  });
+}
 
 /** Parses a PHC string: $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>. */
 function parsePhc(phc: string) {
@@ -27,6 +38,8 @@ function parsePhc(phc: string) {
 
 describe("users", () => {
   test("the stored password hash is argon2id with m=19456 KiB, t=2, p=1 and a random salt", async () => {
+    // The production cost, whatever npm test's setting (decision 312; env.server.test.ts: it holds only under NODE_ENV=test).
+    withHashCost("production");
     const a = await createUser({ email: uniqueEmail(), name: "Ada", password: PASSWORD });
     const b = await createUser({ email: uniqueEmail(), name: "Bea", password: PASSWORD });
     const phc = parsePhc(a.passwordHash!);
@@ -36,6 +49,18 @@ describe("users", () => {
     expect(Buffer.from(phc.salt, "base64").length).toBeGreaterThanOrEqual(16);
     expect(a.passwordHash).not.toContain(PASSWORD);
     expect(parsePhc(b.passwordHash!).salt).not.toBe(phc.salt);
+    expect(await verifyPassword(PASSWORD, a.passwordHash)).toBe(true);
+  });
+
+  test("npm test's cheaper hash (PASSWORD_HASH_COST=test) is argon2id too, salted, and checks the same way", async () => {
+    withHashCost("test");
+    const a = await createUser({ email: uniqueEmail(), name: "Ada", password: PASSWORD });
+    const phc = parsePhc(a.passwordHash!);
+    expect(phc.algorithm).toBe("argon2id");
+    expect(phc.params).toEqual({ m: 64, t: 1, p: 1 });
+    expect(Buffer.from(phc.salt, "base64").length).toBeGreaterThanOrEqual(16);
+    expect(await verifyPassword(PASSWORD, a.passwordHash)).toBe(true);
+    expect(await verifyPassword("wrong", a.passwordHash)).toBe(false);
   });
 
   test("e-mail lookups ignore case and surrounding spaces; e-mails are stored lower-case", async () => {
@@ -91,6 +116,8 @@ describe("users", () => {
   });
 
   test("a wrong password and an unknown e-mail take about the same time (both verify an argon2 hash)", async () => {
+    // At the production cost: npm test's cheap hash costs no more than the lookup around it (decision 312).
+    withHashCost("production");
     const user = await createUser({ email: uniqueEmail(), name: "Timing", password: PASSWORD });
     const time = async (email: string) => {
       const start = performance.now();

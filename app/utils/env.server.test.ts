@@ -19,6 +19,15 @@ describe("settings", () => {
     expect(env.secureCookies).toBe(false);
   });
 
+  test("PASSWORD_HASH_COST=test counts only under NODE_ENV=test: passwords keep the production cost otherwise", () => {
+    expect(parseEnv({}).passwordHashCost).toBe("production");
+    expect(parseEnv({ PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("production");
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", NODE_ENV: "production" }).passwordHashCost).toBe("production");
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", NODE_ENV: "development" }).passwordHashCost).toBe("production");
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", NODE_ENV: "test" }).passwordHashCost).toBe("test");
+    expect(() => parseEnv({ PASSWORD_HASH_COST: "cheap" })).toThrow(EnvError);
+  });
+
   test("APP_URL follows PORT and decides Secure cookies", () => {
     expect(parseEnv({ PORT: "4000" }).appUrl).toBe("http://localhost:4000");
     const https = parseEnv({ APP_URL: "https://brandlift.example/" });

@@ -57,6 +57,7 @@ const schema = z.object({
   METRICS_TOKEN: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"]),
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["0", "1", ""], { error: "must be 1 or 0" }).default("0"),
+  PASSWORD_HASH_COST: z.enum(["production", "test", ""], { error: "must be production or test" }).default("production"),
   INBOUND_DOMAIN: optionalString.refine((v) => v === undefined || /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(v), { message: "must be a domain name" }),
   INBOUND_SECRET: optionalString,
 });
@@ -123,6 +124,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT,
     /** "1": webhooks may be sent to private, loopback and link-local addresses (docs/decisions/287). */
     webhooksAllowPrivate: raw.WEBHOOKS_ALLOW_PRIVATE === "1",
+    /** "test" (honoured only with NODE_ENV=test): passwords hashed at argon2's smallest cost, for `npm test` (decision 312). */
+    passwordHashCost: raw.PASSWORD_HASH_COST === "test" && raw.NODE_ENV === "test" ? ("test" as const) : ("production" as const),
     /** Chat notices carry Reply-To: reply+<token>@INBOUND_DOMAIN; unset, they carry none. */
     inboundDomain: raw.INBOUND_DOMAIN,
     /** POST /api/inbound/email answers a provider bringing this bearer token; unset, it is a 404. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 /**
  * Every patch in patches/ is applied to what npm installed (patch-package runs on postinstall with
  * --error-on-warn): each line a patch adds is present in the file it patches. A dependency bump that
- * makes a patch stale fails here, not as a silent loss of the fix (decisions 009, 150, 251 and 252).
+ * makes a patch stale fails here, not as a silent loss of the fix (decisions 009, 150, 251, 252 and 312).
  */
 const root = path.resolve(import.meta.dirname, "../..");
 const patchDir = path.join(root, "patches");
@@ -28,8 +28,14 @@ function addedLinesByFile(patch: string): Map<string, string[]> {
 const patches = fs.readdirSync(patchDir).filter((name) => name.endsWith(".patch"));
 
 describe("patches/ applied to node_modules", () => {
-  it("holds the four patches the decisions name", () => {
-    expect(patches.sort()).toEqual(["@remix-run+react+2.17.5.patch", "@remix-run+router+1.23.3.patch", "postgres+3.4.9.patch", "react-dom+18.3.1.patch"]);
+  it("holds the five patches the decisions name", () => {
+    expect(patches.sort()).toEqual([
+      "@electric-sql+pglite+0.5.16.patch",
+      "@remix-run+react+2.17.5.patch",
+      "@remix-run+router+1.23.3.patch",
+      "postgres+3.4.9.patch",
+      "react-dom+18.3.1.patch",
+    ]);
   });
 
   it("runs patch-package on install and fails the install on a stale patch", () => {
