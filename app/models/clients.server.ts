@@ -10,7 +10,7 @@ import {
   type ClientRole,
   type MemberJson,
 } from "~/domain/clients";
-import { isUuid } from "~/domain/ids";
+import { isUuid, withWireId } from "~/domain/ids";
 import { ownerKey, type Actor } from "~/domain/permissions";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
@@ -60,7 +60,7 @@ export function toClientMember(row: MemberRow): ClientMember {
 
 /** The API's edge: a member with its id as `_id` (docs/api.md). */
 export function toMemberJson(member: ClientMember): MemberJson {
-  return { _id: member.id, name: member.name, email: member.email, role: member.role, joinedAt: member.joinedAt };
+  return withWireId(member);
 }
 
 /** The API's edge of getOwnClient: the client and its members by `_id`. */
