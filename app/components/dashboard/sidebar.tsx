@@ -113,13 +113,28 @@ export function Sidebar({
             <Logo tone="light" className={compact ? "lg:hidden xl:inline-flex" : undefined} />
             {compact ? <LogoMark className="hidden size-9 lg:block xl:hidden" /> : null}
           </Link>
-          {/* Phones: Logout stays in the top bar, never clipped by the scrolling row of links. */}
-          <Form method="post" action="/logout" className="lg:hidden">
-            <button type="submit" className={cn(itemClass, "w-auto px-3 text-slate-200 hover:bg-white/10 hover:text-white")}>
-              <LogOut className="size-5" aria-hidden="true" />
-              Logout
-            </button>
-          </Form>
+          {/* Phones: the bell and Logout stay in the top bar, never past the edge of the scrolling row of links. */}
+          <div className="flex items-center gap-1 lg:hidden">
+            {setupOnly ? null : (
+              <NavLink
+                to="/dashboard/notifications"
+                prefetch="intent"
+                className={({ isActive }) =>
+                  cn(itemClass, "w-auto gap-1.5 px-3", isActive ? "bg-white text-brand-800" : "text-slate-200 hover:bg-white/10 hover:text-white")
+                }
+              >
+                <Bell className="size-5" aria-hidden="true" />
+                <span className="sr-only">Notifications</span>
+                {badges["/dashboard/notifications"]}
+              </NavLink>
+            )}
+            <Form method="post" action="/logout">
+              <button type="submit" className={cn(itemClass, "w-auto px-3 text-slate-200 hover:bg-white/10 hover:text-white")}>
+                <LogOut className="size-5" aria-hidden="true" />
+                Logout
+              </button>
+            </Form>
+          </div>
         </div>
         <nav aria-label="Dashboard" className={cn("flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6", compact && "lg:px-2 xl:px-3")}>
           {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
