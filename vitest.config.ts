@@ -57,7 +57,7 @@ const cheapHashes = { PASSWORD_HASH_COST: "test" };
 export default defineConfig({
   resolve: { alias },
   test: {
-    // The shards of the large shared suites first, whatever their size on disk (decision 312).
+    // The longest files first, whatever their size on disk or their project (decision 312).
     sequence: { sequencer: CostFirstSequencer },
     projects: [
       {

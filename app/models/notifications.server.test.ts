@@ -50,7 +50,12 @@ describe("notify", () => {
 
   test("pages 50 at a time by the cursor, and marks one, then all, read", async () => {
     const user = await createTestUser();
-    for (let i = 1; i <= 55; i++) await notify([user.id], { kind: "order", title: `Order ${i}`, url: "/dashboard/orders" });
+    for (let i = 1; i <= 55; i++) {
+      // Each in a millisecond of its own (their time's precision): two in one are listed in id order, not the order they came.
+      const at = Date.now();
+      while (Date.now() === at);
+      await notify([user.id], { kind: "order", title: `Order ${i}`, url: "/dashboard/orders" });
+    }
     const first = await listNotifications(user.id);
     expect(first).toHaveLength(50);
     expect(first[0]!.title).toBe("Order 55");
