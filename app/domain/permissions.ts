@@ -1,12 +1,12 @@
 import { parseRoomId } from "./chat";
 import { roleCovers, type ClientCapability, type ClientRole } from "./clients";
+import type { Role } from "./status";
 
 /**
  * Who may do what: the one place that decides. Loaders, actions, API routes and socket
  * handlers ask `can()`; the UI asks the same function what to show.
  */
 
-export type Role = "user" | "team";
 export interface Actor {
   id: string;
   role: Role;

@@ -15,11 +15,11 @@ import {
   savePackages,
   updatePlan,
   updateService,
-  type Actor,
+  type CatalogueEditor,
 } from "./catalogue.server";
 import { createPlanOrder, createServicesOrder } from "./orders.server";
 
-let staff: Actor;
+let staff: CatalogueEditor;
 
 beforeAll(async () => {
   await ensureCatalogue();

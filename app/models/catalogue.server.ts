@@ -24,7 +24,8 @@ import { toServiceJson, type Service } from "./services.server";
 export type PlanRecord = typeof schema.plans.$inferSelect;
 export type PackageRecord = typeof schema.servicePackages.$inferSelect;
 export type CatalogueChange = typeof schema.catalogueChanges.$inferSelect;
-export interface Actor {
+/** The staff member a catalogue change is logged under. */
+export interface CatalogueEditor {
   id: string;
   name: string;
 }
@@ -272,7 +273,7 @@ export interface ServiceInput {
   sortOrder?: number;
 }
 
-export async function createService(actor: Actor, input: ServiceInput): Promise<Service> {
+export async function createService(actor: CatalogueEditor, input: ServiceInput): Promise<Service> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await writeCatalogue(async (tx) => {
@@ -301,7 +302,7 @@ export async function createService(actor: Actor, input: ServiceInput): Promise<
   }
 }
 
-export async function updateService(actor: Actor, id: string, patch: Partial<ServiceInput>): Promise<Service> {
+export async function updateService(actor: CatalogueEditor, id: string, patch: Partial<ServiceInput>): Promise<Service> {
   return writeCatalogue(async (tx) => {
     const before = await lockService(tx, id);
     if (patch.name !== undefined && patch.name.toLowerCase() !== before.name.toLowerCase()) await assertNameFree(tx, patch.name, id);
@@ -331,7 +332,7 @@ export async function updateService(actor: Actor, id: string, patch: Partial<Ser
  * numbered 0, 1, 2… in the new order instead. Each service whose number changes gets a
  * change-log entry. At the top (or bottom) already: nothing changes.
  */
-export async function moveService(actor: Actor, id: string, direction: "up" | "down"): Promise<Service> {
+export async function moveService(actor: CatalogueEditor, id: string, direction: "up" | "down"): Promise<Service> {
   return writeCatalogue(async (tx) => {
     const moved = await lockService(tx, id);
     const ordered = await tx.select().from(schema.services).where(listed).orderBy(asc(schema.services.sortOrder), asc(schema.services.name)).for("update");
@@ -374,7 +375,7 @@ export interface TierInput {
 }
 
 /** A service's three packages, written together (created the first time). */
-export async function savePackages(actor: Actor, serviceId: string, tiers: TierInput[]): Promise<PackageRecord[]> {
+export async function savePackages(actor: CatalogueEditor, serviceId: string, tiers: TierInput[]): Promise<PackageRecord[]> {
   if (tiers.length !== 3) throw new HttpError(400, "A service has exactly three packages.", "INVALID_INPUT");
   return writeCatalogue(async (tx) => {
     const service = await lockService(tx, serviceId);
@@ -426,7 +427,7 @@ export interface PlanInput {
 }
 
 /** A plan's price and features: the next sign-up pays the new price, running subscriptions keep theirs. */
-export async function updatePlan(actor: Actor, id: string, patch: PlanInput): Promise<PlanRecord> {
+export async function updatePlan(actor: CatalogueEditor, id: string, patch: PlanInput): Promise<PlanRecord> {
   if (!isUuid(id)) throw new HttpError(404, "Plan not found.");
   return writeCatalogue(async (tx) => {
     const [before] = await tx.select().from(schema.plans).where(eq(schema.plans.id, id)).for("update");
@@ -510,7 +511,7 @@ async function nextSortOrder(tx: Tx): Promise<number> {
   return (row?.max ?? -1) + 1;
 }
 
-async function logChange(tx: Tx, actor: Actor, change: Omit<typeof schema.catalogueChanges.$inferInsert, "actorId" | "actorName">) {
+async function logChange(tx: Tx, actor: CatalogueEditor, change: Omit<typeof schema.catalogueChanges.$inferInsert, "actorId" | "actorName">) {
   await tx.insert(schema.catalogueChanges).values({ ...change, actorId: actor.id, actorName: actor.name });
   // The same change in the audit log (decision 220), in the same transaction.
   const before = (change.before ?? null) as Snapshot | null;

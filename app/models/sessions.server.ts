@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 
 import type { ClientRole } from "~/domain/clients";
-import type { Role } from "~/domain/permissions";
+import type { Role } from "~/domain/status";
 import { db, schema } from "~/utils/db.server";
 import { revokeSocketsOfSession, revokeSocketsOfUser } from "~/utils/socket-revocation.server";
 import { hashToken, randomToken } from "~/utils/tokens.server";

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 
 import { isUuid } from "~/domain/ids";
-import type { Role } from "~/domain/permissions";
+import type { Role } from "~/domain/status";
 import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 

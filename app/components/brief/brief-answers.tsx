@@ -16,7 +16,7 @@ export interface BriefFileView {
   fileSize: number;
 }
 
-export interface BriefView {
+export interface BriefAnswersView {
   questions: BriefQuestion[];
   answers: BriefAnswers;
   submittedAt: string | null;
@@ -24,7 +24,7 @@ export interface BriefView {
 
 const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
-export function BriefAnswerList({ brief, files, compact = false }: { brief: BriefView; files: Record<string, BriefFileView>; compact?: boolean }) {
+export function BriefAnswerList({ brief, files, compact = false }: { brief: BriefAnswersView; files: Record<string, BriefFileView>; compact?: boolean }) {
   return (
     <dl className={compact ? "space-y-2 text-sm" : "space-y-4"}>
       {brief.questions.map((question) => {

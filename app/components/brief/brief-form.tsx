@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm, type Submission
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-import type { BriefFileView, BriefView } from "~/components/brief/brief-answers";
+import type { BriefAnswersView, BriefFileView } from "~/components/brief/brief-answers";
 import { Button } from "~/components/ui/button";
 import { Field, FieldError, Input, Textarea } from "~/components/ui/input";
 import { useIsPending } from "~/components/ui/use-is-pending";
@@ -40,7 +40,7 @@ function QuestionFieldset({ question, meta, children }: { question: BriefQuestio
   );
 }
 
-export function BriefForm({ brief, files, reply }: { brief: BriefView; files: Record<string, BriefFileView>; reply?: BriefFormReply }) {
+export function BriefForm({ brief, files, reply }: { brief: BriefAnswersView; files: Record<string, BriefFileView>; reply?: BriefFormReply }) {
   const [form, fields] = useForm<Values, BriefAnswers>({
     id: "brief",
     lastResult: reply?.result,

@@ -1,4 +1,4 @@
-import { BriefAnswerList, briefSentLine, type BriefFileView, type BriefView } from "~/components/brief/brief-answers";
+import { BriefAnswerList, briefSentLine, type BriefAnswersView, type BriefFileView } from "~/components/brief/brief-answers";
 import { BriefForm, type BriefFormReply } from "~/components/brief/brief-form";
 import { BackLink } from "~/components/dashboard/back-link";
 import { Badge } from "~/components/ui/badge";
@@ -8,7 +8,7 @@ export interface BriefPageData {
   title: string;
   hasBrief: boolean;
   version: string;
-  brief: BriefView;
+  brief: BriefAnswersView;
   files: Record<string, BriefFileView>;
   canAnswer: boolean;
   back: { to: string; label: string };

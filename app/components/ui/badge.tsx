@@ -1,6 +1,7 @@
 import type { HTMLAttributes } from "react";
 
 import { cn } from "~/components/ui/cn";
+import type { PurchaseStatus } from "~/domain/status";
 
 export type BadgeTone = "neutral" | "brand" | "accent" | "info" | "success" | "warning" | "danger";
 
@@ -28,9 +29,6 @@ export function Badge({ tone = "neutral", className, ...props }: BadgeProps) {
     />
   );
 }
-
-export const PURCHASE_STATUSES = ["pending", "in_progress", "completed", "cancelled", "refunded"] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 export const purchaseStatusLabels: Record<PurchaseStatus, string> = {
   pending: "Pending payment",

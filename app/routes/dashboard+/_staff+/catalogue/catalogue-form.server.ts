@@ -14,8 +14,8 @@ import {
   savePackages,
   updatePlan,
   updateService,
-  type Actor,
   type CatalogueChange,
+  type CatalogueEditor,
 } from "~/models/catalogue.server";
 import { HttpError } from "~/utils/http.server";
 import { readForm } from "~/web/body-limit.server";
@@ -101,7 +101,7 @@ async function saveBriefQuestions(
   }
 }
 
-async function save(actor: Actor, value: Value): Promise<{ message: string; location: string }> {
+async function save(actor: CatalogueEditor, value: Value): Promise<{ message: string; location: string }> {
   switch (value.intent) {
     case SERVICE_INTENTS.create:
     case SERVICE_INTENTS.update: {
