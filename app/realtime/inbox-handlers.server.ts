@@ -2,6 +2,7 @@ import { parseRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { TYPING_THROTTLE_MS, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
+import { threadJson } from "~/domain/schemas/api";
 import { isMessageInRoom, markRead } from "~/models/chat.server";
 import { getThreadByRoom } from "~/models/inbox.server";
 import { threadEvents, type ReadReceipt } from "~/models/thread-events.server";
@@ -9,6 +10,7 @@ import { logger } from "~/utils/logger.server";
 
 import { CHAT_ERRORS } from "./events";
 import { TEAM_ROOM, userRoom, type IoServer } from "./rooms.server";
+import { fitsWireSchema } from "./wire-check.server";
 
 /*
  * The support inbox's socket events (decision 097), beside the chat handlers of
@@ -26,10 +28,13 @@ export function registerInboxHandlers(io: IoServer) {
   const onChanged = (roomId: string, written?: Thread) => {
     // A message's send returns its thread: sent once the message itself has gone out (the store
     // emits this before its caller acknowledges and broadcasts). Other changes read the thread.
-    if (written) return void setImmediate(() => io.to(TEAM_ROOM).emit("threadUpdated", written));
+    const send = (thread: Thread) => {
+      if (fitsWireSchema("threadUpdated", threadJson, thread)) io.to(TEAM_ROOM).emit("threadUpdated", thread);
+    };
+    if (written) return void setImmediate(() => send(written));
     getThreadByRoom(roomId).then(
       (thread) => {
-        if (thread) io.to(TEAM_ROOM).emit("threadUpdated", thread);
+        if (thread) send(thread);
       },
       (error: unknown) => logger.warn({ err: error, roomId }, "threadUpdated not sent"),
     );

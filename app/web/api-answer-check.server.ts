@@ -13,18 +13,26 @@ class AnswerDriftError extends Error {
   override name = "AnswerDriftError";
 }
 
-function checkValue(schema: z.ZodType, value: unknown, request: Request) {
+/**
+ * Why a value about to be sent does not match its schema (it fails the schema, or carries keys the
+ * schema does not declare), or null when it matches: /api answers here, socket events in the API's
+ * shape (app/realtime/wire-check.server.ts).
+ */
+export function schemaDrift(schema: z.ZodType, value: unknown): string | null {
   const result = schema.safeParse(value);
-  const drift = (why: string) => {
-    const { pathname } = new URL(request.url);
-    return new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${why}`);
-  };
-  if (!result.success) throw drift(z.prettifyError(result.error));
-  // The schema's parse drops keys it does not declare: the same JSON (keys sorted) means the answer
-  // sends nothing its document does not name.
+  if (!result.success) return z.prettifyError(result.error);
+  // The schema's parse drops keys it does not declare: the same JSON (keys sorted) means the value
+  // sends nothing its schema does not name.
   const sent = canonicalJson(value);
   const documented = canonicalJson(result.data);
-  if (sent !== documented) throw drift(`it sends ${sent.slice(0, 400)} where its schema reads ${documented.slice(0, 400)}`);
+  return sent === documented ? null : `it sends ${sent.slice(0, 400)} where its schema reads ${documented.slice(0, 400)}`;
+}
+
+function checkValue(schema: z.ZodType, value: unknown, request: Request) {
+  const drift = schemaDrift(schema, value);
+  if (drift === null) return;
+  const { pathname } = new URL(request.url);
+  throw new AnswerDriftError(`${request.method} ${pathname} answered outside its declared response: ${drift}`);
 }
 
 /** JSON with every object's keys sorted, so two values compare by content, not key order. */
