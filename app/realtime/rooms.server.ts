@@ -1,12 +1,14 @@
 import type { Server, Socket } from "socket.io";
 
 import type { ChatMessage } from "~/domain/chat";
+import { chatMessageJson } from "~/domain/schemas/api";
 import { notifyCustomerOfReply } from "~/models/chat.server";
 import { membersWho } from "~/models/clients.server";
 import type { Delivery } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
 
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from "./events";
+import { fitsWireSchema } from "./wire-check.server";
 
 /** The Socket.IO server's type and the delivery rooms every handler module shares (no handler imports another). */
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -41,8 +43,10 @@ export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery
   const { customerId, otherMember, senderId } = delivery;
   // A support message: the thread's room holds every socket of the client's members who chat (each joins at connection).
   const rooms = customerId ? [message.roomId, TEAM_ROOM] : [message.roomId, userRoom(senderId), ...(otherMember ? [userRoom(otherMember)] : [])];
+  const event = customerId ? "supportMessage" : "newMessage";
+  if (!fitsWireSchema(event, chatMessageJson, message)) return;
   const to = exceptSocketId ? io.to(rooms).except(exceptSocketId) : io.to(rooms);
-  to.emit(customerId ? "supportMessage" : "newMessage", message);
+  to.emit(event, message);
 }
 
 /** E-mails the customer a staff reply when no socket of theirs is open anywhere. */
