@@ -25,13 +25,15 @@ export async function customerWithData() {
   expect(uploaded.status).toBe(201);
   const attachmentId = (await readJson<{ data: { attachment: { _id: string } } }>(uploaded)).data.attachment._id;
   const room = supportRoomId(account.id);
+  // Their own times, a second apart: two rows written in one clock tick would come back in id order.
+  const sentAt = Date.now() - 60_000;
   const [text] = await db
     .insert(schema.chatMessages)
-    .values({ roomId: room, senderId: account.id, customerId: account.id, message: "Hello, here is our logo." })
+    .values({ roomId: room, senderId: account.id, customerId: account.id, message: "Hello, here is our logo.", createdAt: new Date(sentAt) })
     .returning();
   const [file] = await db
     .insert(schema.chatMessages)
-    .values({ roomId: room, senderId: account.id, customerId: account.id, message: "photo.png", messageType: "file" })
+    .values({ roomId: room, senderId: account.id, customerId: account.id, message: "photo.png", messageType: "file", createdAt: new Date(sentAt + 1000) })
     .returning();
   await db.update(schema.chatAttachments).set({ messageId: file!.id }).where(eq(schema.chatAttachments.id, attachmentId));
   const [attachment] = await db.select().from(schema.chatAttachments).where(eq(schema.chatAttachments.id, attachmentId));
