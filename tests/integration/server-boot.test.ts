@@ -37,6 +37,16 @@ function rawRequest(
   });
 }
 
+/** A demo account's bearer token and id (the seed's password). */
+async function signIn(url: string, email: string) {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: "brandlift-demo" }),
+  });
+  return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
+}
+
 const BUILD_ASSETS = path.resolve(process.env.BUILD_DIR ?? "build", "client/assets");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-boot-"));
@@ -89,16 +99,8 @@ describe("the production server with no settings", () => {
   });
 
   test("every signed-in page people live in stays within 40 KB of HTML, its icons drawn from the cached sprite", async () => {
-    const signIn = async (email: string) => {
-      const response = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email, password: "brandlift-demo" }),
-      });
-      return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
-    };
-    const customer = await signIn("customer@brandlift.test");
-    const team = await signIn("team@brandlift.test");
+    const customer = await signIn(server.url, "customer@brandlift.test");
+    const team = await signIn(server.url, "team@brandlift.test");
     const pages = [
       ...["/dashboard/services", "/dashboard/calendar", "/dashboard/messages"].map((path) => ({ path, token: customer.token })),
       ...["/dashboard", "/dashboard/inbox", "/dashboard/orders", "/dashboard/calendar", `/dashboard/users/${customer.user._id}`].map((path) => ({
@@ -282,24 +284,24 @@ describe("one HTTP request reads the identity once", () => {
   afterAll(async () => {
     await server?.stop("SIGKILL");
   });
+  /** The statements the server ran while answering `request` (its body read to the end). */
+  const statementsOf = async (request: () => Promise<Response>) => {
+    fs.writeFileSync(sqlLog, "");
+    const response = await request();
+    await response.arrayBuffer();
+    const texts = fs
+      .readFileSync(sqlLog, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as string);
+    return { status: response.status, texts };
+  };
 
   test("a signed-in document's root, layout and page loaders share one read of the session (the server passes the method into the request's scope)", async () => {
-    const signIn = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
-    });
-    const { token } = ((await signIn.json()) as { data: { token: string } }).data;
+    const { token } = await signIn(server.url, "customer@brandlift.test");
     const sessionReads = async (request: () => Promise<Response>) => {
-      fs.writeFileSync(sqlLog, "");
-      const response = await request();
-      await response.arrayBuffer();
-      const statements = fs
-        .readFileSync(sqlLog, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as string);
-      return { status: response.status, reads: statements.filter((text) => /from "sessions" inner join "users"/.test(text)).length };
+      const { status, texts } = await statementsOf(request);
+      return { status, reads: texts.filter((text) => /from "sessions" inner join "users"/.test(text)).length };
     };
     const headers = { Authorization: `Bearer ${token}` };
     expect(await sessionReads(() => fetch(`${server.url}/dashboard/services`, { headers }))).toEqual({ status: 200, reads: 1 });
@@ -308,16 +310,8 @@ describe("one HTTP request reads the identity once", () => {
   });
 
   test("each signed-in page issues at most its pinned number of statements (the layout's badges are one, a customer's page reads each thing once)", async () => {
-    const signIn = async (email: string) => {
-      const response = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email, password: "brandlift-demo" }),
-      });
-      return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
-    };
-    const customer = await signIn("customer@brandlift.test");
-    const team = await signIn("team@brandlift.test");
+    const customer = await signIn(server.url, "customer@brandlift.test");
+    const team = await signIn(server.url, "team@brandlift.test");
     // What a page costs PostgreSQL at load (docs/performance.md, signed-in pages): raise a limit only knowingly.
     const pages: Array<[string, string, number]> = [
       ["/dashboard/services", customer.token, 6],
@@ -332,17 +326,10 @@ describe("one HTTP request reads the identity once", () => {
       const headers = { Authorization: `Bearer ${token}` };
       // The first visit may write once (the customer's welcome); the count is the steady page's.
       await (await fetch(`${server.url}${page}`, { headers })).arrayBuffer();
-      fs.writeFileSync(sqlLog, "");
-      const response = await fetch(`${server.url}${page}`, { headers });
-      await response.arrayBuffer();
-      expect(response.status).toBe(200);
+      const { status, texts: all } = await statementsOf(() => fetch(`${server.url}${page}`, { headers }));
+      expect(status).toBe(200);
       // Background work (the job queue, a session's once-a-minute "last seen") is not the page's.
-      const texts = fs
-        .readFileSync(sqlLog, "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as string)
-        .filter((text) => !/pgboss\.|"job_schedules"|"jobs"|^\s*update "sessions"|^\s*(begin|commit|rollback)/i.test(text));
+      const texts = all.filter((text) => !/pgboss\.|"job_schedules"|"jobs"|^\s*update "sessions"|^\s*(begin|commit|rollback)/i.test(text));
       if (texts.length > limit) over[page] = { statements: texts.length, limit, texts: texts.map((text) => text.slice(0, 120)) };
     }
     expect(over).toEqual({});
