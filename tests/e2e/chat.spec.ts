@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 
-import { ACCOUNTS, expect, ignoredConsoleError, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, hydrated, ignoredConsoleError, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * Live support chat: the customer in their service's Message tab, a staff member in the
@@ -158,6 +158,8 @@ test("staff see a customer's unread messages until they open the thread; the cus
 
     // A staff reply reaches the customer live as a badge on Message and next to Services.
     await staff.page.goto(threadUrl);
+    // Enter sends only once the composer is hydrated (the server's HTML has the box already enabled).
+    await hydrated(staff.page);
     await expect(atStaff.input).toBeEnabled();
     const answer = `Yes, the first draft is ready. ${Date.now()}`;
     await atStaff.input.fill(answer);

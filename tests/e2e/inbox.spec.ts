@@ -1,6 +1,6 @@
 import type { Browser } from "@playwright/test";
 
-import { ACCOUNTS, expect, ignoredConsoleError, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
+import { ACCOUNTS, expect, hydrated, ignoredConsoleError, latestEmail, storageStateFor, test, type AccountName } from "./fixtures";
 
 /*
  * The support inbox (decisions 095–097), two browser contexts: the customer on Messages (no purchase
@@ -114,6 +114,8 @@ test("a contact-form message shows up in the inbox, and the reply goes out by e-
     await expect(row).toContainText("Do you also design logos?");
     await row.getByRole("link").click();
     await expect(staff.page.getByText("Do you also design logos?").last()).toBeVisible();
+    // The row's link may load the page in full (clicked before the list hydrated): type once it has.
+    await hydrated(staff.page);
     const reply = `Yes, we do. A quote follows. ${Date.now()}`;
     await staff.page.getByLabel("Reply by e-mail").fill(reply);
     await staff.page.getByRole("button", { name: "Send reply" }).click();
