@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { formatPostTime, monthGrid, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
+import { formatPostTime, monthGrid, periodView, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
 
 describe("post times in the viewer's zone", () => {
   test("written with the zone named", () => {
@@ -27,6 +27,20 @@ describe("post times in the viewer's zone", () => {
     expect(days[0]).toBe("2026-11-30");
     expect(days.at(-1)).toBe("2027-01-03");
     expect(days.length % 7).toBe(0);
+  });
+
+  test("a period gives the screen its title, days and neighbours", () => {
+    expect(periodView({ view: "month", month: "2026-12" })).toEqual({
+      view: "month",
+      title: "December 2026",
+      days: monthGrid("2026-12"),
+      month: "2026-12",
+      previous: "month=2026-11",
+      next: "month=2027-01",
+    });
+    const week = periodView({ view: "week", week: "2026-12-28" });
+    expect(week).toMatchObject({ title: "Week of Mon 28 Dec", month: "2026-12", previous: "view=week&week=2026-12-21", next: "view=week&week=2027-01-04" });
+    expect(week.days).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02", "2027-01-03"]);
   });
 });
 

@@ -260,3 +260,34 @@ export function monthLabel(month: string): string {
 export function dayLabel(day: string): string {
   return format("UTC", { weekday: "short", day: "numeric", month: "short" }).format(new Date(`${day}T12:00:00Z`));
 }
+
+/** The period a calendar screen shows: a month ("2026-12"), or the week from a Monday ("2026-11-30"). */
+export type CalendarPeriod = { view: "month"; month: string } | { view: "week"; week: string };
+
+/**
+ * All a calendar screen shows of its period, derived from the period alone (so the loader sends only
+ * the period): its title, its days (a month's whole weeks, or seven), the month it belongs to, and the
+ * query strings of the previous and next period.
+ */
+export function periodView(period: CalendarPeriod) {
+  if (period.view === "week") {
+    const start = period.week;
+    return {
+      view: period.view,
+      title: `Week of ${dayLabel(start)}`,
+      days: daysFrom(start, 7),
+      month: start.slice(0, 7),
+      previous: `view=week&week=${addDays(start, -7)}`,
+      next: `view=week&week=${addDays(start, 7)}`,
+    };
+  }
+  const { month } = period;
+  return {
+    view: period.view,
+    title: monthLabel(month),
+    days: monthGrid(month),
+    month,
+    previous: `month=${shiftMonth(month, -1)}`,
+    next: `month=${shiftMonth(month, 1)}`,
+  };
+}

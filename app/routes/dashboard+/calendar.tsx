@@ -13,7 +13,7 @@ import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { addDays, formatClock, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
+import { formatClock, periodView, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
 import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
@@ -54,7 +54,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : null,
     staff ? null : calendarLinkFor(user.id),
   ]);
-  const { from: _from, to: _to, ...shown } = window;
   // What changed since each post's last decision (decision 294), for both sides.
   const changes = await reviewChangesOf(posts.map((post) => post.id));
   const mayReview = staff || can(user, "post:review", { ownerId: ownerKey(user) });
@@ -62,7 +61,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     staff,
     mayReview,
     timeZone,
-    window: shown,
+    // The period alone: the screen derives its days, title and neighbours (`periodView`).
+    period: window.period,
+    today: window.today,
     posts,
     changes,
     customers,
@@ -165,7 +166,8 @@ function refusalFor(failed: { postId: string; result: SubmissionResult<string[]>
 }
 
 export default function Calendar() {
-  const { staff, mayReview, timeZone, window, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const { staff, mayReview, timeZone, period, today, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const window = periodView(period);
   const failed = useActionData<typeof action>();
   useLivePosts(timeZone);
   const keep = new URLSearchParams({
@@ -201,7 +203,7 @@ export default function Calendar() {
             Month
           </Link>
           <Link
-            to={href(`view=week&week=${window.view === "week" ? window.days[0] : addDays(window.today, 0)}`)}
+            to={href(`view=week&week=${window.view === "week" ? window.days[0] : today}`)}
             aria-current={window.view === "week" ? "page" : undefined}
             className="rounded-full px-3 py-2 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
           >
@@ -245,14 +247,7 @@ export default function Calendar() {
           </button>
         </Form>
       ) : null}
-      <CalendarBoard
-        days={window.days}
-        month={window.view === "month" ? window.month : null}
-        posts={posts}
-        timeZone={timeZone}
-        today={window.today}
-        staff={staff}
-      />
+      <CalendarBoard days={window.days} month={window.view === "month" ? window.month : null} posts={posts} timeZone={timeZone} today={today} staff={staff} />
       <p className="text-xs text-slate-500">Times in {timeZone}.</p>
       {posts.length === 0 ? (
         <EmptyState
@@ -280,7 +275,7 @@ export default function Calendar() {
         </div>
       )}
       {calendarLink ? <CalendarLink url={calendarLink} /> : null}
-      {staff ? <NewPostForm customers={customers} defaultCustomerId={filter.customerId} defaultDate={window.today} error={refusalFor(failed, "new")} /> : null}
+      {staff ? <NewPostForm customers={customers} defaultCustomerId={filter.customerId} defaultDate={today} error={refusalFor(failed, "new")} /> : null}
     </section>
   );
 }

@@ -1,22 +1,19 @@
 import {
   addDays,
   dayInZone,
-  dayLabel,
-  daysFrom,
   DEFAULT_TIME_ZONE,
   mondayOf,
-  monthGrid,
-  monthLabel,
+  periodView,
   resolveTimeZone,
-  shiftMonth,
   TIME_ZONE_COOKIE,
   zonedToUtc,
+  type CalendarPeriod,
 } from "~/domain/calendar";
 import { dayField, monthField } from "~/domain/dates";
 
 /*
  * What a calendar screen shows: the viewer's time zone (a cookie the page sets from the browser's
- * Intl, decision 211) and the days of the month or week asked for in the URL, as a UTC window.
+ * Intl, decision 211) and the month or week asked for in the URL, with its days as a UTC window.
  */
 
 /** The viewer's zone from the `tz` cookie; UTC without one or with one this runtime does not know. */
@@ -36,17 +33,14 @@ export function timeZoneOf(request: Request): string {
 }
 
 export interface CalendarWindow {
-  view: "month" | "week";
-  title: string;
-  /** The days shown, "YYYY-MM-DD" in the viewer's zone. */
-  days: string[];
-  /** The month the view belongs to (a month view's days outside it are greyed). */
+  /** The month or week asked for; its days, title and neighbours follow from it (`periodView`). */
+  period: CalendarPeriod;
+  /** The month the period belongs to (a week's: that of its Monday), for the plan's quota. */
   month: string;
+  /** The period's days as a UTC window in the viewer's zone. */
   from: Date;
   to: Date;
-  /** Query strings of the previous and next window, and of today's. */
-  previous: string;
-  next: string;
+  /** Today in the viewer's zone. */
   today: string;
 }
 
@@ -68,27 +62,12 @@ function asked<T extends typeof monthParam | typeof weekParam>(url: URL, name: s
  */
 export function calendarWindow(url: URL, timeZone: string, now = new Date()): CalendarWindow {
   const today = dayInZone(now, timeZone);
-  const view = url.searchParams.get("view") === "week" ? "week" : "month";
-  let days: string[];
-  let month: string;
-  let title: string;
-  let previous: string;
-  let next: string;
-  if (view === "week") {
-    const start = mondayOf(asked(url, "week", weekParam) ?? today);
-    days = daysFrom(start, 7);
-    month = start.slice(0, 7);
-    title = `Week of ${dayLabel(start)}`;
-    previous = `view=week&week=${addDays(start, -7)}`;
-    next = `view=week&week=${addDays(start, 7)}`;
-  } else {
-    month = asked(url, "month", monthParam) ?? today.slice(0, 7);
-    days = monthGrid(month);
-    title = monthLabel(month);
-    previous = `month=${shiftMonth(month, -1)}`;
-    next = `month=${shiftMonth(month, 1)}`;
-  }
+  const period: CalendarPeriod =
+    url.searchParams.get("view") === "week"
+      ? { view: "week", week: mondayOf(asked(url, "week", weekParam) ?? today) }
+      : { view: "month", month: asked(url, "month", monthParam) ?? today.slice(0, 7) };
+  const { days, month } = periodView(period);
   const from = zonedToUtc(days[0]!, "00:00", timeZone)!;
   const to = zonedToUtc(addDays(days.at(-1)!, 1), "00:00", timeZone)!;
-  return { view, title, days, month, from, to, previous, next, today };
+  return { period, month, from, to, today };
 }
