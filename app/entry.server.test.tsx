@@ -110,3 +110,24 @@ describe("server-rendered HTML carries every character exactly", () => {
     await checkPages((request) => handler(request, CONTEXT));
   });
 });
+
+describe("a finished render leaves nothing behind", () => {
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+
+  test("the abort timer goes when the document has been sent", async () => {
+    const handler = await buildHandler();
+    page = { before: [{ pad: 3, text: "done" }], after: [] };
+    await (await handler(new Request("http://localhost/"), CONTEXT)).text(); // warm: modules and their timers
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = timers();
+    for (let i = 0; i < 5; i++) {
+      // As the Express adapter does when the response closes (Remix's own data timer waits for it).
+      const closed = new AbortController();
+      const response = await handler(new Request("http://localhost/", { signal: closed.signal }), CONTEXT);
+      expect(await response.text()).toContain("done");
+      closed.abort();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before);
+  });
+});

@@ -52,11 +52,13 @@ export default function handleRequest(
           shellRendered = true;
           // Production: the hydration scripts wait for the first paint (web/deferred-hydration.server.ts).
           const body = import.meta.env.DEV ? new PassThrough() : deferHydration();
+          body.once("close", () => clearTimeout(abortTimer));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
@@ -65,7 +67,10 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // A render still streaming after ABORT_DELAY is cut short. The timer goes when the document has
+    // been sent: left running, it kept every finished render (its loaders' data and React's state)
+    // alive for the whole delay, and fired into an ended stream.
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 
