@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
 
-import { bareServer, benchServer, rawGet, writeResult } from "./support";
+import { bareServer, benchServer, rawGet, signIn, writeResult } from "./support";
 
 /**
  * JSON reads at 20 concurrent connections, request logging as shipped (LOG_LEVEL=info). Targets:
@@ -35,18 +35,8 @@ if (baseUrl) {
 
 const server = await benchServer({ LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 try {
-  const login = async (email: string) => {
-    const response = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email, password: "brandlift-demo" }),
-    });
-    const body = (await response.json()) as { data?: { token?: string } };
-    if (!body.data?.token) throw new Error(`could not sign in as ${email}: ${JSON.stringify(body)}`);
-    return body.data.token;
-  };
-  const customer = await login("customer@brandlift.test");
-  const team = await login("team@brandlift.test");
+  const customer = (await signIn(server.url, "customer@brandlift.test")).token;
+  const team = (await signIn(server.url, "team@brandlift.test")).token;
   const targets = [
     { name: "GET /api/services", path: "/api/services", token: undefined },
     { name: "GET /api/services/my-purchases", path: "/api/services/my-purchases", token: customer },

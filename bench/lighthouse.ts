@@ -1,7 +1,7 @@
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
-import { benchServer, writeResult } from "./support";
+import { benchServer, signIn, writeResult } from "./support";
 
 /**
  * Lighthouse mobile scores on the production build, each the median of LIGHTHOUSE_RUNS runs (3) by
@@ -39,16 +39,8 @@ try {
     failingAudits: string;
   };
   const rows: Row[] = [];
-  const tokenOf = async (email: string) => {
-    const response = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email, password: "brandlift-demo" }),
-    });
-    return ((await response.json()) as { data: { token: string } }).data.token;
-  };
-  const customer = await tokenOf("customer@brandlift.test");
-  const staff = await tokenOf("team@brandlift.test");
+  const customer = (await signIn(server.url, "customer@brandlift.test")).token;
+  const staff = (await signIn(server.url, "team@brandlift.test")).token;
   const pages: { page: string; token?: string }[] = [
     { page: "/" },
     { page: "/login" },

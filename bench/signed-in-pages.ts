@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
 
-import { bareServer, benchServer, rawGet, writeResult } from "./support";
+import { bareServer, benchServer, rawGet, signIn, writeResult } from "./support";
 
 /**
  * The pages customers and staff live in, each against a bare node:http server (its own process)
@@ -34,16 +34,8 @@ const profileDir = process.env.BENCH_CPU_PROF;
 const server = await benchServer({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: "1" }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
 const rows: Array<Record<string, string | number>> = [];
 try {
-  const signIn = async (email: string) => {
-    const response = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email, password: "brandlift-demo" }),
-    });
-    return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
-  };
-  const customer = await signIn("customer@brandlift.test");
-  const team = await signIn("team@brandlift.test");
+  const customer = await signIn(server.url, "customer@brandlift.test");
+  const team = await signIn(server.url, "team@brandlift.test");
   const pages = [
     { who: "customer", path: "/dashboard/services", token: customer.token },
     { who: "customer", path: "/dashboard/calendar", token: customer.token },

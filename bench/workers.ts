@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
 
-import { benchServer, writeResult } from "./support";
+import { benchServer, signIn, writeResult } from "./support";
 
 /**
  * Throughput with 1 and with 2 worker processes (WEB_CONCURRENCY), side by side in one run, on a
@@ -31,18 +31,8 @@ try {
   for (const workers of [1, 2]) {
     const server = await benchServer({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(workers) });
     try {
-      const response = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
-      });
-      const token = ((await response.json()) as { data: { token: string } }).data.token;
-      const staff = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ email: "team@brandlift.test", password: "brandlift-demo" }),
-      });
-      const staffToken = ((await staff.json()) as { data: { token: string } }).data.token;
+      const { token } = await signIn(server.url, "customer@brandlift.test");
+      const { token: staffToken } = await signIn(server.url, "team@brandlift.test");
       const page = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, "Accept-Encoding": "br" });
       const targets = [
         { route: "GET /", path: "/", headers: { "Accept-Encoding": "br" } },
