@@ -11,7 +11,7 @@ import { ArrowRight, ShoppingBag } from "~/components/ui/icons";
 import { SectionBoundary, SectionError } from "~/components/ui/section-error";
 import { formatCents } from "~/domain/format";
 import { can, ownerKey } from "~/domain/permissions";
-import { formatDate } from "~/domain/purchase";
+import { formatDate, type Purchase } from "~/domain/purchase";
 import { listBriefsNeeded } from "~/models/briefs.server";
 import { listPurchasesForUser, toPurchase } from "~/models/purchases.server";
 import { getCustomerCounts } from "~/models/stats.server";
@@ -35,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The identity carries when the account was welcomed: only a visit before that writes.
     user.welcomedAt ? false : markWelcomed(user.id),
     loadSection<OverviewCounts>("overview", async () => ({ role: "user", ...(await getCustomerCounts(owner)) })),
-    loadSection("purchases", async () => (await listPurchasesForUser(owner)).map(toPurchase)),
+    loadSection("purchases", async () => (await listPurchasesForUser(owner)).map((row) => purchaseCard(toPurchase(row)))),
     loadSection("plan", async () => toSubscriptions(await listSubscriptionsForUser(owner))),
     // "Brief needed" for each purchase or plan whose brief is still to send (decision 201).
     loadSection("briefs", () => listBriefsNeeded({ userId: owner })),
@@ -49,6 +49,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     plans: plans.ok ? plans.data : [],
     briefs: briefs.ok ? briefs.data : [],
   };
+}
+
+/** What a purchase's card shows: the service's description, its assignee and its checkout stay on its own page. */
+function purchaseCard({ id, amountCents, currency, quantity, status, createdAt, service, brief }: Purchase) {
+  return { id, amountCents, currency, quantity, status, createdAt, service: { name: service.name }, brief };
 }
 
 type ServicesData = ReturnType<typeof useLoaderData<typeof loader>>;
