@@ -22,6 +22,7 @@ import { forgeryGuard } from "./app/web/same-origin.server";
 import { createApiFastPath } from "./server/api-fast-path";
 import { createAssetServer } from "./server/asset-server";
 import { runPrimary } from "./server/cluster";
+import { BROTLI_PER_REQUEST } from "./server/compression";
 import { createLandingCache } from "./server/landing-cache";
 import { answerMetricsRequests, createMetrics, STATIC_ROUTE } from "./server/metrics";
 import { installProcessPolicy } from "./server/process-policy";
@@ -98,7 +99,7 @@ async function startNode() {
   const apiHeaders = securityHeaders(env.secureCookies, !!vite, false);
   app.use((req, res, next) => (isApiPath(req.path) ? apiHeaders : pageHeaders)(req, res, next));
 
-  app.use(compression());
+  app.use(compression({ brotli: BROTLI_PER_REQUEST }));
   if (metrics) app.get("/metrics", metrics.handler);
 
   if (vite) {

@@ -10,6 +10,7 @@ import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 
 import { preferredEncoding } from "./asset-server";
+import { BROTLI_PER_REQUEST } from "./compression";
 import { requestContext, requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);
@@ -236,9 +237,9 @@ async function endWhole(req: http.IncomingMessage, res: http.ServerResponse, bod
   res.end(packed);
 }
 
-/** As `compression()` does it: brotli at quality 4, gzip at its default level. */
+/** As the Express path's `compression()` does it: brotli as server/compression.ts sets it, gzip at its default level. */
 function compress(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
-  return encoding === "br" ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzip(body);
+  return encoding === "br" ? brotli(body, BROTLI_PER_REQUEST) : gzip(body);
 }
 
 /** Express's res.set adds the charset its mime table knows (UTF-8 for text and JSON): so do we. */
@@ -287,11 +288,7 @@ async function write(req: http.IncomingMessage, res: http.ServerResponse, respon
     return;
   }
   // Files and other streams go out as they come (compressed on the way when their type is text).
-  const sink: NodeJS.WritableStream = encoding
-    ? encoding === "br"
-      ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
-      : zlib.createGzip()
-    : res;
+  const sink: NodeJS.WritableStream = encoding ? (encoding === "br" ? zlib.createBrotliCompress(BROTLI_PER_REQUEST) : zlib.createGzip()) : res;
   if (encoding) {
     res.setHeader("Content-Encoding", encoding);
     res.removeHeader("Content-Length");

@@ -209,6 +209,20 @@ describe("the production server with no settings", () => {
     expect(signedOutLooking.headers["x-landing-cache"]).toBeUndefined();
   });
 
+  test("compresses what it serves per request in brotli's small window (decision 318)", async () => {
+    // RFC 7932, 9.1: a stream opens with its window; 0b0011 in the low four bits is 2^18 bytes.
+    const windowOf = (body: Buffer) => body[0]! & 0b1111;
+    const customer = await signIn(server.url, "customer@brandlift.test");
+    const page = await rawGet(`${server.url}/dashboard/services`, { "Accept-Encoding": "br", Authorization: `Bearer ${customer.token}` });
+    const json = await rawGet(`${server.url}/api/services/my-purchases`, { "Accept-Encoding": "br", Authorization: `Bearer ${customer.token}` });
+    for (const answer of [page, json]) {
+      expect(answer.headers["content-encoding"]).toBe("br");
+      expect(windowOf(answer.body)).toBe(0b0011);
+      expect(zlib.brotliDecompressSync(answer.body).length).toBeGreaterThan(0);
+    }
+    expect(zlib.brotliDecompressSync(page.body).toString()).toContain("Purchased Services");
+  });
+
   test("answers /api reads before Express with the headers and bodies of the Express path", async () => {
     // A GET whose (empty) body is chunked goes through Express: the same request both ways.
     const viaExpress = (url: string, headers: Record<string, string> = {}) => rawRequest(url, { ...headers, "Transfer-Encoding": "chunked" });
