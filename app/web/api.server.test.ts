@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { HttpError } from "~/utils/http.server";
 import { apiMethods, apiRoute } from "~/web/api.server";
-import { isJsonAnswer } from "~/web/json-answer.server";
+import { isJsonAnswer, lasting } from "~/web/json-answer.server";
 
 const context = { requestId: "req-1", cspNonce: "", clientIp: "127.0.0.1" };
 const call = (handler: ReturnType<typeof apiRoute>, request: Request, params: Record<string, string> = {}) => handler({ request, params, context });
@@ -40,6 +40,23 @@ describe("apiRoute", () => {
     const good = await get(exact);
     expect(good.status).toBe(200);
     expect(await good.json()).toEqual({ success: true, data: { total: 12 } });
+  });
+
+  test("a lasting answer (frozen, checked once) is held to its declared response like any other", async () => {
+    const response = z.object({ success: z.literal(true), data: z.object({ total: z.number().int() }) });
+    const drifted = lasting({ success: true, data: { total: 12, passwordHash: "x" } });
+    const exact = lasting({ success: true as const, data: { total: 12 } });
+    const sendsDrifted = apiRoute({ auth: "none", response }, async () => drifted as never);
+    const sendsExact = apiRoute({ auth: "none", response }, async () => exact);
+    const other = apiRoute({ auth: "none", response: z.object({ success: z.literal(true) }) }, async () => exact as never);
+    const get = (handler: ReturnType<typeof apiRoute>) => call(handler, new Request("http://x/api/total"));
+    // Refused each time it is sent, not only the first.
+    expect((await get(sendsDrifted)).status).toBe(500);
+    expect((await get(sendsDrifted)).status).toBe(500);
+    expect((await get(sendsExact)).status).toBe(200);
+    expect(await (await get(sendsExact)).json()).toEqual({ success: true, data: { total: 12 } });
+    // A value that matched one route's schema is held to another route's own.
+    expect((await get(other)).status).toBe(500);
   });
 
   test("a handler answering outside its declared response does not compile (decision 314)", () => {

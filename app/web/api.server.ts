@@ -152,8 +152,9 @@ export function apiRoute<
         await checkDeclaredAnswer(config.response, result, request);
         return result;
       }
-      await checkDeclaredAnswer(config.response, () => JSON.parse(jsonText(result)), request);
-      return { json: jsonText(result) };
+      const json = jsonText(result);
+      await checkDeclaredAnswer(config.response, { value: result, json }, request);
+      return { json };
     } catch (error) {
       return toErrorResponse(error, requestId, request);
     }

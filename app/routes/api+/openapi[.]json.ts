@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { methodNotAllowed } from "~/utils/http.server";
 import { apiRoute } from "~/web/api.server";
+import { lasting } from "~/web/json-answer.server";
 import { buildOpenApiDocument } from "~/web/openapi.server";
 
 // Every route module under api+/ (its area folders too): a route appears in the document by declaring its schemas to apiRoute.
@@ -9,7 +10,7 @@ const routes = import.meta.glob<Record<string, unknown>>(["/app/routes/api+/**/*
   eager: true,
 });
 
-let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+let document: Readonly<ReturnType<typeof buildOpenApiDocument>> | undefined;
 
 export const loader = apiRoute(
   {
@@ -21,9 +22,14 @@ export const loader = apiRoute(
       .loose(),
   },
   async () => {
-    document ??= buildOpenApiDocument({ ...routes, "/app/routes/api+/openapi[.]json.ts": { loader } });
-    return document;
+    return openApiDocument();
   },
 );
+
+/** The same answer for the process's life: frozen, so its JSON text is made and checked once. */
+function openApiDocument(): Readonly<ReturnType<typeof buildOpenApiDocument>> {
+  document ??= lasting(buildOpenApiDocument({ ...routes, "/app/routes/api+/openapi[.]json.ts": { loader } }));
+  return document;
+}
 
 export const action = methodNotAllowed;
