@@ -37,6 +37,12 @@ export interface Database {
    * connection, none to lend for as long as a reader takes).
    */
   cursor?(text: string, values: unknown[], batchSize: number): AsyncIterable<Record<string, unknown>[]>;
+  /**
+   * postgres.js only: opens every connection of the pool now (docs/decisions/316), so that no
+   * request pays for one later: a new connection costs a server process, its sign-in, the driver's
+   * read of the array types and a first parse of each statement.
+   */
+  warm?(): Promise<void>;
 }
 
 /** A call on postgres.js's pool: a statement's text, or a transaction's begin (its options, if any). */
@@ -49,8 +55,9 @@ export const migrationsFolder = path.resolve(process.cwd(), "db/migrations");
 const MIGRATION_LOCK = 72_431_905;
 
 export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+  const max = options.max ?? 10;
   const client = postgres(url, {
-    max: options.max ?? 10,
+    max,
     onnotice: () => {},
     connect_timeout: 10,
     // postgres.js waits up to 20 s (3^n / 100 s) between reconnects, and queries queue behind the
@@ -113,6 +120,11 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     watchCalls(listener) {
       watchers.add(listener);
       return () => void watchers.delete(listener);
+    },
+    async warm() {
+      // The pool opens a connection for a query only when none is idle: `max` queries at once open
+      // every one it has not opened yet (one already open takes one of them).
+      await Promise.all(Array.from({ length: max }, () => client`select 1`));
     },
   };
 }

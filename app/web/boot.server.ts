@@ -19,6 +19,8 @@ import { redis, redisHealth, redisReady } from "~/utils/redis.server";
 /** Start-up work of one node: migrate, seed the catalogue if empty, demo accounts on the embedded database, and the job engine's loop (e-mails, and the recurring jobs: the hourly sweep of unsent chat uploads, the sweep of orders stuck in pending, the brief reminders every ten minutes, the calendar's review e-mails every five, the purge of reports deleted 30 days ago, post.due every minute). */
 export async function boot() {
   await database.migrate();
+  // Every pooled connection before the first request, not in the middle of a burst of them (decision 316).
+  await database.warm?.();
   if (await ensureCatalogue()) logger.info("seeded the catalogue");
   // Customers from before client teams become owners of clients of one, in short batches after start-up.
   void backfillClientsOfOne()
