@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, inject } from "vitest";
+import { afterAll, expect, inject } from "vitest";
 
 import type { Database } from "../../db/client";
 import { failTestsOnConsoleError } from "./console-errors";
@@ -18,7 +18,8 @@ import { createTestDatabase, resetTestDatabase } from "./database";
 
 interface WorkerState {
   dataDir: string;
-  database: Database;
+  /** Null for a file that makes its own databases. */
+  database: Database | null;
 }
 const STATE = Symbol.for("brandlift.test-worker");
 const global = globalThis as Record<symbol, unknown>;
@@ -34,13 +35,22 @@ if (process.env.VITEST_REDIS_PER_WORKER === "1" && process.env.REDIS_URL) {
   process.env.REDIS_URL = url.toString();
 }
 
+/**
+ * Files that make the databases they use (the backup test: a source and a restored target, each
+ * its own) and run in a process of their own: none is made for them to leave unused.
+ */
+const MAKES_ITS_OWN_DATABASES = /\/tests\/integration\/backup\.test\.ts$/;
+
 let state = global[STATE] as WorkerState | undefined;
 if (!state) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "brandlift-test-"));
   process.env.DATA_DIR = dataDir;
-  const database = await createTestDatabase(inject("databaseTemplate"));
-  // The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
-  global[Symbol.for("brandlift.test-database")] = database;
+  let database: Database | null = null;
+  if (!MAKES_ITS_OWN_DATABASES.test(expect.getState().testPath ?? "")) {
+    database = await createTestDatabase(inject("databaseTemplate"));
+    // The symbol of TEST_DATABASE in app/utils/db.server.ts (not imported here: the app must not load before this).
+    global[Symbol.for("brandlift.test-database")] = database;
+  }
   state = { dataDir, database };
   global[STATE] = state;
   process.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -48,7 +58,7 @@ if (!state) {
   // The last file's after-answer work lands before the reset, not in this file's database.
   const { settleBackgroundTasks } = await import("../../app/utils/background.server");
   await settleBackgroundTasks();
-  await resetTestDatabase(state.database);
+  if (state.database) await resetTestDatabase(state.database);
   for (const entry of fs.readdirSync(state.dataDir)) fs.rmSync(path.join(state.dataDir, entry), { recursive: true, force: true });
   process.env.DATA_DIR = state.dataDir;
   // The app is loaded by now (an earlier file imported it): these imports are its module instances.
@@ -85,7 +95,7 @@ afterAll(async () => {
     // opening its connection when the pool ends fails inside postgres.js, out of any caller's reach.
     const { settleBackgroundTasks } = await import("../../app/utils/background.server");
     await settleBackgroundTasks();
-    await state.database.close();
+    await state.database?.close();
     delete global[STATE];
     fs.rmSync(state.dataDir, { recursive: true, force: true });
   }
