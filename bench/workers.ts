@@ -7,7 +7,8 @@ import { benchServer, signIn, writeResult } from "./support";
 
 /**
  * Throughput with 1 and with 2 worker processes (WEB_CONCURRENCY), side by side in one run, on a
- * fresh PostgreSQL database seeded like the e2e suite: the landing page, GET /api/services, a
+ * fresh PostgreSQL database seeded like the e2e suite plus an inbox in use (bench/seed-inbox.ts: 40
+ * customers' threads, so staff's inbox lists a full page): the landing page, GET /api/services, a
  * signed-in JSON read and three signed-in pages, 20 connections each, and the gain of the second.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/workers.ts
@@ -21,10 +22,12 @@ const name = `brandlift_bench_${crypto.randomBytes(4).toString("hex")}`;
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create database ${name}`);
 const databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
-execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
-  stdio: "inherit",
-});
+for (const seed of ["tests/e2e/seed.ts", "bench/seed-inbox.ts"]) {
+  execFileSync("npx", ["tsx", seed], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
+    stdio: "inherit",
+  });
+}
 
 const rows: Array<Record<string, string | number>> = [];
 try {
