@@ -7,9 +7,12 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * suite are three-line files, and the run ended with one worker on the backup file and the Stripe
  * files while the others had nothing left. Here the longest files start first, whatever their
  * project: the backup file (its own process and the command-line processes it starts) beside the
- * shards; then the files of their own process and the fake Stripe and S3 files, whose workers start
- * while the shards still run; then the rest of `unit`; `pure`'s many short files fill the end.
- * Decision 312.
+ * shards. Then the projects follow one another, each whole: a worker that ends a file is kept for
+ * the next only when that file is of its project, and is stopped otherwise, so a project's files
+ * interleaved with another's start its workers (a process, its PGlite and the app's import) again.
+ * The rest of `unit` follows its shards in the workers that ran them; then the fake Stripe and S3
+ * files (`unit-fakes`) and the files of their own process (`unit-env`); `pure`'s many short files
+ * fill the end. Decisions 312 and 315.
  */
 
 /** The longest files of the run, in the order they start: their size on disk says nothing of their cost. */
@@ -19,7 +22,7 @@ const FIRST = [
   /tests\/integration\/authorization-(\d+|setup-only)\.test\.ts$/,
   /tests\/integration\/conformance\.test\.ts$/,
 ];
-const PROJECT_ORDER = ["unit-env", "unit-fakes", "unit", "pure"];
+const PROJECT_ORDER = ["unit", "unit-fakes", "unit-env", "pure"];
 
 export default class CostFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
