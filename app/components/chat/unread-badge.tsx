@@ -91,10 +91,7 @@ export function UnreadCount({
 }) {
   if (count <= 0) return null;
   return (
-    <span
-      data-testid={testId}
-      className={cn("inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-bold text-white", className)}
-    >
+    <span data-testid={testId} className={cn("count-badge", className)}>
       {count > 99 ? "99+" : count}
       <span className="sr-only"> {label}</span>
     </span>

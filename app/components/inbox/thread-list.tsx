@@ -33,12 +33,7 @@ export function ThreadList({
               to={`/dashboard/inbox/${thread.customer._id}${linkSuffix}`}
               prefetch="intent"
               data-thread-link=""
-              className={({ isActive }) =>
-                cn(
-                  "block px-4 py-3 hover:bg-slate-50 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600",
-                  isActive && "bg-brand-50",
-                )
-              }
+              className={({ isActive }) => cn("thread-link", isActive && "bg-brand-50")}
             >
               <span className="flex items-center gap-2">
                 <span className={cn("min-w-0 flex-1 truncate text-sm text-slate-950", thread.unread > 0 ? "font-bold" : "font-semibold")}>

@@ -19,14 +19,8 @@ export type BadgeProps = HTMLAttributes<HTMLSpanElement> & { tone?: BadgeTone };
 
 export function Badge({ tone = "neutral", className, ...props }: BadgeProps) {
   return (
-    <span
-      className={cn(
-        "inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset",
-        tones[tone],
-        className,
-      )}
-      {...props}
-    />
+    // `badge` is the shared shape (styles/tailwind.css), named once: a list repeats it on every row.
+    <span className={cn("badge", tones[tone], className)} {...props} />
   );
 }
 
