@@ -9,6 +9,9 @@ import postgres from "postgres";
 import { connectPostgres, wrapPglite, type Database } from "../db/client";
 import { ensureBuild, startServer } from "../tests/support/server-process";
 
+// The benches sign the demo accounts in as the tests do.
+export { signIn } from "../tests/support/server-process";
+
 /** A production server on a scratch DATA_DIR (embedded defaults) for a benchmark. */
 export async function benchServer(env: Record<string, string> = {}, nodeArgs: string[] = []) {
   ensureBuild();
@@ -21,21 +24,6 @@ export async function benchServer(env: Record<string, string> = {}, nodeArgs: st
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Signs a demo account in with the seeds' password (POST /api/auth/login): its bearer token and its
- * user's id. A refusal stops the bench with the answer, rather than measuring a sign-in page.
- */
-export async function signIn(baseUrl: string, email: string): Promise<{ token: string; user: { _id: string } }> {
-  const response = await fetch(`${baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: "brandlift-demo" }),
-  });
-  const body = (await response.json()) as { data?: { token?: string; user?: { _id: string } } };
-  if (!response.ok || !body.data?.token || !body.data.user) throw new Error(`could not sign in as ${email}: ${response.status} ${JSON.stringify(body)}`);
-  return { token: body.data.token, user: body.data.user };
 }
 
 export function writeResult(name: string, result: unknown) {

@@ -5,7 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { ensureBuild, runServerExpectingFailure, startServer, type ServerProcess } from "../support/server-process";
+import { ensureBuild, runServerExpectingFailure, signIn, startServer, type ServerProcess } from "../support/server-process";
 
 /** A GET whose body stays as it came on the wire (fetch would decompress it). */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -35,16 +35,6 @@ function rawRequest(
     req.on("error", reject);
     req.end();
   });
-}
-
-/** A demo account's bearer token and id (the seed's password). */
-async function signIn(url: string, email: string) {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email, password: "brandlift-demo" }),
-  });
-  return ((await response.json()) as { data: { token: string; user: { _id: string } } }).data;
 }
 
 const BUILD_ASSETS = path.resolve(process.env.BUILD_DIR ?? "build", "client/assets");
@@ -81,12 +71,7 @@ describe("the production server with no settings", () => {
     expect(login).toContain('<style id="app-styles">');
     const prefetched = /<link rel="prefetch" as="style" href="(\/assets\/tailwind-[^"]+\.css)"\/>/.exec(login)?.[1];
     expect(prefetched).toBeDefined();
-    const signIn = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
-    });
-    const token = ((await signIn.json()) as { data: { token: string } }).data.token;
+    const { token } = await signIn(server.url, "customer@brandlift.test");
     const page = await fetch(`${server.url}/dashboard/services`, { headers: { Authorization: `Bearer ${token}` } });
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -230,12 +215,7 @@ describe("the production server with no settings", () => {
       const { date: _date, "x-request-id": _id, "content-length": _length, "transfer-encoding": _te, ...rest } = h;
       return rest;
     };
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: "customer@brandlift.test", password: "brandlift-demo" }),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const { token } = await signIn(server.url, "customer@brandlift.test");
     for (const [pathname, headers] of [
       ["/api/services", { "Accept-Encoding": "br" }],
       ["/api/services", { "Accept-Encoding": "gzip" }],

@@ -89,3 +89,18 @@ export function runServerExpectingFailure(env: Record<string, string>): Promise<
     });
   });
 }
+
+/**
+ * Signs a demo account in with the seeds' password (POST /api/auth/login): its bearer token and its
+ * user's id. A refusal throws with the answer (a bench would otherwise measure a sign-in page).
+ */
+export async function signIn(baseUrl: string, email: string): Promise<{ token: string; user: { _id: string } }> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: "brandlift-demo" }),
+  });
+  const body = (await response.json()) as { data?: { token?: string; user?: { _id: string } } };
+  if (!response.ok || !body.data?.token || !body.data.user) throw new Error(`could not sign in as ${email}: ${response.status} ${JSON.stringify(body)}`);
+  return { token: body.data.token, user: body.data.user };
+}
