@@ -11,6 +11,13 @@ export function formatFileSize(bytes: number): string {
   return `${value} ${FILE_SIZE_UNITS[exponent]}`;
 }
 
+const messageTimeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+
+/** When a chat message was sent, as the conversation and the inbox's rows show it: "Nov 29, 10:41 AM". */
+export function formatMessageTime(at: string | number) {
+  return messageTimeFormat.format(new Date(at));
+}
+
 /** "1 conversation", "3 conversations" (English plurals; an irregular plural is given). */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : plural}`;

@@ -1,8 +1,11 @@
 import type { z } from "zod";
 
+import { supportRoomId } from "./chat";
+import { clientNameBeside } from "./clients";
 import { UUID_SOURCE } from "./ids";
 import { extensionOf, REPORT_TYPES } from "./report";
 import type { threadJson } from "./schemas/api";
+import type { inboxRowJson } from "./schemas/inbox-row";
 
 /** The support inbox's shapes and rules, shared by the store, the API, the socket server and the browser. */
 
@@ -40,6 +43,56 @@ export function latestThread<T extends Thread | null>(current: T, incoming: T): 
   if (!current || !incoming || current._id !== incoming._id) return incoming;
   return incoming.updatedAt >= current.updatedAt ? incoming : current;
 }
+
+/** One row of staff's inbox list: what the row shows of a thread (decision 320), its schema inboxRowJson. */
+export type InboxRow = z.infer<typeof inboxRowJson>;
+
+/**
+ * How much of a last message a row carries: more than the widest list shows on its one line (the
+ * list is the page's whole width from 640 to 1023 px), where the rest is cut with an ellipsis anyway.
+ */
+export const ROW_PREVIEW_CHARS = 140;
+
+/** A message as one line of at most ROW_PREVIEW_CHARS characters: a row's line shows runs of white space as one space. */
+function previewText(message: string): string {
+  const flat = message.replace(/\s+/g, " ").trim();
+  if (flat.length <= ROW_PREVIEW_CHARS) return flat;
+  const chars = Array.from(flat);
+  return chars.length <= ROW_PREVIEW_CHARS ? flat : `${chars.slice(0, ROW_PREVIEW_CHARS).join("").trimEnd()}…`;
+}
+
+/** A thread as its inbox row: the page's loader sends these, and the list turns each live `threadUpdated` into one. */
+export function toInboxRow(thread: Thread): InboxRow {
+  const last = thread.lastMessage;
+  const client = clientNameBeside(thread.customer.name, thread.client);
+  const at = last ? Date.parse(last.createdAt) : undefined;
+  const updated = Date.parse(thread.updatedAt);
+  return {
+    id: thread.customer._id,
+    name: thread.customer.name,
+    ...(client ? { client } : {}),
+    email: thread.customer.email,
+    ...(thread.kind === "visitor" ? { visitor: true as const } : {}),
+    ...(last
+      ? {
+          at,
+          text: previewText(last.message),
+          ...(last.senderId._id === thread.customer._id ? {} : { by: last.senderId.name }),
+          ...(last.messageType === "file" ? { file: true as const } : {}),
+        }
+      : {}),
+    ...(thread.unread > 0 ? { unread: thread.unread } : {}),
+    ...(thread.status === "closed" ? { closed: true as const } : {}),
+    ...(thread.assignee ? { assignee: thread.assignee.name } : {}),
+    ...(updated === at ? {} : { updated }),
+  };
+}
+
+/** When a row's thread last changed (its `updated`, else its last message's time). */
+export const inboxRowUpdated = (row: InboxRow) => row.updated ?? row.at ?? 0;
+
+/** A row's chat room, which typing indicators name: a customer's support room, or a visitor's. */
+export const inboxRowRoom = (row: InboxRow) => (row.visitor ? visitorRoomId(row.id) : supportRoomId(row.id));
 
 export const INBOX_PAGE_SIZE = 25;
 export const INBOX_MAX_PAGE_SIZE = 100;

@@ -145,7 +145,7 @@ test.describe("the inbox from the keyboard", () => {
 
   test("j/k move through the threads, Enter opens, r replies, a assigns to me, e closes and reopens, / searches, ? lists the keys", async ({ page }) => {
     await page.goto("/dashboard/inbox");
-    const links = page.locator("[data-thread-link]");
+    const links = page.getByTestId("thread-row").getByRole("link");
     expect(await links.count()).toBeGreaterThanOrEqual(2);
     await page.keyboard.press("j");
     await expect(links.nth(0)).toBeFocused();

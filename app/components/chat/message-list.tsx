@@ -2,16 +2,11 @@ import { NoteCard } from "~/components/customer/customer-sections";
 import { cn } from "~/components/ui/cn";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import type { ChatMessage } from "~/domain/chat";
+import { formatMessageTime } from "~/domain/format";
 import type { ThreadNote } from "~/domain/inbox";
 
 import { AttachmentView } from "./attachment-view";
 import { MessageText } from "./message-text";
-
-const timeFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
-
-export function formatMessageTime(iso: string) {
-  return timeFormat.format(new Date(iso));
-}
 
 const bubble = (own: boolean) =>
   cn(

@@ -93,7 +93,7 @@ export function UnreadCount({
   return (
     <span data-testid={testId} className={cn("count-badge", className)}>
       {count > 99 ? "99+" : count}
-      <span className="sr-only"> {label}</span>
+      <span className="sr-only">{` ${label}`}</span>
     </span>
   );
 }

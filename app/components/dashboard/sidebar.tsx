@@ -105,7 +105,7 @@ export function Sidebar({
     }
   }, [pathname]);
   return (
-    <div className={cn("bg-brand-950 text-white lg:w-64 lg:shrink-0", compact && "lg:w-16 xl:w-64")}>
+    <div className={cn("bg-brand-950 text-white lg:w-64 lg:shrink-0", compact && "sidebar-rail lg:w-16 xl:w-64")}>
       {/* From lg a full-height column that scrolls on its own when the links outgrow a short window (16 for staff). */}
       <aside className="lg:sticky lg:top-0 lg:flex lg:h-screen lg:flex-col lg:overflow-y-auto">
         <div className={cn("flex items-center justify-between gap-4 px-5 py-4 lg:py-6", compact && "lg:justify-center lg:px-2 xl:justify-between xl:px-5")}>
@@ -137,32 +137,25 @@ export function Sidebar({
           </div>
         </div>
         <nav aria-label="Dashboard" className={cn("flex flex-1 flex-col gap-1 px-3 pb-3 lg:pb-6", compact && "lg:px-2 xl:px-3")}>
-          {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. */}
+          {/* Phones (360-390 px): one row that scrolls sideways; from lg a column. Its items and links take their looks from `.sidebar-nav` and `.sidebar-rail` (styles/tailwind.css, decision 320). */}
           <ul
             ref={row}
-            className="relative -mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0"
+            className="sidebar-nav relative -mx-3 flex gap-1 overflow-x-auto px-3 pb-1 [scrollbar-width:thin] lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0 lg:pb-0"
           >
             {(links[setupOnly ? "setupOnly" : role] as readonly { to: string; label: string; icon: typeof Users; needs?: ClientCapability }[])
               .filter((link) => !link.needs || roleCovers(clientRole ?? "owner", link.needs))
               .map(({ to, label, icon: Icon }) => (
-                <li key={to} className="shrink-0 lg:shrink">
+                <li key={to}>
                   <NavLink
                     to={to}
                     // Overview is /dashboard itself: current only there, not on every page under it.
                     end={to === "/dashboard"}
                     prefetch="intent"
                     title={compact ? label : undefined}
-                    className={({ isActive }) =>
-                      cn(
-                        itemClass,
-                        "px-3 whitespace-nowrap lg:px-4",
-                        compact && "relative lg:justify-center lg:px-0 xl:justify-start xl:px-4",
-                        isActive ? "bg-white text-brand-800" : "text-slate-300 hover:bg-white/10 hover:text-white",
-                      )
-                    }
+                    className="sidebar-link"
                   >
                     <Icon className="size-5 shrink-0" aria-hidden="true" />
-                    <span className={railText}>{label}</span>
+                    <span>{label}</span>
                     {badges[to] ? (
                       <span className={cn("ml-auto", compact && "lg:absolute lg:-top-1 lg:right-0 lg:ml-0 xl:static xl:ml-auto")}>{badges[to]}</span>
                     ) : null}

@@ -44,7 +44,7 @@ function press(selector: string): boolean {
 }
 
 function moveThroughThreads(step: 1 | -1): boolean {
-  const links = Array.from(document.querySelectorAll<HTMLAnchorElement>("[data-thread-link]"));
+  const links = Array.from(document.querySelectorAll<HTMLAnchorElement>("[data-thread-list] > li > a"));
   if (links.length === 0) return false;
   const focused = links.indexOf(document.activeElement as HTMLAnchorElement);
   const open = links.findIndex((link) => link.getAttribute("aria-current") === "page");

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 
 import { CHAT_READ_EVENT, type ChatReadDetail } from "~/components/chat/read-state";
-import { latestThread, TYPING_SHOWN_MS, type InboxFilter, type Thread } from "~/domain/inbox";
+import { inboxRowRoom, inboxRowUpdated, toInboxRow, TYPING_SHOWN_MS, type InboxFilter, type InboxRow, type Thread } from "~/domain/inbox";
 import { useOptionalSocket, useSocketConnection } from "~/realtime/use-socket";
 
-const latestFirst = (a: Thread, b: Thread) => (b.lastMessage?.createdAt ?? "").localeCompare(a.lastMessage?.createdAt ?? "") || (a._id < b._id ? 1 : -1);
+const latestFirst = (a: InboxRow, b: InboxRow) => (b.at ?? 0) - (a.at ?? 0) || (a.id < b.id ? 1 : -1);
 
 /** Whether a thread belongs in the list this filter shows (a search is decided by the server: only threads already listed stay). */
 export function threadMatches(thread: Thread, filter: InboxFilter, viewerId: string): boolean {
@@ -14,32 +14,43 @@ export function threadMatches(thread: Thread, filter: InboxFilter, viewerId: str
   return true;
 }
 
-/** The list after one `threadUpdated`: replaced or added in its place by latest message, or dropped when it no longer matches; an older copy than the listed one changes nothing. */
-export function applyThreadUpdate(list: Thread[], thread: Thread, options: { filter: InboxFilter; viewerId: string; searching: boolean }): Thread[] {
-  const current = list.find((t) => t._id === thread._id);
-  if (current && latestThread(current, thread) !== thread) return list;
-  const listed = !!current;
-  const rest = list.filter((t) => t._id !== thread._id && t.roomId !== thread.roomId);
-  if (!threadMatches(thread, options.filter, options.viewerId) || (options.searching && !listed)) return rest;
-  return [...rest, thread].sort(latestFirst);
+/** Whether a row is this thread's: rows are keyed as the thread's page is, by its customer (a visitor's thread by its own id). */
+const isRowOf = (row: InboxRow, thread: Thread) => row.id === thread.customer._id || row.id === thread._id;
+
+/**
+ * The list after one `threadUpdated` (a whole Thread, the socket's shape): its row replaced or added in
+ * its place by latest message, or dropped when the thread no longer matches; a copy older than the
+ * listed row changes nothing (as latestThread decides between two threads).
+ */
+export function applyThreadUpdate(list: InboxRow[], thread: Thread, options: { filter: InboxFilter; viewerId: string; searching: boolean }): InboxRow[] {
+  const current = list.find((row) => isRowOf(row, thread));
+  if (current && Date.parse(thread.updatedAt) < inboxRowUpdated(current)) return list;
+  const rest = list.filter((row) => !isRowOf(row, thread));
+  if (!threadMatches(thread, options.filter, options.viewerId) || (options.searching && !current)) return rest;
+  return [...rest, toInboxRow(thread)].sort(latestFirst);
 }
 
 /** The list once this viewer's read of a thread is stored: its unread count is 0 at once, whatever the team room's `threadUpdated` says later or never. */
-export function markListedThreadRead(list: Thread[], customerId: string): Thread[] {
-  return list.some((t) => t.customer._id === customerId && t.unread > 0) ? list.map((t) => (t.customer._id === customerId ? { ...t, unread: 0 } : t)) : list;
+export function markListedThreadRead(list: InboxRow[], customerId: string): InboxRow[] {
+  if (!list.some((row) => row.id === customerId && row.unread)) return list;
+  return list.map((row) => {
+    if (row.id !== customerId) return row;
+    const { unread: _, ...read } = row;
+    return read;
+  });
 }
 
 /**
  * The inbox list kept live: `threadUpdated` (from every node, through the team room) moves a thread
  * to its place, and `typing` marks the threads whose customer is typing right now.
  */
-export function useInboxThreads(initial: Thread[], options: { filter: InboxFilter; viewerId: string; searching: boolean }) {
+export function useInboxThreads(initial: InboxRow[], options: { filter: InboxFilter; viewerId: string; searching: boolean }) {
   // The inbox is a chat view: the connection is open while it is on screen.
   useSocketConnection();
   const { socket } = useOptionalSocket() ?? { socket: null };
   const [threads, setThreads] = useState(initial);
   const [typing, setTyping] = useState<Record<string, number>>({});
-  const key = JSON.stringify(initial.map((t) => [t._id, t.updatedAt, t.unread]));
+  const key = JSON.stringify(initial.map((row) => [row.id, inboxRowUpdated(row), row.unread]));
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new loader result replaces the list
   useEffect(() => setThreads(initial), [key]);
   const { filter, viewerId, searching } = options;
@@ -74,7 +85,7 @@ export function useInboxThreads(initial: Thread[], options: { filter: InboxFilte
   useEffect(() => {
     setTyping((t) => {
       const next = { ...t };
-      for (const thread of threads) if (thread.lastMessage?.senderId._id === thread.customer._id) delete next[thread.roomId];
+      for (const row of threads) if (row.at !== undefined && !row.by) delete next[inboxRowRoom(row)];
       return Object.keys(next).length === Object.keys(t).length ? t : next;
     });
   }, [threads]);

@@ -9,7 +9,7 @@ import { cn } from "~/components/ui/cn";
 import { Pager } from "~/components/ui/pager";
 import { SearchForm } from "~/components/ui/search-form";
 import { countMatching, countOf } from "~/domain/format";
-import { INBOX_FILTERS, INBOX_PAGE_SIZE, type InboxFilter } from "~/domain/inbox";
+import { INBOX_FILTERS, INBOX_PAGE_SIZE, toInboxRow, type InboxFilter } from "~/domain/inbox";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { listThreads } from "~/models/inbox.server";
 import { requireTeam } from "~/web/auth.server";
@@ -30,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter: InboxFilter = (INBOX_FILTERS as readonly string[]).includes(requested) ? (requested as InboxFilter) : "all";
   const page = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1), 100_000);
   const { threads, total } = await listThreads({ filter, search, page, viewerId: staff.id });
-  return { threads, total, filter, search, page, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)), staffId: staff.id };
+  // Each thread as its row (decision 320): what the list shows, not the whole thread.
+  return { threads: threads.map(toInboxRow), total, filter, search, page, pages: Math.max(1, Math.ceil(total / INBOX_PAGE_SIZE)), staffId: staff.id };
 }
 
 const FILTER_LABELS: Record<InboxFilter, string> = { all: "All", unassigned: "Unassigned", mine: "Mine", closed: "Closed" };
@@ -61,10 +62,7 @@ export default function InboxLayout() {
               key={f}
               to={`/dashboard/inbox${query({ filter: f === "all" ? null : f, page: null })}`}
               aria-current={f === filter ? "page" : undefined}
-              className={cn(
-                "rounded-full px-3 py-1.5 text-sm font-semibold ring-1 ring-inset",
-                f === filter ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50",
-              )}
+              className="filter-chip"
             >
               {FILTER_LABELS[f]}
             </Link>
