@@ -8,8 +8,9 @@ import { bareServer, benchServer, rawGet, signIn, writeResult } from "./support"
 /**
  * The pages customers and staff live in, each against a bare node:http server (its own process)
  * replaying the exact bytes and headers of that page, 20 connections, one worker, on a fresh
- * PostgreSQL database seeded like the e2e suite (the demo accounts). Target: at least 0.25 of the
- * bare server's requests/s and p99 under 50 ms; the HTML at most 40 KB.
+ * PostgreSQL database seeded like the e2e suite (the demo accounts) plus an inbox in use
+ * (bench/seed-inbox.ts: 40 customers' threads, so staff's inbox lists a full page). Target: at least
+ * 0.25 of the bare server's requests/s and p99 under 50 ms; the HTML at most 40 KB.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/signed-in-pages.ts
  *
@@ -25,10 +26,12 @@ const name = `brandlift_bench_pages_${crypto.randomBytes(4).toString("hex")}`;
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 await admin.unsafe(`create database ${name}`);
 const databaseUrl = Object.assign(new URL(baseUrl), { pathname: `/${name}` }).toString();
-execFileSync("npx", ["tsx", "tests/e2e/seed.ts"], {
-  env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
-  stdio: "inherit",
-});
+for (const seed of ["tests/e2e/seed.ts", "bench/seed-inbox.ts"]) {
+  execFileSync("npx", ["tsx", seed], {
+    env: { ...process.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: "/tmp/brandlift-bench-seed" },
+    stdio: "inherit",
+  });
+}
 
 const profileDir = process.env.BENCH_CPU_PROF;
 const server = await benchServer({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: "1" }, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
