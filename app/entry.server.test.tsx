@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import path from "node:path";
+import zlib from "node:zlib";
 import { Scripts } from "@remix-run/react";
 import fc from "fast-check";
 import type * as ReactDomServer from "react-dom/server";
@@ -11,7 +12,7 @@ import { CONTEXT } from "../tests/support/requests";
 
 /*
  * Every character of a server-rendered page arrives exactly: the real handleRequest (React's
- * streaming writer, then the hydration transform of web/deferred-hydration.server.ts) against
+ * streaming writer into the whole document, then the rewrite of web/deferred-hydration.server.ts) against
  * renderToString, for text mixing 1- to 4-byte UTF-8 characters at every offset of React's 2,048-byte
  * views and of the stream's chunks, before and after the rewritten <Scripts>.
  */
@@ -73,7 +74,7 @@ async function checkPages(handle: (request: Request) => Promise<Response>) {
       expect(bytes.includes(0)).toBe(false);
       const html = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
       expect(html).not.toContain("\uFFFD");
-      // Rewritten by deferHydration: what follows <Scripts> went through the transform's pass-through.
+      // Rewritten by deferHydrationMarkup: what follows <Scripts> went through as it was.
       expect(html).not.toContain('type="module" async');
       for (const part of [before, after]) {
         expect(bytes.includes(Buffer.from(renderToString(<Blocks blocks={part} />)))).toBe(true);
@@ -85,7 +86,7 @@ async function checkPages(handle: (request: Request) => Promise<Response>) {
 
 describe("server-rendered HTML carries every character exactly", () => {
   beforeAll(() => {
-    // Production path: the hydration transform runs (development streams React's output as it is).
+    // Production path: the hydration rewrite runs (development sends React's output as it is).
     vi.stubEnv("DEV", false);
     vi.stubEnv("PROD", true);
   });
@@ -138,5 +139,28 @@ describe("a finished render leaves nothing behind", () => {
     }
     expect(abortTimers.size).toBe(5);
     expect([...abortTimers].filter((timer) => !cleared.has(timer))).toEqual([]);
+  });
+});
+
+describe("a document goes out whole", () => {
+  test("compressed once in the encoding the client takes, with its length; unasked, as it is", async () => {
+    const handler = await buildHandler();
+    page = { before: [{ pad: 1500, text: "Zoë 😀 日本語" }], after: [] };
+    const plain = await handler(new Request("http://localhost/"), CONTEXT);
+    const html = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-length")).toBe(String(html.length));
+    expect(plain.headers.get("vary")).toMatch(/Accept-Encoding/);
+    for (const [accept, encoding, decode] of [
+      ["gzip, deflate, br", "br", zlib.brotliDecompressSync],
+      ["gzip", "gzip", zlib.gunzipSync],
+      ["br;q=0, gzip", "gzip", zlib.gunzipSync],
+    ] as const) {
+      const response = await handler(new Request("http://localhost/", { headers: { "Accept-Encoding": accept } }), CONTEXT);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.headers.get("content-encoding"), accept).toBe(encoding);
+      expect(response.headers.get("content-length")).toBe(String(bytes.length));
+      expect(decode(bytes).equals(html), accept).toBe(true);
+    }
   });
 });

@@ -1,7 +1,6 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
+import { Writable } from "node:stream";
+import { type AppLoadContext, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 
 import { InlineStylesProvider } from "~/components/inline-styles";
@@ -12,7 +11,8 @@ import "~/models/backlog-metrics.server";
 
 import { isDatabaseUnavailable } from "~/utils/db.server";
 import { isBodyLimitError } from "~/web/body-limit.server";
-import { deferHydration } from "~/web/deferred-hydration.server";
+import { COMPRESSION_THRESHOLD, compressWhole, preferredEncoding } from "~/web/compression.server";
+import { deferHydrationMarkup } from "~/web/deferred-hydration.server";
 
 import { logger } from "./utils/logger.server";
 
@@ -37,7 +37,6 @@ export default function handleRequest(
   // The body guard of server.ts has answered 413 already and this answer is dropped: skip the render.
   if (bodyRefused(remixContext)) return new Response(null, { status: 413 });
   if (databaseUnavailable.has(request)) responseStatusCode = 503;
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
@@ -48,14 +47,30 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
+        // The document is sent whole, once everything has rendered (decision 322): no route defers
+        // data, so nothing arrives later, and one body costs one compression call and one write.
+        onShellReady() {
           shellRendered = true;
-          // Production: the hydration scripts wait for the first paint (web/deferred-hydration.server.ts).
-          const body = import.meta.env.DEV ? new PassThrough() : deferHydration();
-          body.once("close", () => clearTimeout(abortTimer));
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        },
+        onAllReady() {
+          const chunks: Buffer[] = [];
+          const collector = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk);
+              callback();
+            },
+            final(callback) {
+              clearTimeout(abortTimer);
+              callback();
+              // Decoded once, whole: no character is ever split between two pieces.
+              const html = Buffer.concat(chunks).toString("utf8");
+              // Production: the hydration scripts wait for the first paint (web/deferred-hydration.server.ts).
+              const body = Buffer.from(import.meta.env.DEV ? html : (deferHydrationMarkup(html) ?? html));
+              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+              resolve(wholeResponse(request, body, responseHeaders, responseStatusCode));
+            },
+          });
+          pipe(collector);
         },
         onShellError(error: unknown) {
           clearTimeout(abortTimer);
@@ -67,11 +82,24 @@ export default function handleRequest(
         },
       },
     );
-    // A render still streaming after ABORT_DELAY is cut short. The timer goes when the document has
-    // been sent: left running, it kept every finished render (its loaders' data and React's state)
-    // alive for the whole delay, and fired into an ended stream.
+    // A render still waiting after ABORT_DELAY is cut short: what has not rendered goes out as its
+    // fallback, for the browser to render. The timer goes once the document is whole: left running,
+    // it kept every finished render (its loaders' data and React's state) alive for the whole delay.
     const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
+}
+
+/**
+ * A whole document as it goes out: compressed here when the client takes it and it is long enough
+ * (compression() in server.ts passes an answer that already has its encoding), sent with its length.
+ */
+async function wholeResponse(request: Request, body: Buffer, headers: Headers, status: number): Promise<Response> {
+  headers.append("Vary", "Accept-Encoding");
+  const encoding = body.length >= COMPRESSION_THRESHOLD ? preferredEncoding(request.headers.get("accept-encoding")) : null;
+  const out = encoding ? await compressWhole(body, encoding) : body;
+  if (encoding) headers.set("Content-Encoding", encoding);
+  headers.set("Content-Length", String(out.length));
+  return new Response(new Uint8Array(out), { headers, status });
 }
 
 function bodyRefused(context: EntryContext) {

@@ -5,12 +5,11 @@ import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/nod
 
 import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
+import { BROTLI_PER_REQUEST, COMPRESSION_THRESHOLD, preferredEncoding } from "~/web/compression.server";
 import { answersJson, isJsonAnswer, type JsonAnswer } from "~/web/json-answer.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 
-import { preferredEncoding } from "./asset-server";
-import { BROTLI_PER_REQUEST } from "./compression";
 import { requestContext, requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);
@@ -43,8 +42,6 @@ export interface ApiFastPathOptions {
   onRoute?: (res: http.ServerResponse, routeId: string) => void;
 }
 
-/** Response bodies at least this long are compressed, as `compression()` does (its default threshold). */
-const COMPRESSION_THRESHOLD = 1024;
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]*\+(?:json|xml))|image\/svg\+xml)/i;
 
 export function createApiFastPath(build: ServerBuild, options: ApiFastPathOptions) {
@@ -237,7 +234,7 @@ async function endWhole(req: http.IncomingMessage, res: http.ServerResponse, bod
   res.end(packed);
 }
 
-/** As the Express path's `compression()` does it: brotli as server/compression.ts sets it, gzip at its default level. */
+/** As the Express path's `compression()` does it: brotli as web/compression.server.ts sets it, gzip at its default level. */
 function compress(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
   return encoding === "br" ? brotli(body, BROTLI_PER_REQUEST) : gzip(body);
 }

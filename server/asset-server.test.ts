@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { preferredEncoding } from "./asset-server";
+import { preferredEncoding } from "~/web/compression.server";
 
 describe("the encoding a whole answer goes out in", () => {
   test.each([

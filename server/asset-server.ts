@@ -2,6 +2,8 @@ import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 
+import { acceptedEncodings } from "~/web/compression.server";
+
 interface Asset {
   type: string;
   identity: Buffer;
@@ -26,33 +28,6 @@ const TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
   ".txt": "text/plain; charset=utf-8",
 };
-
-/**
- * Whether the client takes br and gzip (RFC 9110 Accept-Encoding, q=0 refuses). Identity otherwise.
- * Identity is always acceptable. A tiny parser on purpose: it runs on every asset request, before Express.
- */
-function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
-  if (!header) return { br: false, gzip: false };
-  // Each coding: true when named and taken, false when named and refused; "*" speaks for the others.
-  let br: boolean | undefined;
-  let gzip: boolean | undefined;
-  let any = false;
-  for (const part of header.split(",")) {
-    const [rawName, ...params] = part.split(";");
-    const name = rawName.trim().toLowerCase();
-    const taken = !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p));
-    if (name === "br") br = taken;
-    else if (name === "gzip" || name === "x-gzip") gzip = gzip === true || taken;
-    else if (name === "*") any = taken;
-  }
-  return { br: br ?? any, gzip: gzip ?? any };
-}
-
-/** The encoding a whole answer goes out in: brotli if taken, else gzip, else none. */
-export function preferredEncoding(header: string | undefined): "br" | "gzip" | null {
-  const accepts = acceptedEncodings(header);
-  return accepts.br ? "br" : accepts.gzip ? "gzip" : null;
-}
 
 /**
  * The files of one build folder, held in memory with the brotli and gzip variants written at build

@@ -5,7 +5,8 @@ import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import type express from "express";
 
-import { preferredEncoding } from "./asset-server";
+import { preferredEncoding } from "~/web/compression.server";
+
 import { requestIdFrom } from "./request-context";
 
 const gzip = promisify(zlib.gzip);

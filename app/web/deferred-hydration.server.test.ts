@@ -1,9 +1,7 @@
-import { Readable } from "node:stream";
-import { text } from "node:stream/consumers";
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
 
-import { compactManifest, deferHydration, deferHydrationMarkup } from "./deferred-hydration.server";
+import { compactManifest, deferHydrationMarkup } from "./deferred-hydration.server";
 
 // The shape of what Remix's <Scripts nonce> renders (2.17, single fetch, lazy route discovery).
 const MODULE_SOURCE = ';\nimport * as route0 from "/assets/root-A.js";\nwindow.__remixManifest = {"a":"</b>"};\nimport("/assets/entry.client-B.js");';
@@ -13,8 +11,6 @@ const SCRIPTS =
   '<script nonce="n0nce">window.__remixContext = {"state":"é"};</script>' +
   `<script nonce="n0nce" type="module" async="">${MODULE_SOURCE}</script>`;
 const PAGE = `<!DOCTYPE html><html><head><title>Café</title></head><body><main>Ünïcode — 日本語 Zoë 😀</main>${SCRIPTS}<p>José 😀 ©</p><!--$?--><template id="B:0"></template><!--/$--></body></html>`;
-
-const through = async (chunks: Buffer[]) => text(Readable.from(chunks).pipe(deferHydration()));
 
 describe("deferHydrationMarkup", () => {
   const out = deferHydrationMarkup(SCRIPTS)!;
@@ -105,39 +101,12 @@ describe("the loader", () => {
   });
 });
 
-describe("deferHydration (stream)", () => {
-  const expected = PAGE.replace(SCRIPTS, deferHydrationMarkup(SCRIPTS)!);
-
-  test("rewrites the page in one chunk", async () => {
-    expect(await through([Buffer.from(PAGE)])).toBe(expected);
+describe("deferHydrationMarkup on a whole page", () => {
+  test("rewrites the <Scripts> stretch and leaves the rest of the page as it is", () => {
+    expect(deferHydrationMarkup(PAGE)).toBe(PAGE.replace(SCRIPTS, deferHydrationMarkup(SCRIPTS)!));
   });
 
-  test("gives the same bytes whatever the chunk boundaries, inside markers and multi-byte characters too", async () => {
-    const bytes = Buffer.from(PAGE);
-    for (const size of [1, 2, 3, 7, 25, 64]) {
-      const chunks: Buffer[] = [];
-      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
-      expect(await through(chunks)).toBe(expected);
-    }
+  test("finds nothing to rewrite in a page without <Scripts>", () => {
+    expect(deferHydrationMarkup("<!DOCTYPE html><html><body><p>Plain — page</p></body></html>")).toBeNull();
   });
-
-  test("passes a page without <Scripts> through unchanged", async () => {
-    const page = "<!DOCTYPE html><html><body><p>Plain — page</p></body></html>";
-    expect(await through([Buffer.from(page.slice(0, 20)), Buffer.from(page.slice(20))])).toBe(page);
-  });
-});
-
-test("what React writes in one turn goes on as one chunk (one compression call, one socket write), later writes in their own", async () => {
-  const stream = deferHydration();
-  const received: string[] = [];
-  stream.on("data", (chunk: Buffer) => received.push(String(chunk)));
-  const piece = (i: number) => `<p>${"x".repeat(2000)} ${i}</p>`;
-  for (let i = 0; i < 12; i++) stream.write(piece(i));
-  await new Promise((resolve) => setImmediate(resolve));
-  expect(received).toHaveLength(1);
-  stream.write(piece(12));
-  stream.end(piece(13));
-  await new Promise((resolve) => stream.on("end", resolve));
-  expect(received.length).toBeLessThanOrEqual(3);
-  expect(received.join("")).toBe(Array.from({ length: 14 }, (_, i) => piece(i)).join(""));
 });

@@ -1,6 +1,3 @@
-import { Transform, type TransformCallback } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-
 /**
  * Takes the hydration JavaScript off the first paint's critical path.
  *
@@ -10,18 +7,17 @@ import { StringDecoder } from "node:string_decoder";
  * JavaScript then shares the line with the document (Lighthouse counts them before first paint).
  * The page needs none of it to be read or used: links and forms work without JavaScript.
  *
- * This rewrites that stretch of the server's HTML stream: the modulepreload links become inert
- * `<link data-modulepreload>` elements, and the module script becomes a classic inline script (same
- * nonce) that, once the page has loaded and painted, adds the modulepreload links and the original
- * module script at the end of <head>/<body>. Hydration then starts as before. React does not compare
+ * This rewrites that stretch of the server's HTML, which goes out whole (decision 322): the
+ * modulepreload links become inert `<link data-modulepreload>` elements, and the module script
+ * becomes a classic inline script (same nonce) that, once the page has loaded and painted, adds the
+ * modulepreload links and the original module script at the end of <head>/<body>. Hydration then starts as before. React does not compare
  * attributes or inline script text when it hydrates, only element types, so the rewritten elements
  * hydrate as the ones <Scripts> renders; nodes added at the end of <head> and <body> are left alone.
  *
- * If Remix's markup ever changes and the pattern is not found, the HTML passes through unchanged
+ * If Remix's markup ever changes and the pattern is not found, the HTML goes out unchanged
  * (the page still hydrates, only sooner). Production only: development keeps Remix's own markup.
  * See docs/decisions/008-first-paint-and-hydration.md.
  */
-const PRELOAD_START = '<link rel="modulepreload"';
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"((?: crossorigin="[^"]*")?)\/>/g;
 const MODULE_SCRIPT = /<script([^>]*?) type="module" async="">([\s\S]*?)<\/script>/;
 
@@ -72,69 +68,4 @@ export function compactManifest(source: string): string {
   } catch {
     return source;
   }
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
-/**
- * A stream transform applying deferHydrationMarkup to the first <Scripts> output in the document.
- * It also hands on what React writes in one turn of the event loop as one chunk: React writes a
- * document in pieces of about 2 KB, and each piece cost a compression call and a socket write
- * (a fifth of a signed-in page's CPU in a profile, docs/performance.md).
- */
-export function deferHydration(): Transform {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  let done = false;
-  let queued = "";
-  let scheduled: NodeJS.Immediate | null = null;
-  const transform = new Transform({
-    transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      queued += rewrite(chunk);
-      if (queued && !scheduled) scheduled = setImmediate(send);
-      callback();
-    },
-    flush(callback: TransformCallback) {
-      if (scheduled) clearImmediate(scheduled);
-      scheduled = null;
-      const rest = queued + pending + decoder.end();
-      queued = pending = "";
-      callback(null, rest || undefined);
-    },
-  });
-  function send() {
-    scheduled = null;
-    const out = queued;
-    queued = "";
-    if (out) transform.push(out);
-  }
-  /** What can go out of this chunk: the markup rewritten once found, a possible start of it kept back. */
-  function rewrite(chunk: Buffer): string {
-    // Through the decoder to the end: it may hold the first bytes of a character split across chunks.
-    if (done) return decoder.write(chunk);
-    pending += decoder.write(chunk);
-    const start = pending.indexOf(PRELOAD_START);
-    if (start === -1) {
-      // Keep a tail that could be the start of the marker split across two chunks.
-      let cut = pending.length - Math.min(pending.length, PRELOAD_START.length - 1);
-      // Never between the two halves of a surrogate pair: each half alone would be sent as U+FFFD.
-      if (cut > 0 && isHighSurrogate(pending.charCodeAt(cut - 1))) cut--;
-      const out = pending.slice(0, cut);
-      pending = pending.slice(cut);
-      return out;
-    }
-    const head = pending.slice(0, start);
-    const script = MODULE_SCRIPT.exec(pending.slice(start));
-    if (!script) {
-      pending = pending.slice(start);
-      return head;
-    }
-    const end = start + script.index + script[0].length;
-    const rewritten = deferHydrationMarkup(pending.slice(start, end)) ?? pending.slice(start, end);
-    const rest = pending.slice(end);
-    pending = "";
-    done = true;
-    return head + rewritten + rest;
-  }
-  return transform;
 }
