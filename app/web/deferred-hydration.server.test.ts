@@ -106,6 +106,17 @@ describe("deferHydrationMarkup on a whole page", () => {
     expect(deferHydrationMarkup(PAGE)).toBe(PAGE.replace(SCRIPTS, deferHydrationMarkup(SCRIPTS)!));
   });
 
+  test("each page keeps its own nonce and modules, the loader being built once per set of modules", () => {
+    const other = SCRIPTS.replace(/root-A/g, "root-C").replace(/n0nce/g, "0ther");
+    const first = deferHydrationMarkup(PAGE)!;
+    expect(deferHydrationMarkup(PAGE.replace(/n0nce/g, "0ther"))).toBe(first.replace(/n0nce/g, "0ther"));
+    const second = deferHydrationMarkup(PAGE.replace(SCRIPTS, other))!;
+    expect(second).toContain("root-C");
+    expect(second).not.toContain("root-A");
+    expect(second).not.toContain("n0nce");
+    expect(deferHydrationMarkup(PAGE)).toBe(first);
+  });
+
   test("finds nothing to rewrite in a page without <Scripts>", () => {
     expect(deferHydrationMarkup("<!DOCTYPE html><html><body><p>Plain — page</p></body></html>")).toBeNull();
   });

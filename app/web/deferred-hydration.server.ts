@@ -45,12 +45,36 @@ function loader(source: string, hrefs: string[]) {
 export function deferHydrationMarkup(segment: string): string | null {
   const script = MODULE_SCRIPT.exec(segment);
   if (!script) return null;
+  // The links stand right before the scripts: the page above them is left as it is, unsearched.
+  const first = segment.indexOf(PRELOAD_START);
+  const start = first === -1 || first > script.index ? script.index : first;
   const hrefs: string[] = [];
-  const before = segment.slice(0, script.index).replace(PRELOAD, (_link, href: string) => {
+  const links = segment.slice(start, script.index).replace(PRELOAD, (_link, href: string) => {
     if (!hrefs.includes(href)) hrefs.push(href);
     return `<link data-modulepreload="${href}"/>`;
   });
-  return `${before}<script${script[1]}>${loader(compactManifest(script[2]), hrefs)}</script>${segment.slice(script.index + script[0].length)}`;
+  const code = loaderFor(script[2]!, hrefs);
+  return `${segment.slice(0, start)}${links}<script${script[1]}>${code}</script>${segment.slice(script.index + script[0].length)}`;
+}
+
+const PRELOAD_START = '<link rel="modulepreload"';
+
+/**
+ * The inline loader for one set of the page's modules. A set is the same for every page of the same
+ * routes (the nonce is read at run time, not written in), so each is built once: building it parses
+ * and prints the route manifest, about 1 % of a signed-in page's CPU.
+ */
+const loaders = new Map<string, string>();
+function loaderFor(source: string, hrefs: string[]): string {
+  const key = `${hrefs.join(" ")}\n${source}`;
+  let code = loaders.get(key);
+  if (code === undefined) {
+    // Bounded: a build has a few hundred route sets at most; an unexpected flood starts over.
+    if (loaders.size >= 500) loaders.clear();
+    code = loader(compactManifest(source), hrefs);
+    loaders.set(key, code);
+  }
+  return code;
 }
 
 const MANIFEST = /window\.__remixManifest = (\{[\s\S]*?\n\});/;
