@@ -1,5 +1,6 @@
 import { defineConfig } from "@playwright/test";
 
+import { SERVER_NODE_FLAGS } from "./scripts/server-flags.mjs";
 import { E2E_DATA_DIR, E2E_PORT } from "./tests/e2e/fixtures";
 
 /** e2e against the production build, in Debian's Chromium (never a downloaded browser). */
@@ -46,7 +47,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh embedded database with the demo and e2e accounts, then the production server on it.
-    command: `rm -rf ${E2E_DATA_DIR} && npx tsx tests/e2e/seed.ts && node ${process.env.BUILD_DIR ?? "build"}/server.js`,
+    command: `rm -rf ${E2E_DATA_DIR} && npx tsx tests/e2e/seed.ts && node ${SERVER_NODE_FLAGS.join(" ")} ${process.env.BUILD_DIR ?? "build"}/server.js`,
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
     // The seed and the first start take 10-20 s on a quiet machine, over 50 s on a loaded one.

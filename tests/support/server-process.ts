@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 
+import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
+
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = path.join(ROOT, process.env.BUILD_DIR ?? "build");
 const SERVER = path.join(BUILD_DIR, "server.js");
@@ -36,7 +38,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   let output = "";
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...(options.nodeArgs ?? []), SERVER], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", HOST: "127.0.0.1", LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -75,7 +77,7 @@ export async function startServer(env: Record<string, string>, options: { timeou
 export function runServerExpectingFailure(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     let output = "";
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", ...env },
       stdio: ["ignore", "pipe", "pipe"],
