@@ -55,6 +55,9 @@ export default function handleRequest(
         onAllReady() {
           const chunks: Buffer[] = [];
           const collector = new Writable({
+            // React ends its destination again when it closes, which on a finished stream makes an
+            // error with a stack trace for nothing (0.4 % of a page's CPU): the collector never closes.
+            emitClose: false,
             write(chunk: Buffer, _encoding, callback) {
               chunks.push(chunk);
               callback();
