@@ -186,6 +186,8 @@ describe("the morning digest", () => {
     const user = await createTestUser({ name: "Pat" });
     await updateNotificationSettings(user.id, { email: { order: "daily" }, timeZone: "Asia/Tokyo" });
     await notify([user.id], { kind: "order", title: "Order A", url: "/dashboard/orders" });
+    // The digest lists the newest first by when each was made, to the millisecond: B comes later.
+    await new Promise((resolve) => setTimeout(resolve, 2));
     await notify([user.id], { kind: "order", title: "Order B", url: "/dashboard/orders" });
 
     // 07:59 in Tokyo (22:59 UTC the day before): not yet.
