@@ -7,7 +7,7 @@ import { isUuid } from "~/domain/ids";
 import { isVisitorRoom, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
-import { afterResponse } from "~/utils/background.server";
+import { afterResponse, busyGate } from "~/utils/background.server";
 import { queryRows } from "~/utils/db-cursor.server";
 import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
@@ -83,6 +83,23 @@ interface SendRow {
   senderImage: string | null;
 }
 
+/*
+ * A message's side work (its webhook event, the other side's bell, a reply e-mail to a customer who
+ * is away) runs after its answer, and waits while this node is still storing other messages, at most
+ * SIDE_WORK_WAIT_MS: in a burst it took the database and the event loop from the messages still on
+ * their way (docs/decisions/321).
+ */
+const SIDE_WORK_WAIT_MS = 50;
+const storing = busyGate(SIDE_WORK_WAIT_MS);
+
+/** Side work of a sent message: after the answer, once this node has no message left to store (or 50 ms at most). */
+export function afterMessages(label: string, task: () => Promise<unknown>) {
+  afterResponse(label, async () => {
+    await storing.clear();
+    return task();
+  });
+}
+
 /** An ISO time as a JS Date prints it (milliseconds, UTC), whatever the session's time zone. */
 const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -93,7 +110,8 @@ const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-
  */
 export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   const id = crypto.randomUUID();
-  const [row] = await queryRows<SendRow>(sendStatement(id, input));
+  storing.enter();
+  const [row] = await queryRows<SendRow>(sendStatement(id, input)).finally(() => storing.leave());
   if (!row?.id) throw new MessageRefusedError(!row?.live ? "session" : input.attachmentId ? "attachment" : "service");
 
   const file = input.attachmentId !== undefined;
@@ -111,15 +129,16 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   };
   chatMessages.inc({ type: message.messageType });
   // The message is one statement of its own (decision 135), and its answer waits for nothing else:
-  // its webhook event and the other side's bell (decision 289) follow it, after the answer.
-  afterResponse("message.created event", () =>
+  // its webhook event and the other side's bell (decision 289) follow it, after the answer and the
+  // other messages this node is storing.
+  afterMessages("message.created event", () =>
     emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
       logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
     ),
   );
   if (row.threadId && input.customerId) {
     const thread = { customerId: input.customerId, assigneeId: row.assigneeId };
-    afterResponse("message notification", () => notifyOfMessage(message, thread));
+    afterMessages("message notification", () => notifyOfMessage(message, thread));
   }
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);

@@ -5,10 +5,9 @@ import { Server } from "socket.io";
 
 import { parseRoomId, supportRoomId, type ChatMessage } from "~/domain/chat";
 import { can, memberCan, ownerKey } from "~/domain/permissions";
-import { sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
+import { afterMessages, sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { threadEvents, type Delivery } from "~/models/thread-events.server";
-import { afterResponse } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { countOpenSockets } from "~/utils/metrics.server";
@@ -266,7 +265,7 @@ function deliver(io: IoServer, message: ChatMessage, delivery: Delivery, exceptS
   broadcast(io, message, delivery, exceptSocketId);
   // After the answer, as tracked work: a shutdown (or a test's end) waits for it rather than cutting its queries off.
   const { customerId } = delivery;
-  if (customerId && delivery.fromTeam) afterResponse("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
+  if (customerId && delivery.fromTeam) afterMessages("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
 }
 
 /** Messages sent by a page's form (no socket carried them) go out as a socket's would. */

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { listNotifications } from "~/models/notifications.server";
+import { listNotifications, notificationEvents, notifyOfMessage } from "~/models/notifications.server";
 import { createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import * as serviceBrief from "~/routes/api+/services+/$id.brief";
 import * as purchaseBrief from "~/routes/api+/services+/purchases.$id.brief";
@@ -61,5 +61,77 @@ describe("notifications from orders and briefs", () => {
       (item) => item.title === `Brief submitted: ${service.name}` && item.url === `/dashboard/users/${buyer!.id}`,
     );
     expect(submitted).toHaveLength(1);
+  });
+});
+
+describe("notifications from support messages", () => {
+  const told = async (send: () => Promise<void>) => {
+    const events: { userId: string; title: string; url: string; unread: number }[] = [];
+    const listener = (userId: string, notification: { title: string; url: string }, unread: number) =>
+      events.push({ userId, title: notification.title, url: notification.url, unread });
+    notificationEvents.on("created", listener);
+    try {
+      await send();
+    } finally {
+      notificationEvents.off("created", listener);
+    }
+    return events;
+  };
+  const message = (sender: Account, text: string) => ({ senderId: { _id: sender.id, name: sender.name }, message: text });
+
+  test("staff's reply tells the client's members who chat (not billing, removed or disabled ones), once each, with their unread count", async () => {
+    const owner = await createAccount({ name: "Olive Owner" });
+    const member = await createAccount({ name: "Mo Member" });
+    const billing = await createAccount({ name: "Bill Only" });
+    const removed = await createAccount({ name: "Gone Member" });
+    const disabled = await createAccount({ name: "Off Member", disabledAt: new Date() });
+    // Each account starts as the owner of its own client of one: these join the owner's client.
+    const join = (account: Account, role: "member" | "billing", removedAt: Date | null = null) =>
+      db.update(schema.clientMembers).set({ clientId: owner.id, role, removedAt }).where(eq(schema.clientMembers.userId, account.id));
+    await join(member, "member");
+    await join(billing, "billing");
+    await join(removed, "member", new Date());
+    await join(disabled, "member");
+    await db.insert(schema.notificationSettings).values({ userId: member.id, email: { message: "daily" } });
+
+    const events = await told(() => notifyOfMessage(message(staff, "x".repeat(200)), { customerId: owner.id, assigneeId: null }));
+    expect(events.map((event) => event.userId).sort()).toEqual([owner.id, member.id].sort());
+    expect(events.every((event) => event.title === "New message from Bell Staff" && event.url === "/dashboard/messages" && event.unread === 1)).toBe(true);
+    const [stored] = await listNotifications(member.id);
+    expect(stored).toMatchObject({ kind: "message", body: `${"x".repeat(139)}…`, readAt: null });
+    const rows = await db.select().from(schema.notifications).where(eq(schema.notifications.kind, "message"));
+    expect(Object.fromEntries(rows.filter((row) => [owner.id, member.id].includes(row.userId)).map((row) => [row.userId, row.email]))).toEqual({
+      [owner.id]: "instant",
+      [member.id]: "daily",
+    });
+
+    const again = await told(() => notifyOfMessage(message(staff, "And another thing"), { customerId: owner.id, assigneeId: null }));
+    expect(again.map((event) => event.unread)).toEqual([2, 2]);
+  });
+
+  test("staff's reply to a customer not yet moved into a client of one tells the customer", async () => {
+    const customer = await createAccount({ name: "Solo Customer" });
+    await db.delete(schema.clientMembers).where(eq(schema.clientMembers.userId, customer.id));
+    const events = await told(() => notifyOfMessage(message(staff, "Hello"), { customerId: customer.id, assigneeId: null }));
+    expect(events).toEqual([{ userId: customer.id, title: "New message from Bell Staff", url: "/dashboard/messages", unread: 1 }]);
+  });
+
+  test("a client's message tells the thread's assignee, else every active staff member", async () => {
+    const customer = await createAccount({ name: "Asking Customer" });
+    const assignee = await createAccount({ role: "team", name: "Assigned Staff" });
+    const away = await createAccount({ role: "team", name: "Disabled Staff", disabledAt: new Date() });
+    const url = `/dashboard/inbox/${customer.id}`;
+
+    const assigned = await told(() => notifyOfMessage(message(customer, "Is it done?"), { customerId: customer.id, assigneeId: assignee.id }));
+    expect(assigned).toEqual([{ userId: assignee.id, title: "New message from Asking Customer", url, unread: 1 }]);
+
+    const everyone = await told(() => notifyOfMessage(message(customer, "Anyone?"), { customerId: customer.id, assigneeId: null }));
+    const active = await db
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(and(eq(schema.users.role, "team"), isNull(schema.users.disabledAt)));
+    expect(everyone.map((event) => event.userId).sort()).toEqual(active.map((row) => row.id).sort());
+    expect(everyone.map((event) => event.userId)).not.toContain(away.id);
+    expect(everyone.find((event) => event.userId === assignee.id)).toMatchObject({ url, unread: 2 });
   });
 });
