@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 
-import { formatPostTime, monthGrid, periodView, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
+import { formatPostTime, monthGrid, periodDays, periodMonth, periodView, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
 
 describe("post times in the viewer's zone", () => {
   test("written with the zone named", () => {
@@ -41,6 +41,14 @@ describe("post times in the viewer's zone", () => {
     const week = periodView({ view: "week", week: "2026-12-28" });
     expect(week).toMatchObject({ title: "Week of Mon 28 Dec", month: "2026-12", previous: "view=week&week=2026-12-21", next: "view=week&week=2027-01-04" });
     expect(week.days).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02", "2027-01-03"]);
+  });
+
+  test("a period's days and month, without the rest of its view (the loader's window and quota)", () => {
+    expect(periodDays({ view: "month", month: "2026-12" })).toEqual(monthGrid("2026-12"));
+    expect(periodDays({ view: "week", week: "2026-12-28" })).toEqual(periodView({ view: "week", week: "2026-12-28" }).days);
+    expect(periodMonth({ view: "month", month: "2026-12" })).toBe("2026-12");
+    // A week across two months belongs to its Monday's.
+    expect(periodMonth({ view: "week", week: "2026-11-30" })).toBe("2026-11");
   });
 });
 

@@ -264,28 +264,39 @@ export function dayLabel(day: string): string {
 /** The period a calendar screen shows: a month ("2026-12"), or the week from a Monday ("2026-11-30"). */
 export type CalendarPeriod = { view: "month"; month: string } | { view: "week"; week: string };
 
+/** The days a period shows: a month's whole weeks, or the week's seven. */
+export function periodDays(period: CalendarPeriod): string[] {
+  return period.view === "week" ? daysFrom(period.week, 7) : monthGrid(period.month);
+}
+
+/** The month a period belongs to (a week's: that of its Monday), as "2026-12". */
+export function periodMonth(period: CalendarPeriod): string {
+  return period.view === "week" ? period.week.slice(0, 7) : period.month;
+}
+
 /**
  * All a calendar screen shows of its period, derived from the period alone (so the loader sends only
  * the period): its title, its days (a month's whole weeks, or seven), the month it belongs to, and the
  * query strings of the previous and next period.
  */
 export function periodView(period: CalendarPeriod) {
+  const days = periodDays(period);
+  const month = periodMonth(period);
   if (period.view === "week") {
     const start = period.week;
     return {
       view: period.view,
       title: `Week of ${dayLabel(start)}`,
-      days: daysFrom(start, 7),
-      month: start.slice(0, 7),
+      days,
+      month,
       previous: `view=week&week=${addDays(start, -7)}`,
       next: `view=week&week=${addDays(start, 7)}`,
     };
   }
-  const { month } = period;
   return {
     view: period.view,
     title: monthLabel(month),
-    days: monthGrid(month),
+    days,
     month,
     previous: `month=${shiftMonth(month, -1)}`,
     next: `month=${shiftMonth(month, 1)}`,

@@ -13,7 +13,7 @@ import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatClock, periodView, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
+import { formatClock, periodMonth, periodView, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
 import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
@@ -46,12 +46,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const customerId = staff && isUuid(askedCustomer) ? askedCustomer : undefined;
   const status = staff && POST_STATUSES.includes(askedStatus as PostStatus) ? (askedStatus as PostStatus) : undefined;
   const quotaOf = staff ? customerId : ownerKey(user);
+  const month = periodMonth(window.period);
   const [posts, customers, quota, calendarLink] = await Promise.all([
     listPosts(user, { customerId, status, from: window.from.toISOString(), to: window.to.toISOString() }),
     staff ? calendarCustomers() : [],
-    quotaOf
-      ? postQuota(quotaOf, zonedToUtc(`${window.month}-01`, "00:00", timeZone)!, zonedToUtc(`${shiftMonth(window.month, 1)}-01`, "00:00", timeZone)!)
-      : null,
+    quotaOf ? postQuota(quotaOf, zonedToUtc(`${month}-01`, "00:00", timeZone)!, zonedToUtc(`${shiftMonth(month, 1)}-01`, "00:00", timeZone)!) : null,
     staff ? null : calendarLinkFor(user.id),
   ]);
   // What changed since each post's last decision (decision 294), for both sides.

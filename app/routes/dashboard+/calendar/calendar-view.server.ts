@@ -3,7 +3,7 @@ import {
   dayInZone,
   DEFAULT_TIME_ZONE,
   mondayOf,
-  periodView,
+  periodDays,
   resolveTimeZone,
   TIME_ZONE_COOKIE,
   zonedToUtc,
@@ -33,10 +33,11 @@ export function timeZoneOf(request: Request): string {
 }
 
 export interface CalendarWindow {
-  /** The month or week asked for; its days, title and neighbours follow from it (`periodView`). */
+  /**
+   * The month or week asked for; its days, title and neighbours follow from it (`periodView`), the
+   * month it belongs to (the plan's quota) from `periodMonth`.
+   */
   period: CalendarPeriod;
-  /** The month the period belongs to (a week's: that of its Monday), for the plan's quota. */
-  month: string;
   /** The period's days as a UTC window in the viewer's zone. */
   from: Date;
   to: Date;
@@ -66,8 +67,9 @@ export function calendarWindow(url: URL, timeZone: string, now = new Date()): Ca
     url.searchParams.get("view") === "week"
       ? { view: "week", week: mondayOf(asked(url, "week", weekParam) ?? today) }
       : { view: "month", month: asked(url, "month", monthParam) ?? today.slice(0, 7) };
-  const { days, month } = periodView(period);
+  // Only the days: the title and neighbours are the screen's, from the period.
+  const days = periodDays(period);
   const from = zonedToUtc(days[0]!, "00:00", timeZone)!;
   const to = zonedToUtc(addDays(days.at(-1)!, 1), "00:00", timeZone)!;
-  return { period, month, from, to, today };
+  return { period, from, to, today };
 }
