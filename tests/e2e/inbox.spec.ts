@@ -48,6 +48,14 @@ test("the customer types, sends an image; staff see it on top with one unread, o
     const row = staff.page.getByTestId("thread-row").filter({ hasText: ACCOUNTS.inboxCustomer.name });
     await expect(row).toBeVisible();
     await expect(row.getByTestId("unread-count")).toHaveCount(0);
+    // The sidebar's live total: the page's figure, then (decision 323) kept by the counts per thread.
+    const sidebarTotal = staff.page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: /^Inbox/ })
+      .getByTestId("unread-count");
+    await hydrated(staff.page);
+    const shownTotal = async () => ((await sidebarTotal.count()) === 0 ? 0 : Number.parseInt(await sidebarTotal.innerText(), 10));
+    const before = await shownTotal();
 
     // Typing shows in the staff's list (the staff socket may still be connecting: type again until it does).
     const input = panel.getByPlaceholder("Type Message Here");
@@ -68,6 +76,12 @@ test("the customer types, sends an image; staff see it on top with one unread, o
     await expect(first).toContainText(ACCOUNTS.inboxCustomer.name);
     await expect(first).toContainText("screenshot.png");
     await expect(first.getByTestId("unread-count")).toHaveText("1 unread");
+    await expect(sidebarTotal).toHaveText(`${before + 1} unread`);
+    // A second message in the thread the total already counts adds one more.
+    await input.fill("And one more thing");
+    await input.press("Enter");
+    await expect(first.getByTestId("unread-count")).toHaveText("2 unread");
+    await expect(sidebarTotal).toHaveText(`${before + 2} unread`);
 
     await first.getByRole("link").click();
     await expect(staff.page).toHaveURL(/\/dashboard\/inbox\/[0-9a-f-]{36}$/);
@@ -75,6 +89,8 @@ test("the customer types, sends an image; staff see it on top with one unread, o
     await expect(staffPanel.getByTestId("attachment-thumbnail")).toBeVisible();
     await expect(staffPanel.getByTestId("attachment-thumbnail")).toHaveJSProperty("complete", true);
     await expect(row.getByTestId("unread-count")).toHaveCount(0);
+    // Read: all of the thread's count leaves the total.
+    await expect.poll(shownTotal).toBe(before);
     // The customer sees that staff have read it.
     await expect(panel.getByTestId("seen")).toHaveText("Seen");
     // …and still after a reload (the receipt is stored).

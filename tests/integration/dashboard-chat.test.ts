@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
 import { action as readAction } from "~/routes/api+/chat+/read";
+import { loader as unreadLoader } from "~/routes/api+/chat+/unread";
 import * as serviceDetail from "~/routes/dashboard+/_customer+/services.$purchaseId";
 import * as dashboard from "~/routes/dashboard+/_layout";
 import * as usersTab from "~/routes/dashboard+/_staff+/users+/_index";
@@ -31,9 +32,12 @@ async function markRead(reader: Account, customer: Account) {
   expect(response.status).toBe(200);
 }
 
-type Unread = { role: "team"; total: number; byCustomer: Record<string, number> } | { role: "user"; total: number };
+type Unread = { role: "team"; total: number } | { role: "user"; total: number };
 const layoutUnread = async (account: Account) =>
   (await readJson<{ unread: Unread }>(await call(dashboard.loader, "/dashboard", { auth: page(account) }))).unread;
+/** What the sidebar's live total asks for once a live event changes a thread (decision 323). */
+const threadCounts = async (account: Account) =>
+  (await readJson<{ data: { byCustomer: Record<string, number> } }>(await call(unreadLoader, "/api/chat/unread", { auth: page(account) }))).data.byCustomer;
 
 beforeAll(async () => {
   const services = await catalogue();
@@ -45,12 +49,14 @@ beforeAll(async () => {
 });
 
 describe("unread counts in the dashboard", () => {
-  it("staff see each customer's unread messages in the layout, the Users tab and the user's page; opening the thread clears them", async () => {
-    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 0, byCustomer: {} });
+  it("staff see the unread total in the layout, each customer's in the Users tab, the user's page and on asking; opening the thread clears them", async () => {
+    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 0 });
+    expect(await threadCounts(staff)).toEqual({});
     await postInThread(gina, "Hello?");
     await postInThread(gina, "Anyone there?");
 
-    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 2, byCustomer: { [gina.user.id]: 2 } });
+    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 2 });
+    expect(await threadCounts(staff)).toEqual({ [gina.user.id]: 2 });
     const list = await readJson<{ unread: Record<string, number>; staffId: string }>(
       await call(usersTab.loader, "/dashboard/users?search=dash.test", { auth: page(staff) }),
     );
@@ -62,7 +68,8 @@ describe("unread counts in the dashboard", () => {
     expect(detail.unread).toBe(2);
 
     await markRead(staff, gina);
-    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 0, byCustomer: {} });
+    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 0 });
+    expect(await threadCounts(staff)).toEqual({});
     const after = await readJson<{ unread: number }>(
       await call(userDetail.loader, `/dashboard/users/${gina.user.id}`, { auth: page(staff), params: { userId: gina.user.id } }),
     );
@@ -83,7 +90,8 @@ describe("unread counts in the dashboard", () => {
     await markRead(gina, gina);
     expect(await layoutUnread(gina)).toEqual({ role: "user", total: 0 });
     // Staff still see Hugo's message: Gina reading her thread changes nothing for them.
-    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 1, byCustomer: { [hugo.user.id]: 1 } });
+    expect(await layoutUnread(staff)).toEqual({ role: "team", total: 1 });
+    expect(await threadCounts(staff)).toEqual({ [hugo.user.id]: 1 });
   });
 
   it("the loaders keep their guards: customers get no staff counts, others' purchases stay hidden", async () => {
@@ -93,5 +101,6 @@ describe("unread counts in the dashboard", () => {
     expect(foreign.status).toBe(404);
     const signedOut = await call(dashboard.loader, "/dashboard");
     expect(signedOut.status).toBe(302);
+    expect((await call(unreadLoader, "/api/chat/unread", { auth: page(gina) })).status).toBe(403);
   });
 });

@@ -20,14 +20,14 @@ import { customerBadges, staffBadges, teamUnreadCounts } from "~/web/unread.serv
  * /dashboard: the sidebar around every dashboard view. Each page starts with its own content: the
  * customer's welcome, counts and plan card are their overview's (services._index.tsx), staff's
  * overview and chart the Overview page (dashboard._index.tsx), decision 280. Unread chat counts for
- * the sidebar badge: staff per customer (the shared support inbox), a customer their own thread.
+ * the sidebar badge: staff the shared support inbox's total (decision 323), a customer their own thread.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const identity = await requireIdentity(request);
   const user = identity.user;
   // TEAM_2FA=required and no second factor yet: only the security page, in a sidebar with nothing else.
   if (identity.setupOnly) {
-    const unread = { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> };
+    const unread = { role: "team" as const, total: 0 };
     return {
       user: { id: user.id, name: user.name, role: user.role, clientId: null, clientRole: null },
       staff: true,
@@ -43,7 +43,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [unreadSection, bellSection] = await Promise.all([
     loadSection("unread", async () =>
       staff
-        ? { role: "team" as const, ...(await teamUnreadCounts(request, () => staffBadges(request, user.id).then((badges) => badges.unread))) }
+        ? {
+            role: "team" as const,
+            // The total alone: the sidebar shows only that, and asks for the counts per thread once a
+            // live event changes one (docs/decisions/323-sidebar-unread-total.md).
+            total: (await teamUnreadCounts(request, () => staffBadges(request, user.id).then((badges) => badges.unread))).total,
+          }
         : {
             role: "user" as const,
             total: !memberCan(user, "chat")
@@ -63,11 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const notifications = bellSection.ok ? bellSection.data : 0;
   // The badges are extras: without them the page simply shows none.
-  const unread = unreadSection.ok
-    ? unreadSection.data
-    : staff
-      ? { role: "team" as const, total: 0, byCustomer: {} as Record<string, number> }
-      : { role: "user" as const, total: 0 };
+  const unread = unreadSection.ok ? unreadSection.data : staff ? { role: "team" as const, total: 0 } : { role: "user" as const, total: 0 };
   return {
     user: { id: user.id, name: user.name, role: user.role, clientId: user.clientId, clientRole: user.clientRole },
     staff,
@@ -85,8 +86,8 @@ export default function Dashboard() {
   const badges =
     unread.role === "team"
       ? {
-          "/dashboard/users": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
-          "/dashboard/inbox": <TeamUnreadTotal initialByCustomer={unread.byCustomer} viewer={{ id: user.id }} label="unread" />,
+          "/dashboard/users": <TeamUnreadTotal initialTotal={unread.total} viewer={{ id: user.id }} label="unread" />,
+          "/dashboard/inbox": <TeamUnreadTotal initialTotal={unread.total} viewer={{ id: user.id }} label="unread" />,
           ...bell,
         }
       : {

@@ -124,6 +124,8 @@ export const rows: AuthorizationRow[] = [
     expect: staffApi,
   },
   { route: "api+/chat+/threads.ts", method: "POST", path: "/api/chat/threads", expect: everyone(405) },
+  { route: "api+/chat+/unread.ts", method: "GET", path: "/api/chat/unread", expect: staffApi },
+  { route: "api+/chat+/unread.ts", method: "POST", path: "/api/chat/unread", expect: everyone(405) },
   {
     route: "api+/chat+/threads.$customerId.ts",
     method: "PATCH",
