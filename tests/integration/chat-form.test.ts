@@ -157,8 +157,11 @@ describe("the customer's message form (/dashboard/messages)", () => {
   test("the newest 50 messages, and a link's page of the earlier ones", async () => {
     const customer = await createAccount({ role: "user" });
     const sender = { _id: customer.id, name: customer.name, profileImage: null };
-    for (let i = 1; i <= 52; i++)
+    // Pages follow the messages' times, to the millisecond in PGlite: each is written in a later one.
+    for (let i = 1; i <= 52; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
       await storeMessage({ roomId: supportRoomId(customer.id), sender, receiverId: null, customerId: customer.id, message: `message ${i}` });
+    }
     const newest = await customerThread(customer);
     expect(newest.messages).toHaveLength(50);
     expect(newest.messages[0]!.message).toBe("message 3");
