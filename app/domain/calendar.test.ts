@@ -1,6 +1,17 @@
 import { describe, expect, test } from "vitest";
 
-import { formatPostTime, monthGrid, periodDays, periodMonth, periodView, resolveTimeZone, staffMoveRefusal, zonedToUtc } from "./calendar";
+import {
+  formatPostTime,
+  monthGrid,
+  packCustomers,
+  periodDays,
+  periodMonth,
+  periodView,
+  resolveTimeZone,
+  staffMoveRefusal,
+  unpackCustomers,
+  zonedToUtc,
+} from "./calendar";
 
 describe("post times in the viewer's zone", () => {
   test("written with the zone named", () => {
@@ -57,4 +68,21 @@ test("staff status moves", () => {
   expect(staffMoveRefusal("approved", "published")).toBeNull();
   expect(staffMoveRefusal("in_review", "published")).toBe("Only an approved post can be marked published.");
   expect(staffMoveRefusal("published", "draft")).toBe("A published post can no longer be changed.");
+});
+
+describe("the staff calendar's customers on the wire (decision 325)", () => {
+  const planned = { id: "0b6c4a52-1d0e-4b8a-9f57-3c2d8e1a7b90", name: "Ana + Bo Bakery", livePlan: true };
+  const newcomer = { id: "e2f0a9d4-6c3b-4e71-8a25-b9d04c6f1e38", name: "Nova  Newcomer", livePlan: false };
+
+  test("a line each, in order, the live plan marked: read back the same", () => {
+    const packed = packCustomers([planned, newcomer]);
+    expect(packed).toBe(`+${planned.id} Ana + Bo Bakery\n${newcomer.id} Nova  Newcomer`);
+    expect(unpackCustomers(packed)).toEqual([planned, newcomer]);
+  });
+
+  test("none is an empty string; a line break in a name reads back as a space", () => {
+    expect(packCustomers([])).toBe("");
+    expect(unpackCustomers("")).toEqual([]);
+    expect(unpackCustomers(packCustomers([{ ...newcomer, name: "Two\r\nLines" }]))).toEqual([{ ...newcomer, name: "Two Lines" }]);
+  });
 });

@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, lt, ne, notLike, sql } from "drizzle-orm";
 
 import { LIVE_SUBSCRIPTION_STATUSES } from "~/domain/billing";
+import type { CalendarCustomer } from "~/domain/calendar";
 import { DELETED_EMAIL_LIKE } from "~/domain/own-data";
 import { db, schema } from "~/utils/db.server";
 
@@ -41,7 +42,7 @@ export async function postQuota(customerId: string, from: Date, to: Date): Promi
  * them), each saying whether a live plan promises posts. Staff may draft for any of them (decision
  * 282): a post can be a one-off service's deliverable, and drafting comes before a plan is bought.
  */
-export async function calendarCustomers(): Promise<{ id: string; name: string; livePlan: boolean }[]> {
+export async function calendarCustomers(): Promise<CalendarCustomer[]> {
   const u = schema.users;
   const s = schema.subscriptions;
   const [rows, planned] = await Promise.all([

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
+import { unpackCustomers } from "~/domain/calendar";
 import { deletedEmail } from "~/domain/own-data";
 import { createPost, updatePost } from "~/models/posts.server";
 import * as postPage from "~/routes/dashboard+/_staff+/calendar_.posts.$postId";
@@ -143,7 +144,9 @@ describe("drafting for any customer, and a staff link in a customer's hands", ()
       .set({ email: deletedEmail(gone.id), disabledAt: new Date() })
       .where(eq(schema.users.id, gone.id));
 
-    const { customers } = (await page(staff.id, "/dashboard/calendar?month=2030-05")).data as Awaited<ReturnType<typeof calendar.loader>>;
+    const customers = unpackCustomers(
+      ((await page(staff.id, "/dashboard/calendar?month=2030-05")).data as Awaited<ReturnType<typeof calendar.loader>>).customers,
+    );
     expect(customers).toContainEqual({ id: newcomer.id, name: "Nova Newcomer", livePlan: false });
     expect(customers).toContainEqual({ id: planned.id, name: "Pat Planned", livePlan: true });
     expect(customers.some((c) => c.id === gone.id)).toBe(false);

@@ -2,14 +2,15 @@ import { useFetcher } from "@remix-run/react";
 import { Film } from "lucide-react";
 import { useState, type DragEvent } from "react";
 
-import { cn } from "~/components/ui/cn";
-import { CHANNEL_LABELS, dayInZone, dayLabel, formatClock, POST_STATUS_LABELS, type Post, type PostFile, type PostStatus } from "~/domain/calendar";
+import { CHANNEL_LABELS, dayInZone, dayLabel, formatClock, POST_STATUS_LABELS, type Post, type PostFile } from "~/domain/calendar";
 
 /**
  * The month or week as a grid of days (from md; phones get the list of cards instead). Each post is
  * a chip at its time in the viewer's zone, with its first image (or a film mark for a video) and the
  * start of its caption, so a month reads without opening each post; a chip opens the post. Staff drag a chip onto another
- * day to reschedule it (same time of day); the post's page has the same as a plain form.
+ * day to reschedule it (same time of day); the post's page has the same as a plain form. A day and
+ * a chip take their looks from `.calendar-grid` by their place and state (another month's day,
+ * a post's status), not from classes each of the 35-42 days repeats (decision 325).
  */
 export function CalendarBoard({
   days,
@@ -42,16 +43,15 @@ export function CalendarBoard({
   };
   return (
     <div className="hidden md:block" data-testid="calendar-board">
-      <div className="grid grid-cols-7 gap-px overflow-hidden rounded-card border border-slate-200 bg-slate-200" role="list" aria-label="Calendar">
+      <ol className="calendar-grid" aria-label="Calendar">
         {days.map((day) => {
           const outside = month !== null && !day.startsWith(month);
           const dayPosts = byDay.get(day) ?? [];
           return (
-            <div
+            <li
               key={day}
-              role="listitem"
-              data-day={day}
-              className={cn("calendar-day", outside && "bg-slate-50 text-slate-500", over === day && "bg-brand-50 ring-2 ring-brand-400 ring-inset")}
+              data-outside={outside ? "" : undefined}
+              className={over === day ? "bg-brand-50 ring-2 ring-brand-400 ring-inset" : undefined}
               onDragOver={
                 staff
                   ? (event) => {
@@ -80,10 +80,8 @@ export function CalendarBoard({
                         }}
                         data-testid="calendar-chip"
                         data-post={post.id}
-                        className={cn(
-                          "flex items-start gap-1.5 rounded-md px-1.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-brand-600",
-                          chipTone[post.status],
-                        )}
+                        data-status={post.status}
+                        className="calendar-chip"
                       >
                         <Thumbnail media={post.media} />
                         <span className="min-w-0 flex-1">
@@ -98,16 +96,16 @@ export function CalendarBoard({
                             </span>
                           ) : null}
                         </span>
-                        <span className="sr-only"> ({POST_STATUS_LABELS[post.status]})</span>
+                        <span className="sr-only">{` (${POST_STATUS_LABELS[post.status]})`}</span>
                       </a>
                     </li>
                   ))}
                 </ul>
               )}
-            </div>
+            </li>
           );
         })}
-      </div>
+      </ol>
     </div>
   );
 }
@@ -136,11 +134,3 @@ function Thumbnail({ media }: { media: PostFile[] }) {
     </span>
   );
 }
-
-const chipTone: Record<PostStatus, string> = {
-  draft: "bg-slate-100 text-slate-800",
-  in_review: "bg-amber-100 text-amber-900",
-  changes_requested: "bg-red-100 text-red-900",
-  approved: "bg-emerald-100 text-emerald-900",
-  published: "bg-brand-100 text-brand-900",
-};

@@ -1,7 +1,7 @@
 import { CHANNEL_LABELS, CHANNELS, type Channel } from "~/domain/calendar";
 
-/** The calendar's select look (the new-post form and a post's edit form). */
-export const calendarSelectClass = "block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3";
+/** The calendar's select look (the new-post form and a post's edit form): `.calendar-select`, full width. */
+export const calendarSelectClass = "calendar-select w-full";
 
 /** "Channel": where a post goes out, one of the channels posts go out on. */
 export function ChannelSelect({ defaultValue }: { defaultValue: Channel }) {

@@ -4,7 +4,7 @@ import { calendarSelectClass, ChannelSelect } from "~/components/calendar/channe
 import { Button } from "~/components/ui/button";
 import { Plus } from "~/components/ui/icons";
 import { Field, Input, Textarea } from "~/components/ui/input";
-import { CAPTION_MAX } from "~/domain/calendar";
+import { CAPTION_MAX, type CalendarCustomer } from "~/domain/calendar";
 
 /**
  * Staff draft a post: customer, channel, date and time (the viewer's zone) and caption. Every
@@ -17,7 +17,7 @@ export function NewPostForm({
   defaultDate,
   error,
 }: {
-  customers: { id: string; name: string; livePlan: boolean }[];
+  customers: CalendarCustomer[];
   defaultCustomerId: string;
   defaultDate: string;
   error?: string;

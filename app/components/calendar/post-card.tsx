@@ -38,13 +38,8 @@ export function PostCard({
     navigation.state !== "idle" && navigation.formData?.get("intent") === intent && navigation.formData?.get("postId") === post.id;
   const headingId = `post-${post.id}-heading`;
   return (
-    <article
-      id={`post-${post.id}`}
-      aria-labelledby={headingId}
-      data-testid="post-card"
-      className="space-y-3 rounded-card border border-slate-200 bg-white p-4 shadow-card"
-    >
-      <header className="flex flex-wrap items-start justify-between gap-2">
+    <article id={`post-${post.id}`} aria-labelledby={headingId} data-testid="post-card" className="post-card">
+      <header>
         <div className="min-w-0">
           <h3 id={headingId} className="font-semibold text-slate-950">
             {CHANNEL_LABELS[post.channel]}
@@ -121,7 +116,7 @@ export function PostCard({
         </div>
       ) : null}
       <details className="group" open={post.comments.length > 0 && post.status === "changes_requested" ? true : undefined}>
-        <summary className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-semibold text-brand-700">
+        <summary>
           <MessageSquare className="size-4" aria-hidden="true" />
           {post.comments.length === 0 ? "Comments" : `Comments (${post.comments.length})`}
         </summary>
@@ -146,8 +141,8 @@ export function PostCard({
         </Form>
       </details>
       {viewer === "team" && editLink ? (
-        <Link to={`/dashboard/calendar/posts/${post.id}`} className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline">
-          Edit post<span className="sr-only"> for {post.customer.name}</span>
+        <Link to={`/dashboard/calendar/posts/${post.id}`}>
+          Edit post<span className="sr-only">{` for ${post.customer.name}`}</span>
         </Link>
       ) : null}
     </article>

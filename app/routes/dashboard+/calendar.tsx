@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
+import { useMemo } from "react";
 
 import { CalendarBoard } from "~/components/calendar/calendar-board";
 import { CalendarLink } from "~/components/calendar/calendar-link";
@@ -13,7 +13,19 @@ import { PageHeader } from "~/components/dashboard/page-header";
 import { DashboardRouteError } from "~/components/dashboard/route-error";
 import { ButtonLink } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatClock, periodMonth, periodView, POST_STATUS_LABELS, POST_STATUSES, shiftMonth, zonedToUtc, type PostStatus } from "~/domain/calendar";
+import { CalendarDays, ChevronLeft, ChevronRight } from "~/components/ui/icons";
+import {
+  formatClock,
+  packCustomers,
+  periodMonth,
+  periodView,
+  POST_STATUS_LABELS,
+  POST_STATUSES,
+  shiftMonth,
+  unpackCustomers,
+  zonedToUtc,
+  type PostStatus,
+} from "~/domain/calendar";
 import { isUuid } from "~/domain/ids";
 import { can, ownerKey } from "~/domain/permissions";
 import { commentSchema, createPostSchema, reviewSchema } from "~/domain/schemas/calendar";
@@ -49,7 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const month = periodMonth(window.period);
   const [posts, customers, quota, calendarLink] = await Promise.all([
     listPosts(user, { customerId, status, from: window.from.toISOString(), to: window.to.toISOString() }),
-    staff ? calendarCustomers() : [],
+    staff ? calendarCustomers().then(packCustomers) : "",
     quotaOf ? postQuota(quotaOf, zonedToUtc(`${month}-01`, "00:00", timeZone)!, zonedToUtc(`${shiftMonth(month, 1)}-01`, "00:00", timeZone)!) : null,
     staff ? null : calendarLinkFor(user.id),
   ]);
@@ -65,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     today: window.today,
     posts,
     changes,
+    // Staff's customers, a line each (packCustomers): the filter and the draft form list them all.
     customers,
     quota,
     calendarLink,
@@ -165,7 +178,8 @@ function refusalFor(failed: { postId: string; result: SubmissionResult<string[]>
 }
 
 export default function Calendar() {
-  const { staff, mayReview, timeZone, period, today, posts, changes, customers, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const { staff, mayReview, timeZone, period, today, posts, changes, customers: packed, quota, calendarLink, filter } = useLoaderData<typeof loader>();
+  const customers = useMemo(() => unpackCustomers(packed), [packed]);
   const window = periodView(period);
   const failed = useActionData<typeof action>();
   useLivePosts(timeZone);
@@ -193,19 +207,11 @@ export default function Calendar() {
             <ChevronRight className="size-4" aria-hidden="true" />
           </ButtonLink>
         </div>
-        <nav aria-label="Calendar view" className="flex gap-2 text-sm font-semibold">
-          <Link
-            to={href(`month=${window.month}`)}
-            aria-current={window.view === "month" ? "page" : undefined}
-            className="rounded-full px-3 py-2 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
-          >
+        <nav aria-label="Calendar view" className="calendar-views">
+          <Link to={href(`month=${window.month}`)} aria-current={window.view === "month" ? "page" : undefined}>
             Month
           </Link>
-          <Link
-            to={href(`view=week&week=${window.view === "week" ? window.days[0] : today}`)}
-            aria-current={window.view === "week" ? "page" : undefined}
-            className="rounded-full px-3 py-2 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white"
-          >
+          <Link to={href(`view=week&week=${window.view === "week" ? window.days[0] : today}`)} aria-current={window.view === "week" ? "page" : undefined}>
             Week
           </Link>
         </nav>
@@ -221,7 +227,7 @@ export default function Calendar() {
           <input type="hidden" name={window.view === "week" ? "week" : "month"} value={window.view === "week" ? window.days[0] : window.month} />
           <label className="text-sm font-medium text-slate-700">
             Customer
-            <select name="customerId" defaultValue={filter.customerId} className="mt-1 block min-h-11 rounded-xl border border-slate-300 bg-white px-3">
+            <select name="customerId" defaultValue={filter.customerId} className="calendar-select mt-1">
               <option value="">Every customer</option>
               {customers.map((customer) => (
                 <option key={customer.id} value={customer.id}>
@@ -232,7 +238,7 @@ export default function Calendar() {
           </label>
           <label className="text-sm font-medium text-slate-700">
             Status
-            <select name="status" defaultValue={filter.status} className="mt-1 block min-h-11 rounded-xl border border-slate-300 bg-white px-3">
+            <select name="status" defaultValue={filter.status} className="calendar-select mt-1">
               <option value="">Any status</option>
               {POST_STATUSES.map((status) => (
                 <option key={status} value={status}>
