@@ -1,3 +1,6 @@
+import crypto from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
 
 import { alias } from "./scripts/aliases";
@@ -53,15 +56,28 @@ const onServices = {
 const embedded = { NODE_ENV: "test" as const, DATABASE_URL: "", REDIS_URL: "", SMTP_URL: "", STRIPE_SECRET_KEY: "", S3_BUCKET: "" };
 /** `npm test`'s password hashes at argon2's smallest cost (app/utils/password.server.ts, decision 312). */
 const cheapHashes = { PASSWORD_HASH_COST: "test" };
+/**
+ * Where Vitest keeps each file's transform between runs: a folder per checkout in the temporary
+ * folder. Checkouts side by side often share one node_modules (Vitest's default place), and Vitest
+ * empties its cache when it finds it made for another lock file, under a run that is reading it.
+ */
+const transformCache = path.join(
+  os.tmpdir(),
+  `brandlift-vitest-transforms-${crypto
+    .createHash("sha256")
+    .update(import.meta.dirname)
+    .digest("hex")
+    .slice(0, 12)}`,
+);
 
 export default defineConfig({
   resolve: { alias },
   test: {
     // The longest files first, whatever their size on disk or their project (decision 312).
     sequence: { sequencer: CostFirstSequencer },
-    // Each file's transform is kept in node_modules/.experimental-vitest-cache, keyed by its content
-    // and this config: a run transforms only what changed since the last one (decision 319).
-    experimental: { fsModuleCache: true },
+    // Each file's transform is kept, keyed by its content and this config: a run transforms only what
+    // changed since the last one (decision 319).
+    experimental: { fsModuleCache: true, fsModuleCachePath: transformCache },
     projects: [
       {
         resolve: { alias },
