@@ -40,12 +40,12 @@ export function PostCard({
   return (
     <article id={`post-${post.id}`} aria-labelledby={headingId} data-testid="post-card" className="post-card">
       <header>
-        <div className="min-w-0">
-          <h3 id={headingId} className="font-semibold text-slate-950">
+        <div>
+          <h3 id={headingId}>
             {CHANNEL_LABELS[post.channel]}
-            {viewer === "team" ? <span className="font-normal text-slate-600"> · {post.customer.name}</span> : null}
+            {viewer === "team" ? <span> · {post.customer.name}</span> : null}
           </h3>
-          <p className="text-sm text-slate-600">
+          <p>
             <time dateTime={post.scheduledAt}>{formatPostTime(post.scheduledAt, timeZone)}</time>
           </p>
         </div>
@@ -120,7 +120,7 @@ export function PostCard({
           <MessageSquare className="size-4" aria-hidden="true" />
           {post.comments.length === 0 ? "Comments" : `Comments (${post.comments.length})`}
         </summary>
-        <ol className="mt-2 space-y-2" aria-label="Comments">
+        <ol aria-label="Comments">
           {post.comments.map((comment) => (
             <li key={comment.id} className="rounded-lg bg-slate-50 p-2 text-sm">
               <p className="font-semibold text-slate-900">
@@ -131,7 +131,7 @@ export function PostCard({
             </li>
           ))}
         </ol>
-        <Form method="post" preventScrollReset className="mt-2 space-y-2">
+        <Form method="post" preventScrollReset>
           <input type="hidden" name="postId" value={post.id} />
           <input type="hidden" name="intent" value="comment" />
           <Field label="Add a comment">{(control) => <Textarea {...control} name="body" rows={2} required maxLength={COMMENT_MAX} />}</Field>

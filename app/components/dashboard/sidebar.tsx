@@ -154,7 +154,7 @@ export function Sidebar({
                     title={compact ? label : undefined}
                     className="sidebar-link"
                   >
-                    <Icon className="size-5 shrink-0" aria-hidden="true" />
+                    <Icon aria-hidden="true" />
                     <span>{label}</span>
                     {badges[to] ? (
                       <span className={cn("ml-auto", compact && "lg:absolute lg:-top-1 lg:right-0 lg:ml-0 xl:static xl:ml-auto")}>{badges[to]}</span>
