@@ -45,6 +45,8 @@ try {
     { who: "customer", path: "/dashboard/messages", token: customer.token },
     { who: "staff", path: "/dashboard/inbox", token: team.token },
     { who: "staff", path: "/dashboard/orders", token: team.token },
+    // Lists every customer twice (its filter and the draft form): with the inbox's 40 it is the page customers grow (decision 325).
+    { who: "staff", path: "/dashboard/calendar", token: team.token },
     { who: "staff", path: `/dashboard/users/${customer.user._id}`, token: team.token },
   ];
   for (const page of pages) {
