@@ -35,9 +35,9 @@ export function countThread(counts: Counts, thread: Thread, appliedAt: Map<strin
 /** A live event that may change staff's unread counts, kept in order until the counts per thread are known. */
 export type TeamUnreadEvent = { kind: "message"; message: ChatMessage } | { kind: "thread"; thread: Thread } | { kind: "read"; customerId: string };
 
-/** The counts after one live event (staff); `appliedAt` orders the `threadUpdated` copies of each thread. */
-function countTeamEvent(counts: Counts, event: TeamUnreadEvent, viewerId: string, appliedAt: Map<string, string>): Counts {
-  if (event.kind === "message") return countMessage(counts, event.message, { id: viewerId, role: "team" });
+/** The counts after one live event; `appliedAt` orders the `threadUpdated` copies of each thread. */
+function countEvent(counts: Counts, event: TeamUnreadEvent, viewer: { id: string; role: "user" | "team" }, appliedAt: Map<string, string>): Counts {
+  if (event.kind === "message") return countMessage(counts, event.message, viewer);
   if (event.kind === "thread") return countThread(counts, event.thread, appliedAt);
   return (counts[event.customerId] ?? 0) === 0 ? counts : { ...counts, [event.customerId]: 0 };
 }
@@ -62,13 +62,13 @@ export function teamUnreadTotal(state: TeamUnread): number {
 /** One live event heard: applied to the counts per thread, or kept until they are known. */
 export function heardTeamEvent(state: TeamUnread, event: TeamUnreadEvent, viewerId: string, appliedAt: Map<string, string>): TeamUnread {
   if (!state.counts) return { ...state, pending: [...state.pending, event] };
-  const counts = countTeamEvent(state.counts, event, viewerId, appliedAt);
+  const counts = countEvent(state.counts, event, { id: viewerId, role: "team" }, appliedAt);
   return counts === state.counts ? state : { ...state, counts };
 }
 
 /** The server's counts per thread arrived: the events heard since the first are applied to them. */
 export function knownTeamCounts(state: TeamUnread, fetched: Counts, viewerId: string, appliedAt: Map<string, string>): TeamUnread {
-  const counts = state.pending.reduce((c, event) => countTeamEvent(c, event, viewerId, appliedAt), fetched);
+  const counts = state.pending.reduce((c, event) => countEvent(c, event, { id: viewerId, role: "team" }, appliedAt), fetched);
   return { ...state, counts, pending: [] };
 }
 
@@ -130,15 +130,7 @@ function useLiveUnreadCounts(initial: Counts, viewer: { id: string; role: "user"
   const appliedAt = useRef(new Map<string, string>());
   const initialKey = JSON.stringify(initial);
   useEffect(() => setCounts(JSON.parse(initialKey) as Counts), [initialKey]);
-  useUnreadEvents(viewer, (event) =>
-    setCounts((c) =>
-      event.kind === "message"
-        ? countMessage(c, event.message, viewer)
-        : event.kind === "thread"
-          ? countThread(c, event.thread, appliedAt.current)
-          : { ...c, [event.customerId]: 0 },
-    ),
-  );
+  useUnreadEvents(viewer, (event) => setCounts((c) => countEvent(c, event, viewer, appliedAt.current)));
   return counts;
 }
 
