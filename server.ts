@@ -25,6 +25,7 @@ import { createAssetServer } from "./server/asset-server";
 import { runPrimary } from "./server/cluster";
 import { createLandingCache } from "./server/landing-cache";
 import { answerMetricsRequests, createMetrics, STATIC_ROUTE } from "./server/metrics";
+import { createPageCache } from "./server/page-cache";
 import { installProcessPolicy } from "./server/process-policy";
 import { requestContext, requestIdFrom } from "./server/request-context";
 import { routePollingToWorkers } from "./server/worker-polling";
@@ -66,6 +67,8 @@ async function startNode() {
   const started = await entry.boot();
 
   const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
+  // A signed-in page asked again by the same browser while no data has changed anywhere (decision 326).
+  const pageCache = vite ? undefined : createPageCache({ generation: () => entry.dataGeneration.current(), sessionCookie: entry.SESSION_COOKIE });
   // Nothing is measured unless someone may read it (decision 274).
   const metrics = env.metricsToken ? createMetrics(build, { token: env.metricsToken }) : undefined;
 
@@ -130,6 +133,8 @@ async function startNode() {
     res.json(errorBody("The URL's path is not valid percent-encoding.", "MALFORMED_PATH", res.locals.requestId as string));
   });
 
+  if (pageCache) app.use(pageCache.middleware);
+
   // A RegExp, not "*": Express would decode the path as a parameter and answer HTML on bad percent-encoding.
   app.all(
     /.*/,
@@ -157,7 +162,7 @@ async function startNode() {
     metrics?.time(req, res);
     if (!stopping) {
       if (assets?.handle(req, res) || publicFiles?.handle(req, res)) return void metrics?.label(res, STATIC_ROUTE);
-      if (landingCache?.handleFast(req, res) || api?.handle(req, res)) return;
+      if (landingCache?.handleFast(req, res) || pageCache?.handleFast(req, res) || api?.handle(req, res)) return;
     }
     app(req, res);
   });

@@ -24,6 +24,7 @@ const pureTests = [
   "app/web/body-limit.server.test.ts",
   "app/web/json-answer.server.test.ts",
   "db/postgres-queue.test.ts",
+  "db/writes.test.ts",
   "tests/lint/**/*.test.ts",
 ];
 /*

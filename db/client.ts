@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type Transaction } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -10,6 +10,7 @@ import postgres from "postgres";
 
 import { migrateJobQueue } from "./job-queue";
 import * as schema from "./schema";
+import { changedData, statementKind } from "./writes";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -32,6 +33,12 @@ export interface Database {
    * counts round trips with it; PGlite's client is a plain object whose methods a test can wrap.
    */
   watchCalls?(listener: (call: DriverCall) => void): () => void;
+  /**
+   * Calls `listener` after every statement or transaction of this process that changed data, once it
+   * is committed (a transaction at its end, whatever it did inside), until the returned function is
+   * called. Judged by db/writes.ts: every doubt counts as a change.
+   */
+  watchWrites(listener: () => void): () => void;
   /**
    * postgres.js only: a statement's rows in batches from a server-side cursor (PGlite has one
    * connection, none to lend for as long as a reader takes).
@@ -66,7 +73,8 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
   const watchers = new Set<(call: DriverCall) => void>();
-  const pool = preparing(client, watchers);
+  const writes = writeWatchers();
+  const pool = preparing(client, watchers, writes.changed);
   // drizzle types each driver's database with its own result kind: none is assignable to the shared Db.
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
@@ -76,12 +84,15 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
         ? JSON.stringify(value)
         : (value ?? null),
     );
+    const kind = statementKind(text);
     if (params.length === 0) {
       // Several statements, perhaps their own BEGIN … COMMIT (pg-boss's migration): one connection of
       // the pool for them all, which postgres.js insists on for a transaction.
       const connection = await client.reserve();
       try {
-        return { rows: [...(await connection.unsafe(text))] };
+        const rows = await connection.unsafe(text);
+        if (changedData(kind, rows.count)) writes.changed();
+        return { rows: [...rows] };
       } catch (error) {
         // A statement failed inside the text's own BEGIN: end that transaction before the connection
         // goes back to the pool (else every later query on it fails with "transaction is aborted").
@@ -92,11 +103,13 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       }
     }
     const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+    if (changedData(kind, rows.count)) writes.changed();
     return { rows: [...rows] };
   };
   return {
     db,
     kind: "postgres",
+    watchWrites: writes.watch,
     async migrate() {
       // Several nodes may boot at once: one migrates, the others wait on the advisory lock.
       const lockClient = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
@@ -141,19 +154,32 @@ const PREPARED_TEXTS_MAX = 300;
  * new texts (a bug, an unbounded IN list) from filling every connection's statement cache.
  * postgres.js re-prepares a statement whose plan a migration invalidated.
  */
-function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall) => void>): postgres.Sql {
+function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall) => void>, changed: () => void): postgres.Sql {
   const prepared = new Set<string>();
   const notify = (call: DriverCall) => {
     for (const watcher of watchers) watcher(call);
   };
-  // `pool`: calls on the pool itself are announced to the watchers; a transaction's statements are part of its begin.
-  const wrap = <T extends postgres.Sql | postgres.TransactionSql>(target: T, pool: boolean): T => {
+  // `pool`: calls on the pool itself are announced to the watchers; a transaction's statements are
+  // part of its begin. `wrote`: what a statement that changed data calls (a transaction marks itself).
+  const wrap = <T extends postgres.Sql | postgres.TransactionSql>(target: T, pool: boolean, wrote: () => void): T => {
     const unsafe = target.unsafe.bind(target);
     const preparingUnsafe = (text: string, params?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) => {
       if (pool) notify({ method: "unsafe", text });
       const parameterised = Array.isArray(params) && params.length > 0;
       const prepare = parameterised && (prepared.has(text) || (prepared.size < PREPARED_TEXTS_MAX && !!prepared.add(text)));
-      return unsafe(text, params, prepare ? { ...options, prepare: true } : options);
+      const query = unsafe(text, params, prepare ? { ...options, prepare: true } : options);
+      const kind = statementKind(text);
+      if (kind !== "read") {
+        // The driver settles a query through its own resolve: seen there, before anyone awaiting it
+        // goes on, without starting the query early (awaiting it would).
+        const settle = query as unknown as { resolve: (result: { count?: number | null }) => void };
+        const resolve = settle.resolve;
+        settle.resolve = (result) => {
+          if (changedData(kind, result?.count)) wrote();
+          resolve(result);
+        };
+      }
+      return query;
     };
     return new Proxy(target, {
       get(object, key, receiver) {
@@ -164,17 +190,69 @@ function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall
             const options = args.slice(0, -1) as [string];
             if (pool) notify({ method: "begin", text: args.length > 1 ? String(args[0]) : "" });
             const body = args.at(-1) as (tx: postgres.TransactionSql) => unknown;
-            return (object as postgres.Sql).begin(...options, (tx) => body(wrap(tx, false)) as never);
+            let dirty = false;
+            const committed = (object as postgres.Sql).begin(...options, (tx) => body(wrap(tx, false, () => (dirty = true))) as never);
+            // Savepoints roll back inside; whether anything stayed is not known: a transaction that wrote counts.
+            return pool ? committed.then((result) => (dirty && changed(), result)) : committed.finally(() => dirty && wrote());
           };
         }
         return Reflect.get(object, key, receiver) as unknown;
       },
     });
   };
-  return wrap(client, true);
+  return wrap(client, true, changed);
 }
 
-export function wrapPglite(client: PGlite): Database {
+/** The listeners of Database.watchWrites, and the call that tells them. */
+function writeWatchers() {
+  const listeners = new Set<() => void>();
+  return {
+    changed() {
+      for (const listener of listeners) listener();
+    },
+    watch(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * PGlite's client with its calls observed for changed data: `query`, `exec` and `transaction` are
+ * replaced on the instance (a test's own wrappers of them still see every call).
+ */
+function observePglite(client: PGlite, changed: () => void): PGlite {
+  const observe = (target: Pick<PGlite, "query" | "exec">, wrote: () => void) => {
+    const query = target.query.bind(target);
+    const exec = target.exec.bind(target);
+    target.query = ((text: string, ...rest: unknown[]) => {
+      const kind = statementKind(text);
+      const result = (query as (text: string, ...rest: unknown[]) => Promise<{ affectedRows?: number }>)(text, ...rest);
+      return kind === "read" ? result : result.then((out) => (changedData(kind, out.affectedRows) && wrote(), out));
+    }) as PGlite["query"];
+    target.exec = ((text: string, ...rest: unknown[]) => {
+      const kind = statementKind(text);
+      const result = (exec as (text: string, ...rest: unknown[]) => Promise<unknown>)(text, ...rest);
+      return kind === "read" ? result : result.then((out) => (wrote(), out));
+    }) as PGlite["exec"];
+  };
+  observe(client, changed);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (async (body: (tx: Transaction) => Promise<unknown>) => {
+    let dirty = false;
+    const result = await transaction((tx) => {
+      observe(tx, () => (dirty = true));
+      return body(tx);
+    });
+    if (dirty) changed();
+    return result;
+  }) as PGlite["transaction"];
+  return client;
+}
+
+export function wrapPglite(pglite: PGlite): Database {
+  const writes = writeWatchers();
+  const client = observePglite(pglite, writes.changed);
   // As in connectPostgres: PGlite's drizzle database is the shared Db but for its result kind.
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
@@ -185,6 +263,7 @@ export function wrapPglite(client: PGlite): Database {
   return {
     db,
     kind: "pglite",
+    watchWrites: writes.watch,
     async migrate() {
       await migratePglite(drizzlePglite({ client }), { migrationsFolder });
       await migrateJobQueue(execute);

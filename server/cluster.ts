@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import fs from "node:fs";
 import { setupPrimary } from "@socket.io/cluster-adapter";
 
+import { DATA_CHANGED_MESSAGE } from "~/utils/cluster-messages";
 import { logger } from "~/utils/logger.server";
 
 import { workerSocketPath } from "./worker-polling";
@@ -52,6 +53,12 @@ export function runPrimary(workers: number, options: { clusterAdapter: boolean }
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+
+  // A worker changed data: the others' reused pages are no longer good (app/utils/data-generation.server.ts).
+  cluster.on("message", (from: Worker, message: unknown) => {
+    if (message !== DATA_CHANGED_MESSAGE) return;
+    for (const worker of Object.values(cluster.workers ?? {})) if (worker && worker !== from && worker.isConnected()) worker.send(message);
+  });
 
   logger.info({ workers }, "starting workers");
   for (let i = 0; i < workers; i++) fork();

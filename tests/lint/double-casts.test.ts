@@ -9,7 +9,10 @@ import { expect, it } from "vitest";
  * goes in this list with its reason.
  */
 const ALLOWED: Record<string, { count: number; why: string }> = {
-  "db/client.ts": { count: 2, why: "drizzle's per-driver database types have no common supertype with our Db" },
+  "db/client.ts": {
+    count: 3,
+    why: "drizzle's per-driver database types have no common supertype with our Db; postgres.js's query type hides the resolve its result goes through",
+  },
   "server.ts": { count: 1, why: "a header-only middleware run against a stand-in response" },
   "server/tracing.ts": { count: 1, why: "wrapping a prototype's methods by name" },
   "app/utils/redis.server.ts": { count: 1, why: "wrapping a client's methods by name" },
