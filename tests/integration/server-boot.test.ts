@@ -5,7 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { ensureBuild, runServerExpectingFailure, signIn, startServer, type ServerProcess } from "../support/server-process";
+import { ensureBuild, runServerExpectingFailure, sameOriginHeaders, signIn, signInCookie, startServer, type ServerProcess } from "../support/server-process";
 
 /** A GET whose body stays as it came on the wire (fetch would decompress it). */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -260,6 +260,45 @@ describe("the production server with no settings", () => {
     const head = await rawRequest(`${server.url}/api/services`, {}, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
+  });
+
+  test("answers a browser's signed-in page again from memory until data changes: another browser's rename and a sign-out show on the next request", async () => {
+    const [here, there] = [await signInCookie(server.url, "customer@brandlift.test"), await signInCookie(server.url, "customer@brandlift.test")];
+    const page = (cookie: string) => rawGet(`${server.url}/dashboard/services`, { Cookie: cookie, "Accept-Encoding": "br" });
+    // Any change anywhere renders again: the sign-ins' own work in the background (their e-mails) first.
+    const answers = [await page(here)];
+    while (answers.length < 100 && answers.at(-1)!.headers["x-page-cache"] !== "hit") {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      answers.push(await page(here));
+    }
+    const [first, again] = answers.slice(-2) as [Awaited<ReturnType<typeof page>>, Awaited<ReturnType<typeof page>>];
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.headers["x-page-cache"]).toBeUndefined();
+    expect(again.headers["x-page-cache"]).toBe("hit");
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(again.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+    // The Content-Security-Policy's nonce is the one in the kept page.
+    const html = zlib.brotliDecompressSync(again.body).toString("utf8");
+    const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(again.headers["content-security-policy"]))?.[1];
+    expect(nonce).toBeTruthy();
+    expect(html).toContain(`nonce="${nonce}"`);
+
+    const renamed = await fetch(`${server.url}/dashboard/account`, {
+      method: "POST",
+      headers: { Cookie: there, ...sameOriginHeaders(server.url), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "name", name: "Jordan Renamed" }),
+      redirect: "manual",
+    });
+    expect(renamed.status).toBeLessThan(400);
+    const after = await page(here);
+    expect(after.headers["x-page-cache"]).toBeUndefined();
+    expect(zlib.brotliDecompressSync(after.body).toString("utf8")).toContain("Jordan Renamed");
+
+    const out = await fetch(`${server.url}/logout`, { method: "POST", headers: { Cookie: here, ...sameOriginHeaders(server.url) }, redirect: "manual" });
+    expect(out.status).toBe(302);
+    const signedOut = await page(here);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.location).toMatch(/^\/login/);
   });
 
   test("shuts down cleanly on SIGTERM", async () => {

@@ -106,3 +106,22 @@ export async function signIn(baseUrl: string, email: string): Promise<{ token: s
   if (!response.ok || !body.data?.token || !body.data.user) throw new Error(`could not sign in as ${email}: ${response.status} ${JSON.stringify(body)}`);
   return { token: body.data.token, user: body.data.user };
 }
+
+/** The Origin a browser on the app sends: APP_URL's, by default localhost and the server's port. */
+export const appOrigin = (baseUrl: string) => baseUrl.replace("//127.0.0.1:", "//localhost:");
+
+/** A browser's state change reaching the server at `baseUrl` as if through a proxy for APP_URL's host (the forgery guard's two checks). */
+export const sameOriginHeaders = (baseUrl: string) => ({ Origin: appOrigin(baseUrl), "X-Forwarded-Host": new URL(appOrigin(baseUrl)).host });
+
+/** A browser's sign-in through the form: the session cookie it gets (name=value, ready for a Cookie header). */
+export async function signInCookie(baseUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...sameOriginHeaders(baseUrl) },
+    body: new URLSearchParams({ email, password: "brandlift-demo" }),
+    redirect: "manual",
+  });
+  const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("__session="));
+  if (response.status !== 302 || !session) throw new Error(`could not sign in as ${email} through the form: ${response.status}`);
+  return session.split(";")[0]!;
+}
