@@ -95,11 +95,12 @@ describe("a signed-in page asked again", () => {
     expect((await get("/dashboard/four")).hit).toBe(true);
   });
 
-  it("is kept only for a request with the session cookie and without a bearer token", async () => {
+  it("is kept only for a request with the session cookie or a token, per token, and never for the JSON API", async () => {
     await get("/signed-out", { Cookie: "theme=dark" });
     expect((await get("/signed-out", { Cookie: "theme=dark" })).hit).toBe(false);
-    await get("/bearer", { ...SIGNED_IN, Authorization: "Bearer t" });
-    expect((await get("/bearer", { ...SIGNED_IN, Authorization: "Bearer t" })).hit).toBe(false);
+    await get("/bearer", { Authorization: "Bearer t" });
+    expect((await get("/bearer", { Authorization: "Bearer t" })).hit).toBe(true);
+    expect((await get("/bearer", { Authorization: "Bearer u" })).hit).toBe(false);
     await get("/api/services");
     expect((await get("/api/services")).hit).toBe(false);
   });

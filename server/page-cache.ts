@@ -9,8 +9,8 @@ import { requestIdFrom } from "./request-context";
  * A signed-in page (a document or its `.data`) rendered for one browser is answered again from memory
  * when the same browser asks for the same address while nothing in the data has changed since, on any
  * node (app/utils/data-generation.server.ts), within a few seconds. The key holds everything a render
- * reads from the request: the address, the whole Cookie header (the session, and any other cookie),
- * User-Agent, Accept and the encoding it goes out in. Only a 200 of HTML or `.data` without Set-Cookie
+ * reads from the request: the address, the whole Cookie header (the session, and any other cookie) or
+ * the Authorization header (a script's session token), User-Agent, Accept and the encoding it goes out in. Only a 200 of HTML or `.data` without Set-Cookie
  * is kept, and only when no data changed while it rendered. A revoked session, a changed role or any
  * other write moves the number, so the next request renders again and sees it. Decision 326.
  */
@@ -30,7 +30,7 @@ const KEPT_TYPE = /^text\/(html|x-script)\b/;
 export interface PageCacheOptions {
   /** The data's generation now, or null when it cannot be trusted (nothing is reused then). */
   generation: () => number | null;
-  /** The session cookie's name: only requests that carry it are kept. */
+  /** The session cookie's name: only requests that carry it, or an Authorization header, are kept. */
   sessionCookie: string;
   /** How long an answer is reused at most, whatever happens: pages that show the time stay near it. */
   ttlMs?: number;
@@ -49,12 +49,12 @@ export function createPageCache(options: PageCacheOptions) {
   let bytes = 0;
 
   const keyOf = (req: http.IncomingMessage): string | null => {
-    if (req.method !== "GET" || req.headers.authorization !== undefined) return null;
+    if (req.method !== "GET") return null;
     const url = req.url ?? "";
-    const cookie = req.headers.cookie;
-    if (!cookie?.includes(marker) || url.startsWith("/api/") || url.startsWith("/assets/")) return null;
     const { headers } = req;
-    return `${url}\n${preferredEncoding(headers["accept-encoding"]) ?? ""}\n${cookie}\n${headers["user-agent"] ?? ""}\n${headers.accept ?? ""}`;
+    const { cookie, authorization } = headers;
+    if ((authorization === undefined && !cookie?.includes(marker)) || url.startsWith("/api/") || url.startsWith("/assets/")) return null;
+    return `${url}\n${preferredEncoding(headers["accept-encoding"]) ?? ""}\n${cookie ?? ""}\n${authorization ?? ""}\n${headers["user-agent"] ?? ""}\n${headers.accept ?? ""}`;
   };
 
   const forget = (key: string, entry: Entry) => {

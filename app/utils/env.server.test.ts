@@ -35,6 +35,13 @@ describe("settings", () => {
     expect(https.secureCookies).toBe(true);
   });
 
+  test("PAGE_CACHE_SECONDS: 5 s unless set, 0 turns answering signed-in pages from memory off", () => {
+    expect(parseEnv({}).pageCacheMs).toBe(5000);
+    expect(parseEnv({ PAGE_CACHE_SECONDS: "" }).pageCacheMs).toBe(5000);
+    expect(parseEnv({ PAGE_CACHE_SECONDS: "0" }).pageCacheMs).toBe(0);
+    expect(parseEnv({ PAGE_CACHE_SECONDS: "30" }).pageCacheMs).toBe(30_000);
+  });
+
   test("SESSION_SECRET is a list: first signs, all verify", () => {
     expect(parseEnv({ SESSION_SECRET: "new, old" }).sessionSecrets).toEqual(["new", "old"]);
   });
@@ -48,6 +55,9 @@ describe("settings", () => {
     ["SMTP_URL", "mail.example.com"],
     ["STRIPE_SECRET_KEY", "pk_test_123"],
     ["TEAM_INBOX", "not-an-email"],
+    ["PAGE_CACHE_SECONDS", "-1"],
+    ["PAGE_CACHE_SECONDS", "soon"],
+    ["PAGE_CACHE_SECONDS", "61"],
   ])("%s=%s is refused with a message naming it", (name, value) => {
     let error: unknown;
     try {

@@ -60,6 +60,7 @@ const schema = z.object({
   PASSWORD_HASH_COST: z.enum(["production", "test", ""], { error: "must be production or test" }).default("production"),
   INBOUND_DOMAIN: optionalString.refine((v) => v === undefined || /^[a-z0-9.-]+\.[a-z]{2,}$/i.test(v), { message: "must be a domain name" }),
   INBOUND_SECRET: optionalString,
+  PAGE_CACHE_SECONDS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(60).default(5)),
 });
 
 export class EnvError extends Error {
@@ -130,6 +131,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     inboundDomain: raw.INBOUND_DOMAIN,
     /** POST /api/inbound/email answers a provider bringing this bearer token; unset, it is a 404. */
     inboundSecret: raw.INBOUND_SECRET,
+    /** How long a signed-in page is answered again from memory while no data changes (server/page-cache.ts); 0 turns it off. */
+    pageCacheMs: raw.PAGE_CACHE_SECONDS * 1000,
     /** Worker processes: WEB_CONCURRENCY, else every core on PostgreSQL and one on the embedded database. */
     webConcurrency: raw.WEB_CONCURRENCY ?? (raw.DATABASE_URL && raw.NODE_ENV === "production" ? os.availableParallelism() : 1),
     trustProxy: /^\d+$/.test(raw.TRUST_PROXY) ? Number(raw.TRUST_PROXY) : raw.TRUST_PROXY === "true" ? true : raw.TRUST_PROXY,
