@@ -7,25 +7,25 @@ import { isUuid } from "~/domain/ids";
 import { isVisitorRoom, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
-import { afterResponse, busyGate } from "~/utils/background.server";
+import { afterResponse } from "~/utils/background.server";
 import { queryRows } from "~/utils/db-cursor.server";
-import { db } from "~/utils/db.server";
 import { logger } from "~/utils/logger.server";
 import { chatMessages } from "~/utils/metrics.server";
 import { limits } from "~/utils/rate-limit.server";
 
-import { notifyOfMessage } from "./notifications.server";
+import { excerpt, excerptSql, messageNotificationWrites, messageNotifiedColumn, pushMessageNotifications, type MessageNotified } from "./notifications.server";
 import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents, type Delivery } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
-import { emitEvent, messageEventData } from "./webhooks.server";
+import { afterEventWrites, eventWrites, eventWritesCounts, jsonKnown, jsonOf, messageEventDataText } from "./webhooks.server";
 
 /*
  * Sending a message is ONE statement, so one round trip and one commit (docs/decisions/135):
  * the sender's session is still live, the service is one they may name, the attachment is theirs
- * and unsent; then the message, its thread's summary (decision 095) and the writer's read
- * position, returning what the acknowledgement and `threadUpdated` need. Any check that fails
- * stores nothing.
+ * and unsent; then the message, its thread's summary (decision 095), the writer's read position,
+ * its `message.created` webhook event with its deliveries and their jobs, and the other side's
+ * notifications (docs/decisions/327), returning what the acknowledgement, `threadUpdated` and the
+ * live pushes need. Any check that fails stores nothing.
  */
 
 export interface NewMessage {
@@ -81,23 +81,10 @@ interface SendRow {
   assigneeName: string | null;
   senderName: string | null;
   senderImage: string | null;
-}
-
-/*
- * A message's side work (its webhook event, the other side's bell, a reply e-mail to a customer who
- * is away) runs after its answer, and waits while this node is still storing other messages, at most
- * SIDE_WORK_WAIT_MS: in a burst it took the database and the event loop from the messages still on
- * their way (docs/decisions/321).
- */
-const SIDE_WORK_WAIT_MS = 50;
-const storing = busyGate(SIDE_WORK_WAIT_MS);
-
-/** Side work of a sent message: after the answer, once this node has no message left to store (or 50 ms at most). */
-export function afterMessages(label: string, task: () => Promise<unknown>) {
-  afterResponse(label, async () => {
-    await storing.clear();
-    return task();
-  });
+  deliveries: number;
+  deliveryJobs: number;
+  /** JSON text of MessageNotified[]: null without a support thread. */
+  notified: string | null;
 }
 
 /** An ISO time as a JS Date prints it (milliseconds, UTC), whatever the session's time zone. */
@@ -110,8 +97,8 @@ const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-
  */
 export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   const id = crypto.randomUUID();
-  storing.enter();
-  const [row] = await queryRows<SendRow>(sendStatement(id, input)).finally(() => storing.leave());
+  const eventId = crypto.randomUUID();
+  const [row] = await queryRows<SendRow>(sendStatement(id, eventId, input));
   if (!row?.id) throw new MessageRefusedError(!row?.live ? "session" : input.attachmentId ? "attachment" : "service");
 
   const file = input.attachmentId !== undefined;
@@ -128,18 +115,15 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
     service: row.serviceId ? { _id: row.serviceId, name: row.serviceName! } : null,
   };
   chatMessages.inc({ type: message.messageType });
-  // The message is one statement of its own (decision 135), and its answer waits for nothing else:
-  // its webhook event and the other side's bell (decision 289) follow it, after the answer and the
-  // other messages this node is storing.
-  afterMessages("message.created event", () =>
-    emitEvent(db, "message.created", messageEventData(message, input.customerId)).catch((error: unknown) =>
-      logger.error({ err: error, messageId: message._id }, "the message.created event was not stored"),
-    ),
-  );
-  if (row.threadId && input.customerId) {
-    const thread = { customerId: input.customerId, assigneeId: row.assigneeId };
-    afterMessages("message notification", () => notifyOfMessage(message, thread));
-  }
+  // Everything the message tells (its webhook event, the other side's bell) committed with it
+  // (decision 327); what is left after the answer is in memory: the live pushes, the job loop's nudge.
+  const notified = row.notified ? (JSON.parse(row.notified) as MessageNotified[]) : [];
+  afterResponse("message pushes", async () => {
+    pushMessageNotifications(notified);
+    await afterEventWrites(eventId, row).catch((error: unknown) =>
+      logger.error({ err: error, messageId: message._id }, "the message.created deliveries were not queued"),
+    );
+  });
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
   return message;
@@ -267,7 +251,7 @@ function threadOf(row: SendRow, message: ChatMessage): Thread {
   });
 }
 
-function sendStatement(id: string, input: NewMessage): SQL {
+function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
   const room = input.roomId;
   const senderId = input.sender?._id ?? null;
   const threaded = supportCustomerId(room) !== null || isVisitorRoom(room);
@@ -305,6 +289,37 @@ function sendStatement(id: string, input: NewMessage): SQL {
         on conflict (user_id, room_id) do update set last_read_at = excluded.last_read_at)`
       : sql``;
 
+  // What the message tells, from what it stores: a visitor (no account) is named by their thread.
+  const visitor = input.sender === null;
+  const senderName = visitor
+    ? sql`(select coalesce(nullif(visitor_name, ''), nullif(visitor_email, ''), 'Visitor') from thread)`
+    : sql`${input.sender!.name}::text`;
+  const event = sql`, event_source as (
+      select ${eventId}::uuid as id, ${iso(sql`msg.created_at`)} as at, ${messageEventDataText({
+        id,
+        roomId: room,
+        clientId: input.customerId,
+        sender: { id: visitor ? jsonOf(sql`coalesce((select id::text from thread), '')`) : jsonKnown(senderId), name: jsonOf(senderName) },
+        text: jsonOf(sql`msg.message`),
+        messageType: file ? "file" : "text",
+        attachment: file
+          ? { id: jsonOf(sql`att.id`), fileName: jsonOf(sql`att.file_name`), mimeType: jsonOf(sql`att.mime_type`), fileSize: jsonOf(sql`att.file_size`) }
+          : null,
+        createdAt: jsonOf(iso(sql`msg.created_at`)),
+      })} as data
+      from msg left join att on true),
+    ${eventWrites("message.created")}`;
+  // A support thread's other side (docs/decisions/289), told at the message's own time.
+  const notifications = input.customerId
+    ? sql`, ${messageNotificationWrites({
+        senderId,
+        customerId: input.customerId,
+        title: sql`${"New message from "}::text || ${senderName}`,
+        body: sql`(select coalesce(nullif(${excerpt(input.message)}::text, ''), ${excerptSql(sql`msg.message`)}) from msg)`,
+        createdAt: sql`(select ${iso(sql`created_at`)} from msg)`,
+      })}`
+    : sql``;
+
   return sql`with live as (${live}),
     svc as (${svc}),
     att as (${att}),
@@ -316,13 +331,16 @@ function sendStatement(id: string, input: NewMessage): SQL {
       returning id, created_at, message),
     thread as (${threaded ? threadWrite(room, input.customerId, fromCustomer) : sql`select * from chat_threads where false`})
     ${readPosition}
+    ${event}
+    ${notifications}
     select exists (select 1 from live) as "live", msg.id as "id", ${iso(sql`msg.created_at`)} as "createdAt", msg.message as "text",
       svc.id as "serviceId", svc.name as "serviceName",
       att.id as "attachmentId", att.file_name as "attachmentName", att.mime_type as "attachmentType", att.file_size as "attachmentSize",
       th.id as "threadId", th.last_message_id = msg.id as "threadCurrent", th.room_id as "roomId", th.customer_id as "customerId",
       th.visitor_email as "visitorEmail", th.visitor_name as "visitorName", th.status as "status", th.team_unread as "teamUnread",
       ${iso(sql`th.updated_at`)} as "updatedAt", cu.name as "customerName", cu.email as "customerEmail",
-      th.assignee_id as "assigneeId", asg.name as "assigneeName", se.name as "senderName", se.profile_image as "senderImage"
+      th.assignee_id as "assigneeId", asg.name as "assigneeName", se.name as "senderName", se.profile_image as "senderImage",
+      ${eventWritesCounts}, ${input.customerId ? messageNotifiedColumn : sql`null::text as "notified"`}
     from (select 1) as one
       left join msg on true
       left join svc on true

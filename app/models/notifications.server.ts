@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 
 import { rolesCovering, type ClientCapability } from "~/domain/clients";
 import {
@@ -12,7 +12,6 @@ import {
   type NotificationJson,
   type NotificationKind,
 } from "~/domain/notifications";
-import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -189,60 +188,75 @@ async function staffIds(executor: Pick<Tx, "select"> = db): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-const excerpt = (text: string) => (text.length > 140 ? `${text.slice(0, 139)}…` : text);
+/** A message's text as its notification's body: the first 140 characters. */
+export const excerpt = (text: string) => (text.length > 140 ? `${text.slice(0, 139)}…` : text);
+
+/** The same excerpt of a text only the statement knows (a file's name sent without a caption). */
+export const excerptSql = (text: SQL) => sql`case when char_length(${text}) > 140 then left(${text}, 139) || '…' else ${text} end`;
+
+/** A support message's notification as the message's statement answers it, for the live push. */
+export interface MessageNotified {
+  id: string;
+  userId: string;
+  url: string;
+  title: string;
+  body: string;
+  createdAt: string;
+  unread: number;
+}
 
 /**
- * A support message told to the other side: from staff, each member of the client who chats (a
- * customer not yet moved into a client of one: the customer); from the client, the thread's
- * assignee, else every staff member. The chat's own e-mail (once per quiet period, to a member who
- * is away) stays its instant e-mail, so these add none. ONE statement picks the people, stores
- * their notifications and counts their unread ones (docs/decisions/321): it runs after the message's
- * answer, beside the next messages of a burst, where the six round trips and the transaction it
- * took before cost both nodes more CPU than the messages themselves.
+ * A support message told to the other side, written by the message's own statement
+ * (docs/decisions/327): from staff, each member of the client who chats (a customer not yet moved
+ * into a client of one: the customer); from the client, the thread's assignee, else every staff
+ * member; never the sender. Each stored with the person's e-mail choice; the chat's own e-mail
+ * (once per quiet period, to a member who is away) stays its instant e-mail, so these add none.
+ * CTEs after `msg` and `thread`; `messageNotifiedColumn` answers them with each person's unread count.
  */
-export async function notifyOfMessage(
-  message: { senderId: { _id: string; name: string }; message: string },
-  thread: { customerId: string; assigneeId: string | null },
-) {
-  const senderId = message.senderId._id;
-  const title = `New message from ${message.senderId.name}`;
-  const body = excerpt(message.message);
-  // Milliseconds, as JavaScript and the list's cursor read them.
-  const now = new Date().toISOString();
+export function messageNotificationWrites(message: { senderId: string | null; title: SQL; body: SQL; createdAt: SQL; customerId: string }): SQL {
+  const { senderId, customerId } = message;
   const chatRoles = sql.join(
     rolesCovering("chat").map((role) => sql`${role}`),
     sql`, `,
   );
   const u = schema.users;
   const m = schema.clientMembers;
-  const rows = await queryRows<{ id: string; userId: string; url: string; unread: number }>(sql`
-    with sender as (select ${u.role} as role from ${u} where ${u.id} = ${senderId}::uuid),
-    members as (
+  const assignee = sql`(select assignee_id from thread)`;
+  return sql`notify_sender as (select ${u.role} as role from ${u} where ${u.id} = ${senderId}::uuid),
+    notify_members as (
       select ${m.userId} as id from ${m} join ${u} on ${u.id} = ${m.userId}
-      where ${m.clientId} = ${thread.customerId}::uuid and ${m.removedAt} is null and ${m.role} in (${chatRoles}) and ${u.disabledAt} is null),
-    recipients as (
-      select id, '/dashboard/messages' as url from members where (select role from sender) = 'team'
+      where ${m.clientId} = ${customerId}::uuid and ${m.removedAt} is null and ${m.role} in (${chatRoles}) and ${u.disabledAt} is null),
+    notify_recipients as (
+      select id, '/dashboard/messages' as url from notify_members where (select role from notify_sender) = 'team'
       union
-      select ${thread.customerId}::uuid, '/dashboard/messages' where (select role from sender) = 'team' and not exists (select 1 from members)
+      select ${customerId}::uuid, '/dashboard/messages' where (select role from notify_sender) = 'team' and not exists (select 1 from notify_members)
       union
-      select id, ${`/dashboard/inbox/${thread.customerId}`} from (
-        select ${thread.assigneeId}::uuid as id where ${thread.assigneeId}::uuid is not null
+      select id, ${`/dashboard/inbox/${customerId}`} from (
+        select ${assignee} as id where ${assignee} is not null
         union
-        select ${u.id} from ${u} where ${u.role} = 'team' and ${u.disabledAt} is null and ${thread.assigneeId}::uuid is null) as staff
-      where (select role from sender) is distinct from 'team' and id <> ${senderId}::uuid),
-    stored as (
+        select ${u.id} from ${u} where ${u.role} = 'team' and ${u.disabledAt} is null and ${assignee} is null) as staff
+      where (select role from notify_sender) is distinct from 'team' and id is distinct from ${senderId}::uuid),
+    notify_stored as (
       insert into ${n} (user_id, kind, title, body, url, created_at, email)
-      select r.id, 'message', ${title}, ${body}, r.url, ${now}::timestamptz,
+      select r.id, 'message', ${message.title}, ${message.body}, r.url, ${message.createdAt}::timestamptz,
         coalesce(nullif(${settings.email} ->> 'message', ''), ${DEFAULT_EMAIL_CHOICES.message})
-      from recipients r join ${u} on ${u.id} = r.id and ${u.disabledAt} is null
+      from notify_recipients r join ${u} on ${u.id} = r.id and ${u.disabledAt} is null
         left join ${settings} on ${settings.userId} = r.id
-      returning id, user_id, url)
-    select s.id, s.user_id as "userId", s.url,
-      (select count(*) from ${n} where ${n.userId} = s.user_id and ${n.readAt} is null)::int + 1 as "unread"
-    from stored s`);
+      where exists (select 1 from thread)
+      returning id, user_id, url, title, body, created_at)`;
+}
+
+/** The statement's answer for `messageNotificationWrites`: its notifications as JSON text, each with its person's unread count after it. */
+export const messageNotifiedColumn = sql`(select coalesce(json_agg(json_build_object('id', s.id, 'userId', s.user_id, 'url', s.url, 'title', s.title,
+    'body', s.body, 'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'unread', (select count(*) from ${n} where ${n.userId} = s.user_id and ${n.readAt} is null)::int + 1)), '[]')::text
+  from notify_stored as s) as "notified"`;
+
+/** The live push of a message's stored notifications (the statement counted each person's unread ones: its own rows are not in its snapshot, hence the + 1). */
+export function pushMessageNotifications(rows: readonly MessageNotified[]) {
   if (notificationEvents.listenerCount("created") === 0) return;
   for (const row of rows) {
-    const json = toJson({ id: row.id, kind: "message", title, body, url: row.url, readAt: null, createdAt: new Date(now) });
+    const json = toJson({ id: row.id, kind: "message", title: row.title, body: row.body, url: row.url, readAt: null, createdAt: new Date(row.createdAt) });
     notificationEvents.emit("created", row.userId, json, row.unread);
   }
 }

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 
 import type { ChatMessage } from "~/domain/chat";
 import { withWireId } from "~/domain/ids";
@@ -21,7 +21,7 @@ import { db, schema, type Db, type Tx } from "~/utils/db.server";
 import { sendEmail } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
 import { HttpError } from "~/utils/http.server";
-import { defineJob, jobs } from "~/utils/jobs.server";
+import { defineJob, jobRowsOf, jobs } from "~/utils/jobs.server";
 import { logger } from "~/utils/logger.server";
 import { webhookDeliveries as deliveryCounter } from "~/utils/metrics.server";
 import { postWebhook, type WebhookRequestOptions } from "~/utils/webhook-request.server";
@@ -203,20 +203,100 @@ export const subscriptionEventData = (
   },
 });
 
-export const messageEventData = (message: ChatMessage, clientId: string | null) => ({
-  message: {
-    _id: message._id,
-    roomId: message.roomId,
-    clientId,
-    sender: { _id: message.senderId._id, name: message.senderId.name },
-    text: message.message,
-    messageType: message.messageType,
-    attachment: message.attachment
-      ? { _id: message.attachment._id, fileName: message.attachment.fileName, mimeType: message.attachment.mimeType, fileSize: message.attachment.fileSize }
-      : null,
-    createdAt: message.createdAt,
-  },
-});
+/** JSON text, written by SQL byte for byte as JSON.stringify writes it: each field's value is JSON text already. */
+function jsonObjectText(fields: [key: string, json: SQL][]): SQL {
+  const parts = fields.map(([key, json], i) => sql`${`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`}::text || ${json}`);
+  return sql`(${sql.join(parts, sql` || `)} || '}')`;
+}
+
+/** A value the statement reads, as JSON text (to_json escapes strings as JSON.stringify does). */
+export const jsonOf = (value: SQL) => sql`coalesce(to_json(${value})::text, 'null')`;
+
+/** A value known before the statement, as JSON text. */
+export const jsonKnown = (value: unknown) => sql`${JSON.stringify(value)}::text`;
+
+/** A `message.created` event's data (docs/integrations.md), built by the message's own statement from what it stores. */
+export function messageEventDataText(message: {
+  id: string;
+  roomId: string;
+  clientId: string | null;
+  sender: { id: SQL; name: SQL };
+  text: SQL;
+  messageType: ChatMessage["messageType"];
+  attachment: { id: SQL; fileName: SQL; mimeType: SQL; fileSize: SQL } | null;
+  createdAt: SQL;
+}): SQL {
+  const { attachment } = message;
+  return jsonObjectText([
+    [
+      "message",
+      jsonObjectText([
+        ["_id", jsonKnown(message.id)],
+        ["roomId", jsonKnown(message.roomId)],
+        ["clientId", jsonKnown(message.clientId)],
+        [
+          "sender",
+          jsonObjectText([
+            ["_id", message.sender.id],
+            ["name", message.sender.name],
+          ]),
+        ],
+        ["text", message.text],
+        ["messageType", jsonKnown(message.messageType)],
+        [
+          "attachment",
+          attachment
+            ? jsonObjectText([
+                ["_id", attachment.id],
+                ["fileName", attachment.fileName],
+                ["mimeType", attachment.mimeType],
+                ["fileSize", attachment.fileSize],
+              ])
+            : jsonKnown(null),
+        ],
+        ["createdAt", message.createdAt],
+      ]),
+    ],
+  ]);
+}
+
+/**
+ * An event written by another statement (a chat message's, docs/decisions/327): the same rows as
+ * `emitEvent` writes, as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data`
+ * the event's data as JSON text; no row, no event): `webhook_event`, then `webhook_deliveries` and
+ * `webhook_jobs`, a delivery and its job for each webhook that is on and wants it.
+ */
+export function eventWrites(type: WebhookEvent): SQL {
+  const body = sql`${`{"id":`}::text || to_json(src.id::text)::text || ${`,"type":${JSON.stringify(type)},"createdAt":`}::text
+    || to_json(src.at)::text || ',"data":' || src.data || '}'`;
+  return sql`webhook_event as (
+      insert into ${e} (id, type, data, once_key, created_at)
+      select id, ${type}, data::jsonb, null, at::timestamptz from event_source
+      returning id),
+    webhook_deliveries as (
+      insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
+      select ${w.id}, src.id, ${body}, src.at::timestamptz
+      from ${w}, event_source as src join webhook_event as ev on ev.id = src.id
+      where ${w.active} and ${type} = any(${w.events})
+      returning id),
+    webhook_jobs as (${jobRowsOf(DELIVERY_JOB.kind, sql`select jsonb_build_object('deliveryId', id, 'after', 0) as data from webhook_deliveries`)})`;
+}
+
+/** What `eventWrites` wrote, for the statement's answer: its deliveries and their jobs. */
+export const eventWritesCounts = sql`(select count(*) from webhook_deliveries)::int as "deliveries", (select count(*) from webhook_jobs)::int as "deliveryJobs"`;
+
+/**
+ * After a statement with `eventWrites` committed: the job loop looks at once. A delivery without
+ * its job (the delivery queue not made yet in this database) gets one the usual way.
+ */
+export async function afterEventWrites(eventId: string, written: { deliveries: number; deliveryJobs: number }) {
+  if (written.deliveries === 0) return;
+  if (written.deliveryJobs < written.deliveries) {
+    const rows = await db.select({ id: d.id }).from(d).where(eq(d.eventId, eventId));
+    for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 });
+  }
+  setTimeout(() => jobs.kick(), 50).unref();
+}
 
 const POST_STATUS_EVENTS: Partial<Record<string, WebhookEvent>> = {
   in_review: "post.review_requested",

@@ -5,9 +5,10 @@ import { Server } from "socket.io";
 
 import { parseRoomId, supportRoomId, type ChatMessage } from "~/domain/chat";
 import { can, memberCan, ownerKey } from "~/domain/permissions";
-import { afterMessages, sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
+import { sendChatMessage, type RefusedSend } from "~/models/chat-send.server";
 import { liveSessionIds } from "~/models/sessions.server";
 import { threadEvents, type Delivery } from "~/models/thread-events.server";
+import { afterResponse } from "~/utils/background.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { countOpenSockets } from "~/utils/metrics.server";
@@ -264,8 +265,9 @@ async function handleMessage(io: IoServer, socket: IoSocket, input: Incoming, ac
 function deliver(io: IoServer, message: ChatMessage, delivery: Delivery, exceptSocketId?: string) {
   broadcast(io, message, delivery, exceptSocketId);
   // After the answer, as tracked work: a shutdown (or a test's end) waits for it rather than cutting its queries off.
+  // Whether the customer is away is known only to the sockets, not to the message's statement (docs/decisions/327).
   const { customerId } = delivery;
-  if (customerId && delivery.fromTeam) afterMessages("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
+  if (customerId && delivery.fromTeam) afterResponse("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
 }
 
 /** Messages sent by a page's form (no socket carried them) go out as a socket's would. */

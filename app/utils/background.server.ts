@@ -29,35 +29,3 @@ export function pendingBackgroundTasks() {
 export async function settleBackgroundTasks() {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
-
-/**
- * Counts work in flight that background work should not compete with, and lets the background work
- * wait until none is left, or `maxWaitMs` at most (so a steady stream never starves it). The chat's
- * side work waits on a node's messages being stored (docs/decisions/321).
- */
-export function busyGate(maxWaitMs: number) {
-  let inFlight = 0;
-  const waiting = new Set<() => void>();
-  return {
-    enter() {
-      inFlight++;
-    },
-    leave() {
-      inFlight = Math.max(0, inFlight - 1);
-      if (inFlight === 0) for (const release of [...waiting]) release();
-    },
-    /** Resolves once nothing is in flight, or after `maxWaitMs`. */
-    clear(): Promise<void> {
-      if (inFlight === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const release = () => {
-          clearTimeout(timer);
-          waiting.delete(release);
-          resolve();
-        };
-        const timer = setTimeout(release, maxWaitMs);
-        waiting.add(release);
-      });
-    },
-  };
-}

@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte, sql, type SQL } from "drizzle-orm";
 import PgBoss from "pg-boss";
 
 import { queryRows } from "./db-cursor.server";
@@ -339,6 +339,27 @@ type ClaimedJob = {
   retryCount: number;
   retryLimit: number;
 };
+
+/**
+ * Jobs of `kind` written by another statement (a data-modifying CTE in it): one for each row of
+ * `rows`, a query with a `data` jsonb column, due at once, with the queue's retries and lease as
+ * pg-boss's `send` gives them. They exist exactly when that statement commits. The queue must
+ * exist already (every node's loop makes each kind's queue at start): where it does not, no job is
+ * written, and the caller, which counts them, enqueues them the usual way.
+ */
+export function jobRowsOf(kind: string, rows: SQL): SQL {
+  const job = sql.raw(`${JOB_SCHEMA}.job`);
+  const queue = sql.raw(`${JOB_SCHEMA}.queue`);
+  return sql`insert into ${job} (id, name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+    select gen_random_uuid(), q.name, r.data, 0, now(), q.dead_letter,
+      coalesce(q.expire_seconds * interval '1s', interval '15 minutes'),
+      now() + cast(coalesce((q.retention_minutes * 60)::text, '14 days') as interval),
+      coalesce(q.retry_limit, 2),
+      case when coalesce(q.retry_backoff, false) then greatest(q.retry_delay, 1) else coalesce(q.retry_delay, 0) end,
+      coalesce(q.retry_backoff, false), q.policy
+    from (${rows}) as r join ${queue} as q on q.name = ${kind}
+    returning id`;
+}
 
 /** This process's engine: started by boot (app/web/boot.server.ts), used by every job's producer. */
 export const jobs = new JobEngine();

@@ -1,14 +1,16 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
-import { listNotifications, notificationEvents, notifyOfMessage } from "~/models/notifications.server";
+import { supportRoomId } from "~/domain/chat";
+import { listNotifications, notificationEvents } from "~/models/notifications.server";
 import { createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import * as serviceBrief from "~/routes/api+/services+/$id.brief";
 import * as purchaseBrief from "~/routes/api+/services+/purchases.$id.brief";
+import { settleBackgroundTasks } from "~/utils/background.server";
 import { db, schema } from "~/utils/db.server";
 
 import { call } from "../support/dashboard-helpers";
-import { bearerFor, catalogue, createAccount, type Account } from "../support/factories";
+import { bearerFor, catalogue, createAccount, postInThread, type Account } from "../support/factories";
 import { uniqueEmail } from "../support/requests";
 
 /* Who is told what (docs/decisions/289): a paid order tells the team, a brief to answer tells the buyer, a submitted brief the team. */
@@ -65,19 +67,26 @@ describe("notifications from orders and briefs", () => {
 });
 
 describe("notifications from support messages", () => {
-  const told = async (send: () => Promise<void>) => {
+  const told = async (send: () => Promise<unknown>) => {
     const events: { userId: string; title: string; url: string; unread: number }[] = [];
     const listener = (userId: string, notification: { title: string; url: string }, unread: number) =>
       events.push({ userId, title: notification.title, url: notification.url, unread });
     notificationEvents.on("created", listener);
     try {
       await send();
+      // The live pushes follow the answer.
+      await settleBackgroundTasks();
     } finally {
       notificationEvents.off("created", listener);
     }
     return events;
   };
-  const message = (sender: Account, text: string) => ({ senderId: { _id: sender.id, name: sender.name }, message: text });
+  // A thread whose assignee is set before its first message.
+  const assign = (customer: Account, assigneeId: string | null) =>
+    db
+      .insert(schema.chatThreads)
+      .values({ roomId: supportRoomId(customer.id), customerId: customer.id, assigneeId })
+      .onConflictDoUpdate({ target: schema.chatThreads.roomId, set: { assigneeId } });
 
   test("staff's reply tells the client's members who chat (not billing, removed or disabled ones), once each, with their unread count", async () => {
     const owner = await createAccount({ name: "Olive Owner" });
@@ -94,7 +103,7 @@ describe("notifications from support messages", () => {
     await join(disabled, "member");
     await db.insert(schema.notificationSettings).values({ userId: member.id, email: { message: "daily" } });
 
-    const events = await told(() => notifyOfMessage(message(staff, "x".repeat(200)), { customerId: owner.id, assigneeId: null }));
+    const events = await told(() => postInThread(owner, "x".repeat(200), staff));
     expect(events.map((event) => event.userId).sort()).toEqual([owner.id, member.id].sort());
     expect(events.every((event) => event.title === "New message from Bell Staff" && event.url === "/dashboard/messages" && event.unread === 1)).toBe(true);
     const [stored] = await listNotifications(member.id);
@@ -105,14 +114,14 @@ describe("notifications from support messages", () => {
       [member.id]: "daily",
     });
 
-    const again = await told(() => notifyOfMessage(message(staff, "And another thing"), { customerId: owner.id, assigneeId: null }));
+    const again = await told(() => postInThread(owner, "And another thing", staff));
     expect(again.map((event) => event.unread)).toEqual([2, 2]);
   });
 
   test("staff's reply to a customer not yet moved into a client of one tells the customer", async () => {
     const customer = await createAccount({ name: "Solo Customer" });
     await db.delete(schema.clientMembers).where(eq(schema.clientMembers.userId, customer.id));
-    const events = await told(() => notifyOfMessage(message(staff, "Hello"), { customerId: customer.id, assigneeId: null }));
+    const events = await told(() => postInThread(customer, "Hello", staff));
     expect(events).toEqual([{ userId: customer.id, title: "New message from Bell Staff", url: "/dashboard/messages", unread: 1 }]);
   });
 
@@ -122,10 +131,12 @@ describe("notifications from support messages", () => {
     const away = await createAccount({ role: "team", name: "Disabled Staff", disabledAt: new Date() });
     const url = `/dashboard/inbox/${customer.id}`;
 
-    const assigned = await told(() => notifyOfMessage(message(customer, "Is it done?"), { customerId: customer.id, assigneeId: assignee.id }));
+    await assign(customer, assignee.id);
+    const assigned = await told(() => postInThread(customer, "Is it done?"));
     expect(assigned).toEqual([{ userId: assignee.id, title: "New message from Asking Customer", url, unread: 1 }]);
 
-    const everyone = await told(() => notifyOfMessage(message(customer, "Anyone?"), { customerId: customer.id, assigneeId: null }));
+    await assign(customer, null);
+    const everyone = await told(() => postInThread(customer, "Anyone?"));
     const active = await db
       .select({ id: schema.users.id })
       .from(schema.users)
