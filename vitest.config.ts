@@ -157,7 +157,8 @@ export default defineConfig({
           include: dataTests,
           maxWorkers: 3,
           isolate: false,
-          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests],
+          // The embedded database's own query path is tested where the run's template is PGlite's.
+          exclude: [...configDefaults.exclude, ...buildTests, ...pureTests, ...envTests, ...fakesTests, "db/pglite-prepared.test.ts"],
           env: { ...onServices, VITEST_SHARED_WORKER: "1" },
         },
       },

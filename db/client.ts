@@ -9,6 +9,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 
 import { migrateJobQueue } from "./job-queue";
+import { prepareStatements } from "./pglite-prepared";
 import * as schema from "./schema";
 import { changedData, statementKind } from "./writes";
 
@@ -250,9 +251,13 @@ function observePglite(client: PGlite, changed: () => void): PGlite {
   return client;
 }
 
+/**
+ * A PGlite instance as the app's Database. Its queries run as prepared statements
+ * (db/pglite-prepared.ts), and the change watcher wraps that path, so it sees every call.
+ */
 export function wrapPglite(pglite: PGlite): Database {
   const writes = writeWatchers();
-  const client = observePglite(pglite, writes.changed);
+  const client = observePglite(prepareStatements(pglite), writes.changed);
   // As in connectPostgres: PGlite's drizzle database is the shared Db but for its result kind.
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {

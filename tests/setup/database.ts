@@ -6,7 +6,6 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 
 import { connectPostgres, wrapPglite, type Database } from "../../db/client";
-import { prepareStatements } from "./prepared-statements";
 
 // One per run (pid): two runs on one server, e.g. two checkouts, must not drop each other's template.
 export const TEMPLATE_DATABASE = `brandlift_test_template_${process.pid}`;
@@ -29,8 +28,8 @@ export async function createTestDatabase(template: string): Promise<Database> {
   if (!url) {
     compileWasmForShortLives();
     const blob = new Blob([await fs.readFile(template)]);
-    // Its parameterised queries run as prepared statements (tests/setup/prepared-statements.ts, decision 319).
-    return wrapPglite(prepareStatements(await PGlite.create({ loadDataDir: blob })));
+    // Its queries run as prepared statements, as the app's embedded database's do (db/pglite-prepared.ts).
+    return wrapPglite(await PGlite.create({ loadDataDir: blob }));
   }
   const name = `brandlift_test_${crypto.randomBytes(6).toString("hex")}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
