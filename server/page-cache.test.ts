@@ -5,7 +5,10 @@ import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { answerNotReusable } from "~/utils/request-context.server";
+
 import { createPageCache } from "./page-cache";
+import { requestContext } from "./request-context";
 
 /*
  * The page cache between a real http.Server, Express with compression() and a stand-in for Remix
@@ -20,11 +23,15 @@ const cache = createPageCache({ generation: () => generation, sessionCookie: "__
 
 const app = express();
 app.use(compression());
+// As server.ts does: every request in a scope of its own.
+app.use((req, _res, next) => requestContext.run({ requestId: "test", method: req.method }, next));
 app.use(cache.middleware);
 app.use((req, res) => {
   renders++;
   // As a loader's write would: the number moves while the page renders.
   if (req.url?.includes("moving")) generation = generation! + 1;
+  // As a loader whose section failed, or whose page carries a one-time value, says.
+  if (req.url?.includes("one-time")) answerNotReusable();
   res.status(answer.status);
   res.setHeader("Content-Type", answer.type);
   for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
@@ -121,6 +128,11 @@ describe("a signed-in page asked again", () => {
   it("is not kept when data changed while it rendered", async () => {
     await get("/dashboard/moving");
     expect((await get("/dashboard/moving")).hit).toBe(false);
+  });
+
+  it("is not kept when its render said so (a failed section, a one-time value)", async () => {
+    await get("/dashboard/one-time");
+    expect((await get("/dashboard/one-time")).hit).toBe(false);
   });
 
   it("is reused for a few seconds at most, whatever happens", async () => {

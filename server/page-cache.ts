@@ -3,7 +3,7 @@ import type express from "express";
 
 import { COMPRESSION_THRESHOLD, compressWhole, preferredEncoding } from "~/web/compression.server";
 
-import { requestIdFrom } from "./request-context";
+import { requestContext, requestIdFrom } from "./request-context";
 
 /*
  * A signed-in page (a document or its `.data`) rendered for one browser is answered again from memory
@@ -101,6 +101,8 @@ export function createPageCache(options: PageCacheOptions) {
       const generation = key === null ? null : options.generation();
       if (key === null || generation === null) return next();
       const at = Date.now();
+      // The request's scope (server.ts runs every request in one): a loader may say its answer is not to be reused.
+      const scope = requestContext.getStore();
       const chunks: Buffer[] = [];
       let size = 0;
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
@@ -132,7 +134,7 @@ export function createPageCache(options: PageCacheOptions) {
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         collect(chunk, rest[0]);
         const result = end(chunk, ...rest);
-        if (!refused && keepable(res, size, maxEntryBytes) && options.generation() === generation) {
+        if (!refused && !scope?.notReusable && keepable(res, size, maxEntryBytes) && options.generation() === generation) {
           void store(key, generation, at, res, Buffer.concat(chunks), encodedByApp ? undefined : preferredEncoding(req.headers["accept-encoding"]));
         }
         return result;

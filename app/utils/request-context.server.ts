@@ -8,6 +8,8 @@ export interface RequestScope {
   method: string;
   /** Answers read once for the whole request (oncePerRequest). */
   memo?: Map<string, unknown>;
+  /** Set when this answer must not be answered again from memory (server/page-cache.ts): see answerNotReusable. */
+  notReusable?: boolean;
 }
 
 /**
@@ -16,6 +18,16 @@ export interface RequestScope {
  * process (server.ts and the Remix build share it through `remember`).
  */
 export const requestContext = remember("request-context", () => new AsyncLocalStorage<RequestScope>());
+
+/**
+ * This request's answer must be rendered afresh for the next request too: it shows a section that
+ * failed to load (a Retry must retry), or carries a value meant for one page view (a form's
+ * idempotency key). Outside a server request, nothing to do.
+ */
+export function answerNotReusable() {
+  const scope = requestContext.getStore();
+  if (scope) scope.notReusable = true;
+}
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;

@@ -1,5 +1,6 @@
 import { SECTION_FAILED, sectionOk, type Section } from "~/domain/section";
 import { logger } from "~/utils/logger.server";
+import { answerNotReusable } from "~/utils/request-context.server";
 
 /**
  * Reads one section's data. A thrown Response (a redirect, a 404) still ends the request; any
@@ -11,6 +12,8 @@ export async function loadSection<T>(name: string, load: () => Promise<T>): Prom
   } catch (error) {
     if (error instanceof Response) throw error;
     logger.error({ err: error, section: name }, "a page section failed to load");
+    // The next request, and the section's Retry, must read again.
+    answerNotReusable();
     return SECTION_FAILED;
   }
 }

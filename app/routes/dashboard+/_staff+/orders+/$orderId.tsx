@@ -18,6 +18,7 @@ import { emailsOfOrder } from "~/models/emails.server";
 import { getOrderDetail } from "~/models/orders-list.server";
 import { previewRefund, refundOrder } from "~/models/refunds.server";
 import { HttpError } from "~/utils/http.server";
+import { answerNotReusable } from "~/utils/request-context.server";
 import { requireTeam } from "~/web/auth.server";
 import { readForm } from "~/web/body-limit.server";
 import { pageNotFound } from "~/web/guards.server";
@@ -33,6 +34,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!detail) throw pageNotFound();
   // One key per rendered form: submitting it twice (a double click, a resent POST) refunds once.
   const [briefs, emails] = await Promise.all([listBriefsForStaff({ orderId: detail.order.id }), emailsOfOrder(detail.order.id)]);
+  // The refund form's idempotency key is this page view's own: the page is rendered afresh each time.
+  answerNotReusable();
   return { ...detail, briefs, emails, refundKey: crypto.randomUUID() };
 }
 
