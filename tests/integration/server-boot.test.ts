@@ -302,9 +302,10 @@ describe("the production server with no settings", () => {
   });
 
   test("shuts down cleanly on SIGTERM", async () => {
-    const other = await startServer({ DATA_DIR: path.join(dataDir, "sigterm") });
+    // An empty DATA_DIR, as above: migrations and the demo seed first.
+    const other = await startServer({ DATA_DIR: path.join(dataDir, "sigterm") }, { timeoutMs: 110_000 });
     expect(await other.stop("SIGTERM")).toBe(0);
-  }, 60_000);
+  }, 130_000);
 });
 
 describe("one HTTP request reads the identity once", () => {
@@ -356,7 +357,7 @@ describe("one HTTP request reads the identity once", () => {
       ["/dashboard/messages", customer.token, 4],
       ["/dashboard/inbox", team.token, 4],
       ["/dashboard/orders", team.token, 6],
-      [`/dashboard/users/${customer.user._id}`, team.token, 19],
+      [`/dashboard/users/${customer.user._id}`, team.token, 1],
     ];
     const over: Record<string, { statements: number; limit: number; texts: string[] }> = {};
     for (const [page, token, limit] of pages) {
@@ -367,7 +368,7 @@ describe("one HTTP request reads the identity once", () => {
       expect(status).toBe(200);
       // Background work (the job queue, a session's once-a-minute "last seen") is not the page's.
       const texts = all.filter((text) => !/pgboss\.|"job_schedules"|"jobs"|^\s*update "sessions"|^\s*(begin|commit|rollback)/i.test(text));
-      if (texts.length > limit) over[page] = { statements: texts.length, limit, texts: texts.map((text) => text.slice(0, 120)) };
+      if (texts.length > limit) over[page] = { statements: texts.length, limit, texts: texts.map((text) => text.slice(0, 3000)) };
     }
     expect(over).toEqual({});
   });
