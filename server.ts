@@ -165,7 +165,7 @@ async function startNode() {
     metrics?.time(req, res);
     if (!stopping) {
       if (assets?.handle(req, res) || publicFiles?.handle(req, res)) return void metrics?.label(res, STATIC_ROUTE);
-      if (landingCache?.handleFast(req, res) || pageCache?.handleFast(req, res) || api?.handle(req, res)) return;
+      if (landingCache?.handleFast(req, res) || pageCache?.handleFast(req, res, () => app(req, res)) || api?.handle(req, res)) return;
     }
     app(req, res);
   });

@@ -26,8 +26,11 @@ app.use(compression());
 // As server.ts does: every request in a scope of its own.
 app.use((req, _res, next) => requestContext.run({ requestId: "test", method: req.method }, next));
 app.use(cache.middleware);
-app.use((req, res) => {
+/** A render of a "slow" page waits until the test opens this gate. */
+let gate: Promise<void> = Promise.resolve();
+app.use(async (req, res) => {
   renders++;
+  if (req.url?.includes("slow")) await gate;
   // As a loader's write would: the number moves while the page renders.
   if (req.url?.includes("moving")) generation = generation! + 1;
   // As a loader whose section failed, or whose page carries a one-time value, says.
@@ -45,7 +48,7 @@ app.use((req, res) => {
   }
 });
 const server = http.createServer((req, res) => {
-  if (!cache.handleFast(req, res)) app(req, res);
+  if (!cache.handleFast(req, res, () => app(req, res))) app(req, res);
 });
 let base = "";
 
@@ -133,6 +136,37 @@ describe("a signed-in page asked again", () => {
   it("is not kept when its render said so (a failed section, a one-time value)", async () => {
     await get("/dashboard/one-time");
     expect((await get("/dashboard/one-time")).hit).toBe(false);
+  });
+
+  it("asked by a burst while it renders, renders once: the others take its answer", async () => {
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    const before = renders;
+    const first = get("/dashboard/slow");
+    // The first request is in the render (it counted) before the others arrive.
+    while (renders === before) await new Promise((resolve) => setImmediate(resolve));
+    const others = [get("/dashboard/slow"), get("/dashboard/slow"), get("/dashboard/slow")];
+    while (cache.size().waiting < 3) await new Promise((resolve) => setImmediate(resolve));
+    open();
+    const answers = await Promise.all([first, ...others]);
+    expect(renders - before).toBe(1);
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    expect(answers.map((answer) => answer.hit)).toEqual([false, true, true, true]);
+  });
+
+  it("asked by a burst while an answer that cannot be kept renders, renders again for each of the others", async () => {
+    let open!: () => void;
+    gate = new Promise<void>((resolve) => (open = resolve));
+    answer = { ...answer, headers: { "Set-Cookie": "__toast=; Max-Age=0" } };
+    const before = renders;
+    const first = get("/dashboard/slow-cookie");
+    while (renders === before) await new Promise((resolve) => setImmediate(resolve));
+    const others = [get("/dashboard/slow-cookie"), get("/dashboard/slow-cookie")];
+    while (cache.size().waiting < 2) await new Promise((resolve) => setImmediate(resolve));
+    open();
+    const answers = await Promise.all([first, ...others]);
+    expect(renders - before).toBe(3);
+    expect(answers.every((answer) => !answer.hit && answer.status === 200)).toBe(true);
   });
 
   it("is reused for a few seconds at most, whatever happens", async () => {

@@ -46,6 +46,9 @@ export function createPageCache(options: PageCacheOptions) {
   const maxEntryBytes = options.maxEntryBytes ?? 256 * 1024;
   const marker = `${options.sessionCookie}=`;
   const entries = new Map<string, Entry>();
+  const flights = new Map<string, Flight>();
+  /** Requests waiting for a render in flight. */
+  let waiting = 0;
   let bytes = 0;
 
   const keyOf = (req: http.IncomingMessage): string | null => {
@@ -74,24 +77,44 @@ export function createPageCache(options: PageCacheOptions) {
     }
   };
 
+  const fresh = (entry: Entry) => entry.generation === options.generation() && Date.now() - entry.at <= ttl;
+
+  const send = (req: http.IncomingMessage, res: http.ServerResponse, entry: Entry) => {
+    for (const [name, value] of entry.headers) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", requestIdFrom(req.headers["x-request-id"]));
+    res.setHeader("Content-Length", entry.body.length);
+    res.setHeader("X-Page-Cache", "hit");
+    res.statusCode = entry.status;
+    res.end(entry.body);
+  };
+
   return {
-    /** Before Express: answers from memory and returns true, or returns false and leaves the request alone. */
-    handleFast(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-      if (entries.size === 0) return false;
+    /**
+     * Before Express: answers from memory and returns true; or, while the same request is being
+     * rendered, waits for that render and returns true (its answer if it was kept, else `fallback`
+     * runs: the request goes on to Express); or returns false and leaves the request alone.
+     */
+    handleFast(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean {
+      if (entries.size === 0 && flights.size === 0) return false;
       const key = keyOf(req);
-      const entry = key === null ? undefined : entries.get(key);
-      if (!entry) return false;
-      const generation = options.generation();
-      if (entry.generation !== generation || Date.now() - entry.at > ttl) {
-        forget(key!, entry);
-        return false;
+      if (key === null) return false;
+      const entry = entries.get(key);
+      if (entry) {
+        if (fresh(entry)) {
+          send(req, res, entry);
+          return true;
+        }
+        forget(key, entry);
       }
-      for (const [name, value] of entry.headers) res.setHeader(name, value);
-      res.setHeader("X-Request-Id", requestIdFrom(req.headers["x-request-id"]));
-      res.setHeader("Content-Length", entry.body.length);
-      res.setHeader("X-Page-Cache", "hit");
-      res.statusCode = entry.status;
-      res.end(entry.body);
+      // A burst of one browser's requests after a change renders once: the others take its answer.
+      const flight = flights.get(key);
+      if (!flight) return false;
+      waiting++;
+      void flight.promise.then((kept) => {
+        waiting--;
+        if (kept && fresh(kept)) send(req, res, kept);
+        else fallback();
+      });
       return true;
     },
 
@@ -101,6 +124,17 @@ export function createPageCache(options: PageCacheOptions) {
       const generation = key === null ? null : options.generation();
       if (key === null || generation === null) return next();
       const at = Date.now();
+      // The first render of a key in flight is the one its followers wait for (handleFast).
+      let flight: Flight | undefined;
+      if (!flights.has(key)) flights.set(key, (flight = newFlight()));
+      const settle = (kept: Entry | null) => {
+        if (!flight) return;
+        if (flights.get(key) === flight) flights.delete(key);
+        flight.settle(kept);
+        flight = undefined;
+      };
+      // An answer that never ended (the client left, the render failed) releases its followers too.
+      res.once("close", () => settle(null));
       // The request's scope (server.ts runs every request in one): a loader may say its answer is not to be reused.
       const scope = requestContext.getStore();
       const chunks: Buffer[] = [];
@@ -135,19 +169,29 @@ export function createPageCache(options: PageCacheOptions) {
         collect(chunk, rest[0]);
         const result = end(chunk, ...rest);
         if (!refused && !scope?.notReusable && keepable(res, size, maxEntryBytes) && options.generation() === generation) {
-          void store(key, generation, at, res, Buffer.concat(chunks), encodedByApp ? undefined : preferredEncoding(req.headers["accept-encoding"]));
+          const encoding = encodedByApp ? undefined : preferredEncoding(req.headers["accept-encoding"]);
+          store(key, generation, at, res, Buffer.concat(chunks), encoding).then(settle, () => settle(null));
+        } else {
+          settle(null);
         }
         return result;
       }) as express.Response["end"];
       next();
     }) as express.RequestHandler,
 
-    /** How many answers are kept and their bytes (tests, metrics). */
-    size: () => ({ entries: entries.size, bytes }),
+    /** How many answers are kept, their bytes, and the requests waiting for a render (tests, metrics). */
+    size: () => ({ entries: entries.size, bytes, waiting }),
   };
 
   /** `encoding`: undefined when the body is already encoded as its headers say; else what to encode the plain body in. */
-  async function store(key: string, generation: number, at: number, res: express.Response, body: Buffer, encoding: "br" | "gzip" | null | undefined) {
+  async function store(
+    key: string,
+    generation: number,
+    at: number,
+    res: express.Response,
+    body: Buffer,
+    encoding: "br" | "gzip" | null | undefined,
+  ): Promise<Entry | null> {
     const plain = encoding !== undefined;
     const headers = Object.entries(res.getHeaders())
       .filter(([name, value]) => value !== undefined && !PER_ANSWER.has(name) && !(plain && name === "content-encoding"))
@@ -158,8 +202,23 @@ export function createPageCache(options: PageCacheOptions) {
       out = await compressWhole(body, encoding);
       headers.push(["content-encoding", encoding]);
     }
-    if (options.generation() === generation) keep(key, { generation, at, status: res.statusCode, headers, body: out });
+    if (options.generation() !== generation) return null;
+    const entry: Entry = { generation, at, status: res.statusCode, headers, body: out };
+    keep(key, entry);
+    return entry;
   }
+}
+
+/** A render in flight: what it kept (null: nothing) once it has answered. */
+interface Flight {
+  promise: Promise<Entry | null>;
+  settle(kept: Entry | null): void;
+}
+
+function newFlight(): Flight {
+  let settle!: (kept: Entry | null) => void;
+  const promise = new Promise<Entry | null>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
 
 function keepable(res: express.Response, size: number, maxEntryBytes: number): boolean {
