@@ -216,6 +216,14 @@ async function briefFiles(briefId: string): Promise<Record<string, BriefFile>> {
   return Object.fromEntries(rows.map((row) => [row.id, row]));
 }
 
+/** The files answering any brief of one customer, each with its brief, as a select not yet run (a page reads it with others: readTogether). */
+export function selectBriefFilesOfUser(userId: string) {
+  return db
+    .select({ briefId: att.briefId, id: att.id, fileName: att.fileName, mimeType: att.mimeType, fileSize: att.fileSize })
+    .from(att)
+    .where(inArray(att.briefId, db.select({ id: b.id }).from(b).where(eq(b.userId, userId))));
+}
+
 /* ---------- answering ---------- */
 
 /**
@@ -341,7 +349,18 @@ export async function listBriefsNeeded(of: { userId: string } | { orderId: strin
  * The caller has checked that the reader is staff.
  */
 export async function listBriefsForStaff(of: { userId: string } | { orderId: string }): Promise<CustomerBrief[]> {
-  const rows = await db
+  const rows = await selectBriefsForStaff(of);
+  return Promise.all(
+    rows.map(async (row) => {
+      const titled = { purchaseId: row.brief.purchaseId, subscriptionId: row.brief.subscriptionId, serviceName: row.serviceName, planKey: row.planKey };
+      return staffBrief(row, await titleOf(titled), await briefFiles(row.brief.id));
+    }),
+  );
+}
+
+/** listBriefsForStaff's rows, as a select not yet run (a page reads it with others: readTogether). */
+export function selectBriefsForStaff(of: { userId: string } | { orderId: string }) {
+  return db
     .select({ brief: b, serviceName: schema.services.name, planKey: schema.subscriptions.planId })
     .from(b)
     .leftJoin(schema.purchases, eq(schema.purchases.id, b.purchaseId))
@@ -349,12 +368,31 @@ export async function listBriefsForStaff(of: { userId: string } | { orderId: str
     .leftJoin(schema.subscriptions, eq(schema.subscriptions.id, b.subscriptionId))
     .where("userId" in of ? eq(b.userId, of.userId) : or(eq(schema.purchases.orderId, of.orderId), eq(schema.subscriptions.orderId, of.orderId)))
     .orderBy(desc(b.paidAt), desc(b.id));
-  return Promise.all(
-    rows.map(async ({ brief, serviceName, planKey }) => {
-      const titled = { purchaseId: brief.purchaseId, subscriptionId: brief.subscriptionId, serviceName, planKey };
-      return { id: brief.id, title: await titleOf(titled), href: briefHref(titled), ...toBriefJson(brief), files: await briefFiles(brief.id) };
-    }),
-  );
+}
+
+type StaffBriefRow = Awaited<ReturnType<typeof selectBriefsForStaff>>[number];
+
+function staffBrief({ brief, serviceName, planKey }: StaffBriefRow, title: string, files: Record<string, BriefFile>): CustomerBrief {
+  const titled = { purchaseId: brief.purchaseId, subscriptionId: brief.subscriptionId, serviceName, planKey };
+  return { id: brief.id, title, href: briefHref(titled), ...toBriefJson(brief), files };
+}
+
+/**
+ * listBriefsForStaff of rows read together with the catalogue's plans and the briefs' files
+ * (selectBriefFilesOfUser): the same briefs, titles and files, without a read per brief.
+ */
+export function staffBriefs(
+  rows: StaffBriefRow[],
+  plans: Array<{ key: string; name: string }>,
+  files: Awaited<ReturnType<typeof selectBriefFilesOfUser>>,
+): CustomerBrief[] {
+  const planNames = new Map(plans.map((plan) => [plan.key, plan.name]));
+  return rows.map((row) => {
+    const key = row.planKey ?? "";
+    const title = row.serviceName ?? `${planNames.get(key) ?? key} plan`;
+    const own = files.filter((file) => file.briefId === row.brief.id).map(({ id, fileName, mimeType, fileSize }) => [id, { id, fileName, mimeType, fileSize }]);
+    return staffBrief(row, title, Object.fromEntries(own));
+  });
 }
 
 /* ---------- the one reminder ---------- */

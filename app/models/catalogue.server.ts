@@ -113,6 +113,11 @@ export async function findPlan(key: string): Promise<PlanRecord | null> {
 }
 
 export function listPlans(): Promise<PlanRecord[]> {
+  return selectPlans();
+}
+
+/** The plans in the catalogue's order, as a select not yet run (a page reads it with others: readTogether). */
+export function selectPlans() {
   return db.select().from(schema.plans).orderBy(asc(schema.plans.sortOrder), asc(schema.plans.name));
 }
 

@@ -77,6 +77,11 @@ const activeMember = (clientId: string | SQL) => and(eq(m.clientId, clientId as 
 
 /** The members of a client (owners first, then by when they joined), without those removed. */
 export async function clientMembers(clientId: string): Promise<MemberRow[]> {
+  return selectClientMembers(clientId);
+}
+
+/** clientMembers as a select not yet run (a page reads it with others: readTogether). */
+export function selectClientMembers(clientId: string) {
   return db
     .select(memberColumns)
     .from(m)
@@ -90,12 +95,17 @@ export async function clientMembers(clientId: string): Promise<MemberRow[]> {
  * account (the client of one is then named after the account).
  */
 async function clientRow(clientId: string): Promise<{ id: string; name: string; createdAt: Date } | null> {
-  const [row] = await db.select().from(c).where(eq(c.id, clientId)).limit(1);
+  const [row] = await selectClient(clientId);
   if (row) return row;
   const [owner] = await db.select({ id: u.id, name: u.name, role: u.role, createdAt: u.createdAt }).from(u).where(eq(u.id, clientId)).limit(1);
   if (!owner || owner.role !== "user") return null;
   await db.transaction(async (tx) => startClientOfOne(tx, owner));
   return { id: owner.id, name: owner.name, createdAt: owner.createdAt };
+}
+
+/** A client's row as stored (none yet for an account a node that predates client teams created: clientRow makes it), as a select not yet run. */
+export function selectClient(clientId: string) {
+  return db.select().from(c).where(eq(c.id, clientId)).limit(1);
 }
 
 /** The signed-in customer's client, their role and its members (`GET /api/client`). */
@@ -308,13 +318,22 @@ export function clientOfAccount(accountId: AnyColumn, { formerToo = false } = {}
 /** The client a customer account belongs to (a client of one when it has no member row), or null for staff and unknown ids. */
 export async function clientIdOf(userId: string): Promise<string | null> {
   if (!isUuid(userId)) return null;
+  return clientIdIn(await selectClientIdOf(userId));
+}
+
+/** clientIdOf as a select not yet run (a page reads it with others: readTogether); its rows give the id through clientIdIn. */
+export function selectClientIdOf(userId: string) {
   const client = clientOfAccount(u.id, { formerToo: true });
-  const [row] = await db
+  return db
     .select({ role: u.role, clientId: client.id })
     .from(u)
     .leftJoin(...client.membership)
     .where(eq(u.id, userId))
     .limit(1);
+}
+
+/** The client's id of selectClientIdOf's rows: null for staff and unknown ids. */
+export function clientIdIn([row]: Array<{ role: string; clientId: string }>): string | null {
   return row && row.role === "user" ? row.clientId : null;
 }
 

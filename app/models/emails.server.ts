@@ -22,7 +22,7 @@ const columns = {
   sentAt: schema.emails.sentAt,
 };
 
-const toListed = (row: { createdAt: Date; sentAt: Date | null } & Omit<ListedEmail, "createdAt" | "sentAt">): ListedEmail => ({
+export const toListed = (row: { createdAt: Date; sentAt: Date | null } & Omit<ListedEmail, "createdAt" | "sentAt">): ListedEmail => ({
   ...row,
   createdAt: row.createdAt.toISOString(),
   sentAt: row.sentAt?.toISOString() ?? null,
@@ -34,9 +34,9 @@ export async function emailsOfOrder(orderId: string, limit = 50) {
   return rows.map(toListed);
 }
 
-/** A customer's e-mails (to their account, or about their orders), newest first. */
-export async function emailsOfCustomer(userId: string, limit = 50) {
-  const rows = await db
+/** A customer's e-mails (to their account, or about their orders), newest first, as a select not yet run (each row through toListed). */
+export function selectEmailsOfCustomer(userId: string, limit = 50) {
+  return db
     .select(columns)
     .from(schema.emails)
     .where(
@@ -47,7 +47,6 @@ export async function emailsOfCustomer(userId: string, limit = 50) {
     )
     .orderBy(desc(schema.emails.createdAt))
     .limit(limit);
-  return rows.map(toListed);
 }
 
 /** How many e-mails are in each state ("waiting" = queued or retrying), for metrics. */

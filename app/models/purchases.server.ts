@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, lte, sql, type Placeholder } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 
 import { PURCHASE_COMPLETED_DETAIL } from "~/domain/audit";
@@ -87,11 +87,15 @@ export async function listPurchasesForUser(userId: string): Promise<PurchaseRow[
   return purchasesOfUser.execute({ userId });
 }
 
+/** listPurchasesForUser as a select not yet run (a page reads it with others: readTogether); the caller checks the id. */
+export function selectPurchasesOfUser(userId: string | Placeholder) {
+  return selectPurchases()
+    .where(and(eq(schema.purchases.userId, userId), inArray(schema.purchases.status, [...VISIBLE_STATUSES])))
+    .orderBy(...newestFirst);
+}
+
 /** Built once: the signed-in read of the JSON API runs it on every call (decision 195). */
-const purchasesOfUser = selectPurchases()
-  .where(and(eq(schema.purchases.userId, sql.placeholder("userId")), inArray(schema.purchases.status, [...VISIBLE_STATUSES])))
-  .orderBy(...newestFirst)
-  .prepare("purchases_of_user");
+const purchasesOfUser = selectPurchasesOfUser(sql.placeholder("userId")).prepare("purchases_of_user");
 
 /** Staff lookup by the customer's e-mail (case-insensitive). */
 export async function listPurchasesByEmail(email: string): Promise<PurchaseRow[]> {

@@ -9,8 +9,9 @@ import { can, type Actor } from "~/domain/permissions";
 import { db, schema } from "~/utils/db.server";
 import { env, sessionSecrets } from "~/utils/env.server";
 import { notFound } from "~/utils/http.server";
+import { readTogether } from "~/utils/read-together.server";
 
-import { findPlan, listPlans } from "./catalogue.server";
+import { findPlan, selectPlans, type PlanRecord } from "./catalogue.server";
 
 /*
  * Receipts: every paid order and every renewal invoice of a customer, the printable receipt page
@@ -31,26 +32,31 @@ export function toReceiptJson({ amountCents, refundedCents, ...receipt }: Receip
 /** A customer's paid orders and renewal invoices, newest first, money in cents. */
 export async function listReceiptsForUser(userId: string): Promise<Receipt[]> {
   if (!isUuid(userId)) return [];
-  const orders = await db
-    .select()
-    .from(schema.orders)
-    // A renewal's order is listed below as its invoice (its own receipt and period).
-    .where(and(eq(schema.orders.userId, userId), inArray(schema.orders.status, PAID_ORDER_STATUSES), ne(schema.orders.kind, "renewal")))
-    .orderBy(desc(schema.orders.paidAt));
-  const orderInvoices = orders.length
-    ? await db
-        .select({ orderId: schema.invoices.orderId, url: schema.invoices.hostedInvoiceUrl })
-        .from(schema.invoices)
-        .where(
-          inArray(
-            schema.invoices.orderId,
-            orders.map((o) => o.id),
-          ),
-        )
-    : [];
+  return toReceipts(await readTogether({ ...receiptReads(userId), plans: selectPlans() }));
+}
+
+/** A customer's orders that were paid, without renewals (a renewal's order is listed as its invoice: its own receipt and period). */
+const paidOrdersOf = (userId: string) =>
+  and(eq(schema.orders.userId, userId), inArray(schema.orders.status, PAID_ORDER_STATUSES), ne(schema.orders.kind, "renewal"));
+
+/** What a customer's receipts are made of, as selects not yet run (read together with the catalogue's plans); the caller checks the id. */
+export function receiptReads(userId: string) {
+  return {
+    orders: db.select().from(schema.orders).where(paidOrdersOf(userId)).orderBy(desc(schema.orders.paidAt)),
+    orderInvoices: db
+      .select({ orderId: schema.invoices.orderId, url: schema.invoices.hostedInvoiceUrl })
+      .from(schema.invoices)
+      .where(inArray(schema.invoices.orderId, db.select({ id: schema.orders.id }).from(schema.orders).where(paidOrdersOf(userId)))),
+    renewals: selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId))),
+  };
+}
+
+type ReceiptParts = { [K in keyof ReturnType<typeof receiptReads>]: Awaited<ReturnType<typeof receiptReads>[K]> } & { plans: PlanRecord[] };
+
+/** The receipts of what receiptReads and the plans read, newest first. */
+export function toReceipts({ orders, orderInvoices, renewals, plans }: ReceiptParts): Receipt[] {
   const hosted = new Map(orderInvoices.filter((i) => i.url).map((i) => [i.orderId, i.url!]));
-  const renewals = await selectRenewals().where(and(eq(schema.invoices.renewal, true), ownedBy(userId)));
-  const planNames = new Map((await listPlans()).map((plan) => [plan.key, plan.name]));
+  const planNames = new Map(plans.map((plan) => [plan.key, plan.name]));
   const planName = (key: string | null) => (key ? (planNames.get(key) ?? key) : "Monthly plan");
   const receipts: Receipt[] = [
     ...orders.map((order) => ({

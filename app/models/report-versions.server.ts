@@ -150,8 +150,7 @@ export async function deleteReport(actor: Actor, reportId: string): Promise<void
 }
 
 /** A customer's deleted reports still kept (staff see them until the purge), newest deletion first. */
-export function listDeletedReports(userId: string) {
-  if (!isUuid(userId)) return Promise.resolve([]);
+export function selectDeletedReports(userId: string) {
   return db
     .select({ id: r.id, title: r.title, deletedAt: r.deletedAt })
     .from(r)

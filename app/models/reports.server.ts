@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type Placeholder } from "drizzle-orm";
 import { z } from "zod";
 
 import { formatFileSize } from "~/domain/format";
@@ -73,11 +73,15 @@ export async function listReportsForUser(userId: string): Promise<ReportRow[]> {
   return reportsOfUser.execute({ userId });
 }
 
+/** listReportsForUser as a select not yet run (a page reads it with others: readTogether); the caller checks the id. */
+export function selectReportsOfUser(userId: string | Placeholder) {
+  return selectReports()
+    .where(and(eq(schema.reports.userId, userId), isNull(schema.reports.deletedAt)))
+    .orderBy(...newestFirst);
+}
+
 /** Built once: the signed-in read of the JSON API runs it on every call (as purchases_of_user, decision 195). */
-const reportsOfUser = selectReports()
-  .where(and(eq(schema.reports.userId, sql.placeholder("userId")), isNull(schema.reports.deletedAt)))
-  .orderBy(...newestFirst)
-  .prepare("reports_of_user");
+const reportsOfUser = selectReportsOfUser(sql.placeholder("userId")).prepare("reports_of_user");
 
 const reportsOfService = selectReports()
   .where(

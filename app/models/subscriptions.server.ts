@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, sql, type SQLWrapper } from "drizzle-orm";
 
 import { apiSubscriptionStatus, isLiveStatus, LIVE_SUBSCRIPTION_STATUSES, type Subscription, type SubscriptionJson } from "~/domain/billing";
 import { centsToDollars } from "~/domain/format";
@@ -48,22 +48,35 @@ function subscriptionJson({ plan, priceCents, ...subscription }: Subscription): 
 /** Plans as the screens take them (price in cents), with the plan's name and what it includes from the catalogue. */
 export async function toSubscriptions(rows: SubscriptionRow[]): Promise<Subscription[]> {
   if (rows.length === 0) return [];
-  const plans = new Map((await listPlans()).map((plan) => [plan.key, plan]));
-  const briefs = await briefsOf(rows.map((row) => row.id));
-  return rows.map((row) => toSubscriptionView(row, plans.get(row.planId), briefs.get(row.id)));
+  const [plans, briefs] = [await listPlans(), await selectSubscriptionBriefs(rows.map((row) => row.id))];
+  return subscriptionViews(rows, plans, briefs);
+}
+
+/** toSubscriptions of rows read with the catalogue's plans and their briefs (selectSubscriptionBriefs). */
+export function subscriptionViews(
+  rows: SubscriptionRow[],
+  plans: PlanRecord[],
+  briefs: Array<{ id: string | null; submittedAt: Date | null }>,
+): Subscription[] {
+  const byKey = new Map(plans.map((plan) => [plan.key, plan]));
+  const briefOf = new Map(briefs.map((row) => [row.id!, row]));
+  return rows.map((row) => toSubscriptionView(row, byKey.get(row.planId), briefOf.get(row.id)));
 }
 
 export async function toSubscription(row: SubscriptionRow): Promise<Subscription> {
-  return toSubscriptionView(row, (await findPlan(row.planId)) ?? undefined, (await briefsOf([row.id])).get(row.id));
+  const plan = (await findPlan(row.planId)) ?? undefined;
+  return subscriptionViews([row], plan ? [plan] : [], await selectSubscriptionBriefs([row.id]))[0];
 }
 
-/** Each subscription's brief (app/models/briefs.server.ts): present when the plan asked questions when it was paid. */
-async function briefsOf(ids: string[]): Promise<Map<string, { submittedAt: Date | null }>> {
-  const rows = await db
+/**
+ * The briefs of these subscriptions (app/models/briefs.server.ts: present when the plan asked
+ * questions when it was paid), by subscription id; `ids` may be a select of subscription ids.
+ */
+export function selectSubscriptionBriefs(ids: string[] | SQLWrapper) {
+  return db
     .select({ id: schema.briefs.subscriptionId, submittedAt: schema.briefs.submittedAt })
     .from(schema.briefs)
     .where(inArray(schema.briefs.subscriptionId, ids));
-  return new Map(rows.map((row) => [row.id!, row]));
 }
 
 function toSubscriptionView(row: SubscriptionRow, plan: PlanRecord | undefined, brief: { submittedAt: Date | null } | undefined): Subscription {
@@ -84,12 +97,20 @@ function toSubscriptionView(row: SubscriptionRow, plan: PlanRecord | undefined, 
 /** The customer's plans, newest first: live ones and ended ones, never unpaid checkouts. */
 export async function listSubscriptionsForUser(userId: string): Promise<SubscriptionRow[]> {
   if (!isUuid(userId)) return [];
-  return db
-    .select()
-    .from(schema.subscriptions)
-    .where(and(eq(schema.subscriptions.userId, userId), notInArray(schema.subscriptions.status, HIDDEN_STATUSES)))
-    .orderBy(desc(schema.subscriptions.createdAt), desc(schema.subscriptions.id));
+  return selectSubscriptionsOfUser(userId);
 }
+
+/** listSubscriptionsForUser as a select not yet run (a page reads it with others: readTogether); the caller checks the id. */
+export function selectSubscriptionsOfUser(userId: string) {
+  return db.select().from(schema.subscriptions).where(shownOf(userId)).orderBy(desc(schema.subscriptions.createdAt), desc(schema.subscriptions.id));
+}
+
+/** The briefs of a customer's plans as listSubscriptionsForUser lists them (toSubscriptions reads them so), as a select not yet run. */
+export function selectSubscriptionBriefsOfUser(userId: string) {
+  return selectSubscriptionBriefs(db.select({ id: schema.subscriptions.id }).from(schema.subscriptions).where(shownOf(userId)));
+}
+
+const shownOf = (userId: string) => and(eq(schema.subscriptions.userId, userId), notInArray(schema.subscriptions.status, HIDDEN_STATUSES));
 
 /** For the staff's customer list: each customer's plans, by customer id. */
 export async function subscriptionsByUser(userIds: string[]): Promise<Record<string, Subscription[]>> {

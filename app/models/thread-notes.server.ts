@@ -31,19 +31,28 @@ export async function addThreadNote(author: { id: string }, customerId: string, 
 /** A customer's thread notes, oldest first (they sit between the messages by time). */
 export async function listThreadNotes(customerId: string, onlyId?: string): Promise<ThreadNote[]> {
   if (!isUuid(customerId)) return [];
-  const rows = await db
+  return (await selectThreadNotes(customerId, onlyId)).map(toThreadNote);
+}
+
+/** listThreadNotes as a select not yet run (a page reads it with others: readTogether); the caller checks the id. */
+export function selectThreadNotes(customerId: string, onlyId?: string) {
+  return db
     .select({ id: n.id, body: n.body, createdAt: n.createdAt, authorId: n.authorId, authorName: schema.users.name })
     .from(n)
     .leftJoin(schema.users, eq(schema.users.id, n.authorId))
     .where(and(eq(n.customerId, customerId), onlyId ? eq(n.id, onlyId) : undefined))
     .orderBy(asc(n.createdAt), asc(n.id))
     .limit(500);
-  return rows.map((r) => ({
+}
+
+/** A row of selectThreadNotes as the screens show it. */
+export function toThreadNote(r: Awaited<ReturnType<typeof selectThreadNotes>>[number]): ThreadNote {
+  return {
     id: r.id,
     author: r.authorId ? { id: r.authorId, name: r.authorName ?? "" } : null,
     body: r.body,
     createdAt: r.createdAt.toISOString(),
-  }));
+  };
 }
 
 /** The API's edge: a note with its ids as `_id` (docs/api.md). */

@@ -2,7 +2,7 @@ import { ROLE_REFUSED } from "~/domain/clients";
 import { can, type Action, type Actor } from "~/domain/permissions";
 import { findCustomer } from "~/models/customers.server";
 import { getPurchaseFor, toPurchase } from "~/models/purchases.server";
-import { getSubscriptionFor, listSubscriptionsForUser, toSubscription } from "~/models/subscriptions.server";
+import { getSubscriptionFor, toSubscription } from "~/models/subscriptions.server";
 import { HttpError } from "~/utils/http.server";
 import { oncePerRequest } from "~/utils/request-context.server";
 import { getIdentity, requireTeam, requireUser } from "~/web/auth.server";
@@ -54,11 +54,6 @@ export async function loadCustomer(request: Request, userId: string | undefined)
   const customer = await oncePerRequest(request, `customer:${userId ?? ""}`, () => findCustomer(userId ?? ""));
   if (!customer) throw pageNotFound();
   return { staff, customer };
-}
-
-/** A customer's plans as staff's customer page and its Reports tab read them, once per request. */
-export function customerSubscriptions(request: Request, customerId: string): ReturnType<typeof listSubscriptionsForUser> {
-  return oncePerRequest(request, `customer-subscriptions:${customerId}`, () => listSubscriptionsForUser(customerId));
 }
 
 /**

@@ -13,12 +13,12 @@ import { formatCents } from "~/domain/format";
 import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate, isWorkStatus, WORK_STATUSES, type WorkStatus } from "~/domain/purchase";
 import { z } from "~/domain/zod";
-import { findPurchase, listPurchasesForUser, setPurchaseStatus, toPurchase } from "~/models/purchases.server";
-import { listDeletedReports } from "~/models/report-versions.server";
-import { listReportsForUser, toReport, UploadFieldsError, uploadReport } from "~/models/reports.server";
+import { readCustomerWork } from "~/models/customer-profile.server";
+import { findPurchase, setPurchaseStatus, toPurchase } from "~/models/purchases.server";
+import { toReport, UploadFieldsError, uploadReport } from "~/models/reports.server";
 import { HttpError } from "~/utils/http.server";
 import { readForm } from "~/web/body-limit.server";
-import { customerSubscriptions, loadCustomer } from "~/web/guards.server";
+import { loadCustomer } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 
 const isOpen = (status: string) => status === "pending" || status === "in_progress";
@@ -41,12 +41,8 @@ const DELETED_CUSTOMER = "This customer deleted their account: nothing more is d
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { customer } = await loadCustomer(request, params.userId);
   const gone = isDeletedAccount(customer);
-  const [purchases, reports, deleted, plans] = await Promise.all([
-    listPurchasesForUser(customer.id),
-    listReportsForUser(customer.id),
-    listDeletedReports(customer.id),
-    customerSubscriptions(request, customer.id),
-  ]);
+  // One statement (decision 329).
+  const { purchases, reports, deleted, plans } = await readCustomerWork(customer.id);
   const hasPlan = plans.length > 0;
   return {
     userId: customer.id,

@@ -18,13 +18,11 @@ import { isDeletedAccount } from "~/domain/own-data";
 import { formatDate } from "~/domain/purchase";
 import { noteSchema } from "~/domain/schemas/workspace";
 import { z } from "~/domain/zod";
-import { clientIdOf, getClientForStaff } from "~/models/clients.server";
-import { getCustomerProfile } from "~/models/customer-profile.server";
-import { emailsOfCustomer } from "~/models/emails.server";
+import { readCustomerPage } from "~/models/customer-profile.server";
 import { addThreadNote } from "~/models/thread-notes.server";
 import { logger } from "~/utils/logger.server";
 import { readForm } from "~/web/body-limit.server";
-import { customerSubscriptions, loadCustomer, pageNotFound } from "~/web/guards.server";
+import { loadCustomer, pageNotFound } from "~/web/guards.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { teamUnreadCounts } from "~/web/unread.server";
 
@@ -36,44 +34,42 @@ import { teamUnreadCounts } from "~/web/unread.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { staff, customer } = await loadCustomer(request, params.userId);
-  // Any member's id opens their client's page (decision 295): the client's id is its one address.
-  const clientId = await clientIdOf(customer.id);
-  if (clientId && clientId !== customer.id) {
-    const url = new URL(request.url);
-    throw redirect(url.pathname.replace(`/dashboard/users/${customer.id}`, `/dashboard/users/${clientId}`) + url.search);
-  }
-  const [read, emails, unread, client] = await Promise.all([
-    // The details beside the tabs are extras too: when they cannot be read, the customer, the tabs
-    // and their own sections ("Failed to load user purchases", with Retry) still show.
-    // Without the purchases and reports: the Reports tab (the child route) reads them.
-    getCustomerProfile(customer.id, { work: false, subscriptions: () => customerSubscriptions(request, customer.id) }).catch((error: unknown) => {
+  const [page, unread] = await Promise.all([
+    // One statement (decision 329). The details beside the tabs are extras: when they cannot be read,
+    // the customer, the tabs and their own sections ("Failed to load user purchases", with Retry) still show.
+    readCustomerPage(customer.id).catch((error: unknown) => {
       logger.warn({ err: error, customerId: customer.id }, "the customer's details could not be read");
       return undefined;
     }),
-    emailsOfCustomer(customer.id).catch(() => []),
     // The unread badge is an extra: the customer still shows when it cannot be read.
     teamUnreadCounts(request).catch(() => ({ byCustomer: {} as Record<string, number> })),
-    getClientForStaff(customer.id, clientId).then(
-      (found) => found.client,
-      () => null,
-    ),
   ]);
-  if (read === null) throw pageNotFound();
-  // The Reports tab (the child route) reads and shows the purchases and reports: not sent twice.
-  const profile: CustomerProfile = read
-    ? { ...read, purchases: [], reports: [] }
-    : {
-        customer: { id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
-        plans: [],
-        purchases: [],
-        receipts: [],
-        totalPaid: { amountCents: 0, currency: "usd" },
-        reports: [],
-        grades: [],
-        notes: [],
-        briefs: [],
-      };
-  return { profile, emails, client, deleted: isDeletedAccount(customer), unread: unread.byCustomer[customer.id] ?? 0, staffId: staff.id };
+  // Any member's id opens their client's page (decision 295): the client's id is its one address.
+  if (page?.clientId && page.clientId !== customer.id) {
+    const url = new URL(request.url);
+    throw redirect(url.pathname.replace(`/dashboard/users/${customer.id}`, `/dashboard/users/${page.clientId}`) + url.search);
+  }
+  if (page === null || page?.profile === null) throw pageNotFound();
+  // The Reports tab (the child route) reads and shows the purchases and reports: the page's profile leaves them out.
+  const profile: CustomerProfile = page?.profile ?? {
+    customer: { id: customer.id, name: customer.name, email: customer.email, createdAt: customer.createdAt.toISOString(), disabled: false },
+    plans: [],
+    purchases: [],
+    receipts: [],
+    totalPaid: { amountCents: 0, currency: "usd" },
+    reports: [],
+    grades: [],
+    notes: [],
+    briefs: [],
+  };
+  return {
+    profile,
+    emails: page?.emails ?? [],
+    client: page?.client ?? null,
+    deleted: isDeletedAccount(customer),
+    unread: unread.byCustomer[customer.id] ?? 0,
+    staffId: staff.id,
+  };
 }
 
 // The page's one form: a note (any other intent is not one of its actions).
