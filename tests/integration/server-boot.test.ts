@@ -357,7 +357,7 @@ describe("one HTTP request reads the identity once", () => {
       ["/dashboard/messages", customer.token, 4],
       ["/dashboard/inbox", team.token, 4],
       ["/dashboard/orders", team.token, 6],
-      [`/dashboard/users/${customer.user._id}`, team.token, 19],
+      [`/dashboard/users/${customer.user._id}`, team.token, 5],
     ];
     const over: Record<string, { statements: number; limit: number; texts: string[] }> = {};
     for (const [page, token, limit] of pages) {
