@@ -34,6 +34,13 @@ function expectAlive(...nodes: ServerProcess[]) {
   }
 }
 
+/** A signed-in page of a customer's: its status, and whether it was answered from memory. */
+async function signedInPage(base: string, token: string) {
+  const response = await fetch(`${base}/dashboard/account`, { headers: { Authorization: `Bearer ${token}` }, redirect: "manual" });
+  await response.arrayBuffer();
+  return { status: response.status, fromMemory: response.headers.get("x-page-cache") === "hit" };
+}
+
 describe("Redis killed while customers connect and send", () => {
   test("both nodes keep serving; every acknowledged message is stored; delivery and resync resume when Redis returns", async () => {
     const customer = await rig.account("user", "Rita Redis");
@@ -87,6 +94,11 @@ describe("Redis killed while customers connect and send", () => {
       for (const node of [nodeA, nodeB]) {
         expect(await healthOf(node)).toEqual({ status: 200, body: { status: "degraded", database: "up", redis: "down" } });
       }
+      // A change on the other node could not be heard now: every signed-in page renders (decision 326).
+      for (let i = 0; i < 3; i++) {
+        const screen = await signedInPage(nodeB.url, customer.token);
+        expect(screen).toEqual({ status: 200, fromMemory: false });
+      }
       expectAlive(nodeA, nodeB);
     } catch (error) {
       await rig.redis.start();
@@ -99,6 +111,8 @@ describe("Redis killed while customers connect and send", () => {
       (await Promise.all([healthOf(nodeA), healthOf(nodeB)])).every((h) => h.body.status === "ok"),
     );
     figure("Redis back → /healthz ok on both nodes (ms)", healthyMs);
+    // Subscribed again: a page asked again is answered from memory once more.
+    await within(10_000, "node B answers a signed-in page from memory again", async () => (await signedInPage(nodeB.url, customer.token)).fromMemory);
 
     // Each node tells its clients to resync: both sides now hold everything that was acknowledged.
     const customerThread = acknowledged.filter((t) => !t.startsWith("late customer"));

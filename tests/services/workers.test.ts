@@ -180,6 +180,43 @@ describe("WEB_CONCURRENCY workers behind one port", () => {
     }
   }, 60_000);
 
+  test("a page both workers answer from memory renders again on each once one of them changed data", async () => {
+    const customer = await nodesAccount(database.database, "user", "Wendy Worker");
+    const port = new URL(server.url).port;
+    // A new connection each time: the primary hands them to the workers in turn.
+    const page = () =>
+      new Promise<{ hit: boolean; body: string }>((resolve, reject) => {
+        const headers = { Authorization: `Bearer ${customer.token}`, "Accept-Encoding": "identity" };
+        http
+          .get({ host: "127.0.0.1", port, path: "/dashboard/account", agent: false, headers }, (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk: string) => (body += chunk));
+            res.on("end", () => resolve({ hit: res.headers["x-page-cache"] === "hit", body }));
+          })
+          .on("error", reject);
+      });
+    // Four answers in a row from memory: both workers keep the page.
+    let kept = 0;
+    for (let tries = 0; tries < 200 && kept < 4; tries++) kept = (await page()).hit ? kept + 1 : 0;
+    expect(kept).toBe(4);
+
+    const renamed = await fetch(`${server.url}/api/account`, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${customer.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Wendy Renamed" }),
+    });
+    expect(renamed.status).toBe(200);
+    // The word goes through the primary: within 2 s (PAGE_CACHE_SECONDS is 5), four answers in a row show the new name.
+    let renewed = 0;
+    for (let tries = 0; tries < 100 && renewed < 4; tries++) {
+      const answer = await page();
+      renewed = answer.body.includes("Wendy Renamed") && !answer.body.includes("Wendy Worker") ? renewed + 1 : 0;
+      if (renewed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(renewed).toBe(4);
+  }, 60_000);
+
   test("SIGTERM stops every worker and the primary exits 0", async () => {
     const pids = workerPids(server.child.pid!);
     expect(pids).toHaveLength(2);
