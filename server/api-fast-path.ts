@@ -1,19 +1,15 @@
 import type http from "node:http";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { AppLoadContext, LoaderFunction, ServerBuild } from "@remix-run/node";
 
 import { errorBody, isApiPath } from "~/utils/http.server";
 import { logger, redactUrl } from "~/utils/logger.server";
-import { BROTLI_PER_REQUEST, COMPRESSION_THRESHOLD, preferredEncoding } from "~/web/compression.server";
+import { BROTLI_PER_REQUEST, COMPRESSION_THRESHOLD, compressWhole, preferredEncoding } from "~/web/compression.server";
 import { answersJson, isJsonAnswer, type JsonAnswer } from "~/web/json-answer.server";
 import { PRIVATE_CACHE_CONTROL } from "~/web/private-cache.server";
 import { forgeryRefusal } from "~/web/same-origin.server";
 
 import { requestContext, requestIdFrom } from "./request-context";
-
-const gzip = promisify(zlib.gzip);
-const brotli = promisify(zlib.brotliCompress);
 
 /*
  * The JSON API's reads, answered before Express and Remix (decision 160). Every /api route is an
@@ -213,7 +209,7 @@ async function compressedShared(body: string | Buffer, encoding: "br" | "gzip"):
   const recent = recentlyCompressed[encoding];
   const known = recent.get(key);
   if (known) return known;
-  const result = await compress(Buffer.from(body), encoding);
+  const result = await compressWhole(Buffer.from(body), encoding);
   if (recent.size >= RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
   recent.set(key, result);
   return result;
@@ -228,15 +224,10 @@ async function endWhole(req: http.IncomingMessage, res: http.ServerResponse, bod
     return;
   }
   const shareable = req.headers.authorization === undefined && req.headers.cookie === undefined && length <= 64 * 1024;
-  const packed = await (shareable ? compressedShared(body, encoding) : compress(Buffer.from(body), encoding));
+  const packed = await (shareable ? compressedShared(body, encoding) : compressWhole(Buffer.from(body), encoding));
   res.setHeader("Content-Encoding", encoding);
   res.setHeader("Content-Length", packed.length);
   res.end(packed);
-}
-
-/** As the Express path's `compression()` does it: brotli as web/compression.server.ts sets it, gzip at its default level. */
-function compress(body: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
-  return encoding === "br" ? brotli(body, BROTLI_PER_REQUEST) : gzip(body);
 }
 
 /** Express's res.set adds the charset its mime table knows (UTF-8 for text and JSON): so do we. */
