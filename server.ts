@@ -68,10 +68,8 @@ async function startNode() {
 
   const landingCache = vite ? undefined : createLandingCache(build, { appUrl: env.appUrl });
   // A signed-in page asked again by the same browser while no data has changed anywhere (decision 326).
-  const pageCache =
-    vite || env.pageCacheMs === 0
-      ? undefined
-      : createPageCache({ generation: () => entry.dataGeneration.current(), sessionCookie: entry.SESSION_COOKIE, ttlMs: env.pageCacheMs });
+  const data = vite || env.pageCacheMs === 0 ? undefined : entry.followDataGeneration();
+  const pageCache = data && createPageCache({ generation: () => data.current(), ttlMs: env.pageCacheMs });
   // Nothing is measured unless someone may read it (decision 274).
   const metrics = env.metricsToken ? createMetrics(build, { token: env.metricsToken }) : undefined;
 

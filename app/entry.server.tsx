@@ -10,7 +10,6 @@ import inlineCss from "~/styles/tailwind.css?inline";
 import "~/models/backlog-metrics.server";
 
 import { isDatabaseUnavailable } from "~/utils/db.server";
-import { sessionCookie } from "~/web/auth.server";
 import { isBodyLimitError } from "~/web/body-limit.server";
 import { COMPRESSION_THRESHOLD, compressWhole, preferredEncoding } from "~/web/compression.server";
 import { deferHydrationMarkup } from "~/web/deferred-hydration.server";
@@ -21,9 +20,8 @@ import { logger } from "./utils/logger.server";
 // set of singletons (database, Redis, Socket.IO).
 export { boot, shutdown } from "~/web/boot.server";
 export { attachSocketServer } from "./realtime/socket.server";
-/** For server/page-cache.ts: the data's generation and the session cookie's name, from the build's own copies. */
-export { dataGeneration } from "~/utils/data-generation.server";
-export const SESSION_COOKIE = sessionCookie.name;
+/** For server/page-cache.ts: the data's generation, from the build's own copies of the database and Redis. */
+export { followDataGeneration } from "~/utils/data-generation.server";
 
 const ABORT_DELAY = 5_000;
 

@@ -73,9 +73,9 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     // At most 0.5 s: requests fail fast with 503 and the node serves as soon as it answers.
     backoff: (retries: number) => Math.min(0.05 * retries, 0.5),
   });
-  const watchers = new Set<(call: DriverCall) => void>();
-  const writes = writeWatchers();
-  const pool = preparing(client, watchers, writes.changed);
+  const calls = listeners<DriverCall>();
+  const writes = listeners<void>();
+  const pool = preparing(client, calls.tell, () => writes.tell());
   // drizzle types each driver's database with its own result kind: none is assignable to the shared Db.
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {
@@ -92,7 +92,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       const connection = await client.reserve();
       try {
         const rows = await connection.unsafe(text);
-        if (changedData(kind, rows.count)) writes.changed();
+        if (changedData(kind, rows.count)) writes.tell();
         return { rows: [...rows] };
       } catch (error) {
         // A statement failed inside the text's own BEGIN: end that transaction before the connection
@@ -104,7 +104,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
       }
     }
     const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
-    if (changedData(kind, rows.count)) writes.changed();
+    if (changedData(kind, rows.count)) writes.tell();
     return { rows: [...rows] };
   };
   return {
@@ -131,10 +131,7 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     },
     execute,
     cursor: (text, values, batchSize) => pool.unsafe(text, values as postgres.ParameterOrJSON<never>[]).cursor(batchSize),
-    watchCalls(listener) {
-      watchers.add(listener);
-      return () => void watchers.delete(listener);
-    },
+    watchCalls: calls.watch,
     async warm() {
       // The pool opens a connection for a query only when none is idle: `max` queries at once open
       // every one it has not opened yet (one already open takes one of them).
@@ -155,11 +152,8 @@ const PREPARED_TEXTS_MAX = 300;
  * new texts (a bug, an unbounded IN list) from filling every connection's statement cache.
  * postgres.js re-prepares a statement whose plan a migration invalidated.
  */
-function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall) => void>, changed: () => void): postgres.Sql {
+function preparing(client: postgres.Sql, notify: (call: DriverCall) => void, changed: () => void): postgres.Sql {
   const prepared = new Set<string>();
-  const notify = (call: DriverCall) => {
-    for (const watcher of watchers) watcher(call);
-  };
   // `pool`: calls on the pool itself are announced to the watchers; a transaction's statements are
   // part of its begin. `wrote`: what a statement that changed data calls (a transaction marks itself).
   const wrap = <T extends postgres.Sql | postgres.TransactionSql>(target: T, pool: boolean, wrote: () => void): T => {
@@ -193,8 +187,8 @@ function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall
             const body = args.at(-1) as (tx: postgres.TransactionSql) => unknown;
             let dirty = false;
             const committed = (object as postgres.Sql).begin(...options, (tx) => body(wrap(tx, false, () => (dirty = true))) as never);
-            // Savepoints roll back inside; whether anything stayed is not known: a transaction that wrote counts.
-            return pool ? committed.then((result) => (dirty && changed(), result)) : committed.finally(() => dirty && wrote());
+            // Told once it committed. Savepoints roll back inside; whether anything stayed is not known: a transaction that wrote counts.
+            return committed.then((result) => (dirty && wrote(), result));
           };
         }
         return Reflect.get(object, key, receiver) as unknown;
@@ -204,16 +198,16 @@ function preparing(client: postgres.Sql, watchers: ReadonlySet<(call: DriverCall
   return wrap(client, true, changed);
 }
 
-/** The listeners of Database.watchWrites, and the call that tells them. */
-function writeWatchers() {
-  const listeners = new Set<() => void>();
+/** Listeners of one kind of news (Database.watchCalls, watchWrites), and the call that tells them. */
+function listeners<T>() {
+  const set = new Set<(news: T) => void>();
   return {
-    changed() {
-      for (const listener of listeners) listener();
+    tell(news: T) {
+      for (const listener of set) listener(news);
     },
-    watch(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+    watch(listener: (news: T) => void) {
+      set.add(listener);
+      return () => void set.delete(listener);
     },
   };
 }
@@ -256,8 +250,8 @@ function observePglite(client: PGlite, changed: () => void): PGlite {
  * (db/pglite-prepared.ts), and the change watcher wraps that path, so it sees every call.
  */
 export function wrapPglite(pglite: PGlite): Database {
-  const writes = writeWatchers();
-  const client = observePglite(prepareStatements(pglite), writes.changed);
+  const writes = listeners<void>();
+  const client = observePglite(prepareStatements(pglite), () => writes.tell());
   // As in connectPostgres: PGlite's drizzle database is the shared Db but for its result kind.
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const execute: Database["execute"] = async (text, values) => {

@@ -19,7 +19,7 @@ let generation: number | null = 1;
 let renders = 0;
 /** What the stand-in answers next (a test changes it). */
 let answer: { status: number; type: string; body: string; headers?: Record<string, string>; encodeItself?: boolean };
-const cache = createPageCache({ generation: () => generation, sessionCookie: "__session", maxBytes: 64 * 1024, ttlMs: 60_000 });
+const cache = createPageCache({ generation: () => generation, maxBytes: 64 * 1024, ttlMs: 60_000 });
 
 const app = express();
 app.use(compression());

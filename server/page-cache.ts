@@ -2,6 +2,7 @@ import type http from "node:http";
 import type express from "express";
 
 import { COMPRESSION_THRESHOLD, compressWhole, preferredEncoding } from "~/web/compression.server";
+import { carriesSession } from "~/web/private-cache.server";
 
 import { requestContext, requestIdFrom } from "./request-context";
 
@@ -10,8 +11,9 @@ import { requestContext, requestIdFrom } from "./request-context";
  * when the same browser asks for the same address while nothing in the data has changed since, on any
  * node (app/utils/data-generation.server.ts), within a few seconds. The key holds everything a render
  * reads from the request: the address, the whole Cookie header (the session, and any other cookie) or
- * the Authorization header (a script's session token), User-Agent, Accept and the encoding it goes out in. Only a 200 of HTML or `.data` without Set-Cookie
- * is kept, and only when no data changed while it rendered. A revoked session, a changed role or any
+ * the Authorization header (a script's session token), User-Agent, Accept and the encoding it goes
+ * out in. Only a 200 of HTML or `.data` without Set-Cookie is kept, and only when no data changed
+ * while it rendered. A revoked session, a changed role or any
  * other write moves the number, so the next request renders again and sees it. Decision 326.
  */
 
@@ -30,8 +32,6 @@ const KEPT_TYPE = /^text\/(html|x-script)\b/;
 export interface PageCacheOptions {
   /** The data's generation now, or null when it cannot be trusted (nothing is reused then). */
   generation: () => number | null;
-  /** The session cookie's name: only requests that carry it, or an Authorization header, are kept. */
-  sessionCookie: string;
   /** How long an answer is reused at most, whatever happens: pages that show the time stay near it. */
   ttlMs?: number;
   /** Bytes of bodies kept at most; the oldest go first. */
@@ -44,7 +44,6 @@ export function createPageCache(options: PageCacheOptions) {
   const ttl = options.ttlMs ?? 5_000;
   const maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
   const maxEntryBytes = options.maxEntryBytes ?? 256 * 1024;
-  const marker = `${options.sessionCookie}=`;
   const entries = new Map<string, Entry>();
   const flights = new Map<string, Flight>();
   /** Requests waiting for a render in flight. */
@@ -56,7 +55,8 @@ export function createPageCache(options: PageCacheOptions) {
     const url = req.url ?? "";
     const { headers } = req;
     const { cookie, authorization } = headers;
-    if ((authorization === undefined && !cookie?.includes(marker)) || url.startsWith("/api/") || url.startsWith("/assets/")) return null;
+    // Signed in (the session cookie, as privateCache tells it) or a script's token; never the JSON API or a build file.
+    if ((authorization === undefined && !carriesSession(headers)) || url.startsWith("/api/") || url.startsWith("/assets/")) return null;
     return `${url}\n${preferredEncoding(headers["accept-encoding"]) ?? ""}\n${cookie ?? ""}\n${authorization ?? ""}\n${headers["user-agent"] ?? ""}\n${headers.accept ?? ""}`;
   };
 

@@ -23,13 +23,26 @@ const CHANNEL = "brandlift:data-changed";
 export interface DataGeneration {
   /** The number now, or null while another process's changes might not reach this one. */
   current(): number | null;
-  /** This process changed data: move the number and tell the others. */
-  changed(): void;
   /** Stops listening (shutdown). */
   stop(): Promise<void>;
 }
 
-export const dataGeneration: DataGeneration = remember("data-generation", () => createDataGeneration());
+/** This process's generation, once something follows it (one per process, across dev reloads). */
+const followed: { generation?: DataGeneration } = remember("data-generation", () => ({}));
+
+/**
+ * The data's generation, started on first call: its Redis subscription or cluster messages, and the
+ * database's change watcher. Nothing is watched or announced until something reads it (the page
+ * cache, when it is on).
+ */
+export function followDataGeneration(): DataGeneration {
+  return (followed.generation ??= createDataGeneration());
+}
+
+/** Stops the generation if it was started (shutdown). */
+export async function stopDataGeneration() {
+  await followed.generation?.stop();
+}
 
 function createDataGeneration(): DataGeneration {
   const self = randomUUID();
@@ -60,7 +73,7 @@ function createDataGeneration(): DataGeneration {
     sub.on("message", (_channel: string, from: string) => {
       if (from !== self) value++;
     });
-    announce = publisher(redis, self);
+    announce = oncePerTurn(publisher(redis, self));
     stop = async () => {
       await sub.quit().catch(() => sub.disconnect());
     };
@@ -69,40 +82,44 @@ function createDataGeneration(): DataGeneration {
       if (message === DATA_CHANGED_MESSAGE) value++;
     };
     process.on("message", onMessage);
-    announce = () => process.send?.(DATA_CHANGED_MESSAGE);
+    announce = oncePerTurn(() => process.send?.(DATA_CHANGED_MESSAGE));
     stop = async () => void process.off("message", onMessage);
   }
 
-  const generation: DataGeneration = {
+  const unwatch = database.watchWrites(() => {
+    value++;
+    announce();
+  });
+  return {
     current: () => (heard ? value : null),
-    changed() {
-      value++;
-      announce();
+    async stop() {
+      unwatch();
+      await stop();
     },
-    stop: () => stop(),
   };
-  database.watchWrites(() => generation.changed());
-  return generation;
 }
 
-/**
- * One PUBLISH for the changes of one turn of the event loop, sent before the next turn (a burst of
- * writes makes one word). A word that could not go out (Redis down) goes when the connection is back.
- */
-function publisher(client: Redis, self: string) {
+/** One call of `send` for the changes of one turn of the event loop, made before the next turn (a burst of writes makes one word). */
+function oncePerTurn(send: () => void) {
   let queued = false;
-  let unsent = false;
-  const send = () => {
-    queued = false;
-    client.publish(CHANNEL, self).then(
-      () => (unsent = false),
-      () => (unsent = true),
-    );
-  };
-  client.on("ready", () => unsent && send());
   return () => {
     if (queued) return;
     queued = true;
-    process.nextTick(send);
+    process.nextTick(() => {
+      queued = false;
+      send();
+    });
   };
+}
+
+/** A PUBLISH of this process's word; one that could not go out (Redis down) goes when the connection is back. */
+function publisher(client: Redis, self: string) {
+  let unsent = false;
+  const send = () =>
+    void client.publish(CHANNEL, self).then(
+      () => (unsent = false),
+      () => (unsent = true),
+    );
+  client.on("ready", () => unsent && send());
+  return send;
 }

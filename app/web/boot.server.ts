@@ -10,7 +10,7 @@ import { startReviewDeadlineSweep } from "~/models/post-review-deadlines.server"
 import { startReviewNoticeSweep } from "~/models/post-review-notices.server";
 import { startReportPurge } from "~/models/report-versions.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
-import { dataGeneration } from "~/utils/data-generation.server";
+import { stopDataGeneration } from "~/utils/data-generation.server";
 import { database } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { jobs } from "~/utils/jobs.server";
@@ -60,7 +60,7 @@ export async function shutdown() {
   await settleBackgroundTasks();
   // Jobs running here finish; one cut short by a kill is retried elsewhere when its lease runs out.
   await jobs.stop();
-  await dataGeneration.stop();
+  await stopDataGeneration();
   if (redis) await redis.quit().catch(() => redis?.disconnect());
   await database.close();
 }
