@@ -10,6 +10,9 @@ import { benchServer, signIn, writeResult } from "./support";
  * fresh PostgreSQL database seeded like the e2e suite plus an inbox in use (bench/seed-inbox.ts: 40
  * customers' threads, so staff's inbox lists a full page): the landing page, GET /api/services, a
  * signed-in JSON read and three signed-in pages, 20 connections each, and the gain of the second.
+ * The pages are measured twice: as served (a page asked again is answered from memory while no data
+ * changed, docs/decisions/326) and rendered every time (PAGE_CACHE_SECONDS=0), where a page's cost is
+ * the server's own and a second worker has the most to give.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/workers.ts
  */
@@ -31,21 +34,36 @@ for (const seed of ["tests/e2e/seed.ts", "bench/seed-inbox.ts"]) {
 
 const rows: Array<Record<string, string | number>> = [];
 try {
-  for (const workers of [1, 2]) {
-    const server = await benchServer({ DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(workers) });
+  for (const [workers, pageCache] of [
+    [1, "on"],
+    [2, "on"],
+    [1, "off"],
+    [2, "off"],
+  ] as const) {
+    const server = await benchServer({
+      DATABASE_URL: databaseUrl,
+      WEB_CONCURRENCY: String(workers),
+      ...(pageCache === "off" ? { PAGE_CACHE_SECONDS: "0" } : {}),
+    });
     try {
       const { token } = await signIn(server.url, "customer@brandlift.test");
       const { token: staffToken } = await signIn(server.url, "team@brandlift.test");
       const page = (bearer: string) => ({ Authorization: `Bearer ${bearer}`, "Accept-Encoding": "br" });
-      const targets = [
-        { route: "GET /", path: "/", headers: { "Accept-Encoding": "br" } },
-        { route: "GET /api/services", path: "/api/services", headers: {} },
-        { route: "GET /api/services/my-purchases (signed in)", path: "/api/services/my-purchases", headers: { Authorization: `Bearer ${token}` } },
+      const pages = [
         // Signed-in pages (HTML, brotli): the target is a gain of 1.6× or more with two workers.
         { route: "page: customer /dashboard/services", path: "/dashboard/services", headers: page(token) },
         { route: "page: staff /dashboard/inbox", path: "/dashboard/inbox", headers: page(staffToken) },
         { route: "page: staff /dashboard/orders", path: "/dashboard/orders", headers: page(staffToken) },
       ];
+      const targets =
+        pageCache === "off"
+          ? pages.map((p) => ({ ...p, route: `${p.route} (rendered)` }))
+          : [
+              { route: "GET /", path: "/", headers: { "Accept-Encoding": "br" } },
+              { route: "GET /api/services", path: "/api/services", headers: {} },
+              { route: "GET /api/services/my-purchases (signed in)", path: "/api/services/my-purchases", headers: { Authorization: `Bearer ${token}` } },
+              ...pages,
+            ];
       for (const target of targets) {
         await autocannon({ url: `${server.url}${target.path}`, connections: CONNECTIONS, duration: 2, headers: target.headers });
         const r = await autocannon({ url: `${server.url}${target.path}`, connections: CONNECTIONS, duration: DURATION, headers: target.headers });
