@@ -127,32 +127,19 @@ export async function deleteWebhook(actor: { id: string }, id: string) {
  * (a second emit with the same key stores nothing). Answers the event id, or null when it already was.
  */
 export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<string, unknown>, options: { onceKey?: string } = {}): Promise<string | null> {
-  // One statement (a chat message's send path counts its round trips, decision 135): the event and a
-  // delivery for each webhook that is on and wants it. The id and time are ours, so the body is too.
+  // One statement, the writes a chat message's event also uses (eventWrites): the event, the
+  // deliveries and their jobs. The id and time are ours; the body is built from them and the data's
+  // JSON text as JSON.stringify({ id, type, createdAt, data }) writes it.
   const id = crypto.randomUUID();
-  const createdAt = new Date();
-  const body = JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
-  const rows = await queryRows<{ id: string }>(
-    sql`
-    with event as (
-      insert into ${e} (id, type, data, once_key, created_at)
-      values (${id}::uuid, ${type}, ${JSON.stringify(data)}::jsonb, ${options.onceKey ?? null}, ${createdAt.toISOString()}::timestamptz)
-      on conflict do nothing
-      returning id)
-    insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
-    select ${w.id}, event.id, ${body}, ${createdAt.toISOString()}::timestamptz from ${w}, event
-    where ${w.active} and ${type} = any(${w.events})
-    returning id`,
+  const [written] = await queryRows<{ written: boolean; deliveries: number; deliveryJobs: number }>(
+    sql`with event_source as (select ${id}::uuid as id, ${new Date().toISOString()}::text as at, ${JSON.stringify(data)}::text as data),
+    ${eventWrites(type, options)}
+    select exists (select 1 from webhook_event) as "written", ${eventWritesCounts}`,
     tx,
   );
-  if (rows.length === 0 && options.onceKey) {
-    // No delivery: was the event itself stored, or was it already there (the once key)?
-    const [stored] = await tx.select({ id: e.id }).from(e).where(eq(e.id, id));
-    if (!stored) return null;
-  }
-  for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 }, { tx: tx as Tx });
-  // The job loop looks at once rather than at its next poll: a delivery starts within a second.
-  if (rows.length > 0) setTimeout(() => jobs.kick(), 50).unref();
+  // The once key was taken: no event, so no delivery and no job.
+  if (!written?.written) return null;
+  await afterEventWrites(id, written, { tx });
   return id;
 }
 
@@ -261,17 +248,20 @@ export function messageEventDataText(message: {
 }
 
 /**
- * An event written by another statement (a chat message's, docs/decisions/327): the same rows as
- * `emitEvent` writes, as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data`
- * the event's data as JSON text; no row, no event): `webhook_event`, then `webhook_deliveries` and
- * `webhook_jobs`, a delivery and its job for each webhook that is on and wants it.
+ * Every webhook event's writes (emitEvent's, and a chat message's in its own statement, docs/decisions/327),
+ * as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data` the event's data as
+ * JSON text; no row, no event): `webhook_event`, then `webhook_deliveries` and `webhook_jobs`, a
+ * delivery and its job for each webhook that is on and wants it. With `onceKey` an event whose key
+ * is already stored is not written, and neither are its deliveries and jobs.
  */
-export function eventWrites(type: WebhookEvent): SQL {
+export function eventWrites(type: WebhookEvent, options: { onceKey?: string } = {}): SQL {
   const body = sql`${`{"id":`}::text || to_json(src.id::text)::text || ${`,"type":${JSON.stringify(type)},"createdAt":`}::text
     || to_json(src.at)::text || ',"data":' || src.data || '}'`;
+  const once = options.onceKey === undefined ? sql`null` : sql`${options.onceKey}::text`;
   return sql`webhook_event as (
       insert into ${e} (id, type, data, once_key, created_at)
-      select id, ${type}, data::jsonb, null, at::timestamptz from event_source
+      select id, ${type}, data::jsonb, ${once}, at::timestamptz from event_source
+      ${options.onceKey === undefined ? sql`` : sql`on conflict do nothing`}
       returning id),
     webhook_deliveries as (
       insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
@@ -286,15 +276,20 @@ export function eventWrites(type: WebhookEvent): SQL {
 export const eventWritesCounts = sql`(select count(*) from webhook_deliveries)::int as "deliveries", (select count(*) from webhook_jobs)::int as "deliveryJobs"`;
 
 /**
- * After a statement with `eventWrites` committed: the job loop looks at once. A delivery without
- * its job (the delivery queue not made yet in this database) gets one the usual way.
+ * After a statement with `eventWrites`: a delivery without its job (the delivery queue not made yet
+ * in this database) gets one the usual way, and the job loop looks soon rather than at its next poll.
+ * A statement run in a transaction still open (emitEvent's, in its caller's `tx`) passes it: the
+ * missing jobs are stored in it and commit with the event or not at all.
  */
-export async function afterEventWrites(eventId: string, written: { deliveries: number; deliveryJobs: number }) {
+export async function afterEventWrites(eventId: string, written: { deliveries: number; deliveryJobs: number }, options: { tx?: Db | Tx } = {}) {
   if (written.deliveries === 0) return;
   if (written.deliveryJobs < written.deliveries) {
-    const rows = await db.select({ id: d.id }).from(d).where(eq(d.eventId, eventId));
-    for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 });
+    const rows = await (options.tx ?? db).select({ id: d.id }).from(d).where(eq(d.eventId, eventId));
+    const enqueueOptions = options.tx ? { tx: options.tx as Tx } : {};
+    for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 }, enqueueOptions);
   }
+  // In 50 ms: a caller's transaction has normally committed by then (only its owner knows when);
+  // if it has not, the loop's next poll finds the jobs.
   setTimeout(() => jobs.kick(), 50).unref();
 }
 
