@@ -114,6 +114,11 @@ export async function updateWebhook(actor: { id: string }, id: string, input: { 
 
 export async function deleteWebhook(actor: { id: string }, id: string) {
   return db.transaction(async (tx) => {
+    // Its deliveries go with it, and the events only it was delivering (an event with a once key
+    // stays: it keeps that event from happening twice).
+    await tx.execute(sql`with gone as (delete from ${d} where ${d.webhookId} = ${id}::uuid returning ${d.eventId} as event_id)
+      delete from ${e} as ev where ev.id in (select event_id from gone) and ev.once_key is null
+        and not exists (select 1 from ${d} as other where other.event_id = ev.id and other.webhook_id <> ${id}::uuid)`);
     const [row] = await tx.delete(w).where(eq(w.id, id)).returning({ url: w.url });
     if (!row) return false;
     await recordAudit({ actor, action: "webhook.delete", target: { kind: "webhook", id, label: row.url } }, tx);
@@ -123,8 +128,9 @@ export async function deleteWebhook(actor: { id: string }, id: string) {
 
 /**
  * Stores an event and a delivery (and its job) for each webhook that is on and wants it, in `tx`:
- * they exist exactly when the change commits. `onceKey` makes an event that must happen once
- * (a second emit with the same key stores nothing). Answers the event id, or null when it already was.
+ * they exist exactly when the change commits; an event no webhook wants is not kept. `onceKey`
+ * makes an event that must happen once (stored even when no webhook wants it; a second emit with the
+ * same key stores nothing). Answers the event id, or null when its once key was already taken.
  */
 export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<string, unknown>, options: { onceKey?: string } = {}): Promise<string | null> {
   // One statement, the writes a chat message's event also uses (eventWrites): the event, the
@@ -138,7 +144,7 @@ export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<st
     tx,
   );
   // The once key was taken: no event, so no delivery and no job.
-  if (!written?.written) return null;
+  if (!written?.written) return options.onceKey === undefined ? id : null;
   await afterEventWrites(id, written, { tx });
   return id;
 }
@@ -251,8 +257,9 @@ export function messageEventDataText(message: {
  * Every webhook event's writes (emitEvent's, and a chat message's in its own statement, docs/decisions/327),
  * as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data` the event's data as
  * JSON text; no row, no event): `webhook_event`, then `webhook_deliveries` and `webhook_jobs`, a
- * delivery and its job for each webhook that is on and wants it. With `onceKey` an event whose key
- * is already stored is not written, and neither are its deliveries and jobs.
+ * delivery and its job for each webhook that is on and wants it. An event no webhook wants is not
+ * stored (docs/decisions/330), unless it has a `onceKey`: then it is stored, to be refused the
+ * second time, and an event whose key is already stored is not written, nor its deliveries and jobs.
  */
 export function eventWrites(type: WebhookEvent, options: { onceKey?: string } = {}): SQL {
   const body = sql`${`{"id":`}::text || to_json(src.id::text)::text || ${`,"type":${JSON.stringify(type)},"createdAt":`}::text
@@ -261,7 +268,7 @@ export function eventWrites(type: WebhookEvent, options: { onceKey?: string } = 
   return sql`webhook_event as (
       insert into ${e} (id, type, data, once_key, created_at)
       select id, ${type}, data::jsonb, ${once}, at::timestamptz from event_source
-      ${options.onceKey === undefined ? sql`` : sql`on conflict do nothing`}
+      ${options.onceKey === undefined ? sql`where exists (select 1 from ${w} where ${w.active} and ${type} = any(${w.events}))` : sql`on conflict do nothing`}
       returning id),
     webhook_deliveries as (
       insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)

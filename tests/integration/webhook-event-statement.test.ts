@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { createWebhook, emitEvent, updateWebhook } from "~/models/webhooks.server";
+import { createWebhook, deleteWebhook, emitEvent, updateWebhook } from "~/models/webhooks.server";
 import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { JobEngine, jobs } from "~/utils/jobs.server";
@@ -20,11 +20,13 @@ const d = schema.webhookDeliveries;
 const node = new JobEngine();
 /** Webhooks wanting `report.published`, on; the other two must get nothing. */
 let wanting: string[] = [];
+let staffId = "";
 
 beforeAll(async () => {
   // A node's loop makes every kind's queue on its first round.
   await node.runDue();
   const staff = await createAccount({ role: "team", name: "Event Staff" });
+  staffId = staff.id;
   const both = await createWebhook(staff, { url: "https://hooks.example.test/both", events: ["report.published", "order.paid"] });
   const reports = await createWebhook(staff, { url: "https://hooks.example.test/reports", events: ["report.published"] });
   await createWebhook(staff, { url: "https://hooks.example.test/orders", events: ["order.paid"] });
@@ -103,6 +105,35 @@ describe("a webhook event's statement", () => {
     const { result, calls } = await driverCallsDuring(() => emitEvent(db, "report.published", alone));
     expect(calls).toHaveLength(1);
     await expectCommitted(result!, "report.published", alone);
+  });
+
+  test("an event no webhook wants is not kept: its id is answered, nothing is written", async () => {
+    const before = await countAll();
+    const id = await db.transaction((tx) => emitEvent(tx, "subscription.cancelled", { subscription: { _id: "s-nobody" } }));
+    expect(id).not.toBeNull();
+    expect(await writesOf(id!)).toEqual({ events: [], deliveries: [], jobs: [] });
+    expect(await countAll()).toEqual(before);
+  });
+
+  test("deleting a webhook takes its deliveries and the events only it was delivering; a once key's event stays", async () => {
+    const actor = { id: staffId };
+    const renewals = await createWebhook(actor, { url: "https://hooks.example.test/renewals", events: ["subscription.renewed", "subscription.cancelled"] });
+    const shared = await createWebhook(actor, { url: "https://hooks.example.test/shared", events: ["subscription.renewed"] });
+    const both = (await emitEvent(db, "subscription.renewed", { subscription: { _id: "s-both" } }))!;
+    const onlyIt = (await emitEvent(db, "subscription.cancelled", { subscription: { _id: "s-only" } }))!;
+    const once = (await emitEvent(db, "subscription.cancelled", { subscription: { _id: "s-once" } }, { onceKey: `cancel-${crypto.randomUUID()}` }))!;
+    expect((await writesOf(both)).deliveries).toHaveLength(2);
+    expect((await writesOf(onlyIt)).deliveries).toHaveLength(1);
+
+    expect(await deleteWebhook(actor, renewals.webhook.id)).toBe(true);
+    const kept = await writesOf(both);
+    expect(kept.events).toHaveLength(1);
+    expect(kept.deliveries.map((delivery) => delivery.webhookId)).toEqual([shared.webhook.id]);
+    expect((await writesOf(onlyIt)).events).toEqual([]);
+    expect(await writesOf(once)).toMatchObject({ events: [expect.objectContaining({ id: once })], deliveries: [] });
+
+    expect(await deleteWebhook(actor, shared.webhook.id)).toBe(true);
+    expect((await writesOf(both)).events).toEqual([]);
   });
 
   test("a transaction rolled back after the emit leaves no event, delivery or job", async () => {
