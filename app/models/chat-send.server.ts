@@ -12,12 +12,13 @@ import { queryRows } from "~/utils/db-cursor.server";
 import { logger } from "~/utils/logger.server";
 import { chatMessages } from "~/utils/metrics.server";
 import { limits } from "~/utils/rate-limit.server";
+import { statementShapes } from "~/utils/statement-shapes.server";
 
 import { excerpt, excerptSql, messageNotificationWrites, messageNotifiedColumn, pushMessageNotifications, type MessageNotified } from "./notifications.server";
 import { VISIBLE_STATUSES } from "./purchases.server";
 import { threadEvents, type Delivery } from "./thread-events.server";
 import { toThread, type ThreadRow } from "./thread-view.server";
-import { afterEventWrites, eventWrites, eventWritesCounts, jsonKnown, jsonOf, messageEventDataText } from "./webhooks.server";
+import { afterEventWrites, eventWrites, eventWritesCounts, jsonOf, messageEventDataText } from "./webhooks.server";
 
 /*
  * Sending a message is ONE statement, so one round trip and one commit (docs/decisions/135):
@@ -98,7 +99,7 @@ const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-
 export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   const id = crypto.randomUUID();
   const eventId = crypto.randomUUID();
-  const [row] = await queryRows<SendRow>(sendStatement(id, eventId, input));
+  const [row] = await queryRows<SendRow>(sendStatementOf(id, eventId, input));
   if (!row?.id) throw new MessageRefusedError(!row?.live ? "session" : input.attachmentId ? "attachment" : "service");
 
   const file = input.attachmentId !== undefined;
@@ -251,55 +252,121 @@ function threadOf(row: SendRow, message: ChatMessage): Thread {
   });
 }
 
-function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
-  const room = input.roomId;
-  const senderId = input.sender?._id ?? null;
-  const threaded = supportCustomerId(room) !== null || isVisitorRoom(room);
-  const fromCustomer = input.sender === null || input.sender._id === input.customerId;
-  const file = input.attachmentId !== undefined;
-  const service = input.serviceId ?? null;
+/** What a send statement's text depends on besides its values: one text per shape (app/utils/statement-shapes.server.ts). */
+interface SendShape {
+  /** A socket's or page's session to re-check. */
+  session: boolean;
+  /** A contact-form visitor (no account; their thread names them). */
+  visitor: boolean;
+  /** A support or visitor thread, whose summary the message moves. */
+  threaded: boolean;
+  fromCustomer: boolean;
+  file: boolean;
+  service: boolean;
+  /** A support thread's customer: their client's members and staff are notified. */
+  customer: boolean;
+}
 
-  const live = input.sessionId
+/** Everything a send statement carries as parameters. */
+type SendValues = ReturnType<typeof sendValues>;
+
+function sendShape(input: NewMessage): SendShape {
+  return {
+    session: Boolean(input.sessionId),
+    visitor: input.sender === null,
+    threaded: supportCustomerId(input.roomId) !== null || isVisitorRoom(input.roomId),
+    fromCustomer: input.sender === null || input.sender._id === input.customerId,
+    file: input.attachmentId !== undefined,
+    service: Boolean(input.serviceId),
+    customer: Boolean(input.customerId),
+  };
+}
+
+function sendValues(id: string, eventId: string, input: NewMessage) {
+  const senderId = input.sender?._id ?? null;
+  return {
+    id,
+    eventId,
+    room: input.roomId,
+    senderId,
+    senderName: input.sender?.name ?? null,
+    sessionId: input.sessionId ?? null,
+    service: input.serviceId ?? null,
+    anyService: input.anyService === true,
+    customerId: input.customerId,
+    receiverId: input.receiverId,
+    attachmentId: input.attachmentId ?? null,
+    message: input.message,
+    excerpt: excerpt(input.message),
+    // The event's known fields, as JSON text (JSON.stringify's bytes).
+    idJson: JSON.stringify(id),
+    roomJson: JSON.stringify(input.roomId),
+    clientJson: JSON.stringify(input.customerId),
+    senderIdJson: JSON.stringify(senderId),
+    inboxUrl: input.customerId ? `/dashboard/inbox/${input.customerId}` : null,
+  };
+}
+
+const sendShapes = statementShapes<SendValues>();
+
+/** A message's send statement: built once per shape, its values filled in. */
+export function sendStatementOf(id: string, eventId: string, input: NewMessage): SQL {
+  const shape = sendShape(input);
+  const key = Object.values(shape)
+    .map((flag) => (flag ? "1" : "0"))
+    .join("");
+  return sendShapes(key, (v) => sendStatement(shape, v), sendValues(id, eventId, input));
+}
+
+/** The same statement built in full (what `sendStatementOf` must send, byte for byte). */
+export function sendStatementInFull(id: string, eventId: string, input: NewMessage): SQL {
+  return sendStatement(sendShape(input), sendValues(id, eventId, input));
+}
+
+/** The send statement of one shape; every value it carries comes from `v` (each a parameter). */
+function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }): SQL {
+  const { file } = shape;
+
+  const live = shape.session
     ? sql`select 1 from sessions s join users u on u.id = s.user_id
-        where s.id = ${input.sessionId}::uuid and s.user_id = ${senderId}::uuid and s.expires_at > now() and u.disabled_at is null`
+        where s.id = ${v.sessionId}::uuid and s.user_id = ${v.senderId}::uuid and s.expires_at > now() and u.disabled_at is null`
     : sql`select 1`;
-  const svc = service
-    ? sql`select s.id, s.name from services s where s.id = ${service}::uuid and (${input.anyService === true}::boolean or exists (
-        select 1 from purchases p where p.user_id = ${input.customerId}::uuid and p.service_id = s.id
+  const svc = shape.service
+    ? sql`select s.id, s.name from services s where s.id = ${v.service}::uuid and (${v.anyService}::boolean or exists (
+        select 1 from purchases p where p.user_id = ${v.customerId}::uuid and p.service_id = s.id
         and p.status in (${sql.join(
           VISIBLE_STATUSES.map((st) => sql`${st}`),
           sql`, `,
         )})))`
     : sql`select id, name from services where false`;
   const att = file
-    ? sql`update chat_attachments set message_id = ${id}::uuid
-        where id = ${input.attachmentId}::uuid and room_id = ${room} and uploader_id = ${senderId}::uuid and message_id is null
+    ? sql`update chat_attachments set message_id = ${v.id}::uuid
+        where id = ${v.attachmentId}::uuid and room_id = ${v.room} and uploader_id = ${v.senderId}::uuid and message_id is null
         and exists (select 1 from live)
         returning *`
     : sql`select * from chat_attachments where false`;
   const stored = sql.join(
-    [sql`exists (select 1 from live)`, ...(service ? [sql`exists (select 1 from svc)`] : []), ...(file ? [sql`exists (select 1 from att)`] : [])],
+    [sql`exists (select 1 from live)`, ...(shape.service ? [sql`exists (select 1 from svc)`] : []), ...(file ? [sql`exists (select 1 from att)`] : [])],
     sql` and `,
   );
   // Writing counts as reading for a signed-in writer (a contact-form post is not the customer reading).
   const readPosition =
-    senderId && input.sessionId
+    !shape.visitor && shape.session
       ? sql`, read_position as (
-        insert into chat_read_positions (user_id, room_id, last_read_at) select ${senderId}::uuid, ${room}, clock_timestamp() from msg
+        insert into chat_read_positions (user_id, room_id, last_read_at) select ${v.senderId}::uuid, ${v.room}, clock_timestamp() from msg
         on conflict (user_id, room_id) do update set last_read_at = excluded.last_read_at)`
       : sql``;
 
   // What the message tells, from what it stores: a visitor (no account) is named by their thread.
-  const visitor = input.sender === null;
-  const senderName = visitor
+  const senderName = shape.visitor
     ? sql`(select coalesce(nullif(visitor_name, ''), nullif(visitor_email, ''), 'Visitor') from thread)`
-    : sql`${input.sender!.name}::text`;
+    : sql`${v.senderName}::text`;
   const event = sql`, event_source as (
-      select ${eventId}::uuid as id, ${iso(sql`msg.created_at`)} as at, ${messageEventDataText({
-        id,
-        roomId: room,
-        clientId: input.customerId,
-        sender: { id: visitor ? jsonOf(sql`coalesce((select id::text from thread), '')`) : jsonKnown(senderId), name: jsonOf(senderName) },
+      select ${v.eventId}::uuid as id, ${iso(sql`msg.created_at`)} as at, ${messageEventDataText({
+        id: sql`${v.idJson}::text`,
+        roomId: sql`${v.roomJson}::text`,
+        clientId: sql`${v.clientJson}::text`,
+        sender: { id: shape.visitor ? jsonOf(sql`coalesce((select id::text from thread), '')`) : sql`${v.senderIdJson}::text`, name: jsonOf(senderName) },
         text: jsonOf(sql`msg.message`),
         messageType: file ? "file" : "text",
         attachment: file
@@ -310,12 +377,13 @@ function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
       from msg left join att on true),
     ${eventWrites("message.created")}`;
   // A support thread's other side (docs/decisions/289), told at the message's own time.
-  const notifications = input.customerId
+  const notifications = shape.customer
     ? sql`, ${messageNotificationWrites({
-        senderId,
-        customerId: input.customerId,
+        senderId: v.senderId,
+        customerId: v.customerId,
+        inboxUrl: v.inboxUrl,
         title: sql`${"New message from "}::text || ${senderName}`,
-        body: sql`(select coalesce(nullif(${excerpt(input.message)}::text, ''), ${excerptSql(sql`msg.message`)}) from msg)`,
+        body: sql`(select coalesce(nullif(${v.excerpt}::text, ''), ${excerptSql(sql`msg.message`)}) from msg)`,
         createdAt: sql`(select ${iso(sql`created_at`)} from msg)`,
       })}`
     : sql``;
@@ -325,11 +393,11 @@ function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
     att as (${att}),
     msg as (
       insert into chat_messages (id, room_id, sender_id, receiver_id, customer_id, service_id, message, message_type, created_at)
-      select ${id}::uuid, ${room}, ${senderId}::uuid, ${input.receiverId}::uuid, ${input.customerId}::uuid, (select id from svc),
-        coalesce(nullif(${input.message}::text, ''), (select file_name from att), ${input.message}::text), ${file ? "file" : "text"}, clock_timestamp()
+      select ${v.id}::uuid, ${v.room}, ${v.senderId}::uuid, ${v.receiverId}::uuid, ${v.customerId}::uuid, (select id from svc),
+        coalesce(nullif(${v.message}::text, ''), (select file_name from att), ${v.message}::text), ${file ? "file" : "text"}, clock_timestamp()
       where ${stored}
       returning id, created_at, message),
-    thread as (${threaded ? threadWrite(room, input.customerId, fromCustomer) : sql`select * from chat_threads where false`})
+    thread as (${shape.threaded ? threadWrite(v.room, shape.customer ? v.customerId : null, shape.fromCustomer) : sql`select * from chat_threads where false`})
     ${readPosition}
     ${event}
     ${notifications}
@@ -340,7 +408,7 @@ function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
       th.visitor_email as "visitorEmail", th.visitor_name as "visitorName", th.status as "status", th.team_unread as "teamUnread",
       ${iso(sql`th.updated_at`)} as "updatedAt", cu.name as "customerName", cu.email as "customerEmail",
       th.assignee_id as "assigneeId", asg.name as "assigneeName", se.name as "senderName", se.profile_image as "senderImage",
-      ${eventWritesCounts}, ${input.customerId ? messageNotifiedColumn : sql`null::text as "notified"`}
+      ${eventWritesCounts}, ${shape.customer ? messageNotifiedColumn : sql`null::text as "notified"`}
     from (select 1) as one
       left join msg on true
       left join svc on true
@@ -348,7 +416,7 @@ function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
       left join thread as th on true
       left join users as cu on cu.id = th.customer_id
       left join users as asg on asg.id = th.assignee_id
-      left join users as se on se.id = ${senderId}::uuid`;
+      left join users as se on se.id = ${v.senderId}::uuid`;
 }
 
 /**
@@ -356,7 +424,7 @@ function sendStatement(id: string, eventId: string, input: NewMessage): SQL {
  * both ways, the writer's read receipt moved to it and their own unread count cleared (writing
  * counts as reading, on either side), a closed thread reopened by its customer.
  */
-function threadWrite(room: string, customerId: string | null, fromCustomer: boolean): SQL {
+function threadWrite(room: unknown, customerId: unknown, fromCustomer: boolean): SQL {
   const set = (src: SQL) => sql`
     last_message_id = case when ${src}.last_message_at >= coalesce(t.last_message_at, 'epoch') then ${src}.last_message_id else t.last_message_id end,
     last_message_at = greatest(t.last_message_at, ${src}.last_message_at),

@@ -213,8 +213,16 @@ export interface MessageNotified {
  * (once per quiet period, to a member who is away) stays its instant e-mail, so these add none.
  * CTEs after `msg` and `thread`; `messageNotifiedColumn` answers them with each person's unread count.
  */
-export function messageNotificationWrites(message: { senderId: string | null; title: SQL; body: SQL; createdAt: SQL; customerId: string }): SQL {
-  const { senderId, customerId } = message;
+export function messageNotificationWrites(message: {
+  /** The sender's id, the thread's customer's id and staff's address of the thread: each a statement parameter. */
+  senderId: unknown;
+  customerId: unknown;
+  inboxUrl: unknown;
+  title: SQL;
+  body: SQL;
+  createdAt: SQL;
+}): SQL {
+  const { senderId, customerId, inboxUrl } = message;
   const chatRoles = sql.join(
     rolesCovering("chat").map((role) => sql`${role}`),
     sql`, `,
@@ -231,7 +239,7 @@ export function messageNotificationWrites(message: { senderId: string | null; ti
       union
       select ${customerId}::uuid, '/dashboard/messages' where (select role from notify_sender) = 'team' and not exists (select 1 from notify_members)
       union
-      select id, ${`/dashboard/inbox/${customerId}`} from (
+      select id, ${inboxUrl}::text from (
         select ${assignee} as id where ${assignee} is not null
         union
         select ${u.id} from ${u} where ${u.role} = 'team' and ${u.disabledAt} is null and ${assignee} is null) as staff

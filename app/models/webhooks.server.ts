@@ -210,9 +210,10 @@ export const jsonKnown = (value: unknown) => sql`${JSON.stringify(value)}::text`
 
 /** A `message.created` event's data (docs/integrations.md), built by the message's own statement from what it stores. */
 export function messageEventDataText(message: {
-  id: string;
-  roomId: string;
-  clientId: string | null;
+  /** The message's id, room and client as JSON text. */
+  id: SQL;
+  roomId: SQL;
+  clientId: SQL;
   sender: { id: SQL; name: SQL };
   text: SQL;
   messageType: ChatMessage["messageType"];
@@ -224,9 +225,9 @@ export function messageEventDataText(message: {
     [
       "message",
       jsonObjectText([
-        ["_id", jsonKnown(message.id)],
-        ["roomId", jsonKnown(message.roomId)],
-        ["clientId", jsonKnown(message.clientId)],
+        ["_id", message.id],
+        ["roomId", message.roomId],
+        ["clientId", message.clientId],
         [
           "sender",
           jsonObjectText([

@@ -1,8 +1,10 @@
 import { eq, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
-import { supportRoomId } from "~/domain/chat";
-import { MessageRefusedError, storeMessage } from "~/models/chat-send.server";
+import { directRoomId, supportRoomId } from "~/domain/chat";
+import { visitorRoomId } from "~/domain/inbox";
+import { MessageRefusedError, sendStatementInFull, sendStatementOf, storeMessage, type NewMessage } from "~/models/chat-send.server";
 import { listNotifications } from "~/models/notifications.server";
 import { createWebhook } from "~/models/webhooks.server";
 import { settleBackgroundTasks } from "~/utils/background.server";
@@ -184,5 +186,46 @@ describe("a chat message's statement", () => {
     expect((await listNotifications(staff.id, { limit: 500 })).length).toBe(before);
     expect(await queryRows<{ count: number }>(sql`select count(*)::int as count from pgboss.job where name = 'webhook.delivery'`)).toEqual(jobsBefore);
     expect(await db.select().from(schema.chatMessages).where(eq(schema.chatMessages.roomId, roomId))).toEqual([]);
+  });
+});
+
+describe("a send statement built once per shape", () => {
+  const dialect = new PgDialect();
+  const a = crypto.randomUUID();
+  const b = crypto.randomUUID();
+  const service = crypto.randomUUID();
+  const people = (n: number) => ({
+    customer: { _id: n === 0 ? a : b, name: n === 0 ? 'Ann\'s "Team"' : "Bo – 🎉", profileImage: null },
+    staff: { _id: n === 0 ? b : a, name: n === 0 ? "Stan $1 \\ staff" : "Sue", profileImage: null },
+  });
+  /** Every kind of send, twice each with other values: the first of a shape builds it, the second fills it in. */
+  const sends = (n: number): NewMessage[] => {
+    const { customer, staff: member } = people(n);
+    const text = n === 0 ? "Hello, $2 and ? and \u0002" : `A line\nand a\ttab: é ${"x".repeat(150)}`;
+    const session = crypto.randomUUID();
+    const room = supportRoomId(customer._id);
+    return [
+      { roomId: room, sender: customer, receiverId: null, customerId: customer._id, message: text, sessionId: session },
+      { roomId: room, sender: member, receiverId: customer._id, customerId: customer._id, message: text, sessionId: session, anyService: true },
+      { roomId: room, sender: customer, receiverId: null, customerId: customer._id, serviceId: service, message: text, sessionId: session },
+      { roomId: room, sender: member, receiverId: customer._id, customerId: customer._id, serviceId: service, anyService: true, message: text },
+      { roomId: room, sender: customer, receiverId: null, customerId: customer._id, message: "", attachmentId: crypto.randomUUID(), sessionId: session },
+      { roomId: visitorRoomId(crypto.randomUUID()), sender: null, receiverId: null, customerId: null, message: text },
+      { roomId: visitorRoomId(crypto.randomUUID()), sender: member, receiverId: null, customerId: null, message: text, sessionId: session },
+      { roomId: directRoomId(a, b), sender: member, receiverId: customer._id, customerId: null, message: text, sessionId: session },
+    ];
+  };
+
+  test("sends the text and the values of the statement built in full, for every shape", () => {
+    for (const n of [0, 1, 0]) {
+      for (const input of sends(n)) {
+        const id = crypto.randomUUID();
+        const eventId = crypto.randomUUID();
+        const filled = dialect.sqlToQuery(sendStatementOf(id, eventId, input));
+        const full = dialect.sqlToQuery(sendStatementInFull(id, eventId, input));
+        expect(filled).toEqual(full);
+        expect(filled.params).toContain(id);
+      }
+    }
   });
 });
