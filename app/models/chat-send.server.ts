@@ -283,12 +283,11 @@ function sendShape(input: NewMessage): SendShape {
 }
 
 function sendValues(id: string, eventId: string, input: NewMessage) {
-  const senderId = input.sender?._id ?? null;
   return {
     id,
     eventId,
     room: input.roomId,
-    senderId,
+    senderId: input.sender?._id ?? null,
     senderName: input.sender?.name ?? null,
     sessionId: input.sessionId ?? null,
     service: input.serviceId ?? null,
@@ -298,12 +297,6 @@ function sendValues(id: string, eventId: string, input: NewMessage) {
     attachmentId: input.attachmentId ?? null,
     message: input.message,
     excerpt: excerpt(input.message),
-    // The event's known fields, as JSON text (JSON.stringify's bytes).
-    idJson: JSON.stringify(id),
-    roomJson: JSON.stringify(input.roomId),
-    clientJson: JSON.stringify(input.customerId),
-    senderIdJson: JSON.stringify(senderId),
-    inboxUrl: input.customerId ? `/dashboard/inbox/${input.customerId}` : null,
   };
 }
 
@@ -363,10 +356,10 @@ function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }
     : sql`${v.senderName}::text`;
   const event = sql`, event_source as (
       select ${v.eventId}::uuid as id, ${iso(sql`msg.created_at`)} as at, ${messageEventDataText({
-        id: sql`${v.idJson}::text`,
-        roomId: sql`${v.roomJson}::text`,
-        clientId: sql`${v.clientJson}::text`,
-        sender: { id: shape.visitor ? jsonOf(sql`coalesce((select id::text from thread), '')`) : sql`${v.senderIdJson}::text`, name: jsonOf(senderName) },
+        id: jsonOf(sql`${v.id}::text`),
+        roomId: jsonOf(sql`${v.room}::text`),
+        clientId: jsonOf(sql`${v.customerId}::text`),
+        sender: { id: jsonOf(shape.visitor ? sql`coalesce((select id::text from thread), '')` : sql`${v.senderId}::text`), name: jsonOf(senderName) },
         text: jsonOf(sql`msg.message`),
         messageType: file ? "file" : "text",
         attachment: file
@@ -381,7 +374,6 @@ function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }
     ? sql`, ${messageNotificationWrites({
         senderId: v.senderId,
         customerId: v.customerId,
-        inboxUrl: v.inboxUrl,
         title: sql`${"New message from "}::text || ${senderName}`,
         body: sql`(select coalesce(nullif(${v.excerpt}::text, ''), ${excerptSql(sql`msg.message`)}) from msg)`,
         createdAt: sql`(select ${iso(sql`created_at`)} from msg)`,

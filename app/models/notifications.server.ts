@@ -214,15 +214,14 @@ export interface MessageNotified {
  * CTEs after `msg` and `thread`; `messageNotifiedColumn` answers them with each person's unread count.
  */
 export function messageNotificationWrites(message: {
-  /** The sender's id, the thread's customer's id and staff's address of the thread: each a statement parameter. */
+  /** The sender's id and the thread's customer's id: each a statement parameter. */
   senderId: unknown;
   customerId: unknown;
-  inboxUrl: unknown;
   title: SQL;
   body: SQL;
   createdAt: SQL;
 }): SQL {
-  const { senderId, customerId, inboxUrl } = message;
+  const { senderId, customerId } = message;
   const chatRoles = sql.join(
     rolesCovering("chat").map((role) => sql`${role}`),
     sql`, `,
@@ -239,7 +238,7 @@ export function messageNotificationWrites(message: {
       union
       select ${customerId}::uuid, '/dashboard/messages' where (select role from notify_sender) = 'team' and not exists (select 1 from notify_members)
       union
-      select id, ${inboxUrl}::text from (
+      select id, '/dashboard/inbox/' || ${customerId}::text from (
         select ${assignee} as id where ${assignee} is not null
         union
         select ${u.id} from ${u} where ${u.role} = 'team' and ${u.disabledAt} is null and ${assignee} is null) as staff

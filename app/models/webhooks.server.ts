@@ -143,7 +143,7 @@ export async function emitEvent(tx: Db | Tx, type: WebhookEvent, data: Record<st
     select exists (select 1 from webhook_event) as "written", ${eventWritesCounts}`,
     tx,
   );
-  // The once key was taken: no event, so no delivery and no job.
+  // Not stored: no webhook wants it (its id is still the event's), or its once key was taken (null).
   if (!written?.written) return options.onceKey === undefined ? id : null;
   await afterEventWrites(id, written, { tx });
   return id;
@@ -206,7 +206,7 @@ function jsonObjectText(fields: [key: string, json: SQL][]): SQL {
 export const jsonOf = (value: SQL) => sql`coalesce(to_json(${value})::text, 'null')`;
 
 /** A value known before the statement, as JSON text. */
-export const jsonKnown = (value: unknown) => sql`${JSON.stringify(value)}::text`;
+const jsonKnown = (value: unknown) => sql`${JSON.stringify(value)}::text`;
 
 /** A `message.created` event's data (docs/integrations.md), built by the message's own statement from what it stores. */
 export function messageEventDataText(message: {
@@ -255,27 +255,32 @@ export function messageEventDataText(message: {
 }
 
 /**
- * Every webhook event's writes (emitEvent's, and a chat message's in its own statement, docs/decisions/327),
- * as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data` the event's data as
- * JSON text; no row, no event): `webhook_event`, then `webhook_deliveries` and `webhook_jobs`, a
- * delivery and its job for each webhook that is on and wants it. An event no webhook wants is not
- * stored (docs/decisions/330), unless it has a `onceKey`: then it is stored, to be refused the
- * second time, and an event whose key is already stored is not written, nor its deliveries and jobs.
+ * Every webhook event's writes (emitEvent's, and a chat message's in its own statement,
+ * docs/decisions/327), as CTEs after one named `event_source` (`id` uuid, `at` the ISO time, `data`
+ * the event's data as JSON text; no row, no event): `webhook_wanting`, the webhooks that are on and
+ * want it; `webhook_event`; then `webhook_deliveries` and `webhook_jobs`, a delivery and its job for
+ * each of them. An event no webhook wants is not stored (docs/decisions/330), unless it has a
+ * `onceKey`: then it is stored, to be refused the second time, and an event whose key is already
+ * stored is not written, nor its deliveries and jobs.
  */
 export function eventWrites(type: WebhookEvent, options: { onceKey?: string } = {}): SQL {
   const body = sql`${`{"id":`}::text || to_json(src.id::text)::text || ${`,"type":${JSON.stringify(type)},"createdAt":`}::text
     || to_json(src.at)::text || ',"data":' || src.data || '}'`;
-  const once = options.onceKey === undefined ? sql`null` : sql`${options.onceKey}::text`;
-  return sql`webhook_event as (
+  // Without a once key the event is kept only for a webhook that wants it; with one, always, once.
+  const [onceKey, keep] =
+    options.onceKey === undefined
+      ? [sql`null`, sql`where exists (select 1 from webhook_wanting)`]
+      : [sql`${options.onceKey}::text`, sql`on conflict do nothing`];
+  return sql`webhook_wanting as (select ${w.id} as id from ${w} where ${w.active} and ${type} = any(${w.events})),
+    webhook_event as (
       insert into ${e} (id, type, data, once_key, created_at)
-      select id, ${type}, data::jsonb, ${once}, at::timestamptz from event_source
-      ${options.onceKey === undefined ? sql`where exists (select 1 from ${w} where ${w.active} and ${type} = any(${w.events}))` : sql`on conflict do nothing`}
+      select id, ${type}, data::jsonb, ${onceKey}, at::timestamptz from event_source
+      ${keep}
       returning id),
     webhook_deliveries as (
       insert into ${d} (webhook_id, event_id, request_body, next_attempt_at)
-      select ${w.id}, src.id, ${body}, src.at::timestamptz
-      from ${w}, event_source as src join webhook_event as ev on ev.id = src.id
-      where ${w.active} and ${type} = any(${w.events})
+      select wanting.id, src.id, ${body}, src.at::timestamptz
+      from webhook_wanting as wanting, event_source as src join webhook_event as ev on ev.id = src.id
       returning id),
     webhook_jobs as (${jobRowsOf(DELIVERY_JOB.kind, sql`select jsonb_build_object('deliveryId', id, 'after', 0) as data from webhook_deliveries`)})`;
 }
