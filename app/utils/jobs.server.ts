@@ -200,8 +200,8 @@ export class JobEngine {
   /** Claims and runs every job due now, kind by kind, a batch at a time. Answers how many ran. */
   async runDue(): Promise<number> {
     let ran = 0;
-    for (const kind of kinds.keys()) {
-      await this.queue(kind);
+    for (const kind of kinds.keys()) await this.queue(kind);
+    for (const kind of await this.kindsWithDueJobs([...kinds.keys()])) {
       for (let round = 0; round < 20 && !this.stopped; round++) {
         const jobs = (await this.boss.fetch<object>(kind, { batchSize: 10, includeMetadata: true })) ?? [];
         await Promise.all(
@@ -214,15 +214,50 @@ export class JobEngine {
     return ran;
   }
 
+  /**
+   * Of `names`, the kinds with a job waiting to be claimed now: one statement, so an idle loop asks
+   * once a round rather than once a kind (each kind's jobs are their own partition, each probed once).
+   */
+  private async kindsWithDueJobs(names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const list = names.map((_, i) => `($${i + 1}::text)`).join(", ");
+    const { rows } = await this.execute(
+      `SELECT k.name FROM (VALUES ${list}) AS k(name)
+       WHERE EXISTS (SELECT 1 FROM ${JOB_SCHEMA}.job j WHERE j.name = k.name AND j.state < 'active' AND j.start_after < now())`,
+      names,
+    );
+    return (rows as { name: string }[]).map((row) => row.name);
+  }
+
+  /**
+   * Of the recurring kinds, those whose time has come, in one statement that first stores the
+   * schedule row of a kind that has none (due at once). Two nodes may store the same rows at once:
+   * each statement inserts them in the same order, and outside a transaction, so neither deadlocks.
+   */
+  private async dueSchedules(definitions: JobKind<object>[], now: Date): Promise<Set<string>> {
+    const names = definitions.map((definition) => definition.kind);
+    const list = names.map((_, i) => `$${i + 2}`).join(", ");
+    const { rows } = await this.execute(
+      `WITH made AS (
+         INSERT INTO "job_schedules" (kind, next_run_at) VALUES ${names.map((_, i) => `($${i + 2}, $1::timestamptz)`).join(", ")}
+         ON CONFLICT DO NOTHING RETURNING kind)
+       SELECT kind FROM "job_schedules" WHERE kind IN (${list}) AND next_run_at <= $1::timestamptz
+       UNION SELECT kind FROM made`,
+      [now.toISOString(), ...names],
+    );
+    return new Set((rows as { kind: string }[]).map((row) => row.kind));
+  }
+
   /** Enqueues each recurring job whose time has come; a row lock makes one node the one that does. */
   async enqueueRecurring(now = this.now()): Promise<string[]> {
     const enqueued: string[] = [];
-    for (const definition of kinds.values()) {
-      if (!definition.everyMs) continue;
+    const recurring = [...kinds.values()].filter((definition) => definition.everyMs);
+    if (recurring.length === 0) return enqueued;
+    const due = await this.dueSchedules(recurring, now);
+    for (const definition of recurring) {
       await this.queue(definition.kind);
-      // The row first, on its own: two nodes inserting it in their transactions deadlock on PostgreSQL.
-      await this.database.db.insert(schema.jobSchedules).values({ kind: definition.kind, nextRunAt: now }).onConflictDoNothing();
-      const due = await this.database.db.transaction(async (tx) => {
+      if (!due.has(definition.kind)) continue;
+      const claimed = await this.database.db.transaction(async (tx) => {
         const [row] = await tx
           .update(schema.jobSchedules)
           .set({ nextRunAt: new Date(now.getTime() + definition.everyMs!) })
@@ -231,7 +266,7 @@ export class JobEngine {
         if (row) await this.enqueue(definition.kind, {}, { tx });
         return Boolean(row);
       });
-      if (due) enqueued.push(definition.kind);
+      if (claimed) enqueued.push(definition.kind);
     }
     return enqueued;
   }

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { database } from "~/utils/db.server";
 import { defineJob, jobCounts, JobEngine, retryFailedJob } from "~/utils/jobs.server";
 
+import { driverCallsDuring } from "../support/driver-calls";
 import { jobsOf, travelJobs } from "../support/jobs";
 
 /*
@@ -137,6 +138,27 @@ describe("the job engine", () => {
     const [c, d] = await Promise.all([nodeB.enqueueRecurring(later), nodeA.enqueueRecurring(later)]);
     expect([...c, ...d].filter((kind) => kind === "test-every-minute")).toHaveLength(1);
     expect(await jobsOf("test-every-minute")).toHaveLength(2);
+  });
+
+  test("a round of the loop with nothing due asks the database twice, however many kinds there are", async () => {
+    // pg-boss's statements and the loop's own go through `execute`; the rest through the query builder.
+    const executed: string[] = [];
+    const node = new JobEngine({ database: { ...database, execute: (text, values) => (executed.push(text), database.execute(text, values)) } });
+    try {
+      // Everything due now (recurring runs included) is run by a first round.
+      await node.poll();
+      executed.length = 0;
+      const { result, calls } = await driverCallsDuring(() => node.poll());
+      expect(result).toBe(0);
+      expect(executed.map((text) => text.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual(["WITH made", "SELECT k.name"]);
+      expect(calls.filter((call) => !executed.includes(call.text))).toEqual([]);
+      // A job stored meanwhile is found by the next round.
+      await nodeB.enqueue("test-count", { n: 100 });
+      expect(await node.poll()).toBe(1);
+      expect(ran("test-count")).toContain("100");
+    } finally {
+      await node.stop();
+    }
   });
 
   test("a job stored in a transaction that rolls back never exists", async () => {
