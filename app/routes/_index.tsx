@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, Form, redirect, useActionData, useLoaderData, useNavigation, type ClientActionFunctionArgs } from "@remix-run/react";
-import { useState } from "react";
+import { memo, useCallback, useState } from "react";
 
 import { ContactSection } from "~/components/landing/contact";
 import { Faq } from "~/components/landing/faq";
@@ -32,6 +32,19 @@ import { replyOnHttpError } from "~/web/form-reply.server";
 import { checkHoneypot } from "~/web/honeypot.server";
 import { loadSection, sectionHeaders } from "~/web/sections.server";
 import { createToastHeaders } from "~/web/toast.server";
+
+/*
+ * The page's sections that do not change when it hydrates render once: hydrating flips
+ * `useHydrated`, and re-rendering the whole 740-element page for it was the one long task of the
+ * page's hydration under a phone's CPU (docs/decisions/332).
+ */
+const HeaderSection = memo(SiteHeader);
+const HeroSection = memo(Hero);
+const ServicesSection = memo(OurServices);
+const WhySection = memo(WhyChooseUs);
+const FaqSection = memo(Faq);
+const ContactFormSection = memo(ContactSection);
+const FooterSection = memo(SiteFooter);
 
 /*
  * The landing page. Its loader sets no cookie for a signed-out visitor, so server.ts can serve
@@ -210,6 +223,8 @@ export default function Index() {
   const contactResult = actionData?.intent === CONTACT_INTENT ? actionData : undefined;
   const lastValues = (actionData?.result.initialValue ?? {}) as { name?: string; email?: string; services?: string | string[] };
 
+  const orderPackage = useCallback((service: ShowcaseService, servicePackage: PackageView) => setFlow(packageFlow(service, servicePackage)), []);
+
   const continuePlan = (plan: PlanView, highlighted: boolean) => (
     <Button type="button" size="lg" variant={highlighted ? "primary" : "outline"} className="w-full" onClick={() => setPlanId(plan.key)}>
       Continue<span className="sr-only"> with {plan.name}</span>
@@ -218,9 +233,9 @@ export default function Index() {
 
   return (
     <div className="flex min-h-screen flex-col">
-      <SiteHeader user={user} />
+      <HeaderSection user={user} />
       <main className="flex-1">
-        <Hero user={user} />
+        <HeroSection user={user} />
         <AlaCartePicker
           services={services}
           hydrated={hydrated}
@@ -235,12 +250,7 @@ export default function Index() {
           pending={submittingIntent === ORDER_INTENT}
         />
         {showcaseSection.ok ? (
-          <OurServices
-            services={showcase}
-            onOrderNow={(service, servicePackage) => setFlow(packageFlow(service, servicePackage))}
-            openServiceId={selectedServiceId}
-            hydrated={hydrated}
-          />
+          <ServicesSection services={showcase} onOrderNow={orderPackage} openServiceId={selectedServiceId} />
         ) : (
           <section id="our-services" aria-label="Our Services" className="mx-auto max-w-7xl px-4 py-20 sm:px-6 lg:px-8">
             <SectionError message="Failed to load services" retryHref="/#our-services" />
@@ -256,9 +266,9 @@ export default function Index() {
             <SectionError message="Failed to load plans" retryHref="/#subscription-options" />
           </section>
         )}
-        <WhyChooseUs />
-        <Faq />
-        <ContactSection
+        <WhySection />
+        <FaqSection />
+        <ContactFormSection
           FormComponent={Form}
           // Without JavaScript the answer ("Thank you!" or the errors) loads in view, not 7,000 px down.
           action="/?index#send-message"
@@ -268,7 +278,7 @@ export default function Index() {
           sent={contactResult?.sent === true}
         />
       </main>
-      <SiteFooter />
+      <FooterSection />
 
       <OrderModal
         open={flow !== null}

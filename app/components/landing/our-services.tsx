@@ -14,10 +14,9 @@ export type OurServicesProps = {
   services: ShowcaseService[];
   /** `?service=<id>`: the detail modal open from the URL (how a price opens it without JavaScript). */
   openServiceId?: string | null;
-  hydrated?: boolean;
 };
 
-export function OurServices({ services, onOrderNow, openServiceId, hydrated = false }: OurServicesProps) {
+export function OurServices({ services, onOrderNow, openServiceId }: OurServicesProps) {
   const [selected, setSelected] = useState<ShowcaseService | null>(() => services.find((s) => s.slug === openServiceId) ?? null);
 
   return (
@@ -34,7 +33,7 @@ export function OurServices({ services, onOrderNow, openServiceId, hydrated = fa
           ))}
         </ul>
       </div>
-      <ServiceDetailModal service={selected} onClose={() => setSelected(null)} onOrderNow={onOrderNow} hydrated={hydrated} />
+      <ServiceDetailModal service={selected} onClose={() => setSelected(null)} onOrderNow={onOrderNow} />
     </section>
   );
 }

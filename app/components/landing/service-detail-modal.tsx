@@ -4,19 +4,20 @@ import { serviceArt } from "~/components/landing/service-art";
 import { Button, buttonClassName } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Tabs } from "~/components/ui/tabs";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { packageKey, type PackageView, type ShowcaseService } from "~/domain/catalogue";
 import { formatCents } from "~/domain/format";
 
 type ServiceDetailModalProps = {
   service: ShowcaseService | null;
   onClose: () => void;
-  /** Without JavaScript the packages are listed one below the other (tabs need a script). */
-  hydrated?: boolean;
   /** Called after the modal closes; without it, Order Now jumps to the a-la-carte picker. */
   onOrderNow?: (service: ShowcaseService, servicePackage: PackageView) => void;
 };
 
-export function ServiceDetailModal({ service, onClose, onOrderNow, hydrated = false }: ServiceDetailModalProps) {
+export function ServiceDetailModal({ service, onClose, onOrderNow }: ServiceDetailModalProps) {
+  // Without JavaScript the packages are listed one below the other (tabs need a script).
+  const hydrated = useHydrated();
   const details = (servicePackage: PackageView) =>
     service ? (
       <PackageDetails
