@@ -97,6 +97,11 @@ const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-
  * Throws MessageRefusedError when a check fails (nothing is stored then).
  */
 export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
+  return (await storeAndNotify(input)).message;
+}
+
+/** storeMessage, answering also whom the message's notifications went to (each person's id). */
+async function storeAndNotify(input: NewMessage): Promise<{ message: ChatMessage; notifiedUserIds: string[] }> {
   const id = crypto.randomUUID();
   const eventId = crypto.randomUUID();
   const [row] = await queryRows<SendRow>(sendStatementOf(id, eventId, input));
@@ -127,7 +132,7 @@ export async function storeMessage(input: NewMessage): Promise<ChatMessage> {
   });
   // A newer message that committed first stays the thread's last: the listener reads the thread then.
   if (row.threadId) threadEvents.emit("changed", input.roomId, row.threadCurrent ? threadOf(row, message) : undefined);
-  return message;
+  return { message, notifiedUserIds: notified.map((n) => n.userId) };
 }
 
 /** Who sends: a signed-in account (the socket's user, or the page's). */
@@ -192,7 +197,7 @@ export async function sendChatMessage(sender: ChatSender, request: MessageReques
   const fromTeam = can(sender, "area:team");
 
   try {
-    const message = await storeMessage({
+    const { message, notifiedUserIds } = await storeAndNotify({
       roomId: request.roomId,
       sender: { _id: sender.id, name: sender.name, profileImage: sender.profileImage },
       receiverId: customerId ? (fromTeam ? customerId : null) : otherMember,
@@ -203,7 +208,7 @@ export async function sendChatMessage(sender: ChatSender, request: MessageReques
       ...(request.file ? { attachmentId: request.attachmentId as string } : {}),
       sessionId,
     });
-    return { ok: true, message, delivery: { customerId, otherMember, senderId: sender.id, senderName: sender.name, fromTeam } };
+    return { ok: true, message, delivery: { customerId, otherMember, senderId: sender.id, senderName: sender.name, fromTeam, notifiedUserIds } };
   } catch (error) {
     if (!(error instanceof MessageRefusedError)) throw error;
     const words = { session: CHAT_ERRORS.session, service: CHAT_ERRORS.service, attachment: CHAT_ERRORS.attachment }[error.reason];

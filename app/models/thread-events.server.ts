@@ -25,6 +25,8 @@ export interface Delivery {
   senderName: string;
   /** A team member wrote: the customer is e-mailed when no socket of theirs is open. */
   fromTeam: boolean;
+  /** Whom the message's notifications went to: for a staff reply, the client's members who chat (the customer, for a client without member rows). */
+  notifiedUserIds: string[];
 }
 
 interface ThreadEventMap {

@@ -3,7 +3,6 @@ import type { Server, Socket } from "socket.io";
 import type { ChatMessage } from "~/domain/chat";
 import { chatMessageJson } from "~/domain/schemas/api";
 import { notifyCustomerOfReply } from "~/models/chat.server";
-import { membersWho } from "~/models/clients.server";
 import type { Delivery } from "~/models/thread-events.server";
 import { logger } from "~/utils/logger.server";
 
@@ -49,14 +48,17 @@ export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery
   to.emit(event, message);
 }
 
-/** E-mails the customer a staff reply when no socket of theirs is open anywhere. */
-export async function notifyIfAway(io: IoServer, customerId: string, staffName: string) {
+/**
+ * E-mails a staff reply to each member of the client it notified (the members who chat) when none of
+ * their own sockets is open anywhere: a socket on this node answers at once, others ask every node.
+ */
+export async function notifyIfAway(io: IoServer, customerId: string, staffName: string, memberIds: readonly string[]) {
   try {
-    // Each member of the client who chats, once, when none of their own sockets is open anywhere.
-    const members = await membersWho(customerId, "chat");
-    for (const member of members) {
-      const sockets = await socketsAnywhere(io, userRoom(member.id));
-      if (sockets.length === 0) await notifyCustomerOfReply(customerId, staffName, member.id);
+    for (const memberId of memberIds) {
+      const room = userRoom(memberId);
+      if (io.of("/").adapter.rooms.get(room)?.size) continue;
+      const sockets = await socketsAnywhere(io, room);
+      if (sockets.length === 0) await notifyCustomerOfReply(customerId, staffName, memberId);
     }
   } catch (error) {
     logger.warn({ err: error, customerId }, "chat reply notification failed");

@@ -267,7 +267,8 @@ function deliver(io: IoServer, message: ChatMessage, delivery: Delivery, exceptS
   // After the answer, as tracked work: a shutdown (or a test's end) waits for it rather than cutting its queries off.
   // Whether the customer is away is known only to the sockets, not to the message's statement (docs/decisions/327).
   const { customerId } = delivery;
-  if (customerId && delivery.fromTeam) afterResponse("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName));
+  if (customerId && delivery.fromTeam)
+    afterResponse("reply e-mail to an away customer", () => notifyIfAway(io, customerId, delivery.senderName, delivery.notifiedUserIds));
 }
 
 /** Messages sent by a page's form (no socket carried them) go out as a socket's would. */

@@ -78,6 +78,37 @@ describe("two app nodes sharing PostgreSQL and Redis", () => {
     expect(await storedTexts(customer.id)).toEqual(["hello from node A", "hello back from node B"]);
   }, 30_000);
 
+  test("a staff reply e-mails a customer only when no socket of theirs is open on any node", async () => {
+    const customer = await nodesAccount(database.database, "user", "Away Node");
+    const staff = await nodesAccount(database.database, "team", "Sam Staff");
+    const [{ email }] = (await database.database.db.select({ email: schema.users.email }).from(schema.users).where(eq(schema.users.id, customer.id))) as [
+      { email: string },
+    ];
+    // The outbox names each e-mail's file after its address; either node's job loop may send it.
+    const mails = () =>
+      ["a", "b"].flatMap((node) => {
+        const outbox = path.join(dataDir, node, "outbox");
+        return fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.includes(email)) : [];
+      });
+    const atA = thread(nodeA.url, customer, customer.id);
+    const atB = thread(nodeB.url, staff, customer.id);
+    await Promise.all([atA.connected(), atB.connected()]);
+    await delay(200);
+
+    // Connected to node A: node B's reply reaches them live, and no e-mail goes out.
+    expect((await atB.send("while you are here", customer.id)).ok).toBe(true);
+    await atA.has(["while you are here"], 5000);
+    await delay(1500);
+    expect(mails()).toEqual([]);
+
+    // Gone from every node: the next reply is e-mailed.
+    atA.close();
+    await delay(300);
+    expect((await atB.send("are you there", customer.id)).ok).toBe(true);
+    for (let i = 0; i < 100 && mails().length === 0; i++) await delay(50);
+    expect(mails()).toHaveLength(1);
+  }, 30_000);
+
   test("Redis stops mid-conversation and comes back: every message stored, both sides get all in order", async () => {
     const customer = await nodesAccount(database.database, "user", "Rita Redis");
     const staff = await nodesAccount(database.database, "team", "Sam Staff");
