@@ -301,9 +301,11 @@ export async function afterEventWrites(eventId: string, written: { deliveries: n
     const enqueueOptions = options.tx ? { tx: options.tx as Tx } : {};
     for (const row of rows) await jobs.enqueue(DELIVERY_JOB.kind, { deliveryId: row.id, after: 0 }, enqueueOptions);
   }
-  // In 50 ms: a caller's transaction has normally committed by then (only its owner knows when);
-  // if it has not, the loop's next poll finds the jobs.
-  setTimeout(() => jobs.kick(), 50).unref();
+  // Without a transaction the statement has committed: the loop looks now. In a caller's
+  // transaction, in 50 ms: it has normally committed by then (only its owner knows when); if it
+  // has not, the loop's next poll finds the jobs.
+  if (options.tx) setTimeout(() => jobs.kick(), 50).unref();
+  else jobs.kick();
 }
 
 const POST_STATUS_EVENTS: Partial<Record<string, WebhookEvent>> = {
