@@ -71,6 +71,9 @@ function inTransaction(tx: Tx): PgBoss.Db {
   };
 }
 
+/** How long `runNow` waits for a job another node claimed first to finish (an SMTP attempt takes seconds at most). */
+const RUN_NOW_WAIT_MS = 10_000;
+
 export interface JobEngineOptions {
   database?: Database;
   /** How often a node looks for due jobs and recurring ones. */
@@ -93,6 +96,8 @@ export class JobEngine {
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private readonly maintenanceMs: number;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The jobs running on this node, by id. */
+  private readonly running = new Map<string, Promise<void>>();
   private draining: Promise<number> | undefined;
   private again = false;
   private stopped = false;
@@ -179,7 +184,8 @@ export class JobEngine {
 
   /**
    * Runs one stored job here and now, if no node has claimed it yet (a reset link goes out while the
-   * person waits, not at the next poll). Answers whether this node ran it.
+   * person waits, not at the next poll). A job a loop claimed first is waited for instead, up to
+   * RUN_NOW_WAIT_MS: the caller still answers after it ran. Answers whether this call ran it.
    */
   async runNow(kind: string, id: string): Promise<boolean> {
     await this.queue(kind);
@@ -192,9 +198,31 @@ export class JobEngine {
     );
     // Raw SQL's rows are untyped; the RETURNING list above names these columns.
     const [job] = rows as ClaimedJob[];
-    if (!job) return false;
-    await this.track(this.handle(job));
+    if (!job) {
+      await this.whileRunning(kind, id);
+      return false;
+    }
+    await this.run(job);
     return true;
+  }
+
+  /** Waits while a job claimed elsewhere runs: a run of this node's by its promise, another node's by its row (at most RUN_NOW_WAIT_MS). */
+  private async whileRunning(kind: string, id: string) {
+    const here = this.running.get(id);
+    if (here) return void (await here.catch(() => undefined));
+    const until = Date.now() + RUN_NOW_WAIT_MS;
+    while (Date.now() < until && !this.stopped) {
+      const { rows } = await this.execute(`SELECT state FROM ${JOB_SCHEMA}.job WHERE name = $1 AND id = $2`, [kind, id]);
+      if ((rows[0] as { state?: string } | undefined)?.state !== "active") return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Runs a claimed job, known by its id while it runs (runNow waits for it) and tracked (stop waits for it). */
+  private run(job: ClaimedJob) {
+    const running = this.handle(job).finally(() => this.running.delete(job.id));
+    this.running.set(job.id, running);
+    return this.track(running);
   }
 
   /** Claims and runs every job due now, kind by kind, a batch at a time. Answers how many ran. */
@@ -204,9 +232,7 @@ export class JobEngine {
     for (const kind of await this.kindsWithDueJobs([...kinds.keys()])) {
       for (let round = 0; round < 20 && !this.stopped; round++) {
         const jobs = (await this.boss.fetch<object>(kind, { batchSize: 10, includeMetadata: true })) ?? [];
-        await Promise.all(
-          jobs.map((job) => this.track(this.handle({ id: job.id, name: kind, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit }))),
-        );
+        await Promise.all(jobs.map((job) => this.run({ id: job.id, name: kind, data: job.data, retryCount: job.retryCount, retryLimit: job.retryLimit })));
         ran += jobs.length;
         if (jobs.length < 10) break;
       }

@@ -161,6 +161,42 @@ describe("the job engine", () => {
     }
   });
 
+  test("runNow on a job a loop claimed first answers once that run is over, on this node or another", async () => {
+    let started = () => {};
+    let release = () => {};
+    const finished: string[] = [];
+    defineJob<{ n: number }>({
+      kind: "test-claimed-first",
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      leaseSeconds: 60,
+      run: async ({ n }) => {
+        started();
+        await new Promise<void>((resolve) => (release = resolve));
+        finished.push(String(n));
+      },
+    });
+    for (const [n, asker] of [
+      [1, nodeA],
+      [2, nodeB],
+    ] as const) {
+      const id = await nodeA.enqueue("test-claimed-first", { n });
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const loop = nodeA.runDue();
+      await running;
+      // The loop of node A holds the job: node A's runNow (n 1) and node B's (n 2) wait for it.
+      let answered = false;
+      const asked = asker.runNow("test-claimed-first", id).then((ran) => ((answered = true), ran));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(answered).toBe(false);
+      release();
+      expect(await asked).toBe(false);
+      expect(finished).toContain(String(n));
+      await loop;
+      expect((await jobsOf("test-claimed-first")).filter((job) => job.state !== "completed")).toEqual([]);
+    }
+  });
+
   test("a job stored in a transaction that rolls back never exists", async () => {
     await database.db
       .transaction(async (tx) => {
