@@ -32,6 +32,12 @@ export async function socketsAnywhere(io: IoServer, room: string) {
   }
 }
 
+/** Whether any socket is in a room on any node: one on this node answers at once, without asking the others. */
+async function openAnywhere(io: IoServer, room: string) {
+  if (io.of("/").adapter.rooms.get(room)?.size) return true;
+  return (await socketsAnywhere(io, room)).length > 0;
+}
+
 /**
  * Support threads go to the room, to every socket of the customer, and to the team room (the
  * shared inbox: unread counts for staff who have not opened the thread); a socket in several of
@@ -48,17 +54,11 @@ export function broadcast(io: IoServer, message: ChatMessage, delivery: Delivery
   to.emit(event, message);
 }
 
-/**
- * E-mails a staff reply to each member of the client it notified (the members who chat) when none of
- * their own sockets is open anywhere: a socket on this node answers at once, others ask every node.
- */
+/** E-mails a staff reply to each member of the client it notified (the members who chat) when none of their own sockets is open anywhere. */
 export async function notifyIfAway(io: IoServer, customerId: string, staffName: string, memberIds: readonly string[]) {
   try {
     for (const memberId of memberIds) {
-      const room = userRoom(memberId);
-      if (io.of("/").adapter.rooms.get(room)?.size) continue;
-      const sockets = await socketsAnywhere(io, room);
-      if (sockets.length === 0) await notifyCustomerOfReply(customerId, staffName, memberId);
+      if (!(await openAnywhere(io, userRoom(memberId)))) await notifyCustomerOfReply(customerId, staffName, memberId);
     }
   } catch (error) {
     logger.warn({ err: error, customerId }, "chat reply notification failed");

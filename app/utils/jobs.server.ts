@@ -95,8 +95,7 @@ export class JobEngine {
   private timer: NodeJS.Timeout | undefined;
   private maintenanceTimer: NodeJS.Timeout | undefined;
   private readonly maintenanceMs: number;
-  private readonly inFlight = new Set<Promise<unknown>>();
-  /** The jobs running on this node, by id. */
+  /** The jobs running on this node, by id (runNow waits for one; stop waits for all). */
   private readonly running = new Map<string, Promise<void>>();
   private draining: Promise<number> | undefined;
   private again = false;
@@ -218,11 +217,11 @@ export class JobEngine {
     }
   }
 
-  /** Runs a claimed job, known by its id while it runs (runNow waits for it) and tracked (stop waits for it). */
+  /** Runs a claimed job, known by its id while it runs. */
   private run(job: ClaimedJob) {
     const running = this.handle(job).finally(() => this.running.delete(job.id));
     this.running.set(job.id, running);
-    return this.track(running);
+    return running;
   }
 
   /** Claims and runs every job due now, kind by kind, a batch at a time. Answers how many ran. */
@@ -355,7 +354,7 @@ export class JobEngine {
     clearInterval(this.maintenanceTimer);
     this.timer = undefined;
     await this.draining?.catch(() => 0);
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
     if (this.started) await this.boss.stop({ graceful: false, close: false });
     this.started = undefined;
     this.queues.clear();
@@ -370,11 +369,6 @@ export class JobEngine {
     await this.boss.retry(kind, id);
     this.kick();
     return kind;
-  }
-
-  private track<T>(promise: Promise<T>) {
-    this.inFlight.add(promise);
-    return promise.finally(() => this.inFlight.delete(promise));
   }
 
   private async handle(job: ClaimedJob) {
