@@ -47,6 +47,13 @@ export type EmailCategory = "security" | NotificationKind;
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 
+/**
+ * The bell counts unread notifications up to this many (it shows "99+" from 100): what a message's
+ * push and every page's bell count costs stays the same for someone who never opens it
+ * (docs/decisions/334). The notifications page and the API count them all.
+ */
+export const BELL_COUNT_CAP = 100;
+
 /** A notification as the API and the socket's `notification` event send it: its schema's type (app/domain/schemas/api.ts). */
 export type NotificationJson = z.infer<typeof notificationJson>;
 

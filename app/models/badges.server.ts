@@ -3,21 +3,22 @@ import { sql } from "drizzle-orm";
 import { queryRows } from "~/utils/db-cursor.server";
 import { schema } from "~/utils/db.server";
 
+import { unreadUpTo } from "./notifications.server";
+
 /*
  * The dashboard sidebar's badges for every signed-in page: the unread chat counts beside the bell's
- * count of unread notifications, in one statement (each on its own index, as getUnreadCountsForTeam,
+ * count of unread notifications (to BELL_COUNT_CAP), in one statement (each on its own index, as getUnreadCountsForTeam,
  * getUnreadCountForCustomer and unreadCount read them), so the layout costs one round trip, not two.
  */
 
 const t = schema.chatThreads;
-const n = schema.notifications;
 
 /** Staff: unread messages per customer (a visitor thread by its own id) and the staff member's unread notifications. */
 export async function readStaffBadges(userId: string): Promise<{ unread: { total: number; byCustomer: Record<string, number> }; notifications: number }> {
   const rows = await queryRows<{ key: string | null; count: number }>(sql`
     select coalesce(${t.customerId}, ${t.id})::text as key, ${t.teamUnread} as count from ${t} where ${t.teamUnread} > 0
     union all
-    select null, count(*)::int from ${n} where ${n.userId} = ${userId} and ${n.readAt} is null`);
+    select null, ${unreadUpTo(userId)}`);
   const byCustomer: Record<string, number> = {};
   let total = 0;
   let notifications = 0;
@@ -36,6 +37,6 @@ export async function readStaffBadges(userId: string): Promise<{ unread: { total
 export async function readCustomerBadges(customerId: string): Promise<{ unread: number; notifications: number }> {
   const [row] = await queryRows<{ unread: number | null; notifications: number }>(sql`
     select (select ${t.customerUnread} from ${t} where ${t.customerId} = ${customerId} limit 1) as unread,
-           (select count(*)::int from ${n} where ${n.userId} = ${customerId} and ${n.readAt} is null) as notifications`);
+           ${unreadUpTo(customerId)} as notifications`);
   return { unread: Number(row?.unread ?? 0), notifications: Number(row?.notifications ?? 0) };
 }

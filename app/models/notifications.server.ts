@@ -3,6 +3,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from
 
 import { rolesCovering, type ClientCapability } from "~/domain/clients";
 import {
+  BELL_COUNT_CAP,
   DEFAULT_EMAIL_CHOICES,
   NOTIFICATION_KIND_LABELS,
   NOTIFICATION_KINDS,
@@ -12,6 +13,7 @@ import {
   type NotificationJson,
   type NotificationKind,
 } from "~/domain/notifications";
+import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema, type Tx } from "~/utils/db.server";
 import { sendEmail, sendStoredEmails } from "~/utils/email.server";
 import { env } from "~/utils/env.server";
@@ -94,14 +96,24 @@ const PUSH_JOB = defineJob<{ ids: string[] }>({
   },
 });
 
-/** Emits each committed notification with its person's unread count (one read for them all). */
+/**
+ * A person's unread notifications counted to `upTo` (the bell's figure is BELL_COUNT_CAP at most):
+ * a subquery on the unread index that reads at most that many of its entries.
+ */
+export function unreadUpTo(userId: unknown, upTo: number = BELL_COUNT_CAP): SQL {
+  return sql`(select count(*)::int from (select 1 from ${n} where ${n.userId} = ${userId}::uuid and ${n.readAt} is null limit ${sql.raw(String(upTo))}) as unread)`;
+}
+
+/** Emits each committed notification with its person's bell count (one read for them all). */
 async function push(rows: (typeof n.$inferSelect)[]) {
   if (notificationEvents.listenerCount("created") === 0 || rows.length === 0) return;
-  const counts = await db
-    .select({ userId: n.userId, count: count() })
-    .from(n)
-    .where(and(inArray(n.userId, [...new Set(rows.map((row) => row.userId))]), isNull(n.readAt)))
-    .groupBy(n.userId);
+  const people = [...new Set(rows.map((row) => row.userId))];
+  const counts = await queryRows<{ userId: string; count: number }>(
+    sql`select p.id::text as "userId", ${unreadUpTo(sql`p.id`)} as "count" from unnest(array[${sql.join(
+      people.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}]) as p(id)`,
+  );
   const unread = new Map(counts.map((row) => [row.userId, Number(row.count)]));
   for (const row of rows) notificationEvents.emit("created", row.userId, toJson(row), unread.get(row.userId) ?? 0);
 }
@@ -253,13 +265,16 @@ export function messageNotificationWrites(message: {
       returning id, user_id, url, title, body, created_at)`;
 }
 
-/** The statement's answer for `messageNotificationWrites`: its notifications as JSON text, each with its person's unread count after it. */
+/**
+ * The statement's answer for `messageNotificationWrites`: its notifications as JSON text, each with its
+ * person's bell count after it (its own rows are not in its snapshot: the others, to one fewer, + 1).
+ */
 export const messageNotifiedColumn = sql`(select coalesce(json_agg(json_build_object('id', s.id, 'userId', s.user_id, 'url', s.url, 'title', s.title,
     'body', s.body, 'createdAt', to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'unread', (select count(*) from ${n} where ${n.userId} = s.user_id and ${n.readAt} is null)::int + 1)), '[]')::text
+    'unread', ${unreadUpTo(sql`s.user_id`, BELL_COUNT_CAP - 1)} + 1)), '[]')::text
   from notify_stored as s) as "notified"`;
 
-/** The live push of a message's stored notifications (the statement counted each person's unread ones: its own rows are not in its snapshot, hence the + 1). */
+/** The live push of a message's stored notifications, with the bell counts its statement answered. */
 export function pushMessageNotifications(rows: readonly MessageNotified[]) {
   if (notificationEvents.listenerCount("created") === 0) return;
   for (const row of rows) {
@@ -334,7 +349,13 @@ export async function notifyOfSubmittedBrief(brief: { title: string; clientId: s
   await notify(await staffIds(), { kind: "order", title: `Brief submitted: ${brief.title}`, url: `/dashboard/users/${brief.clientId}` });
 }
 
-/** How many of a person's notifications are unread (one query on the unread index). */
+/** The bell's figure: a person's unread notifications, counted to BELL_COUNT_CAP. */
+export async function bellCount(userId: string): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(sql`select ${unreadUpTo(userId)} as "count"`);
+  return Number(row?.count ?? 0);
+}
+
+/** How many of a person's notifications are unread, all of them (one query on the unread index). */
 export async function unreadCount(userId: string): Promise<number> {
   const [row] = await db
     .select({ count: count() })

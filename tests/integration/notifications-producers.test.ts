@@ -2,7 +2,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, test } from "vitest";
 
 import { supportRoomId } from "~/domain/chat";
-import { listNotifications, notificationEvents } from "~/models/notifications.server";
+import { BELL_COUNT_CAP } from "~/domain/notifications";
+import { readCustomerBadges, readStaffBadges } from "~/models/badges.server";
+import { bellCount, listNotifications, notificationEvents, notify, unreadCount } from "~/models/notifications.server";
 import { createServicesOrder, fulfilCheckoutSession, testCheckoutSession } from "~/models/orders.server";
 import * as serviceBrief from "~/routes/api+/services+/$id.brief";
 import * as purchaseBrief from "~/routes/api+/services+/purchases.$id.brief";
@@ -144,5 +146,31 @@ describe("notifications from support messages", () => {
     expect(everyone.map((event) => event.userId).sort()).toEqual(active.map((row) => row.id).sort());
     expect(everyone.map((event) => event.userId)).not.toContain(away.id);
     expect(everyone.find((event) => event.userId === assignee.id)).toMatchObject({ url, unread: 2 });
+  });
+
+  test("the bell counts to 100 however many are unread; the notifications page and the API count them all", async () => {
+    const customer = await createAccount({ name: "Busy Customer" });
+    const assignee = await createAccount({ role: "team", name: "Busy Staff" });
+    await assign(customer, assignee.id);
+    const unopened = (userId: string, many: number) =>
+      db
+        .insert(schema.notifications)
+        .values(Array.from({ length: many }, (_, i) => ({ userId, kind: "order" as const, title: `Older ${i}`, url: "/dashboard" })));
+    await unopened(assignee.id, 98);
+
+    // 99 unread after it, then 100, then still 100 (the bell's "99+").
+    const pushed: number[] = [];
+    for (const text of ["One", "Two", "Three"]) pushed.push(...(await told(() => postInThread(customer, text))).map((event) => event.unread));
+    expect(pushed).toEqual([99, BELL_COUNT_CAP, BELL_COUNT_CAP]);
+    expect(await bellCount(assignee.id)).toBe(BELL_COUNT_CAP);
+    expect((await readStaffBadges(assignee.id)).notifications).toBe(BELL_COUNT_CAP);
+    expect(await unreadCount(assignee.id)).toBe(101);
+
+    // Every other kind's push says the same, and a client of one's badges too.
+    await unopened(customer.id, 150);
+    const other = await told(() => notify([customer.id], { kind: "report_ready", title: "Your report", url: "/dashboard/reports" }));
+    expect(other.map((event) => event.unread)).toEqual([BELL_COUNT_CAP]);
+    expect((await readCustomerBadges(customer.id)).notifications).toBe(BELL_COUNT_CAP);
+    expect(await unreadCount(customer.id)).toBe(151);
   });
 });

@@ -10,7 +10,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { cn } from "~/components/ui/cn";
 import { can, memberCan, ownerKey } from "~/domain/permissions";
 import { getUnreadCountForMember } from "~/models/chat.server";
-import { unreadCount } from "~/models/notifications.server";
+import { bellCount } from "~/models/notifications.server";
 import { SocketProvider } from "~/realtime/use-socket";
 import { requireIdentity } from "~/web/auth.server";
 import { loadSection } from "~/web/sections.server";
@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? (await staffBadges(request, user.id)).notifications
         : memberCan(user, "chat") && ownerKey(user) === user.id
           ? (await customerBadges(request, user.id)).notifications
-          : unreadCount(user.id),
+          : bellCount(user.id),
     ),
   ]);
   const notifications = bellSection.ok ? bellSection.data : 0;
