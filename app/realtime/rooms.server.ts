@@ -1,3 +1,4 @@
+import type { Redis } from "ioredis";
 import type { Server, Socket } from "socket.io";
 
 import type { ChatMessage } from "~/domain/chat";
@@ -9,9 +10,20 @@ import { logger } from "~/utils/logger.server";
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from "./events";
 import { fitsWireSchema } from "./wire-check.server";
 
+/**
+ * What a node asks the others through the adapter (Socket.IO's server-side events): ids only, never a
+ * socket's handshake (its cookie among them), which `fetchSockets` would carry across Redis.
+ */
+export interface InterServerEvents {
+  /** Which of these rooms hold a socket on the answering node. */
+  openRooms: (rooms: string[], answer: (open: string[]) => void) => void;
+  /** The clients with a customer's socket on the answering node. */
+  onlineClients: (answer: (clientIds: string[]) => void) => void;
+}
+
 /** The Socket.IO server's type and the delivery rooms every handler module shares (no handler imports another). */
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 export const TEAM_ROOM = "team";
 /** Every customer socket, on any node: the source of the online list. */
@@ -23,19 +35,65 @@ export const clientRoom = (clientId: string) => `client-${clientId}`;
 /** Every socket opened with one session (cookie or bearer), on any node: revocation. */
 export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
 
-/** The sockets in a room on every node; while Redis is away, this node's own (never "nobody"). */
-export async function socketsAnywhere(io: IoServer, room: string) {
-  try {
-    return await io.in(room).fetchSockets();
-  } catch {
-    return io.local.in(room).fetchSockets();
+/** The other nodes are asked through this Redis connection (the adapter's publishing one); a lone node asks no one. */
+const askers = new WeakMap<IoServer, Redis>();
+/** How long a node waits for the others' answers (the adapter's own request timeout). */
+export const ASK_TIMEOUT_MS = 3000;
+
+/**
+ * Answers the other nodes' questions (`InterServerEvents`) from this node's own rooms; `publisher` is
+ * the adapter's publishing connection, or null without a shared adapter.
+ */
+export function answerOtherNodes(io: IoServer, publisher: Redis | null) {
+  if (publisher) askers.set(io, publisher);
+  io.on("openRooms", (rooms, answer) => {
+    if (Array.isArray(rooms) && typeof answer === "function") answer(rooms.filter((room) => openHere(io, room)));
+  });
+  io.on("onlineClients", (answer) => {
+    if (typeof answer === "function") answer(clientsHere(io));
+  });
+}
+
+/**
+ * The other nodes' answers to a question: those that came within ASK_TIMEOUT_MS; none while Redis is
+ * away (this node then answers alone, never "nobody anywhere" from a node that cannot ask).
+ */
+function askOtherNodes<T>(io: IoServer, ask: (collect: (error: Error | null, answers: T[]) => void) => void): Promise<T[]> {
+  if (askers.get(io)?.status !== "ready") return Promise.resolve([]);
+  return new Promise((resolve) => {
+    // The adapter never answers when its own NUMSUB fails: the timer does.
+    const timer = setTimeout(() => resolve([]), ASK_TIMEOUT_MS + 100);
+    ask((_error, answers) => {
+      clearTimeout(timer);
+      resolve(Array.isArray(answers) ? answers : []);
+    });
+  });
+}
+
+function openHere(io: IoServer, room: string) {
+  return (io.of("/").adapter.rooms.get(room)?.size ?? 0) > 0;
+}
+
+function clientsHere(io: IoServer): string[] {
+  const ids = new Set<string>();
+  for (const socketId of io.of("/").adapter.rooms.get(CUSTOMERS_ROOM) ?? []) {
+    const user = io.of("/").sockets.get(socketId)?.data.user;
+    if (user) ids.add(user.clientId ?? user.id);
   }
+  return [...ids];
 }
 
 /** Whether any socket is in a room on any node: one on this node answers at once, without asking the others. */
-async function openAnywhere(io: IoServer, room: string) {
-  if (io.of("/").adapter.rooms.get(room)?.size) return true;
-  return (await socketsAnywhere(io, room)).length > 0;
+export async function openAnywhere(io: IoServer, room: string) {
+  if (openHere(io, room)) return true;
+  const answers = await askOtherNodes<string[]>(io, (collect) => io.serverSideEmit("openRooms", [room], collect));
+  return answers.some((open) => Array.isArray(open) && open.includes(room));
+}
+
+/** The clients with at least one customer's socket open on any node (this node's alone while Redis is away). */
+export async function onlineClientIds(io: IoServer): Promise<string[]> {
+  const answers = await askOtherNodes<string[]>(io, (collect) => io.serverSideEmit("onlineClients", collect));
+  return [...new Set([...clientsHere(io), ...answers.flatMap((ids) => (Array.isArray(ids) ? ids : []))])];
 }
 
 /**

@@ -22,12 +22,15 @@ import { CHAT_ERRORS, type SendResult, type SocketData, type SupportMessagePaylo
 import { registerInboxHandlers } from "./inbox-handlers.server";
 import { registerNotificationEvents } from "./notification-events.server";
 import {
+  answerOtherNodes,
+  ASK_TIMEOUT_MS,
   broadcast,
   clientRoom,
   CUSTOMERS_ROOM,
   notifyIfAway,
+  onlineClientIds,
+  openAnywhere,
   sessionRoom,
-  socketsAnywhere,
   TEAM_ROOM,
   userRoom,
   type IoServer,
@@ -35,9 +38,7 @@ import {
 } from "./rooms.server";
 
 export { CUSTOMERS_ROOM, sessionRoom, TEAM_ROOM, userRoom, type IoServer };
-export { socketsAnywhere };
 
-const FETCH_TIMEOUT_MS = 3000;
 const RESYNC_DELAY_MS = 300;
 /** At most this many sockets per user on one node. */
 export const MAX_SOCKETS_PER_USER = 10;
@@ -62,12 +63,15 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
 
   if (env.redisUrl) {
     const { pub, sub } = createAdapterClients(env.redisUrl);
-    io.adapter(createAdapter(pub, sub, { requestsTimeout: FETCH_TIMEOUT_MS, key: options.adapterKey }));
+    io.adapter(createAdapter(pub, sub, { requestsTimeout: ASK_TIMEOUT_MS, key: options.adapterKey }));
     resyncAfterRedisOutage(io, [pub, sub]);
+    answerOtherNodes(io, pub);
     httpServer.once("close", () => {
       pub.disconnect();
       sub.disconnect();
     });
+  } else {
+    answerOtherNodes(io, null);
   }
 
   const stopRevocations = onSocketRevocation((revocation) => disconnectRevoked(io, revocation));
@@ -145,15 +149,15 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
     socket.on("onlineUsers", (ack) => {
       if (typeof ack !== "function") return;
       if (!can(user, "area:team")) return ack([]);
-      void onlineCustomerIds(io).then(ack, () => ack([]));
+      void onlineClientIds(io).then(ack, () => ack([]));
     });
 
     socket.on("disconnect", () => {
       if (!can(user, "area:customer")) return;
       // Presence across nodes: a client is offline only when no socket of any of its members is left anywhere.
       const client = ownerKey(user);
-      void socketsAnywhere(io, clientRoom(client)).then((left) => {
-        if (left.length === 0) io.to(TEAM_ROOM).emit("userDisconnected", { userId: client });
+      void openAnywhere(io, clientRoom(client)).then((left) => {
+        if (!left) io.to(TEAM_ROOM).emit("userDisconnected", { userId: client });
       });
     });
   });
@@ -189,14 +193,6 @@ function resyncAfterRedisOutage(io: IoServer, clients: Redis[]) {
     });
   }
 }
-
-/** The customers with at least one open socket on any node (this node's alone while Redis is away). */
-export async function onlineCustomerIds(io: IoServer): Promise<string[]> {
-  const sockets = await socketsAnywhere(io, CUSTOMERS_ROOM);
-  return [...new Set(sockets.map((s) => s.data.user.clientId ?? s.data.user.id))];
-}
-
-/** The sockets of a room on every node; this node's own when the other nodes cannot be asked. */
 
 function localSocketCount(io: IoServer, userId: string) {
   return io.of("/").adapter.rooms.get(userRoom(userId))?.size ?? 0;

@@ -78,6 +78,32 @@ describe("two app nodes sharing PostgreSQL and Redis", () => {
     expect(await storedTexts(customer.id)).toEqual(["hello from node A", "hello back from node B"]);
   }, 30_000);
 
+  test("staff on one node see who is online on the other: the list, and the last tab closing", async () => {
+    const customer = await nodesAccount(database.database, "user", "Olive Online");
+    const staff = await nodesAccount(database.database, "team", "Sam Staff");
+    const atB = thread(nodeB.url, staff, customer.id);
+    await atB.connected();
+    const online = () => atB.socket.timeout(5000).emitWithAck("onlineUsers");
+    expect(await online()).not.toContain(customer.id);
+
+    const atA = thread(nodeA.url, customer, customer.id);
+    const secondTab = thread(nodeA.url, customer, customer.id);
+    await Promise.all([atA.connected(), secondTab.connected()]);
+    await delay(200);
+    expect(await online()).toContain(customer.id);
+
+    const disconnected: string[] = [];
+    atB.socket.on("userDisconnected", ({ userId }) => disconnected.push(userId));
+    secondTab.close();
+    await delay(500);
+    expect(disconnected).toEqual([]);
+    expect(await online()).toContain(customer.id);
+    atA.close();
+    for (let i = 0; i < 100 && disconnected.length === 0; i++) await delay(50);
+    expect(disconnected).toEqual([customer.id]);
+    expect(await online()).not.toContain(customer.id);
+  }, 30_000);
+
   test("a staff reply e-mails a customer only when no socket of theirs is open on any node", async () => {
     const customer = await nodesAccount(database.database, "user", "Away Node");
     const staff = await nodesAccount(database.database, "team", "Sam Staff");
