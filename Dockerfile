@@ -21,4 +21,4 @@ COPY --from=build --chown=node:node /app/package.json ./package.json
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--max-semi-space-size=32", "build/server.js"]
+CMD ["node", "--max-semi-space-size=32", "--min-semi-space-size=16", "build/server.js"]
