@@ -8,7 +8,7 @@ import { unreadUpTo } from "./notifications.server";
 /*
  * The dashboard sidebar's badges for every signed-in page: the unread chat counts beside the bell's
  * count of unread notifications (to BELL_COUNT_CAP), in one statement (each on its own index, as getUnreadCountsForTeam,
- * getUnreadCountForCustomer and unreadCount read them), so the layout costs one round trip, not two.
+ * getUnreadCountForCustomer and bellCount read them), so the layout costs one round trip, not two.
  */
 
 const t = schema.chatThreads;

@@ -41,11 +41,11 @@ const askers = new WeakMap<IoServer, Redis>();
 export const ASK_TIMEOUT_MS = 3000;
 
 /**
- * Answers the other nodes' questions (`InterServerEvents`) from this node's own rooms; `publisher` is
- * the adapter's publishing connection, or null without a shared adapter.
+ * With a shared adapter: answers the other nodes' questions (`InterServerEvents`) from this node's own
+ * rooms, and asks them through `publisher`, the adapter's publishing connection.
  */
-export function answerOtherNodes(io: IoServer, publisher: Redis | null) {
-  if (publisher) askers.set(io, publisher);
+export function answerOtherNodes(io: IoServer, publisher: Redis) {
+  askers.set(io, publisher);
   io.on("openRooms", (rooms, answer) => {
     if (Array.isArray(rooms) && typeof answer === "function") answer(rooms.filter((room) => openHere(io, room)));
   });
@@ -65,7 +65,8 @@ function askOtherNodes<T>(io: IoServer, ask: (collect: (error: Error | null, ans
     const timer = setTimeout(() => resolve([]), ASK_TIMEOUT_MS + 100);
     ask((_error, answers) => {
       clearTimeout(timer);
-      resolve(Array.isArray(answers) ? answers : []);
+      // Each node's answer is checked once here: another node's code may differ (a rolling upgrade).
+      resolve(Array.isArray(answers) ? answers.filter((answer) => Array.isArray(answer)) : []);
     });
   });
 }
@@ -87,13 +88,13 @@ function clientsHere(io: IoServer): string[] {
 export async function openAnywhere(io: IoServer, room: string) {
   if (openHere(io, room)) return true;
   const answers = await askOtherNodes<string[]>(io, (collect) => io.serverSideEmit("openRooms", [room], collect));
-  return answers.some((open) => Array.isArray(open) && open.includes(room));
+  return answers.some((open) => open.includes(room));
 }
 
 /** The clients with at least one customer's socket open on any node (this node's alone while Redis is away). */
 export async function onlineClientIds(io: IoServer): Promise<string[]> {
   const answers = await askOtherNodes<string[]>(io, (collect) => io.serverSideEmit("onlineClients", collect));
-  return [...new Set([...clientsHere(io), ...answers.flatMap((ids) => (Array.isArray(ids) ? ids : []))])];
+  return [...new Set([...clientsHere(io), ...answers.flat()])];
 }
 
 /**

@@ -70,8 +70,6 @@ export function attachSocketServer(httpServer: http.Server, options: { adapterKe
       pub.disconnect();
       sub.disconnect();
     });
-  } else {
-    answerOtherNodes(io, null);
   }
 
   const stopRevocations = onSocketRevocation((revocation) => disconnectRevoked(io, revocation));
