@@ -395,6 +395,7 @@ function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }
       where ${stored}
       returning id, created_at, message),
     thread as (${shape.threaded ? threadWrite(v.room, shape.customer ? v.customerId : null, shape.fromCustomer) : sql`select * from chat_threads where false`})
+    ${shape.threaded ? sql`, words as (${threadWordsWrite})` : sql``}
     ${readPosition}
     ${event}
     ${notifications}
@@ -416,6 +417,24 @@ function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }
       left join users as se on se.id = ${v.senderId}::uuid`;
 }
 
+/** A page of a thread's words holds about this many before the next page opens (docs/decisions/337). */
+export const THREAD_WORDS_PER_PAGE = 400;
+
+/**
+ * The message's words onto its thread's newest page (docs/decisions/337), or a new page when that one
+ * is full; nothing when that page has every word already. The thread's row, locked by the summary's
+ * write above, makes a thread's messages take turns here; a page another message opened meanwhile
+ * is merged into (the conflict), never lost.
+ */
+const threadWordsWrite = sql`insert into chat_thread_words as p (thread_id, page, document)
+    select th.id, coalesce(newest.page + (length(newest.document) >= ${sql.raw(String(THREAD_WORDS_PER_PAGE))})::int, 0), said.document
+    from thread as th
+      cross join (select strip(to_tsvector('simple', message)) as document from msg) as said
+      left join lateral (select n.page, n.document from chat_thread_words as n where n.thread_id = th.id order by n.page desc limit 1) as newest on true
+    where length(said.document) > 0
+      and (newest.document is null or not tsvector_to_array(said.document) <@ tsvector_to_array(newest.document))
+    on conflict (thread_id, page) do update set document = p.document || excluded.document`;
+
 /**
  * The thread summary after a message (decision 095): last message forward only, unread counts
  * both ways, the writer's read receipt moved to it and their own unread count cleared (writing
@@ -430,19 +449,17 @@ function threadWrite(room: unknown, customerId: unknown, fromCustomer: boolean):
         ? sql`team_unread = t.team_unread + 1, customer_unread = 0, customer_read_message_id = ${src}.last_message_id, status = 'open',`
         : sql`team_unread = 0, customer_unread = t.customer_unread + 1, team_read_message_id = ${src}.last_message_id,`
     }
-    search_document = t.search_document || ${src}.search_document,
     updated_at = clock_timestamp()`;
-  const words = sql`strip(to_tsvector('simple', msg.message))`;
   if (!customerId) {
     // A visitor's thread exists before its first message (it carries their address).
     return sql`update chat_threads as t set ${set(sql.raw("src"))}
-      from (select id as last_message_id, created_at as last_message_at, ${words} as search_document from msg) as src
+      from (select id as last_message_id, created_at as last_message_at from msg) as src
       where t.room_id = ${room} returning t.*`;
   }
   return sql`insert into chat_threads as t (room_id, customer_id, last_message_id, last_message_at, team_unread, customer_unread,
-      team_read_message_id, customer_read_message_id, search_document)
+      team_read_message_id, customer_read_message_id)
     select ${room}, ${customerId}::uuid, msg.id, msg.created_at, ${fromCustomer ? 1 : 0}::int, ${fromCustomer ? 0 : 1}::int,
-      ${fromCustomer ? sql`null::uuid` : sql`msg.id`}, ${fromCustomer ? sql`msg.id` : sql`null::uuid`}, ${words} from msg
+      ${fromCustomer ? sql`null::uuid` : sql`msg.id`}, ${fromCustomer ? sql`msg.id` : sql`null::uuid`} from msg
     on conflict (room_id) do update set ${set(sql.raw("excluded"))}
     returning t.*`;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
 
 import { supportRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
@@ -29,17 +29,45 @@ export interface ThreadQuery {
 }
 
 /**
- * A search as a text-search query of word prefixes, taken literally (no parser: an e-mail stays
- * one word): "calend fri" finds "calendar ready on Friday", "nora@ex" finds nora@example.com.
+ * A search's words, each a text-search query of its own, a prefix taken literally (no parser: an
+ * e-mail stays one word): "calend fri" finds "calendar ready on Friday", "nora@ex" finds
+ * nora@example.com. All of them must match (joined with `&`); null for a search without words.
  */
-export function searchQuery(search: string): string | null {
+export function searchWords(search: string): string[] | null {
   const words = search
     .toLowerCase()
     .split(/\s+/)
     .map((w) => w.replace(/[^\p{L}\p{N}@._+-]/gu, "").replace(/^[._+-]+|[._+-]+$/g, ""))
     .filter(Boolean)
     .slice(0, 8);
-  return words.length ? words.map(prefixOf).join(" & ") : null;
+  return words.length ? words.map(prefixOf) : null;
+}
+
+/**
+ * The ids of the threads a search finds, for `in (…)`: through inbox_thread_search() (migration
+ * 0034), each word on one of the thread's pages of words or in its visitor document, or all of
+ * them in its customer's name and e-mail; every read there through a GIN index.
+ */
+export function threadsFound(words: readonly string[]): SQL {
+  const each = sql.join(
+    words.map((word) => sql`${word}::tsquery`),
+    sql`, `,
+  );
+  return sql`select found from inbox_thread_search(${words.join(" & ")}::tsquery, array[${each}]) as found`;
+}
+
+/**
+ * Whether a thread has every word of a search, read through the thread's own pages (by key): what
+ * inbox_thread_search() finds through the indexes, for threads already in hand.
+ */
+export function threadHasWords(threadId: AnyColumn, visitorDocument: AnyColumn, words: readonly string[]): SQL {
+  return sql.join(
+    words.map(
+      (word) =>
+        sql`(${visitorDocument} @@ ${word}::tsquery or exists (select 1 from chat_thread_words as p where p.thread_id = ${threadId} and p.document @@ ${word}::tsquery))`,
+    ),
+    sql` and `,
+  );
 }
 
 /**
@@ -64,11 +92,8 @@ export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: T
   if (filter === "mine" && query.viewerId) conditions.push(eq(t.assigneeId, query.viewerId));
   const search = query.search?.trim();
   if (search) {
-    // Thread documents (message words, a visitor's name and address) and accounts (name, e-mail),
-    // both GIN-indexed, through inbox_thread_search() (migration 0007_inbox_search).
-    const words = searchQuery(search);
-    const q = sql`${words ?? ""}::tsquery`;
-    conditions.push(words ? sql`${t.id} in (select found from inbox_thread_search(${q}) as found)` : sql`false`);
+    const words = searchWords(search);
+    conditions.push(words ? sql`${t.id} in (${threadsFound(words)})` : sql`false`);
   }
   const where = conditions.length ? and(...conditions) : undefined;
   // The page's ids first (one table, its indexes), then the details of those rows only: a search

@@ -4,12 +4,12 @@ import { alias } from "drizzle-orm/pg-core";
 import { db, schema, type Tx } from "~/utils/db.server";
 
 import { clientOfAccount } from "./clients.server";
-import { searchQuery } from "./inbox.server";
+import { searchWords, threadHasWords, threadsFound } from "./inbox.server";
 
 /*
  * The staff search (docs/decisions/191-staff-search.md): customers, orders,
  * conversations and services matching the words typed, each through its text-search GIN index,
- * never a scan of the table. Words are prefixes taken literally (inbox.server.ts `searchQuery`):
+ * never a scan of the table. Words are prefixes taken literally (inbox.server.ts `searchWords`):
  * "nor fie" finds Nora Field, "bl-3f2a" the order with receipt number BL-3F2A….
  *
  * Customers, orders and conversations are each read in two steps. First the newest rows (WINDOW),
@@ -60,7 +60,13 @@ function fieldsOf<S, K extends keyof S>(subquery: S, fields: Record<K, unknown>)
 const HIDDEN_PER_SERVICE = 4;
 const isHidden = (slug: string) => slug.startsWith("package-") || slug.startsWith("plan-");
 
-function statements(tx: Tx, q: SQL, limit: number) {
+/** A search's words: all together (`q`), and each on its own (`words`, for the threads' pages of words). */
+interface Search {
+  q: SQL;
+  words: readonly string[];
+}
+
+function statements(tx: Tx, { q, words }: Search, limit: number) {
   const client = customerClient(u.id, u.name);
   return {
     customers: tx
@@ -83,7 +89,7 @@ function statements(tx: Tx, q: SQL, limit: number) {
       .leftJoin(threadCustomer, eq(threadCustomer.id, t.customerId))
       .leftJoin(schema.clients, eq(schema.clients.id, t.customerId))
       .leftJoin(m, eq(m.id, t.lastMessageId))
-      .where(sql`${t.id} in (select found from inbox_thread_search(${q}) as found)`)
+      .where(sql`${t.id} in (${threadsFound(words)})`)
       .orderBy(sql`${t.lastMessageAt} desc nulls last`, desc(t.id))
       .limit(limit),
     // The hidden rows behind packages and plans (slugs package-…, plan-…) are left out after the
@@ -101,14 +107,15 @@ function statements(tx: Tx, q: SQL, limit: number) {
  * How many of the newest rows the first step checks: the step costs every search that time (1,000
  * names measured 4–8 ms), and a word it cannot answer matches fewer than 5 in that many rows, so
  * its GIN read sorts under 1 % of the rows. Customers and orders: 500 (a word in at least 1 row of
- * 100 is answered there). Conversations check fewer: each one's document holds all its messages'
- * words, so reading it costs 20 to 40 times a name's (1,000 of them 20–47 ms), and a word in a
- * message is in many conversations (the bench's everyday word: in 63 % of them).
+ * 100 is answered there). Conversations check fewer: each word is looked for on the conversation's
+ * pages of words (decision 337), which hold all its messages' words, so a conversation costs many
+ * times a name, and a word in a message is in many conversations (the bench's everyday word: in
+ * 63 % of them).
  */
 const WINDOW = { customers: 500, orders: 500, threads: 100 } as const;
 
 /** The first step: the newest rows (WINDOW) down their date index, those matching, newest first. */
-function newestStatements(tx: Tx, q: SQL, limit: number) {
+function newestStatements(tx: Tx, { q, words }: Search, limit: number) {
   const customers = tx
     .select({ ...customerFields, createdAt: u.createdAt })
     .from(u)
@@ -151,7 +158,7 @@ function newestStatements(tx: Tx, q: SQL, limit: number) {
       .leftJoin(schema.clients, eq(schema.clients.id, threads.customerId))
       .leftJoin(m, eq(m.id, threads.lastMessageId))
       // As inbox_thread_search(): the conversation's words, or its customer's name and e-mail.
-      .where(sql`(${threads.searchDocument} @@ ${q} or ${nameDocument(threadCustomer.name, threadCustomer.email)} @@ ${q})`)
+      .where(sql`((${threadHasWords(threads.id, threads.searchDocument, words)}) or ${nameDocument(threadCustomer.name, threadCustomer.email)} @@ ${q})`)
       .orderBy(sql`${threads.lastMessageAt} desc nulls last`, desc(threads.id))
       .limit(limit),
   };
@@ -192,9 +199,9 @@ function pinNewestPlans(tx: Tx) {
 
 /** Up to `limit` of each kind matching `text`, newest (or, for services, first in order) first; nothing for text without words. */
 export async function searchWorkspace(text: string, limit: number): Promise<SearchRows> {
-  const words = searchQuery(text);
+  const words = searchWords(text);
   if (!words) return { customers: [], orders: [], threads: [], services: [] };
-  const q = tsquery(words);
+  const q: Search = { q: tsquery(words.join(" & ")), words };
   // Each kind in a transaction of its own (its plans pinned there), side by side on the pool's
   // connections: the four searches take the time of the slowest, not of their sum.
   const twoSteps = <T>(newest: (tx: Tx) => PromiseLike<T[]>, gin: (tx: Tx) => PromiseLike<T[]>) =>
@@ -230,8 +237,8 @@ export type SearchPlans = Record<keyof Statements, string> & { newest: Record<ke
 
 /** The plans of every read as the search runs them, both steps (for the EXPLAIN test and the bench). */
 export async function explainSearch(text: string, limit: number): Promise<SearchPlans> {
-  const words = searchQuery(text) ?? "''";
-  const q = tsquery(words);
+  const words = searchWords(text) ?? ["''"];
+  const q: Search = { q: tsquery(words.join(" & ")), words };
   return db.transaction(async (tx) => {
     const explain = async <K extends string>(run: Record<K, { getSQL(): SQL }>) => {
       const plans = {} as Record<K, string>;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { check, customType, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 import { THREAD_STATUSES, type ThreadStatus } from "../../app/domain/inbox";
 import { briefs } from "./briefs";
@@ -42,7 +42,10 @@ export const chatThreads = pgTable(
     /** The newest message each side has read: the read receipts ("Seen") shown after a reload. */
     teamReadMessageId: uuid("team_read_message_id"),
     customerReadMessageId: uuid("customer_read_message_id"),
-    /** The words of every message (and a visitor's name and address): the inbox search by text. */
+    /**
+     * A visitor's name and address as text-search words (written when the visitor writes, rarely after).
+     * The messages' words are in `chat_thread_words`, so a message never rewrites this row's document.
+     */
     searchDocument: tsvector("search_document")
       .notNull()
       .default(sql`''::tsvector`),
@@ -63,6 +66,24 @@ export const chatThreads = pgTable(
     check("chat_threads_status_check", sql.raw(`"status" in (${THREAD_STATUSES.map((s) => `'${s}'`).join(", ")})`)),
     check("chat_threads_owner_check", sql`${t.customerId} is not null or ${t.visitorEmail} is not null`),
   ],
+);
+
+/**
+ * The words of a thread's messages for the inbox search (docs/decisions/337), in pages of a few hundred
+ * words: a message adds the words its thread's newest page lacks to that page, or opens the next one
+ * when the newest is full, so storing a message costs the same on a thread's first day and after years.
+ * A search finds a thread when each word it asks for is on one of its pages (or in its visitor document).
+ */
+export const chatThreadWords = pgTable(
+  "chat_thread_words",
+  {
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => chatThreads.id, { onDelete: "cascade" }),
+    page: integer("page").notNull(),
+    document: tsvector("document").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.page] }), index("chat_thread_words_document_idx").using("gin", t.document)],
 );
 
 /** Files sent in a thread. message_id is set when the `file` message is sent; until then only the uploader sees it. */

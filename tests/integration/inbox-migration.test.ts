@@ -9,7 +9,8 @@ import { db, schema } from "~/utils/db.server";
 /*
  * Migration 0002_inbox builds the thread summary of data written before it (decision 095): messages
  * stored without a summary and old contact-form messages become threads with the right last
- * message and unread counts (decision 050's rules), then 0007 gives them their search documents.
+ * message and unread counts (decision 050's rules), then 0007 gives them their search documents,
+ * which 0034 moves to their first page of words (decision 337), leaving a visitor's name and address.
  * Here the data is written the old way and the migrations' backfill statements run again.
  */
 
@@ -21,7 +22,12 @@ function backfillStatements() {
     .readFileSync("db/migrations/0007_inbox_search.sql", "utf8")
     .split("--> statement-breakpoint")
     .filter((s) => s.includes('UPDATE "chat_threads"'));
-  return [...inbox.slice(from, to), ...search].map((s) => s.trim()).filter(Boolean);
+  const pages = fs
+    .readFileSync("db/migrations/0034_thread_word_pages.sql", "utf8")
+    .split("--> statement-breakpoint")
+    .filter((s) => s.includes('INSERT INTO "chat_thread_words"') || s.includes('UPDATE "chat_threads"'));
+  expect(pages).toHaveLength(2);
+  return [...inbox.slice(from, to), ...search, ...pages].map((s) => s.trim()).filter(Boolean);
 }
 
 test("existing messages and contact-form messages get their thread summaries", async () => {
@@ -81,4 +87,12 @@ test("existing messages and contact-form messages get their thread summaries", a
   const found = await listThreads({ search: "invoices" });
   expect(found.threads.map((t) => t.customer._id)).toEqual([customer!.id]);
   expect((await listThreads({ search: "walter" })).threads.map((t) => t.kind)).toEqual(["visitor"]);
+  // Words of the messages on the first page, a visitor's name and address on the thread itself, both found together.
+  expect((await listThreads({ search: "walter call" })).threads.map((t) => t.kind)).toEqual(["visitor"]);
+  const pageOfLena = await db
+    .select()
+    .from(schema.chatThreadWords)
+    .where(eq(schema.chatThreadWords.threadId, byRoom.get(room)!.id));
+  expect(pageOfLena.map((p) => p.page)).toEqual([0]);
+  expect(byRoom.get(room)!.searchDocument).toBe("");
 });

@@ -26,9 +26,12 @@ beforeAll(async () => {
     from generate_series(1, ${CUSTOMERS}::int) i`);
   await db.execute(sql`insert into orders (email, name, user_id, status, total_cents, created_at)
     select u.email, u.name, u.id, 'paid', 1000, now() - (row_number() over ()) * interval '1 minute' from users u where u.email like '%@plan.test'`);
-  await db.execute(sql`insert into chat_threads (room_id, customer_id, last_message_at, search_document)
-    select 'support-' || u.id, u.id, now(), to_tsvector('simple', 'hello calendar word' || (abs(hashint4(length(u.email))) % 50) || ' rare' || u.email)
-    from users u where u.email like '%@plan.test' limit ${THREADS}::int`);
+  await db.execute(sql`insert into chat_threads (room_id, customer_id, last_message_at)
+    select 'support-' || u.id, u.id, now() from users u where u.email like '%@plan.test' limit ${THREADS}::int`);
+  // Two pages of words a conversation: "calendar" on the first, a rare word on the second.
+  await db.execute(sql`insert into chat_thread_words (thread_id, page, document)
+    select t.id, p.page, to_tsvector('simple', case when p.page = 0 then 'hello calendar word' || (abs(hashint4(length(u.email))) % 50) else 'rare' || u.email end)
+    from chat_threads t join users u on u.id = t.customer_id cross join generate_series(0, 1) as p(page)`);
   await db.execute(sql`analyze`);
 }, 120_000);
 
@@ -54,15 +57,18 @@ describe("the staff search's plans on PostgreSQL", () => {
     expect(plans.threads).toContain("inbox_thread_search");
   });
 
-  test("inbox_thread_search()'s body reads the thread documents and the accounts through their GIN indexes", async () => {
+  test("inbox_thread_search()'s body reads the pages of words, the visitor documents and the accounts through their GIN indexes", async () => {
     const [fn] = (await db.execute(sql`select prosrc from pg_proc where proname = 'inbox_thread_search'`)) as unknown as { prosrc: string }[];
-    const body = fn!.prosrc.replace(/\bq\b/g, `'''calendar'':*'::tsquery`);
+    const body = fn!.prosrc
+      .replace(/\bwords\b/g, `array['''calendar'':*'::tsquery, '''rare'':*'::tsquery]`)
+      .replace(/\bq\b/g, `'''calendar'':* & ''rare'':*'::tsquery`);
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       const rows = (await tx.execute(sql.raw(`explain ${body}`))) as unknown as Record<string, string>[];
       return rows.map((row) => row["QUERY PLAN"]).join("\n");
     });
     expect(plan).not.toMatch(/Seq Scan/);
+    expect(plan).toContain("chat_thread_words_document_idx");
     expect(plan).toContain("chat_threads_search_idx");
     expect(plan).toContain("users_search_idx");
   });
@@ -78,7 +84,8 @@ describe("the staff search's plans on PostgreSQL", () => {
     expect(found.customers.map((c) => c.name)).toEqual(customers.map((c) => c.name));
     expect(found.orders.map((o) => o.id)).toEqual(orders.map((o) => o.id));
     // Every conversation has "calendar": the five newest, newest first.
-    const threads = (await db.execute(sql`select id from chat_threads where search_document @@ 'calendar:*'::tsquery
+    const threads = (await db.execute(sql`select id from chat_threads t
+      where exists (select 1 from chat_thread_words p where p.thread_id = t.id and p.document @@ 'calendar:*'::tsquery)
       order by last_message_at desc nulls last, id desc limit 5`)) as unknown as { id: string }[];
     expect((await searchWorkspace("calendar", 5)).threads.map((t) => t.id)).toEqual(threads.map((t) => t.id));
   });
