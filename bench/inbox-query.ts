@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 
+import { seedThreadWords } from "./seed-thread-words";
 import { namedBenchDatabase, timeRuns } from "./support";
 
 const { values: args } = parseArgs({
@@ -65,12 +66,7 @@ async function fill() {
       case when random() < 0.2 then 'closed' else 'open' end,
       case when random() < 0.5 then null else ${staff!.id}::uuid end
     from chat_messages order by room_id, created_at desc, id desc`;
-  // Their words in pages, as messages write them (docs/decisions/337): 40 of these messages make about a page.
-  await sql`insert into chat_thread_words (thread_id, page, document)
-    select t.id, m.n / 40, strip(to_tsvector('simple', string_agg(m.message, ' ')))
-    from (select room_id, message, (row_number() over (partition by room_id order by created_at) - 1)::int as n from chat_messages) m
-    join chat_threads t on t.room_id = m.room_id
-    group by t.id, m.n / 40`;
+  await seedThreadWords(sql);
   // As autovacuum would after a bulk load: statistics, and the GIN pending lists merged.
   await sql`vacuum analyze`;
   console.log(`filled in ${((performance.now() - t0) / 1000).toFixed(0)} s`);

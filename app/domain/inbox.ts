@@ -94,6 +94,8 @@ export const inboxRowUpdated = (row: InboxRow) => row.updated ?? row.at ?? 0;
 /** A row's chat room, which typing indicators name: a customer's support room, or a visitor's. */
 export const inboxRowRoom = (row: InboxRow) => (row.visitor ? visitorRoomId(row.id) : supportRoomId(row.id));
 
+/** A page of a thread's words (the inbox search) holds about this many before the next page opens (docs/decisions/337). */
+export const THREAD_WORDS_PER_PAGE = 400;
 export const INBOX_PAGE_SIZE = 25;
 export const INBOX_MAX_PAGE_SIZE = 100;
 export const INBOX_FILTERS = ["all", "unassigned", "mine", "closed"] as const;

@@ -4,7 +4,7 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 
 import { CHAT_ERRORS, MESSAGE_MAX_LENGTH, parseRoomId, supportCustomerId, type ChatMessage, type ChatUser } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
-import { isVisitorRoom, type Thread } from "~/domain/inbox";
+import { isVisitorRoom, THREAD_WORDS_PER_PAGE, type Thread } from "~/domain/inbox";
 import { can } from "~/domain/permissions";
 import { controlCharacterMessage, hasControlCharacters } from "~/domain/zod";
 import { afterResponse } from "~/utils/background.server";
@@ -416,9 +416,6 @@ function sendStatement(shape: SendShape, v: { [K in keyof SendValues]: unknown }
       left join users as asg on asg.id = th.assignee_id
       left join users as se on se.id = ${v.senderId}::uuid`;
 }
-
-/** A page of a thread's words holds about this many before the next page opens (docs/decisions/337). */
-export const THREAD_WORDS_PER_PAGE = 400;
 
 /**
  * The message's words onto its thread's newest page (docs/decisions/337), or a new page when that one

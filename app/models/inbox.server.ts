@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, isNull, sql, type AnyColumn, type SQL } from "d
 import { supportRoomId } from "~/domain/chat";
 import { isUuid } from "~/domain/ids";
 import { INBOX_PAGE_SIZE, type InboxFilter, type Thread, type ThreadStatus } from "~/domain/inbox";
+import { queryRows } from "~/utils/db-cursor.server";
 import { db, schema } from "~/utils/db.server";
 import { HttpError, notFound } from "~/utils/http.server";
 
@@ -80,6 +81,38 @@ function prefixOf(word: string): string {
   return signed ? `('${word}':* | '${signed[1]}':* & '-${signed[2]}':*)` : `'${word}':*`;
 }
 
+/** A filter's page of thread ids and how many match: two reads side by side, each down its own index. */
+async function filteredPage(where: SQL | undefined, order: SQL[], limit: number, page: number) {
+  const [ids, [count]] = await Promise.all([
+    db
+      .select({ id: t.id })
+      .from(t)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(t)
+      .where(where),
+  ]);
+  return { ids, total: count?.total ?? 0 };
+}
+
+/**
+ * A search's page of thread ids and how many match, in one statement: the threads it finds are
+ * looked up once (inbox_thread_search reads every page of words the words are on), then counted
+ * and the page taken from them.
+ */
+async function searchedPage(where: SQL | undefined, limit: number, page: number) {
+  const [row] = await queryRows<{ total: number; ids: string | null }>(sql`with found as (
+      select ${t.id} as id, ${t.lastMessageAt} as at from ${t} where ${where ?? sql`true`})
+    select (select count(*)::int from found) as "total",
+      (select string_agg(id::text, ',' order by at desc nulls last, id desc) from (
+        select id, at from found order by at desc nulls last, id desc limit ${limit} offset ${(page - 1) * limit}) as shown) as "ids"`);
+  return { ids: row?.ids ? row.ids.split(",").map((id) => ({ id })) : [], total: row?.total ?? 0 };
+}
+
 /** A page of threads, latest message first, and how many match. */
 export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: Thread[]; total: number }> {
   const limit = query.limit ?? INBOX_PAGE_SIZE;
@@ -99,19 +132,7 @@ export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: T
   // The page's ids first (one table, its indexes), then the details of those rows only: a search
   // that matches most threads never joins them all.
   const order = [sql`${t.lastMessageAt} desc nulls last`, desc(t.id)];
-  const [ids, [count]] = await Promise.all([
-    db
-      .select({ id: t.id })
-      .from(t)
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset((page - 1) * limit),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(t)
-      .where(where),
-  ]);
+  const { ids, total } = search ? await searchedPage(where, limit, page) : await filteredPage(where, order, limit, page);
   const rows = ids.length
     ? await threadSelect()
         .where(
@@ -122,7 +143,7 @@ export async function listThreads(query: ThreadQuery = {}): Promise<{ threads: T
         )
         .orderBy(...order)
     : [];
-  return { threads: rows.map(toThread), total: count?.total ?? 0 };
+  return { threads: rows.map(toThread), total };
 }
 
 export async function getThreadByRoom(roomId: string): Promise<Thread | null> {

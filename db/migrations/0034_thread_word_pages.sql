@@ -16,7 +16,8 @@ UPDATE "chat_threads" SET "search_document" = CASE WHEN "visitor_email" IS NULL 
 	ELSE strip(to_tsvector('simple', coalesce("visitor_name", '') || ' ' || "visitor_email")) END;--> statement-breakpoint
 -- The threads a search finds: each word (a tsquery of its own, in `words`) on one of the thread's
 -- pages or in its visitor document; or every word in its customer's name and e-mail (`q`, the words
--- together). The same settings as before, for the same reasons (migration 0007).
+-- together). A word's UNION names each thread once, so a thread found by every word is counted
+-- once a word. The same settings as before, for the same reasons (migration 0007).
 DROP FUNCTION IF EXISTS "inbox_thread_search"(tsquery);--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "inbox_thread_search"(q tsquery, words tsquery[]) RETURNS SETOF uuid
 LANGUAGE sql STABLE ROWS 100
@@ -28,7 +29,7 @@ AS $$
 		UNION
 		SELECT v."id" FROM "chat_threads" v WHERE v."search_document" @@ w."word"
 	) hit
-	GROUP BY hit."id" HAVING count(DISTINCT w."n") = cardinality(words)
+	GROUP BY hit."id" HAVING count(*) = cardinality(words)
 	UNION
 	SELECT a."id" FROM "chat_threads" a JOIN "users" u ON u."id" = a."customer_id"
 	WHERE to_tsvector('simple', u."name" || ' ' || u."email") @@ q

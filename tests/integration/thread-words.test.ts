@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 
 import { supportRoomId } from "~/domain/chat";
-import { THREAD_WORDS_PER_PAGE } from "~/models/chat-send.server";
+import { THREAD_WORDS_PER_PAGE } from "~/domain/inbox";
 import { listThreads } from "~/models/inbox.server";
 import { searchWorkspace } from "~/models/search.server";
 import { db, schema } from "~/utils/db.server";
@@ -76,6 +76,18 @@ describe("a thread's pages of words", () => {
     // A word with the customer's name: the name is not a message word, and the words are not the name.
     expect((await listThreads({ search: "quarterlyreport dover" })).total).toBe(0);
     expect((await listThreads({ search: "sprea dover" })).threads.map((t) => t.customer._id)).toEqual([customer.id]);
+  });
+
+  test("a search's pages: newest thread first, the count of all found on every page, past the last page none", async () => {
+    const older = await createAccount({ role: "user", name: "Older Pager" });
+    const newer = await createAccount({ role: "user", name: "Newer Pager" });
+    await postInThread(older, "Pagingword in the older thread");
+    await postInThread(newer, "Pagingword in the newer thread");
+    const pageOf = (page: number) => listThreads({ search: "pagingword", limit: 1, page });
+    expect(await pageOf(1)).toMatchObject({ total: 2, threads: [expect.objectContaining({ customer: expect.objectContaining({ _id: newer.id }) })] });
+    expect(await pageOf(2)).toMatchObject({ total: 2, threads: [expect.objectContaining({ customer: expect.objectContaining({ _id: older.id }) })] });
+    expect(await pageOf(3)).toEqual({ total: 2, threads: [] });
+    expect(await listThreads({ search: "pagingword", status: "closed" })).toEqual({ total: 0, threads: [] });
   });
 
   test("messages sent at once into one thread all keep their words", async () => {
