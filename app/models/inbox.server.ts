@@ -44,6 +44,11 @@ export function searchWords(search: string): string[] | null {
   return words.length ? words.map(prefixOf) : null;
 }
 
+/** A search's words as one query: every word must match. */
+export function allWords(words: readonly string[]): string {
+  return words.join(" & ");
+}
+
 /**
  * The ids of the threads a search finds, for `in (…)`: through inbox_thread_search() (migration
  * 0034), each word on one of the thread's pages of words or in its visitor document, or all of
@@ -54,7 +59,7 @@ export function threadsFound(words: readonly string[]): SQL {
     words.map((word) => sql`${word}::tsquery`),
     sql`, `,
   );
-  return sql`select found from inbox_thread_search(${words.join(" & ")}::tsquery, array[${each}]) as found`;
+  return sql`select found from inbox_thread_search(${allWords(words)}::tsquery, array[${each}]) as found`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { db, schema, type Tx } from "~/utils/db.server";
 
 import { clientOfAccount } from "./clients.server";
-import { searchWords, threadHasWords, threadsFound } from "./inbox.server";
+import { allWords, searchWords, threadHasWords, threadsFound } from "./inbox.server";
 
 /*
  * The staff search (docs/decisions/191-staff-search.md): customers, orders,
@@ -170,6 +170,7 @@ type Rows = { [K in keyof Statements]: Awaited<Statements[K]> };
 export type SearchRows = Omit<Rows, "services"> & { services: Omit<Rows["services"][number], "slug">[] };
 
 const tsquery = (words: string) => sql`${words}::tsquery`;
+const searchOf = (words: readonly string[]): Search => ({ q: tsquery(allWords(words)), words });
 
 /**
  * The second step's reads have one good plan: the GIN index finds the matching rows, then the few are sorted.
@@ -201,7 +202,7 @@ function pinNewestPlans(tx: Tx) {
 export async function searchWorkspace(text: string, limit: number): Promise<SearchRows> {
   const words = searchWords(text);
   if (!words) return { customers: [], orders: [], threads: [], services: [] };
-  const q: Search = { q: tsquery(words.join(" & ")), words };
+  const search = searchOf(words);
   // Each kind in a transaction of its own (its plans pinned there), side by side on the pool's
   // connections: the four searches take the time of the slowest, not of their sum.
   const twoSteps = <T>(newest: (tx: Tx) => PromiseLike<T[]>, gin: (tx: Tx) => PromiseLike<T[]>) =>
@@ -214,20 +215,20 @@ export async function searchWorkspace(text: string, limit: number): Promise<Sear
     });
   const [customers, orders, threads, services] = await Promise.all([
     twoSteps(
-      (tx) => newestStatements(tx, q, limit).customers,
-      (tx) => statements(tx, q, limit).customers,
+      (tx) => newestStatements(tx, search, limit).customers,
+      (tx) => statements(tx, search, limit).customers,
     ),
     twoSteps(
-      (tx) => newestStatements(tx, q, limit).orders,
-      (tx) => statements(tx, q, limit).orders,
+      (tx) => newestStatements(tx, search, limit).orders,
+      (tx) => statements(tx, search, limit).orders,
     ),
     twoSteps(
-      (tx) => newestStatements(tx, q, limit).threads,
-      (tx) => statements(tx, q, limit).threads,
+      (tx) => newestStatements(tx, search, limit).threads,
+      (tx) => statements(tx, search, limit).threads,
     ),
     db.transaction(async (tx) => {
       await pinGinPlans(tx);
-      return statements(tx, q, limit).services;
+      return statements(tx, search, limit).services;
     }),
   ]);
   return { customers, orders, threads, services: services.filter((service) => !isHidden(service.slug)).slice(0, limit) };
@@ -237,8 +238,7 @@ export type SearchPlans = Record<keyof Statements, string> & { newest: Record<ke
 
 /** The plans of every read as the search runs them, both steps (for the EXPLAIN test and the bench). */
 export async function explainSearch(text: string, limit: number): Promise<SearchPlans> {
-  const words = searchWords(text) ?? ["''"];
-  const q: Search = { q: tsquery(words.join(" & ")), words };
+  const search = searchOf(searchWords(text) ?? ["''"]);
   return db.transaction(async (tx) => {
     const explain = async <K extends string>(run: Record<K, { getSQL(): SQL }>) => {
       const plans = {} as Record<K, string>;
@@ -247,9 +247,9 @@ export async function explainSearch(text: string, limit: number): Promise<Search
       return plans;
     };
     await pinNewestPlans(tx);
-    const newest = await explain(newestStatements(tx, q, limit));
+    const newest = await explain(newestStatements(tx, search, limit));
     await pinGinPlans(tx);
-    return { ...(await explain(statements(tx, q, limit))), newest };
+    return { ...(await explain(statements(tx, search, limit))), newest };
   });
 }
 
